@@ -1,0 +1,11 @@
+//! Congestion control: how switches signal congestion and how sources respond to it.
+//!
+//! - [`marking`]: ECN marking policies at switches (Globecom'02 §IV);
+//! - [`response`]: the source-response functions AIMD, FIMD, LIPD (INFOCOM'03 §V);
+//! - [`ipd`]: their discrete versions as InfiniBand IPD tables;
+//! - [`source`]: a flow's rate limit and window and how each ACK changes them.
+
+pub mod ipd;
+pub mod marking;
+pub mod response;
+pub mod source;

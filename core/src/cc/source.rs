@@ -1,0 +1,270 @@
+//! A source's congestion-control state: its rate limit and window, and how each ACK changes them
+//! (INFOCOM'03 §IV-B and §V; the HP slides' hybrid window/rate template).
+//!
+//! - `none`: no rate limit; the window (if any) is fixed.
+//! - `fixed`: a constant rate limit (INFOCOM'03 Fig. 3d).
+//! - `aimd`, `fimd`, `lipd`: every ACK applies `fdec` (marked) or `finc` (unmarked) to the rate limit; the window is
+//!   fixed. Continuous rates are any value in `[Rmin, Rmax]`; discrete rates are IPDs driven by [`IpdTable`].
+//! - `hybrid`: the HP slides' state (CWND, OUTS, CIPD, RPI, APSN, RWL). Each injection records what delayed it
+//!   (rate, window or other); only unmarked ACKs while that was the rate or the window count down RPI, and the
+//!   increase goes to the limiting one. A marked ACK for a packet at or after APSN decreases both and moves APSN past
+//!   the packets already sent: one decrease per window.
+//!
+//! Our choices where the sources are silent (documented in docs/scenario.md): the hybrid window tables are
+//! `window_increase[w] = w + 1` (up to `window_packets`), `window_decrease[w] = max(1, w/2)` and
+//! `new_window_RPI[w] = w` (one increase per window of ACKs, as TCP); a decrease also reloads RPI for the new state.
+
+use super::ipd::{rate_of, IpdTable};
+use super::response::{ResponseFunction, ResponseParams};
+use crate::time::Time;
+use alloc::rc::Rc;
+
+/// What delayed a flow's last injection (the HP slides' RWL).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Limiter {
+    Rate,
+    Window,
+    Other,
+}
+
+/// How the rate limit is held.
+#[derive(Debug, Clone)]
+enum Rate {
+    /// No limit: `Rmax`.
+    Unlimited,
+    /// A constant fraction of `Rmax`.
+    Fixed(f64),
+    /// Any value in `[Rmin, Rmax]`, changed by `finc`/`fdec`.
+    Continuous { function: ResponseFunction, params: ResponseParams, r: f64 },
+    /// An IPD with its countdown of unmarked ACKs to the next increase.
+    Discrete { table: Rc<IpdTable>, ipd: u16, rpi: u32 },
+}
+
+/// Congestion-control state of one flow's source.
+#[derive(Debug, Clone)]
+pub struct SourceCc {
+    rate: Rate,
+    /// Current window (`None`: unlimited).
+    window: Option<u32>,
+    /// Hybrid only: the largest window, and its countdown to the next window increase.
+    hybrid: Option<Hybrid>,
+    /// The last limiter recorded (hybrid only).
+    limiter: Limiter,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Hybrid {
+    max_window: u32,
+    window_rpi: u32,
+    /// PSN of the first packet a new mark may decrease for (APSN).
+    apsn: u32,
+}
+
+/// How a source was configured (resolved from the scenario).
+#[derive(Debug, Clone)]
+pub enum SourceKind {
+    None,
+    Fixed(f64),
+    Continuous(ResponseFunction, ResponseParams),
+    Discrete(Rc<IpdTable>),
+}
+
+impl SourceCc {
+    /// A new flow: at `Rmax` (INFOCOM'03 §VI-B) with its full window.
+    pub fn new(kind: &SourceKind, window: Option<u32>, hybrid: bool) -> Self {
+        let rate = match kind {
+            SourceKind::None => Rate::Unlimited,
+            SourceKind::Fixed(r) => Rate::Fixed(*r),
+            SourceKind::Continuous(function, params) => {
+                Rate::Continuous { function: *function, params: *params, r: 1.0 }
+            }
+            SourceKind::Discrete(table) => Rate::Discrete { table: table.clone(), ipd: 0, rpi: table.rpi(0) },
+        };
+        let hybrid = (hybrid && window.is_some()).then(|| Hybrid {
+            max_window: window.unwrap_or(1),
+            window_rpi: window.unwrap_or(1),
+            apsn: 0,
+        });
+        Self { rate, window, hybrid, limiter: Limiter::Other }
+    }
+
+    /// The current rate limit as a fraction of the link rate.
+    pub fn rate(&self) -> f64 {
+        match &self.rate {
+            Rate::Unlimited => 1.0,
+            Rate::Fixed(r) => *r,
+            Rate::Continuous { r, .. } => *r,
+            Rate::Discrete { ipd, .. } => rate_of(*ipd),
+        }
+    }
+
+    /// The current window, `None` if unlimited.
+    pub fn window(&self) -> Option<u32> {
+        self.window
+    }
+
+    /// The least time between the starts of two packets, for a packet time of `packet_time` at `Rmax`.
+    pub fn gap(&self, packet_time: Time) -> Time {
+        match &self.rate {
+            Rate::Unlimited => packet_time,
+            // The papers' discrete rates are exact multiples of the packet time.
+            Rate::Discrete { ipd, .. } => packet_time * (1 + u64::from(*ipd)),
+            _ => {
+                let gap = libm::round(packet_time as f64 / self.rate());
+                // r >= Rmin > 0 bounds the gap well inside u64.
+                gap as Time
+            }
+        }
+    }
+
+    /// Records what delayed the injection of a packet (the HP slides' RWL).
+    pub fn on_send(&mut self, limiter: Limiter) {
+        self.limiter = limiter;
+    }
+
+    /// Applies one ACK. `psn` is the acknowledged packet's sequence number and `next_psn` the one the flow will send
+    /// next (for the hybrid's one-decrease-per-window rule).
+    pub fn on_ack(&mut self, marked: bool, psn: u32, next_psn: u32) {
+        if let Some(h) = &mut self.hybrid {
+            if marked {
+                if psn >= h.apsn {
+                    let w = self.window.unwrap_or(1);
+                    let w = (w / 2).max(1);
+                    self.window = Some(w);
+                    h.window_rpi = w;
+                    h.apsn = next_psn;
+                    decrease(&mut self.rate);
+                }
+                return;
+            }
+            match self.limiter {
+                Limiter::Window => {
+                    h.window_rpi = h.window_rpi.saturating_sub(1);
+                    if h.window_rpi == 0 {
+                        let w = (self.window.unwrap_or(1) + 1).min(h.max_window);
+                        self.window = Some(w);
+                        h.window_rpi = w;
+                    }
+                }
+                Limiter::Rate => increase(&mut self.rate),
+                Limiter::Other => {}
+            }
+            return;
+        }
+        if marked {
+            decrease(&mut self.rate);
+        } else {
+            increase(&mut self.rate);
+        }
+    }
+}
+
+fn decrease(rate: &mut Rate) {
+    match rate {
+        Rate::Unlimited | Rate::Fixed(_) => {}
+        Rate::Continuous { function, params, r } => *r = function.fdec(params, *r),
+        Rate::Discrete { table, ipd, rpi } => {
+            *ipd = table.decrease(*ipd);
+            *rpi = table.rpi(*ipd);
+        }
+    }
+}
+
+fn increase(rate: &mut Rate) {
+    match rate {
+        Rate::Unlimited | Rate::Fixed(_) => {}
+        Rate::Continuous { function, params, r } => *r = function.finc(params, *r),
+        Rate::Discrete { table, ipd, rpi } => {
+            if *ipd == 0 {
+                return;
+            }
+            *rpi -= 1;
+            if *rpi == 0 {
+                *ipd = table.increase(*ipd);
+                *rpi = table.rpi(*ipd);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lipd_discrete() -> SourceKind {
+        SourceKind::Discrete(Rc::new(IpdTable::new(ResponseFunction::Lipd, ResponseParams::PAPER)))
+    }
+
+    #[test]
+    fn new_flows_start_at_rmax() {
+        let c = SourceCc::new(&SourceKind::Continuous(ResponseFunction::Fimd, ResponseParams::PAPER), Some(1), false);
+        assert_eq!(c.rate(), 1.0);
+        assert_eq!(c.gap(2_068_000), 2_068_000);
+        assert_eq!(c.window(), Some(1));
+    }
+
+    #[test]
+    fn continuous_follows_fdec_and_finc() {
+        let p = ResponseParams::PAPER;
+        let mut c = SourceCc::new(&SourceKind::Continuous(ResponseFunction::Lipd, p), Some(1), false);
+        c.on_ack(true, 0, 1);
+        assert!((c.rate() - 0.5).abs() < 1e-12);
+        assert_eq!(c.gap(1000), 2000);
+        c.on_ack(false, 1, 2);
+        assert!((c.rate() - 0.5 / (1.0 - 1.0 / 256.0)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn discrete_counts_down_rpi_before_each_increase() {
+        let mut c = SourceCc::new(&lipd_discrete(), Some(1), false);
+        c.on_ack(true, 0, 1);
+        c.on_ack(true, 1, 2);
+        c.on_ack(true, 2, 3);
+        assert_eq!(c.gap(10), 40, "three marks: IPD 3");
+        for _ in 0..63 {
+            c.on_ack(false, 0, 0);
+        }
+        assert_eq!(c.gap(10), 40, "LIPD at IPD 3 needs 64 unmarked ACKs");
+        c.on_ack(false, 0, 0);
+        assert_eq!(c.gap(10), 30);
+    }
+
+    #[test]
+    fn fixed_and_unlimited_ignore_acks() {
+        let mut c = SourceCc::new(&SourceKind::Fixed(0.1), None, false);
+        c.on_ack(true, 0, 1);
+        c.on_ack(false, 1, 2);
+        assert_eq!(c.rate(), 0.1);
+        assert_eq!(c.gap(2_068_000), 20_680_000);
+        assert_eq!(c.window(), None);
+    }
+
+    #[test]
+    fn hybrid_decreases_once_per_window_and_increases_the_limiter() {
+        let mut c = SourceCc::new(&lipd_discrete(), Some(8), true);
+        assert_eq!(c.window(), Some(8));
+        c.on_ack(true, 0, 8); // packets 0..8 in flight: APSN moves to 8
+        assert_eq!((c.window(), c.gap(1)), (Some(4), 2));
+        c.on_ack(true, 3, 9); // same window: ignored
+        assert_eq!((c.window(), c.gap(1)), (Some(4), 2));
+        c.on_ack(true, 8, 12); // a later window: decreases again
+        assert_eq!((c.window(), c.gap(1)), (Some(2), 3));
+        // Unmarked ACKs while window-limited grow the window by one every `w` ACKs, and leave the rate alone.
+        c.on_send(Limiter::Window);
+        c.on_ack(false, 12, 13);
+        c.on_ack(false, 13, 14);
+        assert_eq!((c.window(), c.gap(1)), (Some(3), 3));
+        // While limited by something else, nothing changes.
+        c.on_send(Limiter::Other);
+        for psn in 14..100 {
+            c.on_ack(false, psn, psn + 1);
+        }
+        assert_eq!((c.window(), c.gap(1)), (Some(3), 3));
+        // While rate-limited, RPI counts down to a rate increase (IPD 2: 85 ACKs).
+        c.on_send(Limiter::Rate);
+        for psn in 0..85 {
+            c.on_ack(false, psn, psn + 1);
+        }
+        assert_eq!((c.window(), c.gap(1)), (Some(3), 2));
+    }
+}

@@ -1,0 +1,159 @@
+//! Measurements as the papers define them (model.md §9): link rates in a sliding window, utilization and throughput
+//! over a measurement interval, packet delay, buffer occupancy, credit stalls, marks, and Jain's fairness index.
+//!
+//! Everything is accumulated exactly in integer picoseconds as the run goes; series memory is bounded by the
+//! scenario's limits (one counter per link per sample).
+
+use crate::time::Time;
+use alloc::vec;
+use alloc::vec::Vec;
+
+/// The part of `[start, end)` inside `[from, to)`.
+pub fn overlap(start: Time, end: Time, from: Time, to: Time) -> Time {
+    end.min(to).saturating_sub(start.max(from))
+}
+
+/// Busy time of a link, binned by sample interval, from which the centred sliding-window rate series is computed.
+#[derive(Debug, Clone)]
+pub struct BusySeries {
+    bin: Time,
+    end: Time,
+    bins: Vec<Time>,
+}
+
+impl BusySeries {
+    /// Bins of width `bin` covering `[0, duration]`.
+    pub fn new(bin: Time, duration: Time) -> Self {
+        Self { bin, end: duration, bins: vec![0; (duration / bin + 1) as usize] }
+    }
+
+    /// Adds busy time `[start, end)`, split across the bins it spans; time after the end of the run is not counted.
+    pub fn add(&mut self, start: Time, end: Time) {
+        let end = end.min(self.end);
+        let mut t = start;
+        while t < end {
+            let i = (t / self.bin) as usize;
+            let bin_end = (i as Time + 1) * self.bin;
+            let until = end.min(bin_end);
+            self.bins[i] += until - t;
+            t = until;
+        }
+    }
+
+    /// Busy time in `[from, to)`, assuming busy time is spread evenly inside each bin (exact when `from` and `to`
+    /// fall on bin edges).
+    pub fn busy_between(&self, from: Time, to: Time) -> f64 {
+        if to <= from {
+            return 0.0;
+        }
+        let (first, last) = ((from / self.bin) as usize, ((to - 1) / self.bin) as usize);
+        let mut sum = 0.0;
+        for i in first..=last.min(self.bins.len().saturating_sub(1)) {
+            let (b0, b1) = (i as Time * self.bin, (i as Time + 1) * self.bin);
+            let covered = overlap(b0, b1, from, to);
+            sum += self.bins[i] as f64 * (covered as f64 / self.bin as f64);
+        }
+        sum
+    }
+
+    /// The fraction of `[t - window/2, t + window/2]` (clipped to `[0, end]`) the link was busy.
+    pub fn rate_at(&self, t: Time, window: Time, end: Time) -> f64 {
+        let from = t.saturating_sub(window / 2);
+        let to = (t + window / 2).min(end);
+        if to <= from {
+            return 0.0;
+        }
+        self.busy_between(from, to) / (to - from) as f64
+    }
+
+    /// The sample spacing.
+    pub fn bin(&self) -> Time {
+        self.bin
+    }
+}
+
+/// Time-weighted occupancy of one buffer over the measurement interval.
+#[derive(Debug, Clone, Default)]
+pub struct Occupancy {
+    /// Sum of blocks × picoseconds inside the interval.
+    integral: u128,
+    last_change: Time,
+    /// Most blocks ever used.
+    pub max: u32,
+}
+
+impl Occupancy {
+    /// The buffer held `used_before` blocks since the last change and holds `used_now` from `now` on.
+    pub fn change(&mut self, now: Time, used_before: u32, used_now: u32, from: Time) {
+        let counted = overlap(self.last_change, now, from, Time::MAX);
+        self.integral += u128::from(used_before) * u128::from(counted);
+        self.last_change = now;
+        self.max = self.max.max(used_now);
+    }
+
+    /// Mean blocks over `[from, now)`, with `used` held since the last change.
+    pub fn mean(&self, now: Time, used: u32, from: Time) -> f64 {
+        let counted = overlap(self.last_change, now, from, Time::MAX);
+        let total = self.integral + u128::from(used) * u128::from(counted);
+        let span = now.saturating_sub(from);
+        if span == 0 {
+            return f64::from(used);
+        }
+        total as f64 / span as f64
+    }
+}
+
+/// Jain's fairness index `(Σx)² / (n·Σx²)`: 1 when all are equal, `1/n` when one takes everything. 1 for an empty
+/// or all-zero set (nothing is unfairly shared).
+pub fn jain_index(xs: &[f64]) -> f64 {
+    let sum: f64 = xs.iter().sum();
+    let sq: f64 = xs.iter().map(|x| x * x).sum();
+    if xs.is_empty() || sq == 0.0 {
+        return 1.0;
+    }
+    sum * sum / (xs.len() as f64 * sq)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn busy_time_is_split_across_bins() {
+        let mut s = BusySeries::new(100, 1000);
+        s.add(50, 250);
+        assert_eq!(s.bins[..4], [50, 100, 50, 0]);
+        assert_eq!(s.busy_between(0, 300), 200.0);
+        assert_eq!(s.busy_between(100, 200), 100.0);
+        assert_eq!(s.busy_between(150, 200), 50.0, "interpolated inside a bin");
+        s.add(990, 2000);
+        assert_eq!(s.bins[9], 10);
+        assert_eq!(s.bins[10], 0, "only up to the end of the run (bin 10 starts at 1000)");
+    }
+
+    #[test]
+    fn centred_window_rate() {
+        let mut s = BusySeries::new(10, 1000);
+        s.add(0, 500); // busy for the first half
+        assert_eq!(s.rate_at(250, 100, 1000), 1.0);
+        assert_eq!(s.rate_at(500, 100, 1000), 0.5);
+        assert_eq!(s.rate_at(800, 100, 1000), 0.0);
+        assert_eq!(s.rate_at(0, 100, 1000), 1.0, "clipped at the start, not halved");
+    }
+
+    #[test]
+    fn occupancy_mean_counts_only_the_interval() {
+        let mut o = Occupancy::default();
+        o.change(10, 0, 4, 100); // 4 blocks from t=10
+        o.change(150, 4, 2, 100); // 2 from t=150; 4 blocks × 50 ps count (100..150)
+        assert_eq!(o.mean(250, 2, 100), (4.0 * 50.0 + 2.0 * 100.0) / 150.0);
+        assert_eq!(o.max, 4);
+    }
+
+    #[test]
+    fn jain() {
+        assert_eq!(jain_index(&[1.0, 1.0, 1.0]), 1.0);
+        assert!((jain_index(&[1.0, 0.0, 0.0, 0.0]) - 0.25).abs() < 1e-12);
+        assert_eq!(jain_index(&[]), 1.0);
+    }
+}

@@ -1,0 +1,111 @@
+//! Packets and their storage. Packets live in a pool and are referred to by index while they travel.
+
+use super::topology::NodeId;
+use crate::time::Time;
+use alloc::vec::Vec;
+
+/// Index of a packet in the [`PacketPool`].
+pub type PacketId = u32;
+
+/// The virtual lane a packet travels on. ACKs have their own lane, buffers and credits (model.md §5), so they are
+/// never stuck behind data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Lane {
+    Data = 0,
+    Ack = 1,
+}
+
+impl Lane {
+    /// Both lanes, data first.
+    pub const ALL: [Lane; 2] = [Lane::Data, Lane::Ack];
+
+    /// The lane as an array index.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// A data packet or an ACK.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Packet {
+    /// The flow it belongs to (an ACK: the flow it acknowledges).
+    pub flow: u32,
+    /// Data: the flow's packet sequence number. ACK: the PSN it acknowledges.
+    pub psn: u32,
+    pub lane: Lane,
+    /// Size on the wire.
+    pub bytes: u32,
+    /// Size in 64-byte credit blocks.
+    pub blocks: u32,
+    /// Data: the ECN bit. ACK: the echoed ECN bit.
+    pub marked: bool,
+    pub dst: NodeId,
+    /// When the data packet started leaving its source (for the packet delay).
+    pub injected_at: Time,
+}
+
+/// Storage for packets in flight, reusing freed slots.
+#[derive(Debug, Default)]
+pub struct PacketPool {
+    slots: Vec<Packet>,
+    free: Vec<PacketId>,
+    live: u32,
+}
+
+impl PacketPool {
+    /// Stores a packet and returns its id.
+    pub fn insert(&mut self, p: Packet) -> PacketId {
+        self.live += 1;
+        if let Some(id) = self.free.pop() {
+            self.slots[id as usize] = p;
+            id
+        } else {
+            self.slots.push(p);
+            (self.slots.len() - 1) as PacketId
+        }
+    }
+
+    /// Frees a packet's slot.
+    pub fn remove(&mut self, id: PacketId) -> Packet {
+        self.live -= 1;
+        self.free.push(id);
+        self.slots[id as usize]
+    }
+
+    /// How many packets are stored.
+    pub fn live(&self) -> u32 {
+        self.live
+    }
+}
+
+impl core::ops::Index<PacketId> for PacketPool {
+    type Output = Packet;
+    fn index(&self, id: PacketId) -> &Packet {
+        &self.slots[id as usize]
+    }
+}
+
+impl core::ops::IndexMut<PacketId> for PacketPool {
+    fn index_mut(&mut self, id: PacketId) -> &mut Packet {
+        &mut self.slots[id as usize]
+    }
+}
+
+/// InfiniBand's flow-control unit: buffers and credits are counted in 64-byte blocks (model.md §3).
+pub const CREDIT_BLOCK_BYTES: u32 = 64;
+
+/// Credit blocks a packet of `bytes` bytes occupies.
+pub fn blocks(bytes: u32) -> u32 {
+    bytes.div_ceil(CREDIT_BLOCK_BYTES)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn table_i_packet_is_33_blocks() {
+        assert_eq!(super::blocks(2068), 33);
+        assert_eq!(super::blocks(20), 1);
+        assert_eq!(super::blocks(64), 1);
+        assert_eq!(super::blocks(65), 2);
+    }
+}

@@ -1,0 +1,237 @@
+//! The network as index-based tables: nodes, their ports, the directed channels of each full-duplex link, and the
+//! routes, computed once.
+//!
+//! Link `i` between nodes `a` and `b` gives channel `2i` (a → b) and channel `2i + 1` (b → a). A node's ports are
+//! numbered in the order its links appear in the scenario; port `p` of node `n` sends on `out_channel(n, p)` and
+//! receives on `in_channel(n, p)`.
+//!
+//! Routing is shortest-path (fewest hops) with a deterministic tie-break: among equally short next hops, the neighbour
+//! that comes first in the scenario's node list, then the port that comes first. Hosts never forward.
+
+use crate::time::{Bandwidth, Time};
+use alloc::vec;
+use alloc::vec::Vec;
+
+/// Index of a node in the scenario's node list.
+pub type NodeId = u32;
+/// Index of a directed channel (`2 * link + direction`).
+pub type ChannelId = u32;
+/// Index of a port within its node.
+pub type PortId = u16;
+
+/// Marks "no route" in the routing table.
+const NO_ROUTE: PortId = PortId::MAX;
+
+/// One direction of a link.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Channel {
+    pub from: NodeId,
+    pub from_port: PortId,
+    pub to: NodeId,
+    pub to_port: PortId,
+    pub bandwidth: Bandwidth,
+    pub propagation: Time,
+}
+
+/// Ports and kind of one node.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NodeInfo {
+    pub is_host: bool,
+    /// For each port, the channel it sends on.
+    pub out_channels: Vec<ChannelId>,
+}
+
+/// Nodes, channels and routes.
+#[derive(Debug, Clone)]
+pub struct Topology {
+    nodes: Vec<NodeInfo>,
+    channels: Vec<Channel>,
+    /// Destination hosts that have routes, in increasing node order; `route_slot[node]` indexes into it.
+    route_slot: Vec<u32>,
+    /// `next_port[node * destinations + slot]`: the port a packet at `node` for that destination leaves on.
+    next_port: Vec<PortId>,
+    destinations: usize,
+}
+
+impl Topology {
+    /// Builds the tables. `links` are `(a, b, bandwidth, propagation)` with `a != b`, both valid node indices; a host
+    /// has at most one link (validation guarantees both). Routes are computed to each node in `destinations`.
+    pub fn new(is_host: &[bool], links: &[(NodeId, NodeId, Bandwidth, Time)], destinations: &[NodeId]) -> Self {
+        let mut nodes: Vec<NodeInfo> =
+            is_host.iter().map(|&is_host| NodeInfo { is_host, out_channels: Vec::new() }).collect();
+        let mut channels = Vec::with_capacity(links.len() * 2);
+        for &(a, b, bandwidth, propagation) in links {
+            let pa = nodes[a as usize].out_channels.len() as PortId;
+            let pb = nodes[b as usize].out_channels.len() as PortId;
+            let forward = channels.len() as ChannelId;
+            channels.push(Channel { from: a, from_port: pa, to: b, to_port: pb, bandwidth, propagation });
+            channels.push(Channel { from: b, from_port: pb, to: a, to_port: pa, bandwidth, propagation });
+            nodes[a as usize].out_channels.push(forward);
+            nodes[b as usize].out_channels.push(forward + 1);
+        }
+        let mut dests: Vec<NodeId> = destinations.to_vec();
+        dests.sort_unstable();
+        dests.dedup();
+        let mut route_slot = vec![u32::MAX; nodes.len()];
+        for (slot, &d) in dests.iter().enumerate() {
+            route_slot[d as usize] = slot as u32;
+        }
+        let mut topo = Self {
+            next_port: vec![NO_ROUTE; nodes.len() * dests.len()],
+            nodes,
+            channels,
+            route_slot,
+            destinations: dests.len(),
+        };
+        for (slot, &d) in dests.iter().enumerate() {
+            topo.route_to(d, slot);
+        }
+        topo
+    }
+
+    /// Breadth-first search outward from `dest` through switches only, then the tie-broken next hop of every node.
+    fn route_to(&mut self, dest: NodeId, slot: usize) {
+        let n = self.nodes.len();
+        let mut dist = vec![u32::MAX; n];
+        let mut queue = alloc::collections::VecDeque::new();
+        dist[dest as usize] = 0;
+        queue.push_back(dest);
+        while let Some(v) = queue.pop_front() {
+            // A host other than the destination is a leaf: traffic never passes through it.
+            if v != dest && self.nodes[v as usize].is_host {
+                continue;
+            }
+            for &c in &self.nodes[v as usize].out_channels {
+                let u = self.channels[c as usize].to;
+                if dist[u as usize] == u32::MAX {
+                    dist[u as usize] = dist[v as usize] + 1;
+                    queue.push_back(u);
+                }
+            }
+        }
+        for v in 0..n {
+            if v == dest as usize || dist[v] == u32::MAX {
+                continue;
+            }
+            let mut best: Option<(NodeId, PortId)> = None;
+            for (port, &c) in self.nodes[v].out_channels.iter().enumerate() {
+                let u = self.channels[c as usize].to;
+                let via_ok = u == dest || !self.nodes[u as usize].is_host;
+                if via_ok && dist[u as usize] != u32::MAX && dist[u as usize] + 1 == dist[v] {
+                    let cand = (u, port as PortId);
+                    if best.is_none_or(|b| cand < b) {
+                        best = Some(cand);
+                    }
+                }
+            }
+            if let Some((_, port)) = best {
+                self.next_port[v * self.destinations + slot] = port;
+            }
+        }
+    }
+
+    /// Number of nodes.
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// All nodes.
+    pub fn nodes(&self) -> &[NodeInfo] {
+        &self.nodes
+    }
+
+    /// All directed channels.
+    pub fn channels(&self) -> &[Channel] {
+        &self.channels
+    }
+
+    /// One channel.
+    pub fn channel(&self, c: ChannelId) -> &Channel {
+        &self.channels[c as usize]
+    }
+
+    /// The channel node `n` sends on from port `p`.
+    pub fn out_channel(&self, n: NodeId, p: PortId) -> ChannelId {
+        self.nodes[n as usize].out_channels[p as usize]
+    }
+
+    /// The channel node `n` receives on at port `p` (the reverse of its out channel).
+    pub fn in_channel(&self, n: NodeId, p: PortId) -> ChannelId {
+        self.out_channel(n, p) ^ 1
+    }
+
+    /// The port a packet at `at` bound for `dest` leaves on, or `None` if `dest` cannot be reached (or has no routes).
+    pub fn route(&self, at: NodeId, dest: NodeId) -> Option<PortId> {
+        let slot = *self.route_slot.get(dest as usize)?;
+        if slot == u32::MAX {
+            return None;
+        }
+        let p = self.next_port[at as usize * self.destinations + slot as usize];
+        (p != NO_ROUTE).then_some(p)
+    }
+
+    /// The channels a packet takes from host `src` to `dest`, or `None` if unreachable.
+    pub fn path(&self, src: NodeId, dest: NodeId) -> Option<Vec<ChannelId>> {
+        let mut at = src;
+        let mut path = Vec::new();
+        while at != dest {
+            let c = self.out_channel(at, self.route(at, dest)?);
+            path.push(c);
+            at = self.channels[c as usize].to;
+            if path.len() > self.nodes.len() {
+                return None;
+            }
+        }
+        Some(path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bw() -> Bandwidth {
+        Bandwidth::from_gbps(8.0).unwrap()
+    }
+
+    /// h0 - s1 - s2 - h3, plus a second route s1 - s4 - s2 of equal length via s4, and h5 on s4.
+    fn diamond() -> Topology {
+        let is_host = [true, false, false, true, false, true];
+        let links = [(0, 1), (1, 2), (2, 3), (1, 4), (4, 2), (4, 5)];
+        let links: Vec<_> = links.iter().map(|&(a, b)| (a, b, bw(), 0)).collect();
+        Topology::new(&is_host, &links, &[0, 3, 5])
+    }
+
+    #[test]
+    fn shortest_paths_and_ports() {
+        let t = diamond();
+        let p = t.path(0, 3).unwrap();
+        let hops: Vec<_> = p.iter().map(|&c| (t.channel(c).from, t.channel(c).to)).collect();
+        assert_eq!(hops, [(0, 1), (1, 2), (2, 3)]);
+        assert_eq!(t.path(5, 0).unwrap().len(), 3);
+        assert_eq!(t.in_channel(1, 0), 0);
+        assert_eq!(t.out_channel(1, 0), 1);
+    }
+
+    #[test]
+    fn ties_go_to_the_earliest_neighbour() {
+        // s1 - s2 - s3 - h0 and s1 - s4 - s3: from s1, s2 and s4 are both two hops from h0; s2 comes first.
+        let is_host = [true, false, false, false, false, true];
+        let links = [(5, 1), (1, 4), (1, 2), (2, 3), (4, 3), (3, 0)];
+        let links: Vec<_> = links.iter().map(|&(a, b)| (a, b, bw(), 0)).collect();
+        let t = Topology::new(&is_host, &links, &[0]);
+        let first_hop_from_s1 = t.channel(t.out_channel(1, t.route(1, 0).unwrap())).to;
+        assert_eq!(first_hop_from_s1, 2, "s2 (node 2) before s4 (node 4), although s4's link is listed first");
+    }
+
+    #[test]
+    fn hosts_do_not_forward_and_islands_are_unreachable() {
+        // h0 - s1 - h2 - ... nothing: h2 cannot carry traffic onward to s3 - h4.
+        let is_host = [true, false, true, false, true];
+        let links: Vec<_> = [(0, 1), (1, 2), (3, 4)].iter().map(|&(a, b)| (a, b, bw(), 0)).collect();
+        let t = Topology::new(&is_host, &links, &[0, 4]);
+        assert!(t.path(0, 4).is_none());
+        assert!(t.path(2, 0).is_some());
+        assert_eq!(t.route(1, 2), None, "no routes were asked for h2");
+    }
+}

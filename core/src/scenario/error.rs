@@ -1,0 +1,126 @@
+//! Why a scenario was refused: which element, which field, what is wrong. The page uses the element and field to
+//! point at the culprit; the CLI prints the message.
+
+use alloc::string::String;
+use core::fmt;
+
+/// The part of a scenario an error is about. Indices are positions in the scenario's arrays.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Element {
+    /// The scenario as a whole, or one of its top-level blocks.
+    Scenario,
+    Node {
+        index: usize,
+        id: String,
+    },
+    Link {
+        index: usize,
+        a: String,
+        b: String,
+    },
+    Flow {
+        index: usize,
+        id: String,
+    },
+}
+
+/// What is wrong.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Problem {
+    /// Not JSON, or not of the scenario's shape (the message has the line and column).
+    Parse(String),
+    /// `format` is not `"ibcc-scenario"`.
+    WrongFormat(String),
+    /// A `version` this build cannot read.
+    UnsupportedVersion(u32),
+    /// Another node (or flow) already has this id.
+    DuplicateId,
+    /// An id is empty, too long, or has control characters.
+    BadId,
+    /// A reference to a node that does not exist.
+    UnknownNode(String),
+    /// A link from a node to itself.
+    SelfLink,
+    /// A host must have exactly one link; this one has this many.
+    HostLinkCount(usize),
+    /// A flow endpoint that is a switch.
+    NotAHost(String),
+    /// A flow from a host to itself.
+    SameEndpoints,
+    /// No path from the flow's source to its destination.
+    Unreachable,
+    /// A number outside its allowed range; the text says the range.
+    OutOfRange(&'static str),
+    /// An input buffer that cannot hold one maximum-size packet.
+    BufferSmallerThanPacket,
+    /// A size limit of this build (keeps the page responsive and memory bounded).
+    LimitExceeded { limit: u64, got: u64 },
+    /// A setting that only makes sense with another one.
+    Inconsistent(&'static str),
+}
+
+/// A refused scenario: the element, the field (`""` when the whole element is meant) and the problem.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScenarioError {
+    pub element: Element,
+    pub field: &'static str,
+    pub problem: Problem,
+}
+
+impl ScenarioError {
+    pub(crate) fn parse(message: String) -> Self {
+        Self { element: Element::Scenario, field: "", problem: Problem::Parse(message) }
+    }
+}
+
+impl fmt::Display for Element {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Scenario => f.write_str("scenario"),
+            Self::Node { index, id } => write!(f, "node {id:?} (nodes[{index}])"),
+            Self::Link { index, a, b } => write!(f, "link {a:?}-{b:?} (links[{index}])"),
+            Self::Flow { index, id } => write!(f, "flow {id:?} (flows[{index}])"),
+        }
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Parse(m) => write!(f, "cannot read it: {m}"),
+            Self::WrongFormat(s) => write!(f, "format is {s:?}, expected \"{}\"", super::FORMAT),
+            Self::UnsupportedVersion(v) => {
+                write!(f, "version {v} is not supported (this build reads {})", super::VERSION)
+            }
+            Self::DuplicateId => f.write_str("this id is used twice"),
+            Self::BadId => f.write_str("ids must be 1 to 64 characters with no control characters"),
+            Self::UnknownNode(id) => write!(f, "there is no node {id:?}"),
+            Self::SelfLink => f.write_str("a link must join two different nodes"),
+            Self::HostLinkCount(n) => {
+                write!(f, "a host must have exactly one link, this one has {n}")
+            }
+            Self::NotAHost(id) => write!(f, "{id:?} is a switch; flows run between hosts"),
+            Self::SameEndpoints => f.write_str("source and destination are the same host"),
+            Self::Unreachable => f.write_str("the destination cannot be reached from the source"),
+            Self::OutOfRange(range) => write!(f, "must be {range}"),
+            Self::BufferSmallerThanPacket => f.write_str("the input buffer must hold at least one data packet"),
+            Self::LimitExceeded { limit, got } => {
+                write!(f, "{got} is over this build's limit of {limit}")
+            }
+            Self::Inconsistent(m) => f.write_str(m),
+        }
+    }
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.field.is_empty() {
+            write!(f, "{}: {}", self.element, self.problem)
+        } else {
+            write!(f, "{}, field `{}`: {}", self.element, self.field, self.problem)
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for ScenarioError {}

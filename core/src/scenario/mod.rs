@@ -1,0 +1,422 @@
+//! The scenario format: plain data describing a network, its flows, its congestion control and what to measure.
+//!
+//! This is a public contract (share links, the CLI and the tests depend on it), documented field by field in
+//! `docs/scenario.md`. It is versioned: `format` is always `"ibcc-scenario"` and `version` is [`VERSION`]. Parsing
+//! refuses unknown fields so a typo is an error, not a silently ignored setting; [`Scenario::validate`] then checks
+//! everything the types cannot (references, topology, ranges, limits) and names the offending element and field.
+
+mod error;
+mod validate;
+
+pub use error::{Element, Problem, ScenarioError};
+pub use validate::{Limits, LIMITS};
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde::{Deserialize, Deserializer, Serialize};
+
+/// The value of the `format` field.
+pub const FORMAT: &str = "ibcc-scenario";
+/// The scenario format version this build reads and writes.
+pub const VERSION: u32 = 1;
+
+/// A complete scenario.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// Always [`VERSION`] for this build.
+    pub version: u32,
+    #[serde(default)]
+    pub name: String,
+    /// Free text: what the scenario shows.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    /// Seed of every random choice (ON/OFF times, random throttling).
+    #[serde(default = "one_u64")]
+    pub seed: u64,
+    /// Simulated time to run, in nanoseconds.
+    pub duration_ns: u64,
+    #[serde(default)]
+    pub packet: PacketConfig,
+    /// Defaults for every switch; a node may override them.
+    #[serde(default)]
+    pub switch: SwitchConfig,
+    /// Defaults for every link; a link may override them.
+    #[serde(default)]
+    pub link: LinkConfig,
+    pub nodes: Vec<Node>,
+    #[serde(default)]
+    pub links: Vec<Link>,
+    #[serde(default)]
+    pub flows: Vec<Flow>,
+    #[serde(default)]
+    pub marking: Marking,
+    /// Defaults for every flow's source; a flow may override them.
+    #[serde(default)]
+    pub source: Source,
+    #[serde(default)]
+    pub measure: Measure,
+}
+
+fn one_u64() -> u64 {
+    1
+}
+
+/// Packet sizes (INFOCOM'03 Table I).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PacketConfig {
+    pub payload_bytes: u32,
+    pub header_bytes: u32,
+    pub ack_bytes: u32,
+}
+
+impl Default for PacketConfig {
+    fn default() -> Self {
+        Self { payload_bytes: 2048, header_bytes: 20, ack_bytes: 20 }
+    }
+}
+
+impl PacketConfig {
+    /// Bytes of a data packet on the wire.
+    pub fn data_bytes(&self) -> u32 {
+        self.payload_bytes.saturating_add(self.header_bytes)
+    }
+}
+
+/// Switch parameters (INFOCOM'03 Table I, footnote 6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SwitchConfig {
+    /// Input buffer per port (data lane), in maximum-size data packets.
+    pub buffer_packets: u32,
+    /// Minimum time from a packet's head arriving to its head leaving (cut-through), in nanoseconds.
+    pub forwarding_delay_ns: u64,
+    /// How many times the oldest packet of an input buffer may be bypassed before it blocks the buffer.
+    pub max_bypass: u32,
+}
+
+impl Default for SwitchConfig {
+    fn default() -> Self {
+        Self { buffer_packets: 4, forwarding_delay_ns: 40, max_bypass: 4 }
+    }
+}
+
+/// Per-switch overrides of [`SwitchConfig`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SwitchOverride {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub buffer_packets: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub forwarding_delay_ns: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_bypass: Option<u32>,
+}
+
+impl SwitchConfig {
+    /// These defaults with `o`'s overrides applied.
+    pub fn with(&self, o: Option<&SwitchOverride>) -> Self {
+        let Some(o) = o else { return *self };
+        Self {
+            buffer_packets: o.buffer_packets.unwrap_or(self.buffer_packets),
+            forwarding_delay_ns: o.forwarding_delay_ns.unwrap_or(self.forwarding_delay_ns),
+            max_bypass: o.max_bypass.unwrap_or(self.max_bypass),
+        }
+    }
+}
+
+/// Link parameters. The papers' "1 GB/s InfiniBand 4X" link is 8 Gb/s; they give no propagation delay.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LinkConfig {
+    pub bandwidth_gbps: f64,
+    pub propagation_ns: u64,
+}
+
+impl Default for LinkConfig {
+    fn default() -> Self {
+        Self { bandwidth_gbps: 8.0, propagation_ns: 0 }
+    }
+}
+
+/// What a node is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NodeKind {
+    Switch,
+    Host,
+}
+
+/// A switch or a host. Hosts have exactly one link; only switches forward.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Node {
+    pub id: String,
+    pub kind: NodeKind,
+    /// Overrides of the scenario's `switch` block (switches only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub switch: Option<SwitchOverride>,
+    /// Position on the playground canvas (layout only; no effect on the simulation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub x: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub y: Option<f64>,
+}
+
+/// A full-duplex link between two nodes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Link {
+    pub a: String,
+    pub b: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bandwidth_gbps: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub propagation_ns: Option<u64>,
+}
+
+/// How a flow offers traffic.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Traffic {
+    /// Always has a packet to send (INFOCOM'03 §III: "all flows are greedy").
+    #[default]
+    Greedy,
+    /// Alternating exponentially distributed ON (greedy) and OFF (silent) periods (INFOCOM'03 §VI-B.2).
+    OnOff { mean_on_ns: u64, mean_off_ns: u64 },
+}
+
+/// A flow of data packets from one host to another.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Flow {
+    pub id: String,
+    pub src: String,
+    pub dst: String,
+    /// Flows with the same group are aggregated in the results ("remote", "local", "victim").
+    #[serde(default)]
+    pub group: String,
+    #[serde(default)]
+    pub start_ns: u64,
+    /// `null`: to the end of the run.
+    #[serde(default)]
+    pub stop_ns: Option<u64>,
+    #[serde(default)]
+    pub traffic: Traffic,
+    /// Overrides of the scenario's `source` block for this flow.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<SourceOverride>,
+}
+
+/// Which packets switches mark (Globecom'02 §IV, INFOCOM'03 §IV-A).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MarkingPolicy {
+    #[default]
+    None,
+    /// Mark every packet of an input buffer when it becomes full.
+    Naive,
+    /// A full input buffer marks, at each output it feeds, as many packets as wait for that output (cnt1/cnt2).
+    InputTriggered,
+    /// Input-triggered, plus marking when the packets waiting for an output exceed the output threshold.
+    InputOutputTriggered,
+}
+
+/// ECN marking at the switches.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Marking {
+    pub policy: MarkingPolicy,
+    /// An input buffer counts as full at this many packets (`null`: when less than one packet of room is left).
+    pub buffer_threshold_packets: Option<u32>,
+    /// Input-output-triggered only: mark when more than this many packets wait for one output.
+    pub output_threshold_packets: Option<u32>,
+}
+
+/// How a source reacts to ECN feedback.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Response {
+    /// No rate control (the window, if any, still applies).
+    #[default]
+    None,
+    /// A constant rate limit, `fixed_rate_fraction` of the link (INFOCOM'03 Fig. 3d).
+    Fixed,
+    Aimd,
+    Fimd,
+    Lipd,
+    /// HP's hybrid window/rate control (the HP slides): rate from `hybrid_rate`, window up to `window_packets`.
+    Hybrid,
+}
+
+/// The rate functions a hybrid source can use for its rate part.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RateFunction {
+    Aimd,
+    Fimd,
+    #[default]
+    Lipd,
+}
+
+/// Continuous rates, or InfiniBand's 256 discrete inter-packet delays (INFOCOM'03 §VI-B.1).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RateMode {
+    #[default]
+    Continuous,
+    Discrete,
+}
+
+/// Source behaviour (INFOCOM'03 §IV-B, §V; the HP slides).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Source {
+    pub response: Response,
+    pub rate: RateMode,
+    /// Most packets a flow may have unacknowledged; `null`: no window. Default 1 (INFOCOM'03 §IV-B). For a hybrid
+    /// source, the largest window it may grow to.
+    #[serde(default = "default_window")]
+    pub window_packets: Option<u32>,
+    /// `Rmin` as a fraction of the link rate (default 1/256: InfiniBand's IPD range).
+    pub r_min_fraction: f64,
+    /// Decrease factor of AIMD and FIMD.
+    pub m: f64,
+    /// The rate limit of a `fixed` source, as a fraction of its link.
+    pub fixed_rate_fraction: f64,
+    /// ON/OFF flows: keep rate and window from one ON period to the next (INFOCOM'03 §VI-B.2).
+    pub persistent_state: bool,
+    /// The rate function of a `hybrid` source.
+    pub hybrid_rate: RateFunction,
+}
+
+fn default_window() -> Option<u32> {
+    Some(1)
+}
+
+impl Default for Source {
+    fn default() -> Self {
+        Self {
+            response: Response::None,
+            rate: RateMode::Continuous,
+            window_packets: default_window(),
+            r_min_fraction: 1.0 / 256.0,
+            m: 2.0,
+            fixed_rate_fraction: 1.0,
+            persistent_state: false,
+            hybrid_rate: RateFunction::Lipd,
+        }
+    }
+}
+
+/// Per-flow overrides of [`Source`]. `window_packets: null` here means "no window" for this flow.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SourceOverride {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub response: Option<Response>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rate: Option<RateMode>,
+    #[serde(deserialize_with = "present_or_null", skip_serializing_if = "Option::is_none")]
+    pub window_packets: Option<Option<u32>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub r_min_fraction: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub m: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fixed_rate_fraction: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub persistent_state: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hybrid_rate: Option<RateFunction>,
+}
+
+/// Tells an explicit `null` (`Some(None)`) from an absent field (`None`, via `default`).
+fn present_or_null<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<Option<T>>, D::Error> {
+    Option::<T>::deserialize(d).map(Some)
+}
+
+impl Source {
+    /// These defaults with `o`'s overrides applied.
+    pub fn with(&self, o: Option<&SourceOverride>) -> Self {
+        let Some(o) = o else { return *self };
+        Self {
+            response: o.response.unwrap_or(self.response),
+            rate: o.rate.unwrap_or(self.rate),
+            window_packets: o.window_packets.unwrap_or(self.window_packets),
+            r_min_fraction: o.r_min_fraction.unwrap_or(self.r_min_fraction),
+            m: o.m.unwrap_or(self.m),
+            fixed_rate_fraction: o.fixed_rate_fraction.unwrap_or(self.fixed_rate_fraction),
+            persistent_state: o.persistent_state.unwrap_or(self.persistent_state),
+            hybrid_rate: o.hybrid_rate.unwrap_or(self.hybrid_rate),
+        }
+    }
+}
+
+/// What to measure (model.md §9).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Measure {
+    /// Utilization, throughput and delay count from this time to the end (the papers: the last 400 ms of 500 ms).
+    pub from_ns: u64,
+    /// Width of the sliding window of the link-rate series, centred on each sample (the papers: 2 ms).
+    pub window_ns: u64,
+    /// Spacing of the rate-series samples; `null`: a twentieth of the window.
+    pub sample_ns: Option<u64>,
+}
+
+impl Default for Measure {
+    fn default() -> Self {
+        Self { from_ns: 0, window_ns: 2_000_000, sample_ns: None }
+    }
+}
+
+impl Measure {
+    /// The sample spacing in effect.
+    pub fn sample_ns(&self) -> u64 {
+        self.sample_ns.unwrap_or(self.window_ns / 20).max(1)
+    }
+}
+
+impl Scenario {
+    /// An empty, valid-format scenario (no nodes yet) with every default.
+    pub fn empty(name: &str, duration_ns: u64) -> Self {
+        Self {
+            format: FORMAT.into(),
+            version: VERSION,
+            name: name.into(),
+            description: String::new(),
+            seed: 1,
+            duration_ns,
+            packet: PacketConfig::default(),
+            switch: SwitchConfig::default(),
+            link: LinkConfig::default(),
+            nodes: Vec::new(),
+            links: Vec::new(),
+            flows: Vec::new(),
+            marking: Marking::default(),
+            source: Source::default(),
+            measure: Measure::default(),
+        }
+    }
+
+    /// Parses scenario JSON. Syntax and type errors name the line and column; nothing here panics.
+    pub fn from_json(text: &str) -> Result<Self, ScenarioError> {
+        serde_json::from_str(text).map_err(|e| ScenarioError::parse(alloc::format!("{e}")))
+    }
+
+    /// Parses and validates.
+    pub fn from_json_validated(text: &str) -> Result<Self, ScenarioError> {
+        let s = Self::from_json(text)?;
+        s.validate()?;
+        Ok(s)
+    }
+
+    /// Pretty-printed JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a scenario always serializes")
+    }
+}

@@ -1,0 +1,331 @@
+//! Checks a scenario and compiles it into index-based tables for the simulator. Every refusal names the element and
+//! field; nothing here panics on any input.
+
+use super::error::{Element, Problem, ScenarioError};
+use super::{Flow, Link, Node, NodeKind, Scenario, Source, SwitchConfig, Traffic, FORMAT, VERSION};
+use crate::net::topology::{NodeId, Topology};
+use crate::time::{Bandwidth, Time, MS, NS};
+use alloc::collections::BTreeMap;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+/// Size limits of this build. They keep a run's memory bounded and the page responsive; raise them here if a
+/// larger study needs it.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    pub nodes: u64,
+    pub links: u64,
+    pub flows: u64,
+    /// Longest run, in nanoseconds (100 s).
+    pub duration_ns: u64,
+    /// Largest input buffer, in packets.
+    pub buffer_packets: u64,
+    /// Most rate-series samples over all links (each link keeps one counter per sample).
+    pub series_samples: u64,
+    /// Largest seed: integers above 2^53 do not survive a round trip through JavaScript.
+    pub seed: u64,
+}
+
+/// The limits in force.
+pub const LIMITS: Limits = Limits {
+    nodes: 4096,
+    links: 16_384,
+    flows: 65_536,
+    duration_ns: 100_000_000_000,
+    buffer_packets: 1024,
+    series_samples: 20_000_000,
+    seed: (1 << 53) - 1,
+};
+
+/// A flow with its endpoints resolved and its source parameters merged.
+#[derive(Debug, Clone)]
+#[allow(dead_code, reason = "read by the simulator, which lands in the next commit")]
+pub(crate) struct CompiledFlow {
+    pub src: NodeId,
+    pub dst: NodeId,
+    pub source: Source,
+}
+
+/// The scenario as the simulator uses it.
+#[derive(Debug, Clone)]
+#[allow(dead_code, reason = "read by the simulator, which lands in the next commit")]
+pub(crate) struct Compiled {
+    pub topology: Topology,
+    /// Per node: its switch parameters (defaults for hosts, unused).
+    pub switch: Vec<SwitchConfig>,
+    pub flows: Vec<CompiledFlow>,
+}
+
+fn err(element: Element, field: &'static str, problem: Problem) -> ScenarioError {
+    ScenarioError { element, field, problem }
+}
+
+fn limit(element: Element, field: &'static str, limit: u64, got: u64) -> Result<(), ScenarioError> {
+    if got > limit {
+        return Err(err(element, field, Problem::LimitExceeded { limit, got }));
+    }
+    Ok(())
+}
+
+fn check_id(id: &str) -> bool {
+    (1..=64).contains(&id.chars().count()) && !id.chars().any(char::is_control)
+}
+
+fn bandwidth(element: impl Fn() -> Element, gbps: f64) -> Result<Bandwidth, ScenarioError> {
+    Bandwidth::from_gbps(gbps)
+        .ok_or_else(|| err(element(), "bandwidth_gbps", Problem::OutOfRange("between 0.001 and 100000 Gb/s")))
+}
+
+fn check_propagation(element: impl Fn() -> Element, ns: u64) -> Result<Time, ScenarioError> {
+    if ns > 1_000_000_000 {
+        return Err(err(element(), "propagation_ns", Problem::OutOfRange("at most 1 s (1000000000 ns)")));
+    }
+    Ok(ns * NS)
+}
+
+fn check_switch(element: impl Fn() -> Element, s: &SwitchConfig, limits: &Limits) -> Result<(), ScenarioError> {
+    if s.buffer_packets == 0 {
+        return Err(err(element(), "buffer_packets", Problem::BufferSmallerThanPacket));
+    }
+    limit(element(), "buffer_packets", limits.buffer_packets, u64::from(s.buffer_packets))?;
+    if s.forwarding_delay_ns > 1_000_000 {
+        return Err(err(element(), "forwarding_delay_ns", Problem::OutOfRange("at most 1 ms (1000000 ns)")));
+    }
+    if s.max_bypass > 255 {
+        return Err(err(element(), "max_bypass", Problem::OutOfRange("at most 255")));
+    }
+    Ok(())
+}
+
+/// Checks the source parameters that apply to `response`.
+fn check_source(element: impl Fn() -> Element, s: &Source) -> Result<(), ScenarioError> {
+    if s.window_packets == Some(0) {
+        return Err(err(element(), "window_packets", Problem::OutOfRange("at least 1, or null for no window")));
+    }
+    if let Some(w) = s.window_packets {
+        limit(element(), "window_packets", 65_536, u64::from(w))?;
+    }
+    if !(s.r_min_fraction > 0.0 && s.r_min_fraction < 1.0) {
+        return Err(err(element(), "r_min_fraction", Problem::OutOfRange("strictly between 0 and 1")));
+    }
+    if !(s.m.is_finite() && s.m > 1.0 && s.m <= 1024.0) {
+        return Err(err(element(), "m", Problem::OutOfRange("greater than 1 and at most 1024")));
+    }
+    if !(s.fixed_rate_fraction > 0.0 && s.fixed_rate_fraction <= 1.0) {
+        return Err(err(element(), "fixed_rate_fraction", Problem::OutOfRange("greater than 0 and at most 1")));
+    }
+    Ok(())
+}
+
+impl Scenario {
+    /// Checks everything; `Ok` means the scenario runs.
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        self.compile().map(|_| ())
+    }
+
+    pub(crate) fn compile(&self) -> Result<Compiled, ScenarioError> {
+        let limits = &LIMITS;
+        let top = || Element::Scenario;
+        if self.format != FORMAT {
+            return Err(err(top(), "format", Problem::WrongFormat(self.format.clone())));
+        }
+        if self.version != VERSION {
+            return Err(err(top(), "version", Problem::UnsupportedVersion(self.version)));
+        }
+        limit(top(), "seed", limits.seed, self.seed)?;
+        if self.duration_ns == 0 {
+            return Err(err(top(), "duration_ns", Problem::OutOfRange("greater than 0")));
+        }
+        limit(top(), "duration_ns", limits.duration_ns, self.duration_ns)?;
+        self.check_globals(limits)?;
+        let index = self.check_nodes(limits)?;
+        let links = self.check_links(&index, limits)?;
+        let (flows, destinations) = self.check_flows(&index)?;
+        let is_host: Vec<bool> = self.nodes.iter().map(|n| n.kind == NodeKind::Host).collect();
+        let topology = Topology::new(&is_host, &links, &destinations);
+        for (i, (f, cf)) in self.flows.iter().zip(&flows).enumerate() {
+            if topology.path(cf.src, cf.dst).is_none() {
+                return Err(err(flow_element(i, f), "dst", Problem::Unreachable));
+            }
+        }
+        let switch = self.nodes.iter().map(|n| self.switch.with(n.switch.as_ref())).collect();
+        Ok(Compiled { topology, switch, flows })
+    }
+
+    fn check_globals(&self, limits: &Limits) -> Result<(), ScenarioError> {
+        let top = || Element::Scenario;
+        let p = &self.packet;
+        if p.payload_bytes == 0 || p.payload_bytes > 65_536 {
+            return Err(err(top(), "packet.payload_bytes", Problem::OutOfRange("from 1 to 65536 bytes")));
+        }
+        if p.header_bytes > 1024 {
+            return Err(err(top(), "packet.header_bytes", Problem::OutOfRange("at most 1024 bytes")));
+        }
+        if p.ack_bytes == 0 || p.ack_bytes > 1024 {
+            return Err(err(top(), "packet.ack_bytes", Problem::OutOfRange("from 1 to 1024 bytes")));
+        }
+        check_switch(top, &self.switch, limits)?;
+        bandwidth(top, self.link.bandwidth_gbps)?;
+        check_propagation(top, self.link.propagation_ns)?;
+        check_source(top, &self.source)?;
+        let m = &self.marking;
+        if m.buffer_threshold_packets == Some(0) {
+            return Err(err(top(), "marking.buffer_threshold_packets", Problem::OutOfRange("at least 1, or null")));
+        }
+        match (m.policy, m.output_threshold_packets) {
+            (super::MarkingPolicy::InputOutputTriggered, None) => {
+                return Err(err(
+                    top(),
+                    "marking.output_threshold_packets",
+                    Problem::Inconsistent("input_output_triggered marking needs an output threshold"),
+                ));
+            }
+            (_, Some(0)) => {
+                return Err(err(top(), "marking.output_threshold_packets", Problem::OutOfRange("at least 1")));
+            }
+            _ => {}
+        }
+        let me = &self.measure;
+        if me.window_ns == 0 || me.window_ns > self.duration_ns.max(2 * MS / NS) {
+            return Err(err(
+                top(),
+                "measure.window_ns",
+                Problem::OutOfRange("greater than 0 and at most the duration"),
+            ));
+        }
+        if me.from_ns >= self.duration_ns {
+            return Err(err(top(), "measure.from_ns", Problem::OutOfRange("before the end of the run (duration_ns)")));
+        }
+        if me.sample_ns == Some(0) {
+            return Err(err(top(), "measure.sample_ns", Problem::OutOfRange("greater than 0, or null")));
+        }
+        let samples = (self.duration_ns / me.sample_ns() + 1).saturating_mul(2 * self.links.len() as u64);
+        limit(top(), "measure.sample_ns", limits.series_samples, samples)?;
+        Ok(())
+    }
+
+    fn check_nodes(&self, limits: &Limits) -> Result<BTreeMap<&str, NodeId>, ScenarioError> {
+        limit(Element::Scenario, "nodes", limits.nodes, self.nodes.len() as u64)?;
+        let mut index = BTreeMap::new();
+        for (i, n) in self.nodes.iter().enumerate() {
+            let el = || node_element(i, n);
+            if !check_id(&n.id) {
+                return Err(err(el(), "id", Problem::BadId));
+            }
+            if index.insert(n.id.as_str(), i as NodeId).is_some() {
+                return Err(err(el(), "id", Problem::DuplicateId));
+            }
+            if let Some(o) = &n.switch {
+                if n.kind == NodeKind::Host {
+                    return Err(err(el(), "switch", Problem::Inconsistent("only switches have switch parameters")));
+                }
+                check_switch(el, &self.switch.with(Some(o)), limits)?;
+            }
+            for (field, v) in [("x", n.x), ("y", n.y)] {
+                if v.is_some_and(|v| !v.is_finite()) {
+                    return Err(err(el(), field, Problem::OutOfRange("a finite number")));
+                }
+            }
+        }
+        Ok(index)
+    }
+
+    fn check_links(
+        &self,
+        index: &BTreeMap<&str, NodeId>,
+        limits: &Limits,
+    ) -> Result<Vec<(NodeId, NodeId, Bandwidth, Time)>, ScenarioError> {
+        limit(Element::Scenario, "links", limits.links, self.links.len() as u64)?;
+        let mut degree = alloc::vec![0usize; self.nodes.len()];
+        let mut out = Vec::with_capacity(self.links.len());
+        for (i, l) in self.links.iter().enumerate() {
+            let el = || link_element(i, l);
+            let a = *index.get(l.a.as_str()).ok_or_else(|| err(el(), "a", Problem::UnknownNode(l.a.clone())))?;
+            let b = *index.get(l.b.as_str()).ok_or_else(|| err(el(), "b", Problem::UnknownNode(l.b.clone())))?;
+            if a == b {
+                return Err(err(el(), "b", Problem::SelfLink));
+            }
+            let bw = bandwidth(el, l.bandwidth_gbps.unwrap_or(self.link.bandwidth_gbps))?;
+            let prop = check_propagation(el, l.propagation_ns.unwrap_or(self.link.propagation_ns))?;
+            for (end, field) in [(a, "a"), (b, "b")] {
+                degree[end as usize] += 1;
+                let node = &self.nodes[end as usize];
+                if node.kind == NodeKind::Host && degree[end as usize] > 1 {
+                    return Err(err(
+                        node_element(end as usize, node),
+                        field,
+                        Problem::HostLinkCount(degree[end as usize]),
+                    ));
+                }
+                if degree[end as usize] > usize::from(u16::MAX - 1) {
+                    return Err(err(
+                        el(),
+                        field,
+                        Problem::LimitExceeded { limit: 65534, got: degree[end as usize] as u64 },
+                    ));
+                }
+            }
+            out.push((a, b, bw, prop));
+        }
+        Ok(out)
+    }
+
+    fn check_flows(&self, index: &BTreeMap<&str, NodeId>) -> Result<(Vec<CompiledFlow>, Vec<NodeId>), ScenarioError> {
+        limit(Element::Scenario, "flows", LIMITS.flows, self.flows.len() as u64)?;
+        let mut ids = BTreeMap::new();
+        let mut flows = Vec::with_capacity(self.flows.len());
+        let mut destinations = Vec::new();
+        for (i, f) in self.flows.iter().enumerate() {
+            let el = || flow_element(i, f);
+            if !check_id(&f.id) {
+                return Err(err(el(), "id", Problem::BadId));
+            }
+            if ids.insert(f.id.as_str(), i).is_some() {
+                return Err(err(el(), "id", Problem::DuplicateId));
+            }
+            let host = |field: &'static str, id: &String| -> Result<NodeId, ScenarioError> {
+                let n = *index.get(id.as_str()).ok_or_else(|| err(el(), field, Problem::UnknownNode(id.clone())))?;
+                if self.nodes[n as usize].kind != NodeKind::Host {
+                    return Err(err(el(), field, Problem::NotAHost(id.clone())));
+                }
+                Ok(n)
+            };
+            let src = host("src", &f.src)?;
+            let dst = host("dst", &f.dst)?;
+            if src == dst {
+                return Err(err(el(), "dst", Problem::SameEndpoints));
+            }
+            if f.group.chars().count() > 64 || f.group.chars().any(char::is_control) {
+                return Err(err(el(), "group", Problem::BadId));
+            }
+            if f.stop_ns.is_some_and(|stop| stop <= f.start_ns) {
+                return Err(err(el(), "stop_ns", Problem::OutOfRange("after start_ns, or null")));
+            }
+            if let Traffic::OnOff { mean_on_ns, mean_off_ns } = f.traffic {
+                if mean_on_ns == 0 {
+                    return Err(err(el(), "traffic.mean_on_ns", Problem::OutOfRange("greater than 0")));
+                }
+                if mean_off_ns == 0 {
+                    return Err(err(el(), "traffic.mean_off_ns", Problem::OutOfRange("greater than 0")));
+                }
+            }
+            let source = self.source.with(f.source.as_ref());
+            check_source(el, &source)?;
+            destinations.extend([src, dst]);
+            flows.push(CompiledFlow { src, dst, source });
+        }
+        Ok((flows, destinations))
+    }
+}
+
+fn node_element(index: usize, n: &Node) -> Element {
+    Element::Node { index, id: n.id.clone() }
+}
+
+fn link_element(index: usize, l: &Link) -> Element {
+    Element::Link { index, a: l.a.clone(), b: l.b.clone() }
+}
+
+fn flow_element(index: usize, f: &Flow) -> Element {
+    Element::Flow { index, id: f.id.clone() }
+}

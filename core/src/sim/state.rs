@@ -1,0 +1,130 @@
+//! The mutable state of the network during a run: channels with their credits, switch input buffers and outputs,
+//! host NICs, and flows.
+
+use crate::cc::marking::PortCounters;
+use crate::cc::source::SourceCc;
+use crate::net::packet::{Lane, PacketId};
+use crate::net::topology::{NodeId, PortId};
+use crate::rng::Rng;
+use crate::time::Time;
+use alloc::collections::VecDeque;
+use alloc::vec::Vec;
+
+/// What a channel's transmitter is sending.
+#[derive(Debug, Clone, Copy)]
+pub struct Sending {
+    pub packet: PacketId,
+    pub lane: Lane,
+    /// At a switch: the input port the packet came from (its buffer is freed when the tail leaves).
+    pub from_input: Option<PortId>,
+}
+
+/// A directed channel: its transmitter and the credits it holds for the receiver's buffers.
+#[derive(Debug, Clone)]
+pub struct ChannelState {
+    pub sending: Option<Sending>,
+    /// Free blocks in the receiver's buffer, per lane. Hosts absorb everything they receive at line rate, so a
+    /// channel into a host never runs out (`u32::MAX`).
+    pub credits: [u32; 2],
+    /// The receiver's buffer size per lane, in blocks (for the bound checks).
+    pub capacity: [u32; 2],
+    /// Since when the transmitter has had a packet ready but no credit for it.
+    pub stalled_since: Option<Time>,
+}
+
+impl ChannelState {
+    pub fn is_busy(&self) -> bool {
+        self.sending.is_some()
+    }
+}
+
+/// A packet in a switch input buffer.
+#[derive(Debug, Clone, Copy)]
+pub struct Entry {
+    pub packet: PacketId,
+    /// The output port it is routed to.
+    pub out: PortId,
+    /// Arrival order at this switch (oldest first).
+    pub seq: u64,
+    /// The earliest time it may start on its output (cut-through: head arrival + forwarding delay, and never
+    /// overtaking its own tail on a faster output).
+    pub eligible_at: Time,
+    /// How many younger packets of the same buffer went ahead of it.
+    pub bypassed: u32,
+    /// Started on its output; its tail is leaving the buffer.
+    pub started: bool,
+}
+
+/// One lane of a switch input port.
+#[derive(Debug, Clone, Default)]
+pub struct InputLane {
+    /// Packets in arrival order.
+    pub queue: VecDeque<Entry>,
+    /// Blocks occupied (from head arrival until the tail leaves).
+    pub used: u32,
+    /// Sending a packet through the crossbar: one at a time per input buffer.
+    pub busy: bool,
+}
+
+/// One switch output port.
+#[derive(Debug, Clone, Default)]
+pub struct Output {
+    /// Packets waiting for this output, per lane, as (arrival seq, input port), oldest first.
+    pub waiting: [VecDeque<(u64, PortId)>; 2],
+    /// The marking counters of this output (data lane).
+    pub counters: PortCounters,
+}
+
+/// An input-buffered switch.
+#[derive(Debug, Clone)]
+pub struct SwitchState {
+    pub node: NodeId,
+    /// `inputs[port][lane]`.
+    pub inputs: Vec<[InputLane; 2]>,
+    pub outputs: Vec<Output>,
+    /// Data-lane buffer size per input, in blocks.
+    pub capacity: u32,
+    /// Occupancy at or above which a data buffer counts as full for marking, in blocks.
+    pub full_at: u32,
+    pub forwarding_delay: Time,
+    pub max_bypass: u32,
+    pub next_seq: u64,
+    /// Outputs with waiting packets, in no particular order (each at most once).
+    pub pending_outputs: Vec<PortId>,
+    pub is_pending: Vec<bool>,
+}
+
+/// A host's NIC: it injects its flows' data and its ACKs.
+#[derive(Debug, Clone)]
+pub struct HostState {
+    pub node: NodeId,
+    /// Flows sourced here, served round-robin.
+    pub flows: Vec<u32>,
+    pub next_flow: usize,
+    /// ACKs waiting to be sent (they go before data).
+    pub acks: VecDeque<PacketId>,
+    /// The pending wake-up for a rate timer, and its generation (a newer wake cancels older ones).
+    pub wake_at: Option<Time>,
+    pub wake_gen: u32,
+}
+
+/// A flow's source side.
+#[derive(Debug, Clone)]
+pub struct FlowState {
+    pub src: NodeId,
+    pub dst: NodeId,
+    /// Host slot of the source.
+    pub host: u32,
+    /// Inside `[start, stop)` and, for ON/OFF traffic, in an ON period.
+    pub active: bool,
+    pub outstanding: u32,
+    pub next_psn: u32,
+    pub cc: SourceCc,
+    /// Start of the last injection.
+    pub last_start: Option<Time>,
+    /// When the window last opened (an ACK freed a slot).
+    pub window_open_at: Time,
+    /// Cancels stale ON/OFF toggles.
+    pub toggle_gen: u32,
+    pub rng: Rng,
+}

@@ -1,0 +1,80 @@
+//! Simulated time and link rates, in integers (`model.md` §1): time is a count of picoseconds, so every platform
+//! computes exactly the same event times.
+
+/// Simulated time in picoseconds.
+pub type Time = u64;
+
+/// One nanosecond in [`Time`] units.
+pub const NS: Time = 1_000;
+/// One microsecond in [`Time`] units.
+pub const US: Time = 1_000_000;
+/// One millisecond in [`Time`] units.
+pub const MS: Time = 1_000_000_000;
+
+/// A link's data rate, held in whole megabits per second so serialization times are exact integer arithmetic.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Bandwidth {
+    mbps: u64,
+}
+
+impl Bandwidth {
+    /// From Gb/s, rounded to the nearest Mb/s. `None` unless the result is at least 1 Mb/s and at most 100 Tb/s.
+    pub fn from_gbps(gbps: f64) -> Option<Self> {
+        if !gbps.is_finite() {
+            return None;
+        }
+        let mbps = libm::round(gbps * 1000.0);
+        if (1.0..=1e8).contains(&mbps) {
+            // In range and integral, so the cast is exact.
+            Some(Self { mbps: mbps as u64 })
+        } else {
+            None
+        }
+    }
+
+    /// The rate in Gb/s.
+    pub fn gbps(self) -> f64 {
+        self.mbps as f64 / 1000.0
+    }
+
+    /// Time to serialize `bytes` bytes, rounded up to a whole picosecond: `bytes · 8 / rate`.
+    pub fn serialization(self, bytes: u32) -> Time {
+        (u64::from(bytes) * 8_000_000).div_ceil(self.mbps)
+    }
+
+    /// How many bytes this link carries in `t` (rounded down); the inverse of [`Self::serialization`].
+    pub fn bytes_in(self, t: Time) -> u64 {
+        // u128: long durations at high rates overflow u64 in the product.
+        (u128::from(t) * u128::from(self.mbps) / 8_000_000) as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_i_packet_time() {
+        // INFOCOM'03 Table I: a 2068-byte packet takes 2.068 us on a 1 GB/s (8 Gb/s) link.
+        let b = Bandwidth::from_gbps(8.0).unwrap();
+        assert_eq!(b.serialization(2068), 2_068 * NS);
+        assert_eq!(b.serialization(20), 20 * NS);
+        assert_eq!(b.serialization(64), 64 * NS);
+    }
+
+    #[test]
+    fn odd_rates_round_up() {
+        let b = Bandwidth::from_gbps(3.0).unwrap();
+        // 1 byte at 3 Gb/s = 2666.67 ps.
+        assert_eq!(b.serialization(1), 2667);
+        assert_eq!(Bandwidth::from_gbps(12.5).unwrap().serialization(2068), 1_323_520);
+        assert_eq!(b.bytes_in(b.serialization(3000)), 3000);
+    }
+
+    #[test]
+    fn bad_rates_are_refused() {
+        for g in [0.0, -1.0, 0.0004, f64::NAN, f64::INFINITY, 1e6] {
+            assert_eq!(Bandwidth::from_gbps(g), None, "{g}");
+        }
+    }
+}

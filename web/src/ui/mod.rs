@@ -1,0 +1,8 @@
+//! The Yew components of the page. Only compiled for the browser (wasm32).
+
+mod app;
+mod finc_explorer;
+mod storage;
+mod theme;
+
+pub use app::App;
