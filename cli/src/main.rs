@@ -3,7 +3,11 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+mod bench;
 mod finc;
+mod output;
+mod presets;
+mod run;
 
 #[derive(Debug, Parser)]
 #[command(name = "ibcc", version, about = "IBCC Playground: congestion control in lossless InfiniBand-style networks")]
@@ -14,6 +18,17 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Run a scenario (a JSON file, or - for standard input) and print its results.
+    Run(run::Args),
+    /// List the built-in scenarios (the papers' experiments).
+    Presets,
+    /// Print a built-in scenario as scenario JSON.
+    Preset {
+        /// Its name, from `ibcc presets`.
+        name: String,
+    },
+    /// Measure the simulator's speed.
+    Bench(bench::Args),
     /// Recovery time from Rmin to Rmax of the source-response functions (INFOCOM'03 Fig. 5).
     Finc(finc::Args),
 }
@@ -21,13 +36,20 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Run(args) => run::run(&args),
+        Command::Presets => {
+            presets::list();
+            Ok(())
+        }
+        Command::Preset { name } => presets::show(&name),
+        Command::Bench(args) => bench::run(&args),
         Command::Finc(args) => finc::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("ibcc: {message}");
-            // 2: the input was refused (the contract scripts rely on).
+            // 2: the input was refused (scripts rely on it).
             ExitCode::from(2)
         }
     }

@@ -5,7 +5,14 @@
 //! tests, benchmarks) and in the browser (wasm), with identical results for the same scenario and seed.
 //!
 //! Layers, bottom up (each uses only the ones below it):
-//! - [`cc`]: congestion-control algorithms: source-response functions (AIMD, FIMD, LIPD).
+//! - [`time`], [`rng`]: integer picosecond time and link rates; a seeded portable random-number generator;
+//! - [`engine`]: the event queue and clock (knows nothing of networks);
+//! - [`net`]: topology, routing, packets and credit blocks;
+//! - [`cc`]: congestion control: ECN marking, source-response functions, IPD tables, source state;
+//! - [`metrics`]: rate series, occupancy, fairness;
+//! - [`scenario`]: the plain-data scenario format and its validation;
+//! - [`sim`]: the simulation that ties them together, with the driving API the page, CLI and tests share;
+//! - [`presets`]: the papers' experiments as ready-made scenarios.
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
@@ -17,6 +24,8 @@ pub mod cc;
 pub mod engine;
 pub mod metrics;
 pub mod net;
+pub mod presets;
 pub mod rng;
 pub mod scenario;
+pub mod sim;
 pub mod time;

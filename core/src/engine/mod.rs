@@ -8,15 +8,21 @@ use crate::time::Time;
 use alloc::collections::BinaryHeap;
 use core::cmp::Ordering;
 
+/// `key` is `time << 64 | seq`: one integer comparison orders by time, then by insertion.
 struct Entry<E> {
-    time: Time,
-    seq: u64,
+    key: u128,
     event: E,
+}
+
+impl<E> Entry<E> {
+    fn time(&self) -> Time {
+        (self.key >> 64) as Time
+    }
 }
 
 impl<E> PartialEq for Entry<E> {
     fn eq(&self, other: &Self) -> bool {
-        (self.time, self.seq) == (other.time, other.seq)
+        self.key == other.key
     }
 }
 impl<E> Eq for Entry<E> {}
@@ -28,7 +34,7 @@ impl<E> PartialOrd for Entry<E> {
 impl<E> Ord for Entry<E> {
     /// Reversed, so the max-heap pops the earliest `(time, seq)` first.
     fn cmp(&self, other: &Self) -> Ordering {
-        (other.time, other.seq).cmp(&(self.time, self.seq))
+        other.key.cmp(&self.key)
     }
 }
 
@@ -80,22 +86,23 @@ impl<E> EventQueue<E> {
     /// Schedules `event` at `time`, which must not be in the past.
     pub fn schedule(&mut self, time: Time, event: E) {
         assert!(time >= self.now, "event scheduled in the past: {time} < {}", self.now);
-        self.heap.push(Entry { time, seq: self.next_seq, event });
+        self.heap.push(Entry { key: (u128::from(time) << 64) | u128::from(self.next_seq), event });
         self.next_seq += 1;
     }
 
     /// The time of the next event, if any.
     pub fn peek_time(&self) -> Option<Time> {
-        self.heap.peek().map(|e| e.time)
+        self.heap.peek().map(Entry::time)
     }
 
     /// Pops the next event and advances the clock to its time.
     pub fn pop(&mut self) -> Option<(Time, E)> {
         let e = self.heap.pop()?;
-        debug_assert!(e.time >= self.now, "time went backwards");
-        self.now = e.time;
+        let time = e.time();
+        debug_assert!(time >= self.now, "time went backwards");
+        self.now = time;
         self.processed += 1;
-        Some((e.time, e.event))
+        Some((time, e.event))
     }
 
     /// Advances the clock to `time` with no event (used when a run stops between events).

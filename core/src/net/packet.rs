@@ -49,13 +49,14 @@ pub struct Packet {
 pub struct PacketPool {
     slots: Vec<Packet>,
     free: Vec<PacketId>,
-    live: u32,
+    /// Stored packets per lane.
+    live: [u32; 2],
 }
 
 impl PacketPool {
     /// Stores a packet and returns its id.
     pub fn insert(&mut self, p: Packet) -> PacketId {
-        self.live += 1;
+        self.live[p.lane.index()] += 1;
         if let Some(id) = self.free.pop() {
             self.slots[id as usize] = p;
             id
@@ -67,14 +68,15 @@ impl PacketPool {
 
     /// Frees a packet's slot.
     pub fn remove(&mut self, id: PacketId) -> Packet {
-        self.live -= 1;
+        let p = self.slots[id as usize];
+        self.live[p.lane.index()] -= 1;
         self.free.push(id);
-        self.slots[id as usize]
+        p
     }
 
-    /// How many packets are stored.
-    pub fn live(&self) -> u32 {
-        self.live
+    /// How many packets of `lane` are stored.
+    pub fn live(&self, lane: Lane) -> u32 {
+        self.live[lane.index()]
     }
 }
 

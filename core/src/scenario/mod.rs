@@ -225,11 +225,27 @@ pub enum MarkingPolicy {
     InputOutputTriggered,
 }
 
+/// When a switch checks whether an input buffer has become full (model.md §3 leaves this open).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FullCheck {
+    /// When a packet has been completely received, counting the blocks the buffer actually holds: a packet that
+    /// cut through holds only what has not left yet. A victim passing through a busy buffer is then rarely part of a
+    /// full buffer, as the papers observe (Globecom'02 footnote 6, INFOCOM'03 §VI-B.1).
+    #[default]
+    OnReceipt,
+    /// When a packet's head arrives, counting each packet's whole size from head arrival to tail departure (the
+    /// credit view): the arriving packet itself can be marked before it cuts through.
+    OnHead,
+}
+
 /// ECN marking at the switches.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Marking {
     pub policy: MarkingPolicy,
+    /// When a buffer is checked for being full.
+    pub full_check: FullCheck,
     /// An input buffer counts as full at this many packets (`null`: when less than one packet of room is left).
     pub buffer_threshold_packets: Option<u32>,
     /// Input-output-triggered only: mark when more than this many packets wait for one output.

@@ -39,7 +39,6 @@ pub const LIMITS: Limits = Limits {
 
 /// A flow with its endpoints resolved and its source parameters merged.
 #[derive(Debug, Clone)]
-#[allow(dead_code, reason = "read by the simulator, which lands in the next commit")]
 pub(crate) struct CompiledFlow {
     pub src: NodeId,
     pub dst: NodeId,
@@ -48,7 +47,6 @@ pub(crate) struct CompiledFlow {
 
 /// The scenario as the simulator uses it.
 #[derive(Debug, Clone)]
-#[allow(dead_code, reason = "read by the simulator, which lands in the next commit")]
 pub(crate) struct Compiled {
     pub topology: Topology,
     /// Per node: its switch parameters (defaults for hosts, unused).
@@ -71,28 +69,28 @@ fn check_id(id: &str) -> bool {
     (1..=64).contains(&id.chars().count()) && !id.chars().any(char::is_control)
 }
 
-fn bandwidth(element: impl Fn() -> Element, gbps: f64) -> Result<Bandwidth, ScenarioError> {
+fn bandwidth(element: impl Fn() -> Element, field: &'static str, gbps: f64) -> Result<Bandwidth, ScenarioError> {
     Bandwidth::from_gbps(gbps)
-        .ok_or_else(|| err(element(), "bandwidth_gbps", Problem::OutOfRange("between 0.001 and 100000 Gb/s")))
+        .ok_or_else(|| err(element(), field, Problem::OutOfRange("between 0.001 and 100000 Gb/s")))
 }
 
-fn check_propagation(element: impl Fn() -> Element, ns: u64) -> Result<Time, ScenarioError> {
+fn check_propagation(element: impl Fn() -> Element, field: &'static str, ns: u64) -> Result<Time, ScenarioError> {
     if ns > 1_000_000_000 {
-        return Err(err(element(), "propagation_ns", Problem::OutOfRange("at most 1 s (1000000000 ns)")));
+        return Err(err(element(), field, Problem::OutOfRange("at most 1 s (1000000000 ns)")));
     }
     Ok(ns * NS)
 }
 
 fn check_switch(element: impl Fn() -> Element, s: &SwitchConfig, limits: &Limits) -> Result<(), ScenarioError> {
     if s.buffer_packets == 0 {
-        return Err(err(element(), "buffer_packets", Problem::BufferSmallerThanPacket));
+        return Err(err(element(), "switch.buffer_packets", Problem::BufferSmallerThanPacket));
     }
-    limit(element(), "buffer_packets", limits.buffer_packets, u64::from(s.buffer_packets))?;
+    limit(element(), "switch.buffer_packets", limits.buffer_packets, u64::from(s.buffer_packets))?;
     if s.forwarding_delay_ns > 1_000_000 {
-        return Err(err(element(), "forwarding_delay_ns", Problem::OutOfRange("at most 1 ms (1000000 ns)")));
+        return Err(err(element(), "switch.forwarding_delay_ns", Problem::OutOfRange("at most 1 ms (1000000 ns)")));
     }
     if s.max_bypass > 255 {
-        return Err(err(element(), "max_bypass", Problem::OutOfRange("at most 255")));
+        return Err(err(element(), "switch.max_bypass", Problem::OutOfRange("at most 255")));
     }
     Ok(())
 }
@@ -100,19 +98,26 @@ fn check_switch(element: impl Fn() -> Element, s: &SwitchConfig, limits: &Limits
 /// Checks the source parameters that apply to `response`.
 fn check_source(element: impl Fn() -> Element, s: &Source) -> Result<(), ScenarioError> {
     if s.window_packets == Some(0) {
-        return Err(err(element(), "window_packets", Problem::OutOfRange("at least 1, or null for no window")));
+        return Err(err(element(), "source.window_packets", Problem::OutOfRange("at least 1, or null for no window")));
     }
     if let Some(w) = s.window_packets {
-        limit(element(), "window_packets", 65_536, u64::from(w))?;
+        limit(element(), "source.window_packets", 65_536, u64::from(w))?;
+    }
+    if s.response == super::Response::Hybrid && s.window_packets.is_none() {
+        return Err(err(
+            element(),
+            "source.window_packets",
+            Problem::Inconsistent("a hybrid source needs a largest window (window_packets)"),
+        ));
     }
     if !(s.r_min_fraction > 0.0 && s.r_min_fraction < 1.0) {
-        return Err(err(element(), "r_min_fraction", Problem::OutOfRange("strictly between 0 and 1")));
+        return Err(err(element(), "source.r_min_fraction", Problem::OutOfRange("strictly between 0 and 1")));
     }
     if !(s.m.is_finite() && s.m > 1.0 && s.m <= 1024.0) {
-        return Err(err(element(), "m", Problem::OutOfRange("greater than 1 and at most 1024")));
+        return Err(err(element(), "source.m", Problem::OutOfRange("greater than 1 and at most 1024")));
     }
     if !(s.fixed_rate_fraction > 0.0 && s.fixed_rate_fraction <= 1.0) {
-        return Err(err(element(), "fixed_rate_fraction", Problem::OutOfRange("greater than 0 and at most 1")));
+        return Err(err(element(), "source.fixed_rate_fraction", Problem::OutOfRange("greater than 0 and at most 1")));
     }
     Ok(())
 }
@@ -165,8 +170,8 @@ impl Scenario {
             return Err(err(top(), "packet.ack_bytes", Problem::OutOfRange("from 1 to 1024 bytes")));
         }
         check_switch(top, &self.switch, limits)?;
-        bandwidth(top, self.link.bandwidth_gbps)?;
-        check_propagation(top, self.link.propagation_ns)?;
+        bandwidth(top, "link.bandwidth_gbps", self.link.bandwidth_gbps)?;
+        check_propagation(top, "link.propagation_ns", self.link.propagation_ns)?;
         check_source(top, &self.source)?;
         let m = &self.marking;
         if m.buffer_threshold_packets == Some(0) {
@@ -245,8 +250,8 @@ impl Scenario {
             if a == b {
                 return Err(err(el(), "b", Problem::SelfLink));
             }
-            let bw = bandwidth(el, l.bandwidth_gbps.unwrap_or(self.link.bandwidth_gbps))?;
-            let prop = check_propagation(el, l.propagation_ns.unwrap_or(self.link.propagation_ns))?;
+            let bw = bandwidth(el, "bandwidth_gbps", l.bandwidth_gbps.unwrap_or(self.link.bandwidth_gbps))?;
+            let prop = check_propagation(el, "propagation_ns", l.propagation_ns.unwrap_or(self.link.propagation_ns))?;
             for (end, field) in [(a, "a"), (b, "b")] {
                 degree[end as usize] += 1;
                 let node = &self.nodes[end as usize];

@@ -17,6 +17,8 @@ pub struct Sending {
     pub lane: Lane,
     /// At a switch: the input port the packet came from (its buffer is freed when the tail leaves).
     pub from_input: Option<PortId>,
+    /// When the tail leaves the transmitter.
+    pub ends_at: Time,
 }
 
 /// A directed channel: its transmitter and the credits it holds for the receiver's buffers.
@@ -53,6 +55,10 @@ pub struct Entry {
     pub bypassed: u32,
     /// Started on its output; its tail is leaving the buffer.
     pub started: bool,
+    /// When its head arrived.
+    pub arrived_at: Time,
+    /// When it started on its output (meaningful once `started`).
+    pub started_at: Time,
 }
 
 /// One lane of a switch input port.

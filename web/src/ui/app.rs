@@ -1,6 +1,7 @@
 //! The page shell: header and the current view.
 
 use super::finc_explorer::FincExplorer;
+use super::selftest::{self, DigestSelfTest};
 use yew::prelude::*;
 
 #[component]
@@ -12,7 +13,11 @@ pub fn App() -> Html {
                 <p class="tagline">{ "Congestion control in lossless, InfiniBand-style networks" }</p>
             </header>
             <main>
-                <FincExplorer />
+                if selftest::requested() {
+                    <DigestSelfTest />
+                } else {
+                    <FincExplorer />
+                }
             </main>
         </>
     }

@@ -2,6 +2,7 @@
 
 mod app;
 mod finc_explorer;
+mod selftest;
 mod storage;
 mod theme;
 

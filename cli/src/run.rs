@@ -1,0 +1,99 @@
+//! `ibcc run FILE|-`: run a scenario and print its results as a table or, with `--json`, as one JSON document.
+
+use ibcc_core::scenario::Scenario;
+use ibcc_core::sim::{Results, Simulation};
+use std::fmt::Write as _;
+use std::io::Read;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Scenario JSON file, or `-` for standard input.
+    file: String,
+    /// Print the results as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Reads and validates a scenario from a file or `-` (stdin); the error names the file and the problem.
+pub fn load(file: &str) -> Result<Scenario, String> {
+    let text = if file == "-" {
+        let mut s = String::new();
+        std::io::stdin().read_to_string(&mut s).map_err(|e| format!("reading standard input: {e}"))?;
+        s
+    } else {
+        std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?
+    };
+    Scenario::from_json_validated(&text).map_err(|e| format!("{file}: {e}"))
+}
+
+pub fn run(args: &Args) -> Result<(), String> {
+    let scenario = load(&args.file)?;
+    let mut sim = Simulation::new(&scenario).map_err(|e| format!("{}: {e}", args.file))?;
+    sim.run();
+    let results = sim.results();
+    let text = if args.json {
+        serde_json::to_string_pretty(&results).expect("results serialize") + "\n"
+    } else {
+        table(&results)
+    };
+    crate::output::print(&text);
+    Ok(())
+}
+
+fn table(r: &Results) -> String {
+    let mut out = String::new();
+    // Writing to a String cannot fail.
+    macro_rules! println {
+        ($($arg:tt)*) => {{ let _ = writeln!(out, $($arg)*); }};
+    }
+    println!(
+        "{}  (seed {}, {:.3} ms simulated, measured from {:.3} ms, {} events)",
+        if r.scenario.is_empty() { "scenario" } else { &r.scenario },
+        r.seed,
+        r.simulated_ns / 1e6,
+        r.measured_from_ns / 1e6,
+        r.events
+    );
+    println!("\nlinks (data utilization over the measurement interval)");
+    println!("  {:<20} {:>8} {:>8} {:>10} {:>12}", "link", "util", "acks", "marks", "stall ms");
+    for l in r.links.iter().filter(|l| l.data_packets > 0 || l.ack_packets > 0) {
+        println!(
+            "  {:<20} {:>7.1}% {:>7.2}% {:>10} {:>12.3}",
+            l.id,
+            100.0 * l.utilization,
+            100.0 * l.ack_utilization,
+            l.marks,
+            l.credit_stall_ns / 1e6
+        );
+    }
+    println!("\nflows (throughput as a share of the source link)");
+    println!("  {:<14} {:<8} {:>9} {:>10} {:>8} {:>12}", "flow", "group", "tput", "delivered", "marks", "delay us");
+    for f in &r.flows {
+        let delay = f.mean_delay_ns.map_or_else(|| "-".into(), |d| format!("{:.2}", d / 1e3));
+        println!(
+            "  {:<14} {:<8} {:>8.2}% {:>10} {:>8} {:>12}",
+            f.id,
+            f.group,
+            100.0 * f.throughput_fraction,
+            f.delivered_packets,
+            f.marks,
+            delay
+        );
+    }
+    println!("\ngroups");
+    for g in &r.groups {
+        println!(
+            "  {:<14} {:>3} flows {:>8.2}%  Jain {:.3}",
+            g.name,
+            g.flows,
+            100.0 * g.throughput_fraction,
+            g.jain_index
+        );
+    }
+    let t = &r.totals;
+    println!(
+        "\ntotals: injected {}, delivered {}, in flight {}, dropped {}, marked {}",
+        t.injected_packets, t.delivered_packets, t.in_flight_packets, t.dropped_packets, t.marked_packets
+    );
+    out
+}

@@ -1,0 +1,202 @@
+//! The source papers' experiments as ready-made scenarios (`ibcc presets`, the page's scenario picker).
+//!
+//! All use the two-switch network of INFOCOM'03 Fig. 1 with Table I's parameters (the scenario defaults). The
+//! single-run figures run 100 ms with sources starting 100 us apart, locals first, and the victim flow active from
+//! 40 to 60 ms (INFOCOM'03 §III); the papers show the same time axis for Figs. 2-4, and we use it for all of them.
+//! Results are measured from 20 ms, after every source has started.
+
+mod two_switch;
+
+pub use two_switch::TwoSwitch;
+
+use crate::scenario::{MarkingPolicy, Response, Scenario, SourceOverride};
+use alloc::string::String;
+
+/// A named experiment.
+#[derive(Debug, Clone, Copy)]
+pub struct Preset {
+    /// Stable name, used on the command line and in links.
+    pub name: &'static str,
+    /// The figure it reproduces.
+    pub figure: &'static str,
+    /// What it shows and what to look for.
+    pub description: &'static str,
+    /// What the paper reports for it.
+    pub paper_reports: &'static str,
+    build: fn() -> Scenario,
+}
+
+impl Preset {
+    /// The scenario, with its name and description filled in.
+    pub fn scenario(&self) -> Scenario {
+        let mut s = (self.build)();
+        s.name = String::from(self.name);
+        s.description = alloc::format!("{} {}", self.figure, self.description);
+        s
+    }
+}
+
+const MS: u64 = 1_000_000;
+const US: u64 = 1_000;
+
+/// The Fig. 2 timing: 100 ms, sources 100 us apart, victim on from 40 to 60 ms, measured from 20 ms.
+fn timed(remote: u32, local: u32) -> Scenario {
+    let mut s =
+        TwoSwitch { remote, local, stagger_ns: 100 * US, victim: Some((40 * MS, Some(60 * MS))), dynamic: None }
+            .scenario("", 100 * MS);
+    s.measure.from_ns = 20 * MS;
+    s
+}
+
+fn no_control(remote: u32, local: u32) -> Scenario {
+    let mut s = timed(remote, local);
+    s.source.window_packets = None;
+    s
+}
+
+fn lipd_with(policy: MarkingPolicy, output_threshold: Option<u32>) -> Scenario {
+    let mut s = timed(10, 10);
+    s.source.response = Response::Lipd;
+    s.marking.policy = policy;
+    s.marking.output_threshold_packets = output_threshold;
+    s
+}
+
+/// Every preset, in the order of the papers.
+pub const PRESETS: &[Preset] = &[
+    Preset {
+        name: "infocom03-fig2",
+        figure: "INFOCOM'03 Fig. 2 (= Fig. 3a).",
+        description: "Congestion spreading without congestion control (L=5, R=1). The root link B->BC is \
+                      oversubscribed; the input buffer of the inter-switch link at B fills with remote packets and \
+                      blocks the link, so the victim AV->BV, which never touches the root link, gets little of it. \
+                      Watch the victim's rate while it runs (40-60 ms) and the inter-switch link's utilization.",
+        paper_reports: "The victim gets about 15% of the inter-switch link while that link is only about 30% utilized.",
+        build: || no_control(1, 5),
+    },
+    Preset {
+        name: "globecom02-fig2",
+        figure: "Globecom'02 Fig. 2.",
+        description: "Congestion spreading without congestion control with 10 remote and 10 local flows: the \
+                      victim is starved even harder.",
+        paper_reports: "The victim gets 4% of the inter-switch link, which is 32.5% utilized.",
+        build: || no_control(10, 10),
+    },
+    Preset {
+        name: "infocom03-fig3b",
+        figure: "INFOCOM'03 Fig. 3b.",
+        description: "A window of one packet per flow (L=5, R=1): at most two packets ever wait at B's inter-switch \
+                      input, so it never blocks and the victim takes all the idle inter-switch bandwidth.",
+        paper_reports: "The inter-switch link is fully used; the victim consumes all its idle bandwidth (slight \
+                        under-use from the scheduler's starvation prevention).",
+        build: || timed(1, 5),
+    },
+    Preset {
+        name: "infocom03-fig3c",
+        figure: "INFOCOM'03 Fig. 3c.",
+        description: "A window of one packet is not enough (L=5, R=5): five remote flows can fill the 4-packet \
+                      buffer, so congestion spreads again and the victim suffers.",
+        paper_reports: "Congestion spreading prevents the victim from getting high throughput; the inter-switch \
+                        link is under-used.",
+        build: || timed(5, 5),
+    },
+    Preset {
+        name: "infocom03-fig3d",
+        figure: "INFOCOM'03 Fig. 3d.",
+        description: "Rate control with the ideal fixed rates (L=5, R=5, window 1): 1/10 of the link for each remote \
+                      and local flow, 1/2 for the victim.",
+        paper_reports: "Every flow gets its ideal throughput.",
+        build: || {
+            let mut s = timed(5, 5);
+            s.source.response = Response::Fixed;
+            s.source.fixed_rate_fraction = 0.1;
+            if let Some(v) = s.flows.iter_mut().find(|f| f.group == "victim") {
+                v.source = Some(SourceOverride { fixed_rate_fraction: Some(0.5), ..SourceOverride::default() });
+            }
+            s
+        },
+    },
+    Preset {
+        name: "infocom03-fig4a",
+        figure: "INFOCOM'03 Fig. 4a (= Globecom'02 Fig. 3a).",
+        description: "Naive marking with LIPD (R=10, L=10, window 1): only packets in a full buffer are marked, and \
+                      only the remote flows share a buffer at B, so they are slowed and the locals take the root link.",
+        paper_reports: "Congestion spreading is avoided and the victim is fast, but the local flows get about 90% of \
+                        the root link.",
+        build: || lipd_with(MarkingPolicy::Naive, None),
+    },
+    Preset {
+        name: "infocom03-fig4b",
+        figure: "INFOCOM'03 Fig. 4b (= Globecom'02 Fig. 3b).",
+        description: "Input-triggered marking with LIPD (R=10, L=10, window 1): a full buffer marks every packet in \
+                      the switch bound for the congested output, locals included.",
+        paper_reports: "No spreading, high inter-switch utilization, and fairer than naive marking between remote and \
+                        local flows (remotes still get less).",
+        build: || lipd_with(MarkingPolicy::InputTriggered, None),
+    },
+    Preset {
+        name: "globecom02-fig3c",
+        figure: "Globecom'02 Fig. 3c.",
+        description: "Input-output-triggered marking, output threshold 4 (R=10, L=10, LIPD): marking starts before \
+                      any input buffer fills.",
+        paper_reports: "Remote and local rates are closer than with input-triggered marking, but the root link is \
+                        under-used: packets are marked too often.",
+        build: || lipd_with(MarkingPolicy::InputOutputTriggered, Some(4)),
+    },
+    Preset {
+        name: "globecom02-fig3d",
+        figure: "Globecom'02 Fig. 3d.",
+        description: "Input-output-triggered marking, output threshold 8 (R=10, L=10, LIPD).",
+        paper_reports: "The root link is highly used without spreading; fairness is below threshold 4's but better \
+                        than input-triggered marking's.",
+        build: || lipd_with(MarkingPolicy::InputOutputTriggered, Some(8)),
+    },
+];
+
+/// The scenario of the cross-platform golden test: INFOCOM'03 Fig. 4b cut to 10 ms, with one ON/OFF remote flow so
+/// random draws are exercised too. Native tests and the browser compare its results digest with the recorded value.
+pub fn golden_scenario() -> Scenario {
+    let mut s = find("infocom03-fig4b").expect("preset exists").scenario();
+    s.name = String::from("golden");
+    s.duration_ns = 10 * MS;
+    s.measure.from_ns = 2 * MS;
+    s.source.rate = crate::scenario::RateMode::Discrete;
+    if let Some(f) = s.flows.iter_mut().find(|f| f.id == "remote1") {
+        f.traffic = crate::scenario::Traffic::OnOff { mean_on_ns: 300 * US, mean_off_ns: 300 * US };
+    }
+    for f in &mut s.flows {
+        f.start_ns /= 10;
+        if f.group == "victim" {
+            f.start_ns = 3 * MS;
+            f.stop_ns = Some(7 * MS);
+        }
+    }
+    s
+}
+
+/// The preset with this name.
+pub fn find(name: &str) -> Option<&'static Preset> {
+    PRESETS.iter().find(|p| p.name == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_preset_is_valid_and_round_trips_through_json() {
+        for p in PRESETS {
+            let s = p.scenario();
+            s.validate().unwrap_or_else(|e| panic!("{}: {e}", p.name));
+            assert_eq!(Scenario::from_json(&s.to_json()).unwrap(), s, "{}", p.name);
+        }
+    }
+
+    #[test]
+    fn names_are_unique() {
+        for (i, p) in PRESETS.iter().enumerate() {
+            assert!(PRESETS[i + 1..].iter().all(|q| q.name != p.name), "{}", p.name);
+            assert_eq!(find(p.name).map(|q| q.name), Some(p.name));
+        }
+    }
+}

@@ -1,0 +1,207 @@
+//! Hosts: the NIC that injects ACKs and data (flows take turns, INFOCOM'03 §IV-B), the destination that absorbs
+//! data and returns ACKs (model.md §5), the source that applies them (§V), and ON/OFF traffic (§VI-B.2).
+
+use super::events::Event;
+use super::{exp_time, Simulation};
+use crate::cc::source::{Limiter, SourceCc};
+use crate::metrics::overlap;
+use crate::net::packet::{Lane, Packet, PacketId};
+use crate::net::topology::ChannelId;
+use crate::scenario::Traffic;
+use crate::time::{Time, NS};
+
+impl Simulation {
+    /// Sends the next packet from host `slot` if its NIC is idle: a waiting ACK first, then the next flow in
+    /// round-robin order whose window and rate limit allow it. If only rate limits hold flows back, a wake-up is set
+    /// for the earliest of them.
+    pub(super) fn host_pass(&mut self, slot: usize) {
+        let now = self.queue.now();
+        let node = self.hosts[slot].node;
+        if self.topo.nodes()[node as usize].out_channels.is_empty() {
+            return;
+        }
+        let channel = self.topo.out_channel(node, 0);
+        if self.channels[channel as usize].is_busy() {
+            return;
+        }
+        let credits = self.channels[channel as usize].credits;
+        if let Some(&ack) = self.hosts[slot].acks.front() {
+            if credits[Lane::Ack.index()] >= self.ack_blocks {
+                self.hosts[slot].acks.pop_front();
+                self.start_tx(channel, ack, Lane::Ack, None);
+                return;
+            }
+        }
+        let host = &self.hosts[slot];
+        let n = host.flows.len();
+        let mut wake: Option<Time> = None;
+        for k in 0..n {
+            let idx = (host.next_flow + k) % n;
+            let f = host.flows[idx] as usize;
+            let flow = &self.flows[f];
+            if !flow.active || flow.cc.window().is_some_and(|w| flow.outstanding >= w) {
+                continue;
+            }
+            let rate_ok_at = flow.last_start.map_or(0, |t| t + flow.cc.gap(self.packet_time[f]));
+            if rate_ok_at > now {
+                wake = Some(wake.map_or(rate_ok_at, |w| w.min(rate_ok_at)));
+                continue;
+            }
+            if credits[Lane::Data.index()] < self.data_blocks {
+                let state = &mut self.channels[channel as usize];
+                state.stalled_since.get_or_insert(now);
+                return; // a credit will run this pass again
+            }
+            self.hosts[slot].next_flow = (idx + 1) % n;
+            self.inject(f, channel, rate_ok_at);
+            return;
+        }
+        if let Some(t) = wake {
+            let host = &mut self.hosts[slot];
+            if host.wake_at.is_none_or(|w| w > t) {
+                host.wake_gen = host.wake_gen.wrapping_add(1);
+                host.wake_at = Some(t);
+                self.queue.schedule(t, Event::HostWake { host: slot as u32, gen: host.wake_gen });
+            }
+        }
+    }
+
+    pub(super) fn on_host_wake(&mut self, host: u32, gen: u32) {
+        let h = &mut self.hosts[host as usize];
+        if h.wake_gen != gen {
+            return;
+        }
+        h.wake_at = None;
+        self.host_pass(host as usize);
+    }
+
+    /// Starts flow `f`'s next data packet now.
+    fn inject(&mut self, f: usize, channel: ChannelId, rate_ok_at: Time) {
+        let now = self.queue.now();
+        let flow = &mut self.flows[f];
+        // What held this packet back last (the HP slides' RWL): the window if it opened last, the rate timer if
+        // that ran out last, or something else (the NIC, credits, other flows) if both were already satisfied.
+        let window_ok_at = flow.window_open_at;
+        let limiter = if rate_ok_at.max(window_ok_at) < now {
+            Limiter::Other
+        } else if window_ok_at >= rate_ok_at {
+            Limiter::Window
+        } else {
+            Limiter::Rate
+        };
+        flow.cc.on_send(limiter);
+        let psn = flow.next_psn;
+        flow.next_psn = flow.next_psn.wrapping_add(1);
+        flow.outstanding += 1;
+        flow.last_start = Some(now);
+        let packet = self.packets.insert(Packet {
+            flow: f as u32,
+            psn,
+            lane: Lane::Data,
+            bytes: self.data_bytes,
+            blocks: self.data_blocks,
+            marked: false,
+            dst: flow.dst,
+            injected_at: now,
+        });
+        self.totals.injected += 1;
+        let counters = &mut self.flow_counters[f];
+        counters.injected += 1;
+        counters.busy += overlap(now, now + self.packet_time[f], self.measure_from, self.end);
+        self.group_series[self.flow_group[f] as usize].add(now, now + self.packet_time[f]);
+        self.start_tx(channel, packet, Lane::Data, None);
+    }
+
+    /// A packet's tail reached the host at the end of `channel`.
+    pub(super) fn deliver(&mut self, channel: ChannelId, packet: PacketId) {
+        let now = self.queue.now();
+        let p = self.packets.remove(packet);
+        let host_node = self.topo.channel(channel).to;
+        let f = p.flow as usize;
+        match p.lane {
+            Lane::Data => {
+                debug_assert_eq!(p.dst, host_node);
+                self.totals.delivered += 1;
+                let counters = &mut self.flow_counters[f];
+                counters.delivered += 1;
+                if now >= self.measure_from {
+                    counters.delivered_in_interval += 1;
+                    counters.delay_sum += u128::from(now - p.injected_at);
+                }
+                let ack = self.packets.insert(Packet {
+                    flow: p.flow,
+                    psn: p.psn,
+                    lane: Lane::Ack,
+                    bytes: self.ack_bytes,
+                    blocks: self.ack_blocks,
+                    marked: p.marked,
+                    dst: self.flows[f].src,
+                    injected_at: now,
+                });
+                let slot = self.node_slot[host_node as usize] as usize;
+                self.hosts[slot].acks.push_back(ack);
+                self.host_pass(slot);
+            }
+            Lane::Ack => {
+                self.totals.acks_delivered += 1;
+                let counters = &mut self.flow_counters[f];
+                counters.acks += 1;
+                counters.marked_acks += u64::from(p.marked);
+                let flow = &mut self.flows[f];
+                flow.outstanding -= 1;
+                flow.window_open_at = now;
+                let next_psn = flow.next_psn;
+                flow.cc.on_ack(p.marked, p.psn, next_psn);
+                let slot = flow.host as usize;
+                self.host_pass(slot);
+            }
+        }
+    }
+
+    /// A flow starts offering traffic: its start time, or an ON period. Without persistent state an ON period is a
+    /// new flow at `Rmax` (INFOCOM'03 §VI-B.2).
+    pub(super) fn on_flow_on(&mut self, f: u32, gen: u32) {
+        let now = self.queue.now();
+        let spec = &self.scenario.flows[f as usize];
+        let stop = spec.stop_ns.map(|s| s * NS);
+        let flow = &mut self.flows[f as usize];
+        if gen != flow.toggle_gen || stop.is_some_and(|s| now >= s) {
+            return;
+        }
+        let persistent = self.scenario.source.with(spec.source.as_ref()).persistent_state;
+        if flow.last_start.is_some() && !persistent {
+            let (kind, window, hybrid) = &self.flow_kinds[f as usize];
+            flow.cc = SourceCc::new(kind, *window, *hybrid);
+        }
+        flow.active = true;
+        let off_at = match spec.traffic {
+            Traffic::Greedy => stop,
+            Traffic::OnOff { mean_on_ns, .. } => {
+                let t = now + exp_time(&mut flow.rng, mean_on_ns);
+                Some(stop.map_or(t, |s| t.min(s)))
+            }
+        };
+        if let Some(t) = off_at {
+            self.queue.schedule(t, Event::FlowOff { flow: f, gen });
+        }
+        let slot = flow.host as usize;
+        self.host_pass(slot);
+    }
+
+    pub(super) fn on_flow_off(&mut self, f: u32, gen: u32) {
+        let now = self.queue.now();
+        let spec = &self.scenario.flows[f as usize];
+        let stop = spec.stop_ns.map(|s| s * NS);
+        let flow = &mut self.flows[f as usize];
+        if gen != flow.toggle_gen {
+            return;
+        }
+        flow.active = false;
+        if let Traffic::OnOff { mean_off_ns, .. } = spec.traffic {
+            let on_at = now + exp_time(&mut flow.rng, mean_off_ns);
+            if stop.is_none_or(|s| on_at < s) && on_at < self.end {
+                self.queue.schedule(on_at, Event::FlowOn { flow: f, gen });
+            }
+        }
+    }
+}

@@ -1,0 +1,264 @@
+//! The measurements of a run (model.md §9), as plain serializable data: per link, per flow, per group, per buffer,
+//! and totals. Utilization and throughput are fractions of link capacity over the measurement interval
+//! `[measure.from_ns, now]`.
+
+use super::Simulation;
+use crate::metrics::{jain_index, overlap};
+use crate::net::packet::Lane;
+use crate::time::{Time, NS};
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde::Serialize;
+
+/// One direction of a link.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LinkResult {
+    /// `"A->B"`.
+    pub id: String,
+    pub from: String,
+    pub to: String,
+    /// Fraction of the interval the link carried data packets.
+    pub utilization: f64,
+    /// Fraction of the interval it carried ACKs.
+    pub ack_utilization: f64,
+    pub data_packets: u64,
+    pub ack_packets: u64,
+    /// Packets marked for this link (by its switch's counters, or naively in a full buffer).
+    pub marks: u64,
+    /// Data packets sent carrying the ECN bit.
+    pub ecn_packets: u64,
+    /// Time in the interval the transmitter had a packet ready but no credit for it.
+    pub credit_stall_ns: f64,
+}
+
+/// One flow.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FlowResult {
+    pub id: String,
+    pub group: String,
+    pub src: String,
+    pub dst: String,
+    /// Its share of its source link's capacity over the interval.
+    pub throughput_fraction: f64,
+    pub injected_packets: u64,
+    pub delivered_packets: u64,
+    /// Marked ACKs it received over the whole run.
+    pub marks: u64,
+    /// Mean time from injection start to delivery of the packets delivered in the interval.
+    pub mean_delay_ns: Option<f64>,
+    /// Its rate limit at the end, as a fraction of its link.
+    pub rate_limit: f64,
+    /// Its window at the end (`None`: unlimited).
+    pub window: Option<u32>,
+}
+
+/// Flows of one group.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GroupResult {
+    pub name: String,
+    pub flows: u32,
+    /// The sum of its flows' throughput fractions.
+    pub throughput_fraction: f64,
+    /// Jain's index over its flows' throughputs.
+    pub jain_index: f64,
+}
+
+/// A switch input buffer (data lane).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BufferResult {
+    pub node: String,
+    /// The node upstream of this input.
+    pub from: String,
+    /// Time-weighted mean occupancy over the interval, in maximum-size packets.
+    pub mean_packets: f64,
+    pub max_packets: f64,
+    pub capacity_packets: f64,
+}
+
+/// Packet counts over the whole run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Totals {
+    pub injected_packets: u64,
+    pub delivered_packets: u64,
+    pub in_flight_packets: u64,
+    /// Always 0 in a lossless network; counted so a modelling error would show.
+    pub dropped_packets: u64,
+    pub marked_packets: u64,
+    pub acks_delivered: u64,
+}
+
+/// Everything measured.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Results {
+    pub scenario: String,
+    pub seed: u64,
+    pub simulated_ns: f64,
+    pub measured_from_ns: f64,
+    pub links: Vec<LinkResult>,
+    pub flows: Vec<FlowResult>,
+    pub groups: Vec<GroupResult>,
+    pub buffers: Vec<BufferResult>,
+    pub totals: Totals,
+    /// Simulation events processed.
+    pub events: u64,
+}
+
+impl Results {
+    /// A 64-bit FNV-1a digest of the results' JSON, leaving out the event count (a cost of the run, which
+    /// optimizations change, not a result): equal digests mean identical measurements. The golden test compares
+    /// native and wasm runs with it.
+    pub fn digest(&self) -> u64 {
+        let json = serde_json::to_string(&Results { events: 0, ..self.clone() }).expect("results serialize");
+        json.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+    }
+
+    /// The flow with this id.
+    pub fn flow(&self, id: &str) -> Option<&FlowResult> {
+        self.flows.iter().find(|f| f.id == id)
+    }
+
+    /// The group with this name.
+    pub fn group(&self, name: &str) -> Option<&GroupResult> {
+        self.groups.iter().find(|g| g.name == name)
+    }
+
+    /// The link with this id (`"A->B"`).
+    pub fn link(&self, id: &str) -> Option<&LinkResult> {
+        self.links.iter().find(|l| l.id == id)
+    }
+}
+
+fn ns(t: Time) -> f64 {
+    t as f64 / NS as f64
+}
+
+impl Simulation {
+    /// The interval measured so far: `[from, now]` (empty before `from`).
+    fn interval(&self) -> (Time, Time) {
+        let now = self.queue.now();
+        (self.measure_from.min(now), now)
+    }
+
+    /// The measurements so far (at the end of the run: the final results).
+    pub fn results(&self) -> Results {
+        let (from, now) = self.interval();
+        let span = (now - from).max(1) as f64;
+        let names = &self.scenario.nodes;
+        let node_id = |n: u32| names[n as usize].id.clone();
+        let links = self
+            .topo
+            .channels()
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let l = &self.links[i];
+                // Busy time counted so far includes transmissions that end after `now`: clip them.
+                let mut data_busy = l.data_busy;
+                let mut ack_busy = l.ack_busy;
+                if let Some(s) = self.channels[i].sending {
+                    let beyond = overlap(now, s.ends_at, from, self.end);
+                    match s.lane {
+                        Lane::Data => data_busy -= beyond,
+                        Lane::Ack => ack_busy -= beyond,
+                    }
+                }
+                let stall = l.stall + self.channels[i].stalled_since.map_or(0, |s| overlap(s, now, from, self.end));
+                LinkResult {
+                    id: format!("{}->{}", node_id(c.from), node_id(c.to)),
+                    from: node_id(c.from),
+                    to: node_id(c.to),
+                    utilization: data_busy as f64 / span,
+                    ack_utilization: ack_busy as f64 / span,
+                    data_packets: l.data_packets,
+                    ack_packets: l.ack_packets,
+                    marks: l.marks,
+                    ecn_packets: l.ecn_sent,
+                    credit_stall_ns: ns(stall),
+                }
+            })
+            .collect();
+
+        let flows: Vec<FlowResult> = self
+            .scenario
+            .flows
+            .iter()
+            .enumerate()
+            .map(|(i, spec)| {
+                let c = &self.flow_counters[i];
+                let state = &self.flows[i];
+                let mut busy = c.busy;
+                if let Some(last) = state.last_start {
+                    // The last packet may still be on the wire after `now`.
+                    busy -= overlap(now.max(last), last + self.packet_time[i], from, self.end);
+                }
+                FlowResult {
+                    id: spec.id.clone(),
+                    group: spec.group.clone(),
+                    src: spec.src.clone(),
+                    dst: spec.dst.clone(),
+                    throughput_fraction: busy as f64 / span,
+                    injected_packets: c.injected,
+                    delivered_packets: c.delivered,
+                    marks: c.marked_acks,
+                    mean_delay_ns: (c.delivered_in_interval > 0)
+                        .then(|| c.delay_sum as f64 / c.delivered_in_interval as f64 / NS as f64),
+                    rate_limit: state.cc.rate(),
+                    window: state.cc.window(),
+                }
+            })
+            .collect();
+
+        let mut by_group: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
+        for f in &flows {
+            by_group.entry(f.group.as_str()).or_default().push(f.throughput_fraction);
+        }
+        let groups = by_group
+            .into_iter()
+            .map(|(name, xs)| GroupResult {
+                name: name.into(),
+                flows: xs.len() as u32,
+                throughput_fraction: xs.iter().sum(),
+                jain_index: jain_index(&xs),
+            })
+            .collect();
+
+        let packet_blocks = f64::from(self.data_blocks);
+        let mut buffers = Vec::new();
+        for (s, sw) in self.switches.iter().enumerate() {
+            for (port, lanes) in sw.inputs.iter().enumerate() {
+                let occ = &self.occupancy[s][port];
+                let upstream = self.topo.channel(self.topo.in_channel(sw.node, port as u16)).from;
+                buffers.push(BufferResult {
+                    node: node_id(sw.node),
+                    from: node_id(upstream),
+                    mean_packets: occ.mean(now, lanes[Lane::Data.index()].used, from) / packet_blocks,
+                    max_packets: f64::from(occ.max) / packet_blocks,
+                    capacity_packets: f64::from(sw.capacity) / packet_blocks,
+                });
+            }
+        }
+
+        let t = &self.totals;
+        Results {
+            scenario: self.scenario.name.clone(),
+            seed: self.scenario.seed,
+            simulated_ns: ns(now),
+            measured_from_ns: ns(from),
+            links,
+            flows,
+            groups,
+            buffers,
+            totals: Totals {
+                injected_packets: t.injected,
+                delivered_packets: t.delivered,
+                in_flight_packets: t.injected - t.delivered,
+                dropped_packets: t.dropped,
+                marked_packets: t.marked,
+                acks_delivered: t.acks_delivered,
+            },
+            events: self.queue.processed(),
+        }
+    }
+}

@@ -1,0 +1,127 @@
+//! Small, render-ready pictures of the present for the page's animation: what each link carries now, how full each
+//! input buffer is, and each flow's rate limit and window. Cheap to build every frame; plain data.
+
+use super::Simulation;
+use crate::net::packet::Lane;
+use crate::time::{Time, NS};
+use alloc::vec::Vec;
+use serde::Serialize;
+
+/// One direction of a link, now.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct LinkSnapshot {
+    /// Fraction of capacity used by data over the last half measurement window.
+    pub rate: f32,
+    /// Carrying a packet right now.
+    pub busy: bool,
+    /// Has a packet ready but no credit for it.
+    pub stalled: bool,
+    /// Marked packets so far (for animating marks).
+    pub marks: u64,
+}
+
+/// A switch input buffer (data lane), now.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct BufferSnapshot {
+    /// Index of the channel feeding this buffer.
+    pub channel: u32,
+    /// Occupied fraction, 0 to 1.
+    pub fill: f32,
+    /// Occupied space in maximum-size packets.
+    pub packets: f32,
+}
+
+/// A flow's source, now.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct FlowSnapshot {
+    pub active: bool,
+    pub rate_limit: f32,
+    pub window: Option<u32>,
+    pub outstanding: u32,
+}
+
+/// The whole network, now.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Snapshot {
+    pub time_ns: f64,
+    pub events: u64,
+    /// Indexed like the topology's channels (link `i` gives `2i`: a→b and `2i+1`: b→a).
+    pub links: Vec<LinkSnapshot>,
+    pub buffers: Vec<BufferSnapshot>,
+    /// Indexed like the scenario's flows.
+    pub flows: Vec<FlowSnapshot>,
+}
+
+impl Simulation {
+    /// The present state, for drawing.
+    pub fn snapshot(&self) -> Snapshot {
+        let now = self.queue.now();
+        let recent: Time = (self.window / 2).max(1);
+        let links = self
+            .channels
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let from = now.saturating_sub(recent);
+                let span = (now - from).max(1);
+                LinkSnapshot {
+                    rate: (self.series[i].busy_between(from, now) / span as f64) as f32,
+                    busy: c.is_busy(),
+                    stalled: c.stalled_since.is_some(),
+                    marks: self.links[i].marks,
+                }
+            })
+            .collect();
+        let mut buffers = Vec::new();
+        for sw in &self.switches {
+            for (port, lanes) in sw.inputs.iter().enumerate() {
+                let used = lanes[Lane::Data.index()].used;
+                buffers.push(BufferSnapshot {
+                    channel: self.topo.in_channel(sw.node, port as u16),
+                    fill: used as f32 / sw.capacity as f32,
+                    packets: used as f32 / self.data_blocks as f32,
+                });
+            }
+        }
+        let flows = self
+            .flows
+            .iter()
+            .map(|f| FlowSnapshot {
+                active: f.active,
+                rate_limit: f.cc.rate() as f32,
+                window: f.cc.window(),
+                outstanding: f.outstanding,
+            })
+            .collect();
+        Snapshot { time_ns: now as f64 / NS as f64, events: self.queue.processed(), links, buffers, flows }
+    }
+
+    /// The groups of flows, in the order they first appear in the scenario.
+    pub fn groups(&self) -> &[alloc::string::String] {
+        &self.groups
+    }
+
+    /// The aggregate rate series of a group's flows: their data sent on their source links in a window centred on
+    /// each sample, as a fraction of one link's capacity (INFOCOM'03 Fig. 2: "rates of local flows, remote flow,
+    /// and the victim flow"). `None` for an unknown group.
+    pub fn group_rate_series(&self, group: &str) -> Option<Vec<(f64, f64)>> {
+        let g = self.groups.iter().position(|name| name == group)?;
+        Some(sampled(&self.group_series[g], self.window, self.queue.now()))
+    }
+
+    /// The rate series of one directed link as `(time_ns, fraction of capacity)`: data sent in a window of
+    /// `measure.window_ns` centred on each sample, up to now (model.md §9; INFOCOM'03 Fig. 2).
+    pub fn link_rate_series(&self, channel: u32) -> Vec<(f64, f64)> {
+        sampled(&self.series[channel as usize], self.window, self.queue.now())
+    }
+}
+
+fn sampled(series: &crate::metrics::BusySeries, window: Time, now: Time) -> Vec<(f64, f64)> {
+    let step = series.bin();
+    (0..=now / step)
+        .map(|k| {
+            let t = k * step;
+            (t as f64 / NS as f64, series.rate_at(t, window, now))
+        })
+        .collect()
+}

@@ -1,0 +1,334 @@
+//! The input-buffered switch (model.md §3–4): packets enter an input buffer at head arrival, wait for the
+//! forwarding delay, and leave by FIFO-with-bypass scheduling through the crossbar; ECN marking happens at arrival
+//! (counters, full-buffer triggers) and at departure (cnt2).
+//!
+//! Scheduling (INFOCOM'03 footnote 6, Globecom'02 Table I): among the packets that could start now (eligible, their
+//! input buffer not already sending, their output idle with credit downstream), the oldest by arrival goes first.
+//! A packet may overtake older packets of its own buffer that cannot go; each such older packet counts a bypass,
+//! and one bypassed `max_bypass` times blocks its buffer until it leaves. ACKs (their own lane) go first at every
+//! output. The cost of a pass grows with the switch's ports and buffer sizes, never with flows or network size.
+
+use super::events::Event;
+use super::state::{Entry, SwitchState};
+use super::Simulation;
+use crate::net::packet::{Lane, PacketId, CREDIT_BLOCK_BYTES};
+use crate::net::topology::{ChannelId, NodeId, PortId};
+use crate::scenario::FullCheck;
+use crate::time::Time;
+
+/// A packet that can start now: which output, which input, where it is in that input's queue, its age.
+#[derive(Debug, Clone, Copy)]
+struct Candidate {
+    seq: u64,
+    out: PortId,
+    input: PortId,
+    pos: usize,
+    lane: Lane,
+}
+
+/// Whole credit blocks needed for `bytes` bytes.
+fn blocks_of(bytes: u64) -> u32 {
+    bytes.div_ceil(u64::from(CREDIT_BLOCK_BYTES)).min(u64::from(u32::MAX)) as u32
+}
+
+impl SwitchState {
+    fn mark_pending(&mut self, out: PortId) {
+        if !self.is_pending[out as usize] {
+            self.is_pending[out as usize] = true;
+            self.pending_outputs.push(out);
+        }
+    }
+
+    /// The oldest packet waiting for `out` on `lane` that could start now if `out` were idle with credit.
+    fn first_startable(&self, out: PortId, lane: Lane, now: Time) -> Option<Candidate> {
+        let l = lane.index();
+        for &(seq, input) in &self.outputs[out as usize].waiting[l] {
+            let buffer = &self.inputs[input as usize][l];
+            if buffer.busy {
+                continue;
+            }
+            let Some(pos) = buffer.queue.iter().position(|e| e.seq == seq) else { continue };
+            let entry = &buffer.queue[pos];
+            if entry.eligible_at > now {
+                continue;
+            }
+            // An older packet bypassed too often blocks everything behind it.
+            let blocked = buffer.queue.iter().take(pos).any(|e| !e.started && e.bypassed >= self.max_bypass);
+            if blocked {
+                continue;
+            }
+            return Some(Candidate { seq, out, input, pos, lane });
+        }
+        None
+    }
+}
+
+impl Simulation {
+    /// A packet's head arrives at a switch input.
+    pub(super) fn arrive(&mut self, channel: ChannelId, packet: PacketId) {
+        let now = self.queue.now();
+        let c = *self.topo.channel(channel);
+        let (node, port) = (c.to, c.to_port);
+        let slot = self.node_slot[node as usize] as usize;
+        let p = self.packets[packet];
+        let out = self.topo.route(node, p.dst).expect("validated scenarios route every flow");
+        let out_bw = self.topo.channel(self.topo.out_channel(node, out)).bandwidth;
+        let sw = &mut self.switches[slot];
+        // Cut-through: after the forwarding delay, and never so early that a faster output would catch up with the
+        // packet's own tail still arriving (model.md §3).
+        let tail_in = now + c.bandwidth.serialization(p.bytes);
+        let eligible_at = (now + sw.forwarding_delay).max(tail_in.saturating_sub(out_bw.serialization(p.bytes)));
+        let seq = sw.next_seq;
+        sw.next_seq += 1;
+        let l = p.lane.index();
+        let capacity = self.channels[channel as usize].capacity[l];
+        let buffer = &mut sw.inputs[port as usize][l];
+        let before = buffer.used;
+        buffer.used += p.blocks;
+        if buffer.used > capacity {
+            self.totals.dropped += 1;
+        }
+        buffer.queue.push_back(Entry {
+            packet,
+            out,
+            seq,
+            eligible_at,
+            bypassed: 0,
+            started: false,
+            arrived_at: now,
+            started_at: 0,
+        });
+        let used = buffer.used;
+        sw.outputs[out as usize].waiting[l].push_back((seq, port));
+        sw.mark_pending(out);
+        if p.lane == Lane::Data {
+            self.occupancy[slot][port as usize].change(now, before, used, self.measure_from);
+            self.marker.arrival(&mut sw.outputs[out as usize].counters);
+            match self.full_check {
+                FullCheck::OnHead => {
+                    if used >= sw.full_at {
+                        self.buffer_full(slot, port);
+                    }
+                }
+                // Nothing else arrives on this input before this packet's tail, so the blocks held at receipt are at
+                // most those reserved now: below the threshold now, the check cannot trigger.
+                FullCheck::OnReceipt if used >= sw.full_at => {
+                    self.queue.schedule(tail_in, Event::Received { node, port, packet });
+                }
+                FullCheck::OnReceipt => {}
+            }
+        }
+        // If the output is still sending when the forwarding delay runs out, its end of transmission runs the pass
+        // that may start this packet: no need for an event of its own.
+        let out_channel = self.topo.out_channel(node, out);
+        if self.channels[out_channel as usize].sending.is_none_or(|s| s.ends_at < eligible_at) {
+            self.queue.schedule(eligible_at, Event::Eligible { node });
+        }
+    }
+
+    /// A data packet has been completely received at `port`: the buffer is full if the blocks it actually holds now
+    /// leave less room than one packet. A packet that cut through holds only its blocks not yet sent on; one that
+    /// waits holds all it has received.
+    pub(super) fn received(&mut self, node: NodeId, port: PortId, packet: PacketId) {
+        let now = self.queue.now();
+        let slot = self.node_slot[node as usize] as usize;
+        let in_bw = self.topo.channel(self.topo.in_channel(node, port)).bandwidth;
+        let sw = &self.switches[slot];
+        let buffer = &sw.inputs[port as usize][Lane::Data.index()];
+        if !buffer.queue.iter().any(|e| e.packet == packet) {
+            return; // already gone: it cannot take part in a full buffer
+        }
+        let mut held = 0;
+        for e in &buffer.queue {
+            let blocks = self.packets[e.packet].blocks;
+            // Only bytes actually received count: a head arriving at this very instant holds nothing yet.
+            let arrived = blocks_of(in_bw.bytes_in(now - e.arrived_at)).min(blocks);
+            let sent = if e.started {
+                let out_bw = self.topo.channel(self.topo.out_channel(node, e.out)).bandwidth;
+                (out_bw.bytes_in(now - e.started_at) / u64::from(CREDIT_BLOCK_BYTES)) as u32
+            } else {
+                0
+            };
+            held += arrived.saturating_sub(sent);
+        }
+        if held >= sw.full_at {
+            self.buffer_full(slot, port);
+        }
+    }
+
+    /// A data input buffer became full: naive marking marks its waiting packets; input-triggered marking arms the
+    /// counters of every output its waiting packets are bound for (Globecom'02 §IV-A, §IV-B).
+    fn buffer_full(&mut self, slot: usize, port: PortId) {
+        let node = self.switches[slot].node;
+        let sw = &mut self.switches[slot];
+        let buffer = &sw.inputs[port as usize][Lane::Data.index()];
+        for e in buffer.queue.iter().filter(|e| !e.started) {
+            if self.marker.marks_full_buffer() {
+                let p = &mut self.packets[e.packet];
+                if !p.marked {
+                    p.marked = true;
+                    self.totals.marked += 1;
+                    self.links[self.topo.out_channel(node, e.out) as usize].marks += 1;
+                }
+            }
+            if self.marker.triggers_outputs() {
+                self.marker.buffer_full(&mut sw.outputs[e.out as usize].counters);
+            }
+        }
+    }
+
+    /// Starts every packet that can start now, oldest first, ACKs before data.
+    pub(super) fn switch_pass(&mut self, slot: usize) {
+        let now = self.queue.now();
+        loop {
+            let mut best: Option<Candidate> = None;
+            for lane in [Lane::Ack, Lane::Data] {
+                let sw = &self.switches[slot];
+                for &out in &sw.pending_outputs {
+                    let channel = self.topo.out_channel(sw.node, out);
+                    let state = &self.channels[channel as usize];
+                    if state.is_busy() {
+                        continue;
+                    }
+                    let Some(cand) = sw.first_startable(out, lane, now) else { continue };
+                    if state.credits[lane.index()] < self.lane_blocks(lane) {
+                        // Ready but no room downstream: the link is stalled by credit flow control.
+                        if lane == Lane::Data && state.stalled_since.is_none() {
+                            self.channels[channel as usize].stalled_since = Some(now);
+                        }
+                        continue;
+                    }
+                    if best.is_none_or(|b| cand.seq < b.seq) {
+                        best = Some(cand);
+                    }
+                }
+                if best.is_some() {
+                    break;
+                }
+            }
+            match best {
+                Some(cand) => self.start_from_switch(slot, cand),
+                None => break,
+            }
+        }
+        let sw = &mut self.switches[slot];
+        let SwitchState { pending_outputs, is_pending, outputs, .. } = sw;
+        pending_outputs.retain(|&o| {
+            let keep = outputs[o as usize].waiting.iter().any(|w| !w.is_empty());
+            is_pending[o as usize] = keep;
+            keep
+        });
+    }
+
+    fn start_from_switch(&mut self, slot: usize, cand: Candidate) {
+        let l = cand.lane.index();
+        let sw = &mut self.switches[slot];
+        let node: NodeId = sw.node;
+        let buffer = &mut sw.inputs[cand.input as usize][l];
+        for older in buffer.queue.iter_mut().take(cand.pos).filter(|e| !e.started) {
+            older.bypassed += 1;
+        }
+        let entry = &mut buffer.queue[cand.pos];
+        entry.started = true;
+        entry.started_at = self.queue.now();
+        let packet = entry.packet;
+        buffer.busy = true;
+        let waiting = &mut sw.outputs[cand.out as usize].waiting[l];
+        let at = waiting.iter().position(|&(seq, _)| seq == cand.seq).expect("a candidate is waiting");
+        waiting.remove(at);
+        let channel = self.topo.out_channel(node, cand.out);
+        if cand.lane == Lane::Data && self.marker.departure(&mut sw.outputs[cand.out as usize].counters) {
+            let p = &mut self.packets[packet];
+            if !p.marked {
+                p.marked = true;
+                self.totals.marked += 1;
+                self.links[channel as usize].marks += 1;
+            }
+        }
+        self.start_tx(channel, packet, cand.lane, Some(cand.input));
+    }
+
+    /// A packet's tail has left input `port` of switch `node`: free its space and send the credit upstream.
+    pub(super) fn leave_input(&mut self, node: NodeId, port: PortId, lane: Lane, packet: PacketId) {
+        let now = self.queue.now();
+        let slot = self.node_slot[node as usize] as usize;
+        let buffer = &mut self.switches[slot].inputs[port as usize][lane.index()];
+        let pos = buffer.queue.iter().position(|e| e.packet == packet).expect("the leaving packet is buffered");
+        let entry = buffer.queue.remove(pos).expect("position is in range");
+        debug_assert!(entry.started);
+        let blocks = self.packets[packet].blocks;
+        let before = buffer.used;
+        buffer.used -= blocks;
+        buffer.busy = false;
+        if lane == Lane::Data {
+            let used = buffer.used;
+            self.occupancy[slot][port as usize].change(now, before, used, self.measure_from);
+        }
+        self.return_credit(self.topo.in_channel(node, port), lane, blocks);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::state::{InputLane, Output};
+    use alloc::vec;
+
+    /// One input holding, oldest first, packets for outputs 0, 1, 1; two outputs.
+    fn switch(max_bypass: u32) -> SwitchState {
+        let mut input = InputLane::default();
+        let mut outputs = vec![Output::default(), Output::default()];
+        for (seq, out) in [(0u64, 0u16), (1, 1), (2, 1)] {
+            input.queue.push_back(Entry {
+                packet: seq as u32,
+                out,
+                seq,
+                eligible_at: 0,
+                bypassed: 0,
+                started: false,
+                arrived_at: 0,
+                started_at: 0,
+            });
+            outputs[out as usize].waiting[0].push_back((seq, 0));
+        }
+        SwitchState {
+            node: 0,
+            inputs: vec![[input, InputLane::default()]],
+            outputs,
+            capacity: 132,
+            full_at: 100,
+            forwarding_delay: 0,
+            max_bypass,
+            next_seq: 3,
+            pending_outputs: vec![0, 1],
+            is_pending: vec![true, true],
+        }
+    }
+
+    #[test]
+    fn a_younger_packet_may_bypass_until_the_oldest_reaches_the_limit() {
+        let mut sw = switch(2);
+        // Output 1's oldest waiting packet (seq 1) can go ahead of seq 0 (bound for output 0).
+        let c = sw.first_startable(1, Lane::Data, 0).unwrap();
+        assert_eq!((c.seq, c.pos), (1, 1));
+        // Two bypasses reach the limit of 2: now seq 0 blocks the buffer.
+        sw.inputs[0][0].queue[0].bypassed = 2;
+        assert!(sw.first_startable(1, Lane::Data, 0).is_none());
+        // The oldest packet itself may still go.
+        assert_eq!(sw.first_startable(0, Lane::Data, 0).map(|c| c.seq), Some(0));
+        // With a limit of 0 nothing ever bypasses.
+        let sw = switch(0);
+        assert!(sw.first_startable(1, Lane::Data, 0).is_none());
+    }
+
+    #[test]
+    fn a_busy_input_or_a_packet_still_in_its_forwarding_delay_cannot_start() {
+        let mut sw = switch(4);
+        sw.inputs[0][0].queue[1].eligible_at = 50;
+        sw.inputs[0][0].queue[2].eligible_at = 60;
+        assert!(sw.first_startable(1, Lane::Data, 49).is_none());
+        assert_eq!(sw.first_startable(1, Lane::Data, 50).map(|c| c.seq), Some(1));
+        sw.inputs[0][0].busy = true;
+        assert!(sw.first_startable(0, Lane::Data, 100).is_none());
+    }
+}

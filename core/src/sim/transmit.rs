@@ -1,0 +1,93 @@
+//! Putting packets on links: starting a transmission (taking the receiver's credit), finishing it (freeing the
+//! sender's input buffer and returning that credit upstream), and credits arriving.
+
+use super::events::Event;
+use super::state::Sending;
+use super::Simulation;
+use crate::metrics::overlap;
+use crate::net::packet::{Lane, PacketId};
+use crate::net::topology::{ChannelId, NodeId, PortId};
+
+impl Simulation {
+    /// Starts sending `packet` on `channel` now. The caller has checked that the transmitter is idle and the
+    /// receiver has room (credit) for it.
+    pub(super) fn start_tx(&mut self, channel: ChannelId, packet: PacketId, lane: Lane, from_input: Option<PortId>) {
+        let now = self.queue.now();
+        let c = *self.topo.channel(channel);
+        let p = self.packets[packet];
+        let state = &mut self.channels[channel as usize];
+        debug_assert!(!state.is_busy(), "a transmitter sends one packet at a time");
+        let credits = &mut state.credits[lane.index()];
+        if *credits != u32::MAX {
+            assert!(*credits >= p.blocks, "started without credit");
+            *credits -= p.blocks;
+        }
+        let done = now + c.bandwidth.serialization(p.bytes);
+        state.sending = Some(Sending { packet, lane, from_input, ends_at: done });
+        if let Some(since) = state.stalled_since.take() {
+            self.links[channel as usize].stall += overlap(since, now, self.measure_from, self.end);
+        }
+        self.queue.schedule(done, Event::TxEnd { channel });
+
+        let counted = overlap(now, done, self.measure_from, self.end);
+        let link = &mut self.links[channel as usize];
+        match lane {
+            Lane::Data => {
+                self.series[channel as usize].add(now, done);
+                link.data_busy += counted;
+                link.data_packets += 1;
+                link.ecn_sent += u64::from(p.marked);
+            }
+            Lane::Ack => {
+                link.ack_busy += counted;
+                link.ack_packets += 1;
+            }
+        }
+        if !self.topo.nodes()[c.to as usize].is_host {
+            if c.propagation == 0 {
+                self.arrive(channel, packet);
+            } else {
+                self.queue.schedule(now + c.propagation, Event::Arrive { channel, packet });
+            }
+        }
+    }
+
+    /// A transmitter finished: its packet's tail has left the sender (freeing a switch's input buffer) and, one
+    /// propagation delay later, reaches the receiver (a host absorbs it then).
+    pub(super) fn on_tx_end(&mut self, channel: ChannelId) {
+        let c = *self.topo.channel(channel);
+        let sending = self.channels[channel as usize].sending.take().expect("TxEnd without a transmission");
+        if let Some(input) = sending.from_input {
+            self.leave_input(c.from, input, sending.lane, sending.packet);
+        }
+        if self.topo.nodes()[c.to as usize].is_host {
+            if c.propagation == 0 {
+                self.deliver(channel, sending.packet);
+            } else {
+                let t = self.queue.now() + c.propagation;
+                self.queue.schedule(t, Event::Deliver { channel, packet: sending.packet });
+            }
+        }
+        self.node_pass(c.from);
+    }
+
+    /// Returns `blocks` of `lane` credit to the transmitter of `channel`, now or after its propagation delay.
+    pub(super) fn return_credit(&mut self, channel: ChannelId, lane: Lane, blocks: u32) {
+        let prop = self.topo.channel(channel).propagation;
+        if prop == 0 {
+            self.on_credit(channel, lane, blocks);
+        } else {
+            let t = self.queue.now() + prop;
+            self.queue.schedule(t, Event::Credit { channel, lane, blocks });
+        }
+    }
+
+    pub(super) fn on_credit(&mut self, channel: ChannelId, lane: Lane, blocks: u32) {
+        let state = &mut self.channels[channel as usize];
+        let credits = &mut state.credits[lane.index()];
+        *credits += blocks;
+        assert!(*credits <= state.capacity[lane.index()], "credit above the receiver's buffer size");
+        let from: NodeId = self.topo.channel(channel).from;
+        self.node_pass(from);
+    }
+}

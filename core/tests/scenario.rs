@@ -1,0 +1,209 @@
+//! The scenario format as a contract: the documented example parses, defaults are as documented, and every kind of
+//! bad input is refused with an error that names the element and the field, never a panic.
+
+use ibcc_core::scenario::{Element, Problem, Scenario, ScenarioError, FORMAT, VERSION};
+
+fn base() -> serde_json::Value {
+    serde_json::json!({
+        "format": "ibcc-scenario",
+        "version": 1,
+        "name": "tiny",
+        "duration_ns": 1000000,
+        "nodes": [
+            {"id": "S", "kind": "switch"},
+            {"id": "H1", "kind": "host"},
+            {"id": "H2", "kind": "host"}
+        ],
+        "links": [{"a": "H1", "b": "S"}, {"a": "S", "b": "H2"}],
+        "flows": [{"id": "f", "src": "H1", "dst": "H2", "group": "g"}]
+    })
+}
+
+fn refuse(v: serde_json::Value) -> ScenarioError {
+    let text = v.to_string();
+    Scenario::from_json_validated(&text).expect_err(&format!("must be refused: {text}"))
+}
+
+#[test]
+fn defaults_are_the_papers_table_i() {
+    let s = Scenario::from_json_validated(&base().to_string()).unwrap();
+    assert_eq!((s.packet.payload_bytes, s.packet.header_bytes, s.packet.ack_bytes), (2048, 20, 20));
+    assert_eq!((s.switch.buffer_packets, s.switch.forwarding_delay_ns, s.switch.max_bypass), (4, 40, 4));
+    assert_eq!((s.link.bandwidth_gbps, s.link.propagation_ns), (8.0, 0));
+    assert_eq!(s.source.window_packets, Some(1));
+    assert_eq!(s.source.r_min_fraction, 1.0 / 256.0);
+    assert_eq!(s.source.m, 2.0);
+    assert_eq!(s.measure.window_ns, 2_000_000);
+    assert_eq!(s.seed, 1);
+    assert_eq!((s.format.as_str(), s.version), (FORMAT, VERSION));
+}
+
+#[test]
+fn the_documented_example_is_valid() {
+    let doc = include_str!("../../docs/scenario.md");
+    let start = doc.find("```json").expect("docs/scenario.md has a JSON example") + 7;
+    let end = start + doc[start..].find("```").unwrap();
+    let s = Scenario::from_json_validated(&doc[start..end]).unwrap();
+    assert!(!s.flows.is_empty());
+}
+
+#[test]
+fn null_window_means_no_window_and_overrides_apply_per_flow() {
+    let mut v = base();
+    v["source"] = serde_json::json!({"response": "lipd", "window_packets": 2});
+    v["flows"][0]["source"] = serde_json::json!({"window_packets": null, "m": 4});
+    let s = Scenario::from_json_validated(&v.to_string()).unwrap();
+    let merged = s.source.with(s.flows[0].source.as_ref());
+    assert_eq!(merged.window_packets, None);
+    assert_eq!(merged.m, 4.0);
+    assert_eq!(s.source.window_packets, Some(2));
+}
+
+#[test]
+fn syntax_and_shape_errors_say_where() {
+    let e = Scenario::from_json("{\"format\": \"ibcc-scenario\",").unwrap_err();
+    assert!(matches!(e.problem, Problem::Parse(_)));
+    assert!(e.to_string().contains("line 1"), "{e}");
+    let mut v = base();
+    v["nodes"][0]["colour"] = "red".into();
+    let e = refuse(v);
+    assert!(e.to_string().contains("unknown field `colour`"), "{e}");
+    let mut v = base();
+    v["marking"] = serde_json::json!({"policy": "sometimes"});
+    assert!(refuse(v).to_string().contains("unknown variant `sometimes`"));
+    let mut v = base();
+    v["duration_ns"] = (-5).into();
+    assert!(matches!(refuse(v).problem, Problem::Parse(_)));
+}
+
+/// A mutation of the valid base scenario, the element and field the error must name, and a check of the problem.
+type Case = (Box<dyn Fn(&mut serde_json::Value)>, Element, &'static str, fn(&Problem) -> bool);
+
+#[test]
+fn each_bad_element_is_named() {
+    let cases: Vec<Case> = vec![
+        (Box::new(|v| v["format"] = "other".into()), Element::Scenario, "format", |p| {
+            matches!(p, Problem::WrongFormat(_))
+        }),
+        (Box::new(|v| v["version"] = 9.into()), Element::Scenario, "version", |p| *p == Problem::UnsupportedVersion(9)),
+        (
+            Box::new(|v| v["links"][1]["b"] = "nowhere".into()),
+            Element::Link { index: 1, a: "S".into(), b: "nowhere".into() },
+            "b",
+            |p| *p == Problem::UnknownNode("nowhere".into()),
+        ),
+        (Box::new(|v| v["nodes"][2]["id"] = "H1".into()), Element::Node { index: 2, id: "H1".into() }, "id", |p| {
+            *p == Problem::DuplicateId
+        }),
+        (
+            Box::new(|v| v["links"].as_array_mut().unwrap().push(serde_json::json!({"a": "H1", "b": "S"}))),
+            Element::Node { index: 1, id: "H1".into() },
+            "a",
+            |p| *p == Problem::HostLinkCount(2),
+        ),
+        (
+            Box::new(|v| v["links"][0]["bandwidth_gbps"] = 0.0.into()),
+            Element::Link { index: 0, a: "H1".into(), b: "S".into() },
+            "bandwidth_gbps",
+            |p| matches!(p, Problem::OutOfRange(_)),
+        ),
+        (
+            Box::new(|v| v["switch"] = serde_json::json!({"buffer_packets": 0})),
+            Element::Scenario,
+            "switch.buffer_packets",
+            |p| *p == Problem::BufferSmallerThanPacket,
+        ),
+        (
+            Box::new(|v| v["nodes"][0]["switch"] = serde_json::json!({"buffer_packets": 0})),
+            Element::Node { index: 0, id: "S".into() },
+            "switch.buffer_packets",
+            |p| *p == Problem::BufferSmallerThanPacket,
+        ),
+        (Box::new(|v| v["flows"][0]["dst"] = "S".into()), Element::Flow { index: 0, id: "f".into() }, "dst", |p| {
+            *p == Problem::NotAHost("S".into())
+        }),
+        (Box::new(|v| v["flows"][0]["dst"] = "H1".into()), Element::Flow { index: 0, id: "f".into() }, "dst", |p| {
+            *p == Problem::SameEndpoints
+        }),
+        (
+            Box::new(|v| {
+                v["nodes"].as_array_mut().unwrap().push(serde_json::json!({"id": "lone", "kind": "host"}));
+                v["flows"][0]["dst"] = "lone".into();
+            }),
+            Element::Flow { index: 0, id: "f".into() },
+            "dst",
+            |p| *p == Problem::Unreachable,
+        ),
+        (
+            Box::new(|v| {
+                v["flows"][0]["traffic"] = serde_json::json!({"kind": "on_off", "mean_on_ns": 0, "mean_off_ns": 5})
+            }),
+            Element::Flow { index: 0, id: "f".into() },
+            "traffic.mean_on_ns",
+            |p| matches!(p, Problem::OutOfRange(_)),
+        ),
+        (Box::new(|v| v["source"] = serde_json::json!({"m": 1.0})), Element::Scenario, "source.m", |p| {
+            matches!(p, Problem::OutOfRange(_))
+        }),
+        (
+            Box::new(|v| v["marking"] = serde_json::json!({"policy": "input_output_triggered"})),
+            Element::Scenario,
+            "marking.output_threshold_packets",
+            |p| matches!(p, Problem::Inconsistent(_)),
+        ),
+        (Box::new(|v| v["duration_ns"] = 1_000_000_000_000u64.into()), Element::Scenario, "duration_ns", |p| {
+            matches!(p, Problem::LimitExceeded { .. })
+        }),
+        (
+            Box::new(|v| {
+                // 10 s in 1 ns samples on 4 directed links: 4e10 counters.
+                v["duration_ns"] = 10_000_000_000u64.into();
+                v["measure"] = serde_json::json!({"sample_ns": 1});
+            }),
+            Element::Scenario,
+            "measure.sample_ns",
+            |p| matches!(p, Problem::LimitExceeded { .. }),
+        ),
+        (
+            Box::new(|v| v["flows"][0]["stop_ns"] = 0.into()),
+            Element::Flow { index: 0, id: "f".into() },
+            "stop_ns",
+            |p| matches!(p, Problem::OutOfRange(_)),
+        ),
+    ];
+    for (i, (mutate, element, field, problem)) in cases.into_iter().enumerate() {
+        let mut v = base();
+        mutate(&mut v);
+        let e = refuse(v);
+        assert_eq!((&e.element, e.field), (&element, field), "case {i}: {e}");
+        assert!(problem(&e.problem), "case {i}: {e}");
+        assert!(!e.to_string().is_empty());
+    }
+}
+
+/// Arbitrary bytes and mangled scenarios never panic the parser or the validator.
+#[test]
+fn garbage_is_refused_without_panicking() {
+    let mut rng = ibcc_core::rng::Rng::new(5, 5);
+    let valid = base().to_string();
+    for _ in 0..3000 {
+        let mut bytes = valid.clone().into_bytes();
+        for _ in 0..1 + rng.below(6) {
+            if bytes.is_empty() {
+                break;
+            }
+            let i = rng.below(bytes.len() as u64) as usize;
+            match rng.below(3) {
+                0 => bytes[i] = b"{}[]\":,0123456789-.aez \n"[rng.below(24) as usize],
+                1 => {
+                    bytes.remove(i);
+                }
+                _ => bytes.truncate(i),
+            }
+        }
+        let text = String::from_utf8_lossy(&bytes);
+        if let Ok(s) = Scenario::from_json_validated(&text) {
+            ibcc_core::sim::Simulation::new(&s).expect("a validated scenario builds");
+        }
+    }
+}

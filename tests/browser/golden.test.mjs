@@ -1,0 +1,18 @@
+// Determinism across platforms: the golden scenario run in the browser (wasm) must give the same results digest as
+// the native test run (core/tests/golden.rs), both checked against tests/golden/digest.txt.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { serveDist, launchBrowser, openPage } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await serveDist(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+test('the golden run gives the recorded digest in wasm', async () => {
+  const recorded = (await readFile(new URL('../golden/digest.txt', import.meta.url), 'utf8')).trim();
+  const page = await openPage(browser, server.url + '?selftest=digest');
+  const digest = await page.getByTestId('golden-digest').innerText({ timeout: 60_000 });
+  assert.equal(digest, recorded);
+  assert.deepEqual(page.errors, []);
+});
