@@ -7,15 +7,27 @@ use std::io::Read;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Scenario JSON file, or `-` for standard input.
+    /// Scenario JSON file, `-` for standard input, or `preset:NAME` for a built-in scenario.
     file: String,
     /// Print the results as JSON.
     #[arg(long)]
     json: bool,
+    /// Run for this long instead of the scenario's `duration_ns`.
+    #[arg(long)]
+    duration_ns: Option<u64>,
+    /// Measure from this time instead of the scenario's `measure.from_ns`.
+    #[arg(long)]
+    measure_from_ns: Option<u64>,
 }
 
-/// Reads and validates a scenario from a file or `-` (stdin); the error names the file and the problem.
+/// Reads and validates a scenario from a file, `-` (stdin) or `preset:NAME`; the error names the source and the
+/// problem.
 pub fn load(file: &str) -> Result<Scenario, String> {
+    if let Some(name) = file.strip_prefix("preset:") {
+        return ibcc_core::presets::find(name)
+            .map(|p| p.scenario())
+            .ok_or_else(|| format!("no preset {name:?} (see `ibcc presets`)"));
+    }
     let text = if file == "-" {
         let mut s = String::new();
         std::io::stdin().read_to_string(&mut s).map_err(|e| format!("reading standard input: {e}"))?;
@@ -27,7 +39,13 @@ pub fn load(file: &str) -> Result<Scenario, String> {
 }
 
 pub fn run(args: &Args) -> Result<(), String> {
-    let scenario = load(&args.file)?;
+    let mut scenario = load(&args.file)?;
+    if let Some(d) = args.duration_ns {
+        scenario.duration_ns = d;
+    }
+    if let Some(f) = args.measure_from_ns {
+        scenario.measure.from_ns = f;
+    }
     let mut sim = Simulation::new(&scenario).map_err(|e| format!("{}: {e}", args.file))?;
     sim.run();
     let results = sim.results();

@@ -1,0 +1,145 @@
+//! The papers' results (model.md §10) reproduced from the presets. Each test names its figure, states the paper's
+//! claim, and justifies its tolerance. docs/reproduction.md tabulates paper vs ours, including the claims we do not
+//! reproduce (and does not hide them behind loose tolerances here).
+//!
+//! The single-run figures are plots of rates in a 2 ms sliding window; the papers read numbers off them around the
+//! middle of the victim's active period (40-60 ms). We measure over exactly that period: the preset run up to 60 ms,
+//! measured from 40 ms.
+
+use ibcc_core::presets::find;
+use ibcc_core::sim::{Results, Simulation};
+
+/// Runs a preset over the victim's active period, optionally changed first.
+fn during_victim(preset: &str, change: impl Fn(&mut ibcc_core::scenario::Scenario)) -> Results {
+    let mut s = find(preset).unwrap_or_else(|| panic!("no preset {preset}")).scenario();
+    s.duration_ns = 60_000_000;
+    s.measure.from_ns = 40_000_000;
+    change(&mut s);
+    let mut sim = Simulation::new(&s).unwrap();
+    sim.run();
+    let r = sim.results();
+    assert_eq!(r.totals.dropped_packets, 0);
+    r
+}
+
+fn isl(r: &Results) -> f64 {
+    r.link("A->B").unwrap().utilization
+}
+fn root(r: &Results) -> f64 {
+    r.link("B->BC").unwrap().utilization
+}
+fn group(r: &Results, name: &str) -> f64 {
+    r.group(name).unwrap().throughput_fraction
+}
+
+/// INFOCOM'03 Fig. 2: "the victim flow uses only 15% of the bandwidth on the inter-switch link, even though the
+/// inter-switch link is only 30% utilized". The paper gives two significant digits read off a plot; we accept
+/// ±3 percentage points (a fifth of the victim's share): enough for plot-reading error, far too little to hide the
+/// difference between spreading (15%) and none (the victim would take the idle ~70%).
+#[test]
+fn infocom03_fig2_congestion_spreading_starves_the_victim() {
+    let r = during_victim("infocom03-fig2", |_| {});
+    let (victim, isl) = (group(&r, "victim"), isl(&r));
+    assert!((victim - 0.15).abs() <= 0.03, "victim {victim}");
+    assert!((isl - 0.30).abs() <= 0.03, "inter-switch link {isl}");
+    assert!(root(&r) > 0.99, "the root link stays saturated");
+}
+
+/// Globecom'02 Fig. 2 (R=10, L=10): the paper reports the victim at 4% of the inter-switch link with the link 32.5%
+/// utilized. We reproduce the claim (a starved victim beside a mostly idle link) but not the numbers: with
+/// oldest-first arbitration every input of B gets 1/11 of the root link, so the remote flows together get ~9% and
+/// the victim under 1% (docs/reproduction.md discusses the difference). Tested: the claim.
+#[test]
+fn globecom02_fig2_victim_starved_beside_an_idle_link() {
+    let r = during_victim("globecom02-fig2", |_| {});
+    assert!(group(&r, "victim") < 0.05, "victim {}", group(&r, "victim"));
+    assert!(isl(&r) < 0.5, "inter-switch link {}", isl(&r));
+}
+
+/// INFOCOM'03 Fig. 3b: with a window of one packet "the inter-switch link is fully utilized and the victim flow
+/// consumes all its idle bandwidth (the slight under-utilization ... is an artifact of the starvation prevention
+/// function of switch B's scheduling mechanism)". A lone window-1 flow can use at most 2068/2248 = 92% of its path
+/// (it waits 180 ns for each ACK), which bounds what "fully" can mean. We require the link above 80% and the victim
+/// above 65% (over four times its Fig. 2 share), and check that the remaining shortfall is indeed the bypass limit:
+/// without it the victim gets more.
+#[test]
+fn infocom03_fig3b_window_one_stops_spreading_for_one_remote_flow() {
+    let r = during_victim("infocom03-fig3b", |_| {});
+    assert!(isl(&r) > 0.80, "inter-switch link {}", isl(&r));
+    assert!(group(&r, "victim") > 0.65, "victim {}", group(&r, "victim"));
+    let unlimited = during_victim("infocom03-fig3b", |s| s.switch.max_bypass = 255);
+    assert!(group(&unlimited, "victim") > group(&r, "victim") + 0.05, "starvation prevention costs the victim");
+}
+
+/// INFOCOM'03 Fig. 3c: with five remote flows a window of one packet is not enough: "congestion spreading prevents
+/// the victim flow from achieving high throughput and the inter-switch link is under-utilized". Compared with
+/// Fig. 3b (one remote flow) the victim must lose most of its share and the link must drop well below full.
+#[test]
+fn infocom03_fig3c_window_one_fails_with_five_remote_flows() {
+    let b = during_victim("infocom03-fig3b", |_| {});
+    let c = during_victim("infocom03-fig3c", |_| {});
+    assert!(group(&c, "victim") < 0.5 * group(&b, "victim"), "victim {} vs {}", group(&c, "victim"), group(&b, "victim"));
+    assert!(isl(&c) < 0.8, "inter-switch link {}", isl(&c));
+}
+
+/// INFOCOM'03 Fig. 3d: with fixed rates (1/10 per remote and local flow, 1/2 for the victim) "all flows can achieve
+/// their ideal throughputs". The ten flows on the root link get exactly their rate (±0.5% for packet granularity
+/// over 20 ms). The victim's ideal is 1/2, but the inter-switch link is then loaded to exactly 100% and with a
+/// window of one packet every queueing delay there is lost time for the victim; we reproduce at least 75% of its
+/// ideal and say so in docs/reproduction.md.
+#[test]
+fn infocom03_fig3d_fixed_rates_give_the_ideal_shares() {
+    let r = during_victim("infocom03-fig3d", |_| {});
+    for f in r.flows.iter().filter(|f| f.group != "victim") {
+        assert!((f.throughput_fraction - 0.1).abs() < 0.005, "{} {}", f.id, f.throughput_fraction);
+    }
+    assert!(group(&r, "victim") >= 0.75 * 0.5, "victim {}", group(&r, "victim"));
+    assert!(root(&r) > 0.99);
+}
+
+/// INFOCOM'03 Fig. 4a / Globecom'02 Fig. 3a: with naive marking "the local flows utilize 90% of the available root
+/// link bandwidth", and congestion spreading is avoided. ±3 points as for Fig. 2 (a value read off a plot). "Avoids
+/// spreading": the victim does far better than without congestion control in the same network (Globecom'02 Fig. 2);
+/// the paper's "high throughput" for the victim we do not reproduce (docs/reproduction.md).
+#[test]
+fn infocom03_fig4a_naive_marking_favours_local_flows() {
+    let r = during_victim("infocom03-fig4a", |_| {});
+    let local_share = group(&r, "local") / root(&r);
+    assert!((local_share - 0.90).abs() <= 0.03, "locals get {local_share} of the root link");
+    assert!(root(&r) > 0.97, "root link {}", root(&r));
+    let none = during_victim("globecom02-fig2", |_| {});
+    assert!(group(&r, "victim") > 10.0 * group(&none, "victim"), "victim {} vs {}", group(&r, "victim"), group(&none, "victim"));
+}
+
+/// INFOCOM'03 Fig. 4b / Globecom'02 Fig. 3b: input-triggered marking "also avoids congestion spreading and keeps the
+/// inter-switch link at high utilization. Moreover, fairness between the remote and local flows is improved when
+/// compared to the naive scheme", while "unfairness is not entirely eliminated" (remotes still get less). The paper
+/// gives no numbers; we require the remote/local ratio at least doubled, still below 1, and the root link busy.
+#[test]
+fn infocom03_fig4b_input_triggered_marking_is_fairer() {
+    let naive = during_victim("infocom03-fig4a", |_| {});
+    let it = during_victim("infocom03-fig4b", |_| {});
+    let ratio = |r: &Results| group(r, "remote") / group(r, "local");
+    assert!(ratio(&it) > 2.0 * ratio(&naive), "remote/local {} vs naive {}", ratio(&it), ratio(&naive));
+    assert!(ratio(&it) < 1.0, "remote flows still get less: {}", ratio(&it));
+    assert!(root(&it) > 0.97, "root link {}", root(&it));
+    assert!(isl(&it) > isl(&naive), "the inter-switch link carries more");
+}
+
+/// Globecom'02 Fig. 3c-d: input-output-triggered marking. "With a small output threshold of 4 packets, packets are too
+/// frequently marked before an input buffer fills, resulting in low utilization of the congested link. With a higher
+/// threshold of eight packets, the root link has high utilization ... Although fairness is degraded with the higher
+/// threshold, it is still better than that achieved by the input-triggered marking mechanism." Tested as stated:
+/// threshold 4 leaves the root link clearly (over 5 points) less used than threshold 8, which is above 97%; and
+/// fairness (the remote/local ratio's distance from 1) orders threshold 4 > threshold 8 > input-triggered.
+#[test]
+fn globecom02_fig3cd_output_threshold_trades_utilization_for_fairness() {
+    let t4 = during_victim("globecom02-fig3c", |_| {});
+    let t8 = during_victim("globecom02-fig3d", |_| {});
+    let it = during_victim("infocom03-fig4b", |_| {});
+    assert!(root(&t4) < root(&t8) - 0.05, "root link: threshold 4 {} vs 8 {}", root(&t4), root(&t8));
+    assert!(root(&t8) > 0.97);
+    let unfairness = |r: &Results| (1.0 - group(r, "remote") / group(r, "local")).abs();
+    assert!(unfairness(&t4) < unfairness(&t8), "{} vs {}", unfairness(&t4), unfairness(&t8));
+    assert!(unfairness(&t8) < unfairness(&it), "{} vs {}", unfairness(&t8), unfairness(&it));
+}
