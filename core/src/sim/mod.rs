@@ -172,6 +172,7 @@ impl Simulation {
                     next_seq: 0,
                     pending_outputs: Vec::new(),
                     is_pending: vec![false; ports],
+                    waiting: [0, 0],
                 });
             }
         }

@@ -98,6 +98,8 @@ pub struct SwitchState {
     /// Outputs with waiting packets, in no particular order (each at most once).
     pub pending_outputs: Vec<PortId>,
     pub is_pending: Vec<bool>,
+    /// Packets waiting (not started) per lane, so a pass can skip a lane with nothing in it.
+    pub waiting: [u32; 2],
 }
 
 /// A host's NIC: it injects its flows' data and its ACKs.

@@ -100,6 +100,7 @@ impl Simulation {
         });
         let used = buffer.used;
         sw.outputs[out as usize].waiting[l].push_back((seq, port));
+        sw.waiting[l] += 1;
         sw.mark_pending(out);
         if p.lane == Lane::Data {
             self.occupancy[slot][port as usize].change(now, before, used, self.measure_from);
@@ -180,10 +181,14 @@ impl Simulation {
     /// Starts every packet that can start now, oldest first, ACKs before data.
     pub(super) fn switch_pass(&mut self, slot: usize) {
         let now = self.queue.now();
+        let mut started = false;
         loop {
             let mut best: Option<Candidate> = None;
             for lane in [Lane::Ack, Lane::Data] {
                 let sw = &self.switches[slot];
+                if sw.waiting[lane.index()] == 0 {
+                    continue;
+                }
                 for &out in &sw.pending_outputs {
                     let channel = self.topo.out_channel(sw.node, out);
                     let state = &self.channels[channel as usize];
@@ -207,9 +212,15 @@ impl Simulation {
                 }
             }
             match best {
-                Some(cand) => self.start_from_switch(slot, cand),
+                Some(cand) => {
+                    self.start_from_switch(slot, cand);
+                    started = true;
+                }
                 None => break,
             }
+        }
+        if !started {
+            return; // nothing left any output's waiting list
         }
         let sw = &mut self.switches[slot];
         let SwitchState { pending_outputs, is_pending, outputs, .. } = sw;
@@ -236,6 +247,7 @@ impl Simulation {
         let waiting = &mut sw.outputs[cand.out as usize].waiting[l];
         let at = waiting.iter().position(|&(seq, _)| seq == cand.seq).expect("a candidate is waiting");
         waiting.remove(at);
+        sw.waiting[l] -= 1;
         let channel = self.topo.out_channel(node, cand.out);
         if cand.lane == Lane::Data && self.marker.departure(&mut sw.outputs[cand.out as usize].counters) {
             let p = &mut self.packets[packet];
@@ -302,6 +314,7 @@ mod tests {
             next_seq: 3,
             pending_outputs: vec![0, 1],
             is_pending: vec![true, true],
+            waiting: [3, 0],
         }
     }
 
