@@ -9,7 +9,7 @@ mod two_switch;
 
 pub use two_switch::TwoSwitch;
 
-use crate::scenario::{MarkingPolicy, Response, Scenario, SourceOverride};
+use crate::scenario::{MarkingPolicy, RateMode, Response, Scenario, SourceOverride, Traffic};
 use alloc::string::String;
 
 /// A named experiment.
@@ -59,6 +59,41 @@ fn lipd_with(policy: MarkingPolicy, output_threshold: Option<u32>) -> Scenario {
     s.source.response = Response::Lipd;
     s.marking.policy = policy;
     s.marking.output_threshold_packets = output_threshold;
+    s
+}
+
+/// The long-run setting of INFOCOM'03 §VI-B and Globecom'02 Fig. 4: R=10, L=10, LIPD-style rate control with a
+/// window of one packet and input-triggered marking, 500 ms measured over the last 400 ms, the victim on throughout
+/// (from 2 ms, after the other sources have started).
+pub fn long_run(response: Response, rate: RateMode, buffer_packets: u32) -> Scenario {
+    let mut s = TwoSwitch { remote: 10, local: 10, stagger_ns: 100 * US, victim: Some((2 * MS, None)), dynamic: None }
+        .scenario("", 500 * MS);
+    s.measure.from_ns = 100 * MS;
+    s.source.response = response;
+    s.source.rate = rate;
+    s.switch.buffer_packets = buffer_packets;
+    s.marking.policy = MarkingPolicy::InputTriggered;
+    s
+}
+
+/// INFOCOM'03 Fig. 7: [`long_run`] with ON/OFF flows of equal mean ON and OFF time. `all_dynamic` false: half the
+/// local and remote flows (5 + 5 of each) are dynamic (Fig. 7a); true: all but the victim (Fig. 7b). Flows are
+/// grouped "dynamic" and "static".
+pub fn dynamic_run(response: Response, mean_on_ns: u64, persistent: bool, all_dynamic: bool) -> Scenario {
+    let mut s = long_run(response, RateMode::Continuous, 4);
+    s.source.persistent_state = persistent;
+    let mut remote = 0;
+    let mut local = 0;
+    for f in s.flows.iter_mut().filter(|f| f.group != "victim") {
+        let n = if f.group == "remote" { &mut remote } else { &mut local };
+        *n += 1;
+        if all_dynamic || *n <= 5 {
+            f.traffic = Traffic::OnOff { mean_on_ns, mean_off_ns: mean_on_ns };
+            f.group = String::from("dynamic");
+        } else {
+            f.group = String::from("static");
+        }
+    }
     s
 }
 
@@ -151,6 +186,52 @@ pub const PRESETS: &[Preset] = &[
                         than input-triggered marking's.",
         build: || lipd_with(MarkingPolicy::InputOutputTriggered, Some(8)),
     },
+    Preset {
+        name: "globecom02-fig4",
+        figure: "Globecom'02 Fig. 4 (one point).",
+        description: "Input-output-triggered marking with output threshold 6 and 4-packet buffers over 500 ms \
+                      (R=10, L=10, LIPD, victim on throughout). The figure sweeps buffer size and threshold; change \
+                      switch.buffer_packets and marking.output_threshold_packets to explore it.",
+        paper_reports: "Threshold 6 keeps the root link above 90% except at the smallest buffers; threshold 4 \
+                        under-uses it; with input-triggered marking fairness improves with buffer size.",
+        build: || {
+            let mut s = long_run(Response::Lipd, RateMode::Continuous, 4);
+            s.marking.policy = MarkingPolicy::InputOutputTriggered;
+            s.marking.output_threshold_packets = Some(6);
+            s
+        },
+    },
+    Preset {
+        name: "infocom03-fig6",
+        figure: "INFOCOM'03 Fig. 6 (one point).",
+        description: "Static traffic over 500 ms with LIPD, continuous rates and 4-packet buffers (R=10, L=10, \
+                      input-triggered marking, victim on throughout). The figure sweeps the buffer size for LIPD, \
+                      FIMD and AIMD with continuous and discrete rates: change switch.buffer_packets, \
+                      source.response and source.rate.",
+        paper_reports: "LIPD keeps the root link near 100%; AIMD leaves the inter-switch link under-used with small \
+                        buffers; discrete and continuous rates are nearly identical.",
+        build: || long_run(Response::Lipd, RateMode::Continuous, 4),
+    },
+    Preset {
+        name: "infocom03-fig7a",
+        figure: "INFOCOM'03 Fig. 7a (one point).",
+        description: "Half the flows ON/OFF with 0.2 ms mean ON and OFF times, without persistent state: every ON \
+                      period is a new flow at Rmax. Compare with source.persistent_state = true.",
+        paper_reports: "With short ON times the dynamic flows hog the bandwidth and starve the static ones; with \
+                        persistent state the static flows are not penalized (they get about twice what the dynamic \
+                        flows, ON half the time, get).",
+        build: || dynamic_run(Response::Lipd, 200 * US, false, false),
+    },
+    Preset {
+        name: "infocom03-fig7b",
+        figure: "INFOCOM'03 Fig. 7b (one point).",
+        description: "All flows but the victim ON/OFF with 0.5 ms mean ON and OFF times and persistent state, with \
+                      FIMD. Compare source.response lipd and aimd, and other ON times.",
+        paper_reports: "Between about 0.2 and 2 ms mean ON time FIMD gives the highest root utilization; LIPD is \
+                        best for more static traffic; AIMD is about 10% below the best everywhere and leaves the \
+                        inter-switch link under-used.",
+        build: || dynamic_run(Response::Fimd, 500 * US, true, true),
+    },
 ];
 
 /// The scenario of the cross-platform golden test: INFOCOM'03 Fig. 4b cut to 10 ms, with one ON/OFF remote flow so
@@ -160,9 +241,9 @@ pub fn golden_scenario() -> Scenario {
     s.name = String::from("golden");
     s.duration_ns = 10 * MS;
     s.measure.from_ns = 2 * MS;
-    s.source.rate = crate::scenario::RateMode::Discrete;
+    s.source.rate = RateMode::Discrete;
     if let Some(f) = s.flows.iter_mut().find(|f| f.id == "remote1") {
-        f.traffic = crate::scenario::Traffic::OnOff { mean_on_ns: 300 * US, mean_off_ns: 300 * US };
+        f.traffic = Traffic::OnOff { mean_on_ns: 300 * US, mean_off_ns: 300 * US };
     }
     for f in &mut s.flows {
         f.start_ns /= 10;
