@@ -188,7 +188,13 @@ impl Simulation {
                     let cap = switches[node_slot[c.to as usize] as usize].capacity;
                     [cap, cap]
                 };
-                ChannelState { sending: None, credits: capacity, capacity, stalled_since: None }
+                ChannelState {
+                    sending: None,
+                    credits: capacity,
+                    capacity,
+                    stalled_since: None,
+                    serialization: [c.bandwidth.serialization(data_bytes), c.bandwidth.serialization(ack_bytes)],
+                }
             })
             .collect();
 

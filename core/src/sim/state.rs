@@ -32,6 +32,9 @@ pub struct ChannelState {
     pub capacity: [u32; 2],
     /// Since when the transmitter has had a packet ready but no credit for it.
     pub stalled_since: Option<Time>,
+    /// Serialization time of a data packet and of an ACK on this channel (computed once: the event loop needs them
+    /// for every packet).
+    pub serialization: [Time; 2],
 }
 
 impl ChannelState {
@@ -64,8 +67,8 @@ pub struct Entry {
 /// One lane of a switch input port.
 #[derive(Debug, Clone, Default)]
 pub struct InputLane {
-    /// Packets in arrival order.
-    pub queue: VecDeque<Entry>,
+    /// Packets in arrival order (a few at most: bounded by the buffer size).
+    pub queue: Vec<Entry>,
     /// Blocks occupied (from head arrival until the tail leaves).
     pub used: u32,
     /// Sending a packet through the crossbar: one at a time per input buffer.
@@ -76,7 +79,7 @@ pub struct InputLane {
 #[derive(Debug, Clone, Default)]
 pub struct Output {
     /// Packets waiting for this output, per lane, as (arrival seq, input port), oldest first.
-    pub waiting: [VecDeque<(u64, PortId)>; 2],
+    pub waiting: [Vec<(u64, PortId)>; 2],
     /// The marking counters of this output (data lane).
     pub counters: PortCounters,
 }

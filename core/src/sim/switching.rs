@@ -72,15 +72,16 @@ impl Simulation {
         let slot = self.node_slot[node as usize] as usize;
         let p = self.packets[packet];
         let out = self.topo.route(node, p.dst).expect("validated scenarios route every flow");
-        let out_bw = self.topo.channel(self.topo.out_channel(node, out)).bandwidth;
+        let out_channel = self.topo.out_channel(node, out);
+        let l = p.lane.index();
         let sw = &mut self.switches[slot];
         // Cut-through: after the forwarding delay, and never so early that a faster output would catch up with the
         // packet's own tail still arriving (model.md §3).
-        let tail_in = now + c.bandwidth.serialization(p.bytes);
-        let eligible_at = (now + sw.forwarding_delay).max(tail_in.saturating_sub(out_bw.serialization(p.bytes)));
+        let tail_in = now + self.channels[channel as usize].serialization[l];
+        let out_time = self.channels[out_channel as usize].serialization[l];
+        let eligible_at = (now + sw.forwarding_delay).max(tail_in.saturating_sub(out_time));
         let seq = sw.next_seq;
         sw.next_seq += 1;
-        let l = p.lane.index();
         let capacity = self.channels[channel as usize].capacity[l];
         let buffer = &mut sw.inputs[port as usize][l];
         let before = buffer.used;
@@ -88,7 +89,7 @@ impl Simulation {
         if buffer.used > capacity {
             self.totals.dropped += 1;
         }
-        buffer.queue.push_back(Entry {
+        buffer.queue.push(Entry {
             packet,
             out,
             seq,
@@ -99,7 +100,7 @@ impl Simulation {
             started_at: 0,
         });
         let used = buffer.used;
-        sw.outputs[out as usize].waiting[l].push_back((seq, port));
+        sw.outputs[out as usize].waiting[l].push((seq, port));
         sw.waiting[l] += 1;
         sw.mark_pending(out);
         if p.lane == Lane::Data {
@@ -121,7 +122,6 @@ impl Simulation {
         }
         // If the output is still sending when the forwarding delay runs out, its end of transmission runs the pass
         // that may start this packet: no need for an event of its own.
-        let out_channel = self.topo.out_channel(node, out);
         if self.channels[out_channel as usize].sending.is_none_or(|s| s.ends_at < eligible_at) {
             self.queue.schedule(eligible_at, Event::Eligible { node });
         }
@@ -181,7 +181,6 @@ impl Simulation {
     /// Starts every packet that can start now, oldest first, ACKs before data.
     pub(super) fn switch_pass(&mut self, slot: usize) {
         let now = self.queue.now();
-        let mut started = false;
         loop {
             let mut best: Option<Candidate> = None;
             for lane in [Lane::Ack, Lane::Data] {
@@ -212,23 +211,10 @@ impl Simulation {
                 }
             }
             match best {
-                Some(cand) => {
-                    self.start_from_switch(slot, cand);
-                    started = true;
-                }
+                Some(cand) => self.start_from_switch(slot, cand),
                 None => break,
             }
         }
-        if !started {
-            return; // nothing left any output's waiting list
-        }
-        let sw = &mut self.switches[slot];
-        let SwitchState { pending_outputs, is_pending, outputs, .. } = sw;
-        pending_outputs.retain(|&o| {
-            let keep = outputs[o as usize].waiting.iter().any(|w| !w.is_empty());
-            is_pending[o as usize] = keep;
-            keep
-        });
     }
 
     fn start_from_switch(&mut self, slot: usize, cand: Candidate) {
@@ -248,6 +234,15 @@ impl Simulation {
         let at = waiting.iter().position(|&(seq, _)| seq == cand.seq).expect("a candidate is waiting");
         waiting.remove(at);
         sw.waiting[l] -= 1;
+        if sw.outputs[cand.out as usize].waiting.iter().all(|w| w.is_empty()) {
+            let i = sw
+                .pending_outputs
+                .iter()
+                .position(|&o| o == cand.out)
+                .expect("an output with waiting packets is pending");
+            sw.pending_outputs.swap_remove(i);
+            sw.is_pending[cand.out as usize] = false;
+        }
         let channel = self.topo.out_channel(node, cand.out);
         if cand.lane == Lane::Data && self.marker.departure(&mut sw.outputs[cand.out as usize].counters) {
             let p = &mut self.packets[packet];
@@ -266,7 +261,7 @@ impl Simulation {
         let slot = self.node_slot[node as usize] as usize;
         let buffer = &mut self.switches[slot].inputs[port as usize][lane.index()];
         let pos = buffer.queue.iter().position(|e| e.packet == packet).expect("the leaving packet is buffered");
-        let entry = buffer.queue.remove(pos).expect("position is in range");
+        let entry = buffer.queue.remove(pos);
         debug_assert!(entry.started);
         let blocks = self.packets[packet].blocks;
         let before = buffer.used;
@@ -291,7 +286,7 @@ mod tests {
         let mut input = InputLane::default();
         let mut outputs = vec![Output::default(), Output::default()];
         for (seq, out) in [(0u64, 0u16), (1, 1), (2, 1)] {
-            input.queue.push_back(Entry {
+            input.queue.push(Entry {
                 packet: seq as u32,
                 out,
                 seq,
@@ -301,7 +296,7 @@ mod tests {
                 arrived_at: 0,
                 started_at: 0,
             });
-            outputs[out as usize].waiting[0].push_back((seq, 0));
+            outputs[out as usize].waiting[0].push((seq, 0));
         }
         SwitchState {
             node: 0,

@@ -22,7 +22,8 @@ impl Simulation {
             assert!(*credits >= p.blocks, "started without credit");
             *credits -= p.blocks;
         }
-        let done = now + c.bandwidth.serialization(p.bytes);
+        debug_assert_eq!(p.bytes, if lane == Lane::Data { self.data_bytes } else { self.ack_bytes });
+        let done = now + state.serialization[lane.index()];
         state.sending = Some(Sending { packet, lane, from_input, ends_at: done });
         if let Some(since) = state.stalled_since.take() {
             self.links[channel as usize].stall += overlap(since, now, self.measure_from, self.end);
