@@ -9,11 +9,40 @@ use crate::net::packet::{Lane, Packet, PacketId};
 use crate::net::topology::ChannelId;
 use crate::scenario::Traffic;
 use crate::time::{Time, NS};
+use core::cmp::Reverse;
 
 impl Simulation {
-    /// Sends the next packet from host `slot` if its NIC is idle: a waiting ACK first, then the next flow in
-    /// round-robin order whose window and rate limit allow it. If only rate limits hold flows back, a wake-up is set
-    /// for the earliest of them.
+    /// When flow `f`'s rate limit lets it start its next packet.
+    fn rate_ok_at(&self, f: usize) -> Time {
+        let flow = &self.flows[f];
+        flow.last_start.map_or(0, |t| t + flow.cc.gap(self.packet_time[f]))
+    }
+
+    /// Puts flow `f` where its host will find it: in the ready list if it may send now, under a rate timer if only
+    /// its rate limit holds it back, nowhere if it is off or its window is full (an ACK or its next ON period calls
+    /// this again).
+    fn enlist(&mut self, f: usize) {
+        let now = self.queue.now();
+        let flow = &self.flows[f];
+        if !flow.active || flow.cc.window().is_some_and(|w| flow.outstanding >= w) {
+            return;
+        }
+        let t = self.rate_ok_at(f);
+        let slot = self.flows[f].host as usize;
+        let (flow, host) = (&mut self.flows[f], &mut self.hosts[slot]);
+        if t <= now {
+            if !flow.in_ready {
+                flow.in_ready = true;
+                host.ready.push_back(f as u32);
+            }
+        } else if flow.timer_at.is_none_or(|at| t < at) {
+            flow.timer_at = Some(t);
+            host.timers.push(Reverse((t, f as u32)));
+        }
+    }
+
+    /// Sends the next packet from host `slot` if its NIC is idle: a waiting ACK first, then the flow at the front of
+    /// the ready list. If only rate limits hold flows back, a wake-up is set for the earliest of them.
     pub(super) fn host_pass(&mut self, slot: usize) {
         let now = self.queue.now();
         let node = self.hosts[slot].node;
@@ -32,31 +61,38 @@ impl Simulation {
                 return;
             }
         }
-        let host = &self.hosts[slot];
-        let n = host.flows.len();
-        let mut wake: Option<Time> = None;
-        for k in 0..n {
-            let idx = (host.next_flow + k) % n;
-            let f = host.flows[idx] as usize;
-            let flow = &self.flows[f];
-            if !flow.active || flow.cc.window().is_some_and(|w| flow.outstanding >= w) {
-                continue;
+        while let Some(&Reverse((t, f))) = self.hosts[slot].timers.peek() {
+            if t > now {
+                break;
             }
-            let rate_ok_at = flow.last_start.map_or(0, |t| t + flow.cc.gap(self.packet_time[f]));
-            if rate_ok_at > now {
-                wake = Some(wake.map_or(rate_ok_at, |w| w.min(rate_ok_at)));
+            self.hosts[slot].timers.pop();
+            if self.flows[f as usize].timer_at == Some(t) {
+                self.flows[f as usize].timer_at = None;
+                self.enlist(f as usize);
+            }
+        }
+        while let Some(&f) = self.hosts[slot].ready.front() {
+            let f = f as usize;
+            let flow = &self.flows[f];
+            let rate_ok_at = self.rate_ok_at(f);
+            if !flow.active || flow.cc.window().is_some_and(|w| flow.outstanding >= w) || rate_ok_at > now {
+                // Changed since it was queued: take it out and put it back where it belongs now.
+                self.hosts[slot].ready.pop_front();
+                self.flows[f].in_ready = false;
+                self.enlist(f);
                 continue;
             }
             if credits[Lane::Data.index()] < self.data_blocks {
-                let state = &mut self.channels[channel as usize];
-                state.stalled_since.get_or_insert(now);
+                self.channels[channel as usize].stalled_since.get_or_insert(now);
                 return; // a credit will run this pass again
             }
-            self.hosts[slot].next_flow = (idx + 1) % n;
+            self.hosts[slot].ready.pop_front();
+            self.flows[f].in_ready = false;
             self.inject(f, channel, rate_ok_at);
+            self.enlist(f);
             return;
         }
-        if let Some(t) = wake {
+        if let Some(&Reverse((t, _))) = self.hosts[slot].timers.peek() {
             let host = &mut self.hosts[slot];
             if host.wake_at.is_none_or(|w| w > t) {
                 host.wake_gen = host.wake_gen.wrapping_add(1);
@@ -153,6 +189,7 @@ impl Simulation {
                 let next_psn = flow.next_psn;
                 flow.cc.on_ack(p.marked, p.psn, next_psn);
                 let slot = flow.host as usize;
+                self.enlist(f);
                 self.host_pass(slot);
             }
         }
@@ -185,6 +222,7 @@ impl Simulation {
             self.queue.schedule(t, Event::FlowOff { flow: f, gen });
         }
         let slot = flow.host as usize;
+        self.enlist(f as usize);
         self.host_pass(slot);
     }
 

@@ -145,8 +145,8 @@ impl Simulation {
                 node_slot[n] = hosts.len() as u32;
                 hosts.push(HostState {
                     node: n as NodeId,
-                    flows: Vec::new(),
-                    next_flow: 0,
+                    ready: Default::default(),
+                    timers: Default::default(),
                     acks: Default::default(),
                     wake_at: None,
                     wake_gen: 0,
@@ -206,7 +206,6 @@ impl Simulation {
             let kind = source_kind(&cf.source, &mut tables);
             let hybrid = cf.source.response == Response::Hybrid;
             let host = node_slot[cf.src as usize];
-            hosts[host as usize].flows.push(i as u32);
             let src_channel = topo.out_channel(cf.src, 0);
             packet_time.push(topo.channel(src_channel).bandwidth.serialization(data_bytes));
             flows.push(FlowState {
@@ -219,6 +218,8 @@ impl Simulation {
                 cc: SourceCc::new(&kind, cf.source.window_packets, hybrid),
                 last_start: None,
                 window_open_at: 0,
+                in_ready: false,
+                timer_at: None,
                 toggle_gen: 0,
                 rng: Rng::new(scenario.seed, i as u64),
             });

@@ -7,8 +7,9 @@ use crate::net::packet::{Lane, PacketId};
 use crate::net::topology::{NodeId, PortId};
 use crate::rng::Rng;
 use crate::time::Time;
-use alloc::collections::VecDeque;
+use alloc::collections::{BinaryHeap, VecDeque};
 use alloc::vec::Vec;
+use core::cmp::Reverse;
 
 /// What a channel's transmitter is sending.
 #[derive(Debug, Clone, Copy)]
@@ -105,13 +106,17 @@ pub struct SwitchState {
     pub waiting: [u32; 2],
 }
 
-/// A host's NIC: it injects its flows' data and its ACKs.
+/// A host's NIC: it injects its flows' data and its ACKs. Flows that may send now wait in `ready` and take turns
+/// (a flow that sends goes to the back); flows held only by their rate limit wait in `timers` until it runs out.
+/// Both are kept up to date as flows change, so a pass costs the same however many flows the host has.
 #[derive(Debug, Clone)]
 pub struct HostState {
     pub node: NodeId,
-    /// Flows sourced here, served round-robin.
-    pub flows: Vec<u32>,
-    pub next_flow: usize,
+    /// Flows that were ready when queued (checked again when they reach the front).
+    pub ready: VecDeque<u32>,
+    /// `(time its rate limit allows it, flow)`, earliest first; an entry is live only if it matches the flow's
+    /// `timer_at`.
+    pub timers: BinaryHeap<Reverse<(Time, u32)>>,
     /// ACKs waiting to be sent (they go before data).
     pub acks: VecDeque<PacketId>,
     /// The pending wake-up for a rate timer, and its generation (a newer wake cancels older ones).
@@ -135,6 +140,10 @@ pub struct FlowState {
     pub last_start: Option<Time>,
     /// When the window last opened (an ACK freed a slot).
     pub window_open_at: Time,
+    /// Queued in its host's `ready` list.
+    pub in_ready: bool,
+    /// The time of its live entry in its host's `timers`.
+    pub timer_at: Option<Time>,
     /// Cancels stale ON/OFF toggles.
     pub toggle_gen: u32,
     pub rng: Rng,
