@@ -1,0 +1,90 @@
+//! The `ibcc` command line as scripts use it: the JSON document's contract, exit status 2 with a message naming the
+//! problem for bad input, presets round-tripping through `run`.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn ibcc(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ibcc"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ibcc runs");
+    let mut input = child.stdin.take().unwrap();
+    if let Some(text) = stdin {
+        input.write_all(text.as_bytes()).unwrap();
+    }
+    drop(input);
+    child.wait_with_output().unwrap()
+}
+
+fn short_preset(name: &str) -> String {
+    let out = ibcc(&["preset", name], None);
+    assert!(out.status.success());
+    let mut s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    s["duration_ns"] = 5_000_000.into();
+    s["measure"]["from_ns"] = 1_000_000.into();
+    s.to_string()
+}
+
+#[test]
+fn run_json_has_the_documented_fields() {
+    let out = ibcc(&["run", "-", "--json"], Some(&short_preset("infocom03-fig4b")));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let link = &r["links"][0];
+    for key in ["id", "from", "to", "utilization"] {
+        assert!(!link[key].is_null(), "links[].{key}");
+    }
+    assert!(link["id"].as_str().unwrap().contains("->"));
+    let flow = &r["flows"][0];
+    for key in ["id", "group", "src", "dst", "throughput_fraction", "marks", "mean_delay_ns"] {
+        assert!(flow.get(key).is_some(), "flows[].{key}");
+    }
+    let group = &r["groups"][0];
+    for key in ["name", "flows", "throughput_fraction", "jain_index"] {
+        assert!(!group[key].is_null(), "groups[].{key}");
+    }
+    for key in ["injected_packets", "delivered_packets", "in_flight_packets", "dropped_packets", "marked_packets"] {
+        assert!(r["totals"][key].is_u64(), "totals.{key}");
+    }
+    assert_eq!(r["totals"]["dropped_packets"], 0);
+    assert!(r["events"].as_u64().unwrap() > 1000);
+    let t = &r["totals"];
+    assert_eq!(
+        t["injected_packets"].as_u64().unwrap(),
+        t["delivered_packets"].as_u64().unwrap() + t["in_flight_packets"].as_u64().unwrap()
+    );
+}
+
+#[test]
+fn every_preset_is_listed_and_runs() {
+    let out = ibcc(&["presets"], None);
+    let list = String::from_utf8(out.stdout).unwrap();
+    assert!(list.lines().count() >= 9);
+    for name in list.lines().map(|l| l.split_whitespace().next().unwrap()) {
+        let out = ibcc(&["run", "-"], Some(&short_preset(name)));
+        assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(String::from_utf8_lossy(&out.stdout).contains("dropped 0"), "{name}");
+    }
+}
+
+#[test]
+fn bad_input_exits_2_naming_the_problem() {
+    let cases: [(&[&str], Option<&str>, &str); 5] = [
+        (&["run", "-"], Some("{not json"), "line 1"),
+        (&["run", "-"], Some(r#"{"format":"ibcc-scenario","version":7,"duration_ns":1,"nodes":[]}"#), "version 7"),
+        (&["run", "/nonexistent/scenario.json"], None, "/nonexistent/scenario.json"),
+        (&["preset", "no-such-preset"], None, "infocom03-fig2"),
+        (&["run", "preset:infocom03-fig2", "--measure-from-ns", "200000000"], None, "measure.from_ns"),
+    ];
+    for (args, stdin, needle) in cases {
+        let out = ibcc(args, stdin);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
