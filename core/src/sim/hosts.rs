@@ -14,8 +14,13 @@ use core::cmp::Reverse;
 impl Simulation {
     /// When flow `f`'s rate limit lets it start its next packet.
     fn rate_ok_at(&self, f: usize) -> Time {
-        let flow = &self.flows[f];
-        flow.last_start.map_or(0, |t| t + flow.cc.gap(self.packet_time[f]))
+        self.flows[f].rate_ok_at
+    }
+
+    /// Recomputes flow `f`'s `rate_ok_at` after its last start or its rate changed.
+    fn update_rate_ok_at(&mut self, f: usize) {
+        let flow = &mut self.flows[f];
+        flow.rate_ok_at = flow.last_start.map_or(0, |t| t + flow.cc.gap(self.packet_time[f]));
     }
 
     /// Puts flow `f` where its host will find it: in the ready list if it may send now, under a rate timer if only
@@ -89,6 +94,7 @@ impl Simulation {
             self.hosts[slot].ready.pop_front();
             self.flows[f].in_ready = false;
             self.inject(f, channel, rate_ok_at);
+            self.update_rate_ok_at(f);
             self.enlist(f);
             return;
         }
@@ -189,6 +195,7 @@ impl Simulation {
                 let next_psn = flow.next_psn;
                 flow.cc.on_ack(p.marked, p.psn, next_psn);
                 let slot = flow.host as usize;
+                self.update_rate_ok_at(f);
                 self.enlist(f);
                 self.host_pass(slot);
             }
@@ -222,6 +229,7 @@ impl Simulation {
             self.queue.schedule(t, Event::FlowOff { flow: f, gen });
         }
         let slot = flow.host as usize;
+        self.update_rate_ok_at(f as usize);
         self.enlist(f as usize);
         self.host_pass(slot);
     }

@@ -217,6 +217,7 @@ impl Simulation {
                 next_psn: 0,
                 cc: SourceCc::new(&kind, cf.source.window_packets, hybrid),
                 last_start: None,
+                rate_ok_at: 0,
                 window_open_at: 0,
                 in_ready: false,
                 timer_at: None,

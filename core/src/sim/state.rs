@@ -138,6 +138,9 @@ pub struct FlowState {
     pub cc: SourceCc,
     /// Start of the last injection.
     pub last_start: Option<Time>,
+    /// When the rate limit next allows an injection: `last_start + gap(rate)`, kept up to date whenever either
+    /// changes (the NIC asks on every pass).
+    pub rate_ok_at: Time,
     /// When the window last opened (an ACK freed a slot).
     pub window_open_at: Time,
     /// Queued in its host's `ready` list.
