@@ -1,7 +1,7 @@
 //! `ibcc run FILE|-`: run a scenario and print its results as a table or, with `--json`, as one JSON document.
 
 use ibcc_core::scenario::Scenario;
-use ibcc_core::sim::{Results, Simulation};
+use ibcc_core::sim::{ControlFactor, Results, Simulation};
 use std::fmt::Write as _;
 use std::io::Read;
 
@@ -18,6 +18,10 @@ pub struct Args {
     /// Measure from this time instead of the scenario's `measure.from_ns`.
     #[arg(long)]
     measure_from_ns: Option<u64>,
+    /// Also run the scenario with congestion control off (same seed) and report the control factor
+    /// FC = (Bc·D0)/(B0·Dc) with both throughputs B and mean delays D.
+    #[arg(long)]
+    baseline: bool,
 }
 
 /// Reads and validates a scenario from a file, `-` (stdin) or `preset:NAME`; the error names the source and the
@@ -46,16 +50,42 @@ pub fn run(args: &Args) -> Result<(), String> {
     if let Some(f) = args.measure_from_ns {
         scenario.measure.from_ns = f;
     }
-    let mut sim = Simulation::new(&scenario).map_err(|e| format!("{}: {e}", args.file))?;
-    sim.run();
-    let results = sim.results();
-    let text = if args.json {
-        serde_json::to_string_pretty(&results).expect("results serialize") + "\n"
+    let results = simulate(&scenario).map_err(|e| format!("{}: {e}", args.file))?;
+    let control = if args.baseline {
+        let base = simulate(&scenario.without_congestion_control()).map_err(|e| format!("{}: {e}", args.file))?;
+        Some(ControlFactor::new(&results, &base).ok_or("no packet was delivered in the measurement interval")?)
     } else {
-        table(&results)
+        None
+    };
+    let text = if args.json {
+        let mut doc = serde_json::to_value(&results).expect("results serialize");
+        if let Some(c) = &control {
+            doc["control_factor"] = serde_json::to_value(c).expect("serializes");
+        }
+        serde_json::to_string_pretty(&doc).expect("serializes") + "\n"
+    } else {
+        let mut t = table(&results);
+        if let Some(c) = &control {
+            let _ = writeln!(
+                t,
+                "\ncontrol factor FC = {:.3}: throughput {:.4} vs {:.4} without congestion control, mean delay {:.2} us vs {:.2} us",
+                c.fc,
+                c.throughput,
+                c.baseline_throughput,
+                c.delay_ns / 1e3,
+                c.baseline_delay_ns / 1e3
+            );
+        }
+        t
     };
     crate::output::print(&text);
     Ok(())
+}
+
+fn simulate(s: &Scenario) -> Result<Results, ibcc_core::scenario::ScenarioError> {
+    let mut sim = Simulation::new(s)?;
+    sim.run();
+    Ok(sim.results())
 }
 
 fn table(r: &Results) -> String {

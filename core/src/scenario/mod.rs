@@ -11,6 +11,8 @@ mod validate;
 pub use error::{Element, Problem, ScenarioError};
 pub use validate::{Limits, LIMITS};
 
+pub use crate::cc::pft::PftConfig;
+
 use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Deserializer, Serialize};
@@ -58,6 +60,9 @@ pub struct Scenario {
     pub source: Source,
     #[serde(default)]
     pub measure: Measure,
+    /// Proactive Flow Throttling at every host NIC (absent: off).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pft: Option<PftConfig>,
 }
 
 fn one_u64() -> u64 {
@@ -416,6 +421,7 @@ impl Scenario {
             marking: Marking::default(),
             source: Source::default(),
             measure: Measure::default(),
+            pft: None,
         }
     }
 
@@ -429,6 +435,20 @@ impl Scenario {
         let s = Self::from_json(text)?;
         s.validate()?;
         Ok(s)
+    }
+
+    /// The same scenario with every congestion control off: no marking, no rate control, no window, no PFT, no
+    /// per-flow source overrides. The baseline of the control factor FC.
+    pub fn without_congestion_control(&self) -> Self {
+        let mut s = self.clone();
+        s.marking.policy = MarkingPolicy::None;
+        s.source.response = Response::None;
+        s.source.window_packets = None;
+        s.pft = None;
+        for f in &mut s.flows {
+            f.source = None;
+        }
+        s
     }
 
     /// Pretty-printed JSON.

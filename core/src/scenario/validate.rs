@@ -190,6 +190,27 @@ impl Scenario {
             }
             _ => {}
         }
+        if let Some(p) = &self.pft {
+            let checks: [(&'static str, bool, &'static str); 8] = [
+                ("pft.flit_bytes", p.flit_bytes >= 1 && p.flit_bytes <= 65_536, "from 1 to 65536 bytes"),
+                ("pft.cycle_ps", p.cycle_ps >= 1 && p.cycle_ps <= 1_000_000_000, "from 1 ps to 1 ms"),
+                ("pft.m", p.m <= 64, "at most 64"),
+                ("pft.n", p.n <= 64, "at most 64"),
+                ("pft.random_bits", (1..=64).contains(&p.random_bits), "from 1 to 64"),
+                ("pft.enter_window_cycles", p.enter_window_cycles >= 1, "at least 1"),
+                ("pft.exit_window_cycles", p.exit_window_cycles >= 1, "at least 1"),
+                (
+                    "pft.enter_count_cycles",
+                    p.enter_count_cycles <= p.enter_window_cycles && p.exit_count_cycles <= p.exit_window_cycles,
+                    "a count within its window (enter_count <= enter_window, exit_count <= exit_window)",
+                ),
+            ];
+            for (field, ok, range) in checks {
+                if !ok {
+                    return Err(err(top(), field, Problem::OutOfRange(range)));
+                }
+            }
+        }
         let me = &self.measure;
         if me.window_ns == 0 || me.window_ns > self.duration_ns.max(2 * MS / NS) {
             return Err(err(

@@ -66,6 +66,17 @@ impl Simulation {
                 return;
             }
         }
+        // PFT: while throttling, data waits for the idle cycles after the last packet (or for c to change).
+        if let Some(pft) = &self.hosts[slot].pft {
+            match pft.next_data_at {
+                None => return,
+                Some(t) if t > now => {
+                    self.wake_host_at(slot, t);
+                    return;
+                }
+                Some(_) => {}
+            }
+        }
         while let Some(&Reverse((t, f))) = self.hosts[slot].timers.peek() {
             if t > now {
                 break;
@@ -96,15 +107,24 @@ impl Simulation {
             self.inject(f, channel, rate_ok_at);
             self.update_rate_ok_at(f);
             self.enlist(f);
+            if self.hosts[slot].pft.is_some() {
+                let ends = now + self.channels[channel as usize].serialization[Lane::Data.index()];
+                self.pft_after_data_packet(slot, ends);
+            }
             return;
         }
         if let Some(&Reverse((t, _))) = self.hosts[slot].timers.peek() {
-            let host = &mut self.hosts[slot];
-            if host.wake_at.is_none_or(|w| w > t) {
-                host.wake_gen = host.wake_gen.wrapping_add(1);
-                host.wake_at = Some(t);
-                self.queue.schedule(t, Event::HostWake { host: slot as u32, gen: host.wake_gen });
-            }
+            self.wake_host_at(slot, t);
+        }
+    }
+
+    /// Makes sure host `slot` runs a pass at `t` (keeping only the earliest pending wake-up).
+    fn wake_host_at(&mut self, slot: usize, t: Time) {
+        let host = &mut self.hosts[slot];
+        if host.wake_at.is_none_or(|w| w > t) {
+            host.wake_gen = host.wake_gen.wrapping_add(1);
+            host.wake_at = Some(t);
+            self.queue.schedule(t, Event::HostWake { host: slot as u32, gen: host.wake_gen });
         }
     }
 

@@ -20,13 +20,14 @@
 mod events;
 mod hosts;
 mod invariants;
+mod pft;
 mod results;
 mod snapshot;
 mod state;
 mod switching;
 mod transmit;
 
-pub use results::{BufferResult, FlowResult, GroupResult, LinkResult, Results, Totals};
+pub use results::{BufferResult, ControlFactor, FlowResult, GroupResult, LinkResult, Results, Totals};
 pub use snapshot::{BufferSnapshot, FlowSnapshot, LinkSnapshot, Snapshot};
 
 use crate::cc::ipd::IpdTable;
@@ -150,6 +151,13 @@ impl Simulation {
                     acks: Default::default(),
                     wake_at: None,
                     wake_gen: 0,
+                    pft: scenario.pft.map(|cfg| state::HostPft {
+                        detector: crate::cc::pft::Detector::new(cfg),
+                        next_data_at: Some(0),
+                        last_flits: 0,
+                        timer_gen: 0,
+                        rng: Rng::new(scenario.seed, 0x5046_5400 + n as u64),
+                    }),
                 });
             } else {
                 node_slot[n] = switches.len() as u32;
@@ -382,6 +390,7 @@ impl Simulation {
             Event::HostWake { host, gen } => self.on_host_wake(host, gen),
             Event::FlowOn { flow, gen } => self.on_flow_on(flow, gen),
             Event::FlowOff { flow, gen } => self.on_flow_off(flow, gen),
+            Event::PftTimer { host, gen } => self.on_pft_timer(host, gen),
         }
     }
 

@@ -48,6 +48,8 @@ pub struct FlowResult {
     pub marks: u64,
     /// Mean time from injection start to delivery of the packets delivered in the interval.
     pub mean_delay_ns: Option<f64>,
+    /// Packets delivered in the interval (the weight of `mean_delay_ns`).
+    pub measured_packets: u64,
     /// Its rate limit at the end, as a fraction of its link.
     pub rate_limit: f64,
     /// Its window at the end (`None`: unlimited).
@@ -124,9 +126,47 @@ impl Results {
         self.groups.iter().find(|g| g.name == name)
     }
 
+    /// Aggregate throughput B: the sum of all flows' throughput fractions.
+    pub fn aggregate_throughput(&self) -> f64 {
+        self.flows.iter().map(|f| f.throughput_fraction).sum()
+    }
+
+    /// Mean packet delay D over every packet delivered in the interval, in nanoseconds.
+    pub fn mean_delay_ns(&self) -> Option<f64> {
+        let n: u64 = self.flows.iter().map(|f| f.measured_packets).sum();
+        let total: f64 = self.flows.iter().filter_map(|f| f.mean_delay_ns.map(|d| d * f.measured_packets as f64)).sum();
+        (n > 0).then(|| total / n as f64)
+    }
+
     /// The link with this id (`"A->B"`).
     pub fn link(&self, id: &str) -> Option<&LinkResult> {
         self.links.iter().find(|l| l.id == id)
+    }
+}
+
+/// The PFT paper's control factor FC = (Bc·D0)/(B0·Dc) (§IV-A): throughput B and mean packet delay D with congestion
+/// control (c) and without it (0), same scenario and seed. Above 1 is better.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct ControlFactor {
+    pub throughput: f64,
+    pub delay_ns: f64,
+    pub baseline_throughput: f64,
+    pub baseline_delay_ns: f64,
+    pub fc: f64,
+}
+
+impl ControlFactor {
+    /// FC from a run with congestion control and its baseline; `None` if either delivered nothing in its interval.
+    pub fn new(with: &Results, baseline: &Results) -> Option<Self> {
+        let (b, d) = (with.aggregate_throughput(), with.mean_delay_ns()?);
+        let (b0, d0) = (baseline.aggregate_throughput(), baseline.mean_delay_ns()?);
+        (b0 > 0.0 && d > 0.0).then(|| Self {
+            throughput: b,
+            delay_ns: d,
+            baseline_throughput: b0,
+            baseline_delay_ns: d0,
+            fc: (b * d0) / (b0 * d),
+        })
     }
 }
 
@@ -204,6 +244,7 @@ impl Simulation {
                     marks: c.marked_acks,
                     mean_delay_ns: (c.delivered_in_interval > 0)
                         .then(|| c.delay_sum as f64 / c.delivered_in_interval as f64 / NS as f64),
+                    measured_packets: c.delivered_in_interval,
                     rate_limit: state.cc.rate(),
                     window: state.cc.window(),
                 }

@@ -2,6 +2,7 @@
 //! host NICs, and flows.
 
 use crate::cc::marking::PortCounters;
+use crate::cc::pft::Detector;
 use crate::cc::source::SourceCc;
 use crate::net::packet::{Lane, PacketId};
 use crate::net::topology::{NodeId, PortId};
@@ -122,6 +123,22 @@ pub struct HostState {
     /// The pending wake-up for a rate timer, and its generation (a newer wake cancels older ones).
     pub wake_at: Option<Time>,
     pub wake_gen: u32,
+    /// Proactive Flow Throttling at this NIC, if the scenario has it.
+    pub pft: Option<HostPft>,
+}
+
+/// A NIC's PFT state.
+#[derive(Debug, Clone)]
+pub struct HostPft {
+    pub detector: Detector,
+    /// While throttling: the NIC may start its next data packet at this time (`None`: not until `c` changes, RI
+    /// with `f(c) >= 2^bits`).
+    pub next_data_at: Option<Time>,
+    /// Flits of the last data packet (to redraw its wait when `c` changes while blocked).
+    pub last_flits: u32,
+    /// Cancels stale AT timers.
+    pub timer_gen: u32,
+    pub rng: Rng,
 }
 
 /// A flow's source side.

@@ -44,6 +44,9 @@ impl Simulation {
                 link.ack_packets += 1;
             }
         }
+        if lane == Lane::Data && from_input.is_none() {
+            self.pft_credits_changed(channel);
+        }
         if !self.topo.nodes()[c.to as usize].is_host {
             if c.propagation == 0 {
                 self.arrive(channel, packet);
@@ -88,6 +91,9 @@ impl Simulation {
         let credits = &mut state.credits[lane.index()];
         *credits += blocks;
         assert!(*credits <= state.capacity[lane.index()], "credit above the receiver's buffer size");
+        if lane == Lane::Data {
+            self.pft_credits_changed(channel);
+        }
         let from: NodeId = self.topo.channel(channel).from;
         self.node_pass(from);
     }

@@ -1,0 +1,393 @@
+//! Proactive Flow Throttling (PFT; the IFIP Networking 2021 paper, restated in model.md §7): each host NIC watches
+//! `c`, the credits in use on its own link (sent, not yet returned, in 64-byte blocks), decides from it alone whether
+//! the network is congested, and while it is, spaces out its flits.
+//!
+//! Detection (§III-B):
+//! - Fixed Threshold (FT, Algorithm 1): Normal -> Congested when `c > te`; Congested -> Normal when `c < ts`.
+//! - Average Threshold (AT, Algorithm 2): in Normal, within consecutive windows of `Te` cycles, count the cycles
+//!   with `c` above the enter threshold; reaching `Te'` enters Congested. In Congested, within windows of `Ts`
+//!   cycles, count the cycles with `c` below the exit threshold; reaching `Ts'` returns to Normal. (Algorithm 2
+//!   reuses the names of thresholds and windows; we keep them apart.) `c` is piecewise constant between events, so
+//!   the counts are integrated as time, exactly, and the state changes at the instant a count is reached.
+//!
+//! Throttling, only while Congested (§III-C), with `f(c) = (c << m) >> n + k` (equation 1, as the hardware computes
+//! it):
+//! - Fixed Interval (FI): `f(c)` idle cycles after each flit.
+//! - Random Interval (RI): every cycle draws `r` uniformly from `[0, 2^bits)` and a flit may go only if
+//!   `r >= f(c)`. The wait before each flit is geometric; we draw it directly rather than cycle by cycle.
+//!
+//! One flit per NIC cycle is the full rate. The simulator sends whole packets, so the idle cycles of a packet's
+//! flits are added after it: the same average rate, the same spacing of packets.
+
+use crate::rng::Rng;
+use crate::time::Time;
+use serde::{Deserialize, Serialize};
+
+/// Which detection strategy.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Detection {
+    #[default]
+    FixedThreshold,
+    AverageThreshold,
+}
+
+/// Which throttling strategy.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Throttling {
+    #[default]
+    FixedInterval,
+    RandomInterval,
+}
+
+/// PFT parameters (the scenario's `pft` block).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PftConfig {
+    pub detection: Detection,
+    /// FT: enter Congested when `c` exceeds this (`te`). AT: the threshold `c` must be above to count.
+    pub enter_threshold_blocks: u32,
+    /// FT: return to Normal when `c` falls below this (`ts`). AT: the threshold `c` must be below to count.
+    pub exit_threshold_blocks: u32,
+    /// AT: the window `Te` and the count `Te'` that enters Congested, in NIC cycles.
+    pub enter_window_cycles: u32,
+    pub enter_count_cycles: u32,
+    /// AT: the window `Ts` and the count `Ts'` that returns to Normal, in NIC cycles.
+    pub exit_window_cycles: u32,
+    pub exit_count_cycles: u32,
+    pub throttling: Throttling,
+    pub m: u32,
+    pub n: u32,
+    pub k: u32,
+    /// Bytes per flit.
+    pub flit_bytes: u32,
+    /// One NIC cycle, in picoseconds (the paper's NIC: 700 MHz, 1429 ps). One flit per cycle is the full rate.
+    pub cycle_ps: u64,
+    /// RI: the random number's width in bits.
+    pub random_bits: u32,
+}
+
+impl Default for PftConfig {
+    /// Thresholds of 3 and 1 packets of 33 blocks; 16-byte flits in 16 ns cycles (one flit per cycle at 8 Gb/s);
+    /// `f(c) = c`: at two packets of credit in use, each flit is followed by 66 idle cycles.
+    fn default() -> Self {
+        Self {
+            detection: Detection::FixedThreshold,
+            enter_threshold_blocks: 99,
+            exit_threshold_blocks: 33,
+            enter_window_cycles: 1024,
+            enter_count_cycles: 512,
+            exit_window_cycles: 1024,
+            exit_count_cycles: 512,
+            throttling: Throttling::FixedInterval,
+            m: 0,
+            n: 0,
+            k: 0,
+            flit_bytes: 16,
+            cycle_ps: 16_000,
+            random_bits: 8,
+        }
+    }
+}
+
+impl PftConfig {
+    /// `f(c) = (c << m) >> n + k`, saturating.
+    pub fn f(&self, c: u32) -> u64 {
+        // c < 2^32 and m <= 64 keep the shift inside u128.
+        let v = (u128::from(c) << self.m.min(64)) >> self.n.min(127);
+        u64::try_from(v).unwrap_or(u64::MAX).saturating_add(u64::from(self.k))
+    }
+
+    /// RI: the probability that a cycle allows a flit, `max(0, 1 - f(c)/2^bits)`.
+    pub fn ri_send_probability(&self, c: u32) -> f64 {
+        let range = (1u128 << self.random_bits.min(64)) as f64;
+        (1.0 - self.f(c) as f64 / range).max(0.0)
+    }
+
+    /// The injection rate while Congested, as a fraction of full rate (one flit per cycle): FI `1/(1 + f(c))`,
+    /// RI the per-cycle send probability (the PFT paper's Fig. 1).
+    pub fn injection_rate(&self, c: u32) -> f64 {
+        match self.throttling {
+            Throttling::FixedInterval => 1.0 / (1.0 + self.f(c) as f64),
+            Throttling::RandomInterval => self.ri_send_probability(c),
+        }
+    }
+
+    /// The idle time to add after a packet of `flits` flits sent with `c` credits in use, or `None` if RI can never
+    /// send at this `c` (the NIC then waits for `c` to change).
+    pub fn throttle_delay(&self, c: u32, flits: u32, rng: &mut Rng) -> Option<Time> {
+        match self.throttling {
+            Throttling::FixedInterval => Some(u64::from(flits).saturating_mul(self.f(c)).saturating_mul(self.cycle_ps)),
+            Throttling::RandomInterval => {
+                let p = self.ri_send_probability(c);
+                if p <= 0.0 {
+                    return None;
+                }
+                if p >= 1.0 {
+                    return Some(0);
+                }
+                // Failures before the first success of each flit: floor(ln U / ln(1 - p)), U in (0, 1].
+                let ln_q = libm::log(1.0 - p);
+                let cycles: f64 = (0..flits).map(|_| libm::floor(libm::log(1.0 - rng.uniform()) / ln_q)).sum();
+                Some((cycles * self.cycle_ps as f64) as Time)
+            }
+        }
+    }
+}
+
+/// Normal or Congested.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PftState {
+    Normal,
+    Congested,
+}
+
+/// One NIC's detector, fed every change of `c`.
+#[derive(Debug, Clone)]
+pub struct Detector {
+    config: PftConfig,
+    state: PftState,
+    c: u32,
+    /// Last time the AT count was brought up to date.
+    last: Time,
+    /// Start of the current AT window.
+    window_start: Time,
+    /// Time counted in the current AT window.
+    counted: Time,
+    /// Time spent Congested so far (for the results).
+    congested_time: Time,
+    entered_congested: Time,
+}
+
+impl Detector {
+    /// A detector in Normal at time 0 with no credit in use.
+    pub fn new(config: PftConfig) -> Self {
+        Self {
+            config,
+            state: PftState::Normal,
+            c: 0,
+            last: 0,
+            window_start: 0,
+            counted: 0,
+            congested_time: 0,
+            entered_congested: 0,
+        }
+    }
+
+    /// Normal or Congested.
+    pub fn state(&self) -> PftState {
+        self.state
+    }
+
+    /// Credits in use now.
+    pub fn credits_in_use(&self) -> u32 {
+        self.c
+    }
+
+    /// Time spent Congested up to `now`.
+    pub fn congested_time(&self, now: Time) -> Time {
+        self.congested_time + if self.state == PftState::Congested { now - self.entered_congested } else { 0 }
+    }
+
+    fn counts(&self) -> bool {
+        match self.state {
+            PftState::Normal => self.c > self.config.enter_threshold_blocks,
+            PftState::Congested => self.c < self.config.exit_threshold_blocks,
+        }
+    }
+
+    fn window_and_target(&self) -> (Time, Time) {
+        let cy = self.config.cycle_ps;
+        match self.state {
+            PftState::Normal => {
+                (u64::from(self.config.enter_window_cycles) * cy, u64::from(self.config.enter_count_cycles) * cy)
+            }
+            PftState::Congested => {
+                (u64::from(self.config.exit_window_cycles) * cy, u64::from(self.config.exit_count_cycles) * cy)
+            }
+        }
+    }
+
+    fn switch(&mut self, at: Time) {
+        match self.state {
+            PftState::Normal => {
+                self.state = PftState::Congested;
+                self.entered_congested = at;
+            }
+            PftState::Congested => {
+                self.state = PftState::Normal;
+                self.congested_time += at - self.entered_congested;
+            }
+        }
+        self.window_start = at;
+        self.counted = 0;
+        self.last = at;
+    }
+
+    /// AT: counts time up to `now`, changing state at the exact instant a count is reached.
+    fn advance(&mut self, now: Time) {
+        while self.last < now {
+            let (window, target) = self.window_and_target();
+            let window_end = self.window_start + window.max(1);
+            let step_end = now.min(window_end);
+            if self.counts() {
+                let needed = target.saturating_sub(self.counted);
+                if self.last + needed <= step_end {
+                    let at = self.last + needed;
+                    self.switch(at);
+                    continue;
+                }
+                self.counted += step_end - self.last;
+            }
+            self.last = step_end;
+            if step_end == window_end {
+                self.window_start = window_end;
+                self.counted = 0;
+            }
+        }
+    }
+
+    /// `c` changes to `c` at `now`. Returns whether the state changed.
+    pub fn set_credits(&mut self, now: Time, c: u32) -> bool {
+        let before = self.state;
+        match self.config.detection {
+            Detection::FixedThreshold => {
+                self.c = c;
+                let flip = match self.state {
+                    PftState::Normal => c > self.config.enter_threshold_blocks,
+                    PftState::Congested => c < self.config.exit_threshold_blocks,
+                };
+                if flip {
+                    self.switch(now);
+                }
+            }
+            Detection::AverageThreshold => {
+                self.advance(now);
+                self.c = c;
+            }
+        }
+        self.state != before
+    }
+
+    /// AT: brings the count up to `now` (a timer from [`Self::next_deadline`]). Returns whether the state changed.
+    pub fn on_timer(&mut self, now: Time) -> bool {
+        let before = self.state;
+        if self.config.detection == Detection::AverageThreshold {
+            self.advance(now);
+        }
+        self.state != before
+    }
+
+    /// AT: the next time the state could change with `c` unchanged (a window ends, or a count is reached).
+    pub fn next_deadline(&self) -> Option<Time> {
+        if self.config.detection != Detection::AverageThreshold {
+            return None;
+        }
+        let (window, target) = self.window_and_target();
+        let window_end = self.window_start + window.max(1);
+        if self.counts() {
+            Some(window_end.min(self.last + target.saturating_sub(self.counted)))
+        } else {
+            Some(window_end)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at_config() -> PftConfig {
+        PftConfig {
+            detection: Detection::AverageThreshold,
+            enter_threshold_blocks: 50,
+            exit_threshold_blocks: 20,
+            enter_window_cycles: 100,
+            enter_count_cycles: 60,
+            exit_window_cycles: 200,
+            exit_count_cycles: 150,
+            cycle_ps: 10,
+            ..PftConfig::default()
+        }
+    }
+
+    #[test]
+    fn f_is_shift_left_m_shift_right_n_plus_k() {
+        let cfg = |m, n, k| PftConfig { m, n, k, ..PftConfig::default() };
+        assert_eq!(cfg(0, 0, 0).f(66), 66);
+        assert_eq!(cfg(3, 0, 0).f(66), 528);
+        assert_eq!(cfg(0, 3, 0).f(66), 8, "66 >> 3");
+        assert_eq!(cfg(2, 3, 5).f(66), (66 << 2 >> 3) + 5);
+        assert_eq!(cfg(80, 0, 1).f(66), u64::MAX, "saturates");
+    }
+
+    #[test]
+    fn fixed_threshold_transitions_with_hysteresis() {
+        let mut d =
+            Detector::new(PftConfig { enter_threshold_blocks: 99, exit_threshold_blocks: 33, ..Default::default() });
+        assert!(!d.set_credits(10, 99), "99 does not exceed te = 99");
+        assert!(d.set_credits(20, 100));
+        assert_eq!(d.state(), PftState::Congested);
+        assert!(!d.set_credits(30, 33), "33 is not below ts = 33");
+        assert!(!d.set_credits(35, 60));
+        assert!(d.set_credits(40, 32));
+        assert_eq!(d.state(), PftState::Normal);
+        assert_eq!(d.congested_time(100), 20);
+    }
+
+    /// AT by hand: windows of 100 cycles (1000 ps), 60 cycles (600 ps) above 50 blocks enter Congested.
+    #[test]
+    fn average_threshold_counts_time_above_the_threshold_per_window() {
+        let mut d = Detector::new(at_config());
+        d.set_credits(0, 80); // above from 0
+        d.set_credits(500, 10); // 500 ps counted, below from 500
+        assert_eq!(d.next_deadline(), Some(1000), "window end");
+        d.on_timer(1000); // new window, nothing counted
+        assert_eq!(d.state(), PftState::Normal, "500 ps < 600 ps in the first window");
+        d.set_credits(1100, 90);
+        assert_eq!(d.next_deadline(), Some(1700), "600 ps after 1100, before the window ends at 2000");
+        assert!(d.on_timer(1700));
+        assert_eq!(d.state(), PftState::Congested);
+        // Congested: windows of 2000 ps from 1700; 1500 ps below 20 blocks return to Normal.
+        d.set_credits(1800, 10);
+        assert_eq!(d.next_deadline(), Some(3300));
+        d.set_credits(2000, 30); // 200 ps counted; stops counting
+        assert_eq!(d.next_deadline(), Some(3700), "the window end");
+        assert!(!d.on_timer(3700));
+        assert_eq!(d.state(), PftState::Congested);
+        d.set_credits(3700, 0);
+        assert!(d.on_timer(d.next_deadline().unwrap()));
+        assert_eq!(d.state(), PftState::Normal);
+    }
+
+    #[test]
+    fn fixed_interval_idles_f_c_cycles_per_flit() {
+        let cfg = PftConfig { m: 1, n: 0, k: 2, cycle_ps: 1000, ..PftConfig::default() };
+        let mut rng = Rng::new(1, 1);
+        // f(10) = 22 idle cycles after each of 130 flits.
+        assert_eq!(cfg.throttle_delay(10, 130, &mut rng), Some(130 * 22 * 1000));
+        assert!((cfg.injection_rate(10) - 1.0 / 23.0).abs() < 1e-12);
+    }
+
+    /// RI: each flit waits a geometric number of cycles with success probability p = 1 - f(c)/2^bits, so a packet
+    /// of F flits waits F(1-p)/p cycles on average with variance F(1-p)/p^2. The sample mean of 20000 packets must
+    /// lie within 4 standard errors.
+    #[test]
+    fn random_interval_waiting_time_matches_its_closed_form() {
+        let cfg =
+            PftConfig { throttling: Throttling::RandomInterval, random_bits: 8, cycle_ps: 1, ..Default::default() };
+        let (c, flits, n) = (192u32, 10u32, 20_000u32);
+        let p = cfg.ri_send_probability(c);
+        assert!((p - 0.25).abs() < 1e-12, "f(192) = 192 of 256");
+        let mut rng = Rng::new(3, 0);
+        let total: f64 = (0..n).map(|_| cfg.throttle_delay(c, flits, &mut rng).unwrap() as f64).sum();
+        let mean = total / f64::from(n);
+        let want = f64::from(flits) * (1.0 - p) / p;
+        let sd = (f64::from(flits) * (1.0 - p) / (p * p)).sqrt() / f64::from(n).sqrt();
+        assert!((mean - want).abs() < 4.0 * sd, "mean {mean} vs {want} (se {sd})");
+        assert_eq!(cfg.throttle_delay(256, 1, &mut rng), None, "f(c) >= 2^bits: never");
+        assert_eq!(cfg.throttle_delay(0, 5, &mut rng), Some(0));
+    }
+}
