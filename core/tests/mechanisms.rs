@@ -174,3 +174,21 @@ fn bypass_lets_a_victim_past_blocked_packets_up_to_the_limit() {
     }
     assert!(share[0] < share[1] && share[1] <= share[2], "victim share by max_bypass 0/4/255: {share:?}");
 }
+
+/// Results can be read at any moment of a run, also before the measurement interval starts (they are then empty),
+/// without underflow (found in review).
+#[test]
+fn results_before_the_measurement_interval_are_empty_not_wrong() {
+    let mut s = line(2_000_000);
+    s.source.window_packets = None;
+    s.measure.from_ns = 1_000_000;
+    let mut sim = Simulation::new(&s).unwrap();
+    for t in [1_000u64, 500_000, 999_999, 1_000_001] {
+        sim.run_until(t * 1000);
+        let r = sim.results();
+        for l in &r.links {
+            assert!((0.0..=1.0).contains(&l.utilization), "at {t} ns: {} {}", l.id, l.utilization);
+        }
+        assert!(r.flows.iter().all(|f| (0.0..=1.0).contains(&f.throughput_fraction)));
+    }
+}

@@ -207,3 +207,46 @@ fn garbage_is_refused_without_panicking() {
         }
     }
 }
+
+/// Values that used to overflow integer time (found in review) are refused by name, and the largest accepted ones
+/// run without panicking.
+#[test]
+fn extreme_times_and_rates_are_refused_or_run() {
+    let mut v = base();
+    v["flows"][0]["traffic"] =
+        serde_json::json!({"kind": "on_off", "mean_on_ns": 100_000_000_000_000_000u64, "mean_off_ns": 1000});
+    assert_eq!(refuse(v).field, "traffic.mean_on_ns");
+    let mut v = base();
+    v["flows"][0]["start_ns"] = 18_446_744_073_709_552u64.into();
+    assert_eq!(refuse(v).field, "start_ns");
+    let mut v = base();
+    v["source"] = serde_json::json!({"response": "fixed", "fixed_rate_fraction": 1e-20});
+    assert_eq!(refuse(v).field, "source.fixed_rate_fraction");
+    let mut v = base();
+    v["source"] = serde_json::json!({"response": "aimd", "r_min_fraction": 1e-9});
+    assert_eq!(refuse(v).field, "source.r_min_fraction");
+    // The largest accepted values run.
+    let mut v = base();
+    v["flows"][0]["traffic"] =
+        serde_json::json!({"kind": "on_off", "mean_on_ns": 100_000_000_000u64, "mean_off_ns": 100_000_000_000u64});
+    v["flows"][0]["start_ns"] = 100.into();
+    v["source"] = serde_json::json!({"response": "fixed", "fixed_rate_fraction": 1.0 / 65536.0});
+    let s = Scenario::from_json_validated(&v.to_string()).unwrap();
+    let mut sim = ibcc_core::sim::Simulation::new(&s).unwrap();
+    sim.run();
+    let f = &sim.results().flows[0];
+    assert!(f.throughput_fraction < 0.01, "at 1/65536 of the link: {}", f.throughput_fraction);
+}
+
+/// One rate series per group counts towards the memory limit too (65536 one-flow groups at fine sampling).
+#[test]
+fn group_series_count_towards_the_sample_limit() {
+    let mut v = base();
+    let flows: Vec<_> = (0..20_000)
+        .map(|i| serde_json::json!({"id": format!("f{i}"), "src": "H1", "dst": "H2", "group": format!("g{i}")}))
+        .collect();
+    v["flows"] = flows.into();
+    v["measure"] = serde_json::json!({"sample_ns": 1000});
+    let e = refuse(v);
+    assert_eq!(e.field, "measure.sample_ns", "{e}");
+}

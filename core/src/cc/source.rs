@@ -10,9 +10,12 @@
 //!   increase goes to the limiting one. A marked ACK for a packet at or after APSN decreases both and moves APSN past
 //!   the packets already sent: one decrease per window.
 //!
-//! Our choices where the sources are silent (documented in docs/scenario.md): the hybrid window tables are
-//! `window_increase[w] = w + 1` (up to `window_packets`), `window_decrease[w] = max(1, w/2)` and
-//! `new_window_RPI[w] = w` (one increase per window of ACKs, as TCP); a decrease also reloads RPI for the new state.
+//! As in the slides, the hybrid has one RPI: whichever of rate or window is limiting when it reaches 0 is increased,
+//! and RPI is reloaded from that one's table. Our choices where the sources are silent (documented in
+//! docs/scenario.md): the window tables are `window_increase[w] = w + 1` (up to `window_packets`),
+//! `window_decrease[w] = max(1, w/2)` and `new_window_RPI[w] = w` (one increase per window of ACKs, as TCP); a
+//! continuous rate's `new_rate_RPI` is 1 (one `finc` step per counted ACK); a decrease reloads RPI from the table of
+//! the limiter then in force.
 
 use super::ipd::{rate_of, IpdTable};
 use super::response::{ResponseFunction, ResponseParams};
@@ -55,7 +58,8 @@ pub struct SourceCc {
 #[derive(Debug, Clone, Copy)]
 struct Hybrid {
     max_window: u32,
-    window_rpi: u32,
+    /// Unmarked, rate- or window-limited ACKs still needed before the next increase (the slides' RPI).
+    rpi: u32,
     /// PSN of the first packet a new mark may decrease for (APSN).
     apsn: u32,
 }
@@ -82,7 +86,7 @@ impl SourceCc {
         };
         let hybrid = (hybrid && window.is_some()).then(|| Hybrid {
             max_window: window.unwrap_or(1),
-            window_rpi: window.unwrap_or(1),
+            rpi: window.unwrap_or(1),
             apsn: 0,
         });
         Self { rate, window, hybrid, limiter: Limiter::Other }
@@ -126,28 +130,26 @@ impl SourceCc {
     /// next (for the hybrid's one-decrease-per-window rule).
     pub fn on_ack(&mut self, marked: bool, psn: u32, next_psn: u32) {
         if let Some(h) = &mut self.hybrid {
+            let window = self.window.unwrap_or(1);
             if marked {
                 if psn >= h.apsn {
-                    let w = self.window.unwrap_or(1);
-                    let w = (w / 2).max(1);
-                    self.window = Some(w);
-                    h.window_rpi = w;
-                    h.apsn = next_psn;
+                    self.window = Some((window / 2).max(1));
                     decrease(&mut self.rate);
+                    h.apsn = next_psn;
+                    h.rpi = reload(self.limiter, self.window.unwrap_or(1), &self.rate);
                 }
                 return;
             }
-            match self.limiter {
-                Limiter::Window => {
-                    h.window_rpi = h.window_rpi.saturating_sub(1);
-                    if h.window_rpi == 0 {
-                        let w = (self.window.unwrap_or(1) + 1).min(h.max_window);
-                        self.window = Some(w);
-                        h.window_rpi = w;
-                    }
+            if self.limiter == Limiter::Other {
+                return;
+            }
+            h.rpi = h.rpi.saturating_sub(1);
+            if h.rpi == 0 {
+                match self.limiter {
+                    Limiter::Window => self.window = Some((window + 1).min(h.max_window)),
+                    _ => step_up(&mut self.rate),
                 }
-                Limiter::Rate => increase(&mut self.rate),
-                Limiter::Other => {}
+                h.rpi = reload(self.limiter, self.window.unwrap_or(1), &self.rate);
             }
             return;
         }
@@ -167,6 +169,25 @@ fn decrease(rate: &mut Rate) {
             *ipd = table.decrease(*ipd);
             *rpi = table.rpi(*ipd);
         }
+    }
+}
+
+/// One step up of the hybrid's rate: the next IPD, or one `finc`.
+fn step_up(rate: &mut Rate) {
+    match rate {
+        Rate::Unlimited | Rate::Fixed(_) => {}
+        Rate::Continuous { function, params, r } => *r = function.finc(params, *r),
+        Rate::Discrete { table, ipd, .. } => *ipd = table.increase(*ipd),
+    }
+}
+
+/// The hybrid's RPI reload: `new_window_RPI[w] = w` for the window, `new_rate_RPI[ipd]` for a discrete rate, 1 for a
+/// continuous one.
+fn reload(limiter: Limiter, window: u32, rate: &Rate) -> u32 {
+    match (limiter, rate) {
+        (Limiter::Window, _) => window.max(1),
+        (_, Rate::Discrete { table, ipd, .. }) => table.rpi(*ipd),
+        _ => 1,
     }
 }
 
@@ -247,22 +268,25 @@ mod tests {
         assert_eq!((c.window(), c.gap(1)), (Some(4), 2));
         c.on_ack(true, 3, 9); // same window: ignored
         assert_eq!((c.window(), c.gap(1)), (Some(4), 2));
-        c.on_ack(true, 8, 12); // a later window: decreases again
+        c.on_ack(true, 8, 12); // a later window: decreases again; RPI reloads from the rate table (IPD 2: 85)
         assert_eq!((c.window(), c.gap(1)), (Some(2), 3));
-        // Unmarked ACKs while window-limited grow the window by one every `w` ACKs, and leave the rate alone.
+        // One RPI for both: window-limited ACKs count it down and the window takes the increase.
         c.on_send(Limiter::Window);
-        c.on_ack(false, 12, 13);
-        c.on_ack(false, 13, 14);
-        assert_eq!((c.window(), c.gap(1)), (Some(3), 3));
+        for psn in 12..96 {
+            c.on_ack(false, psn, psn + 1);
+        }
+        assert_eq!((c.window(), c.gap(1)), (Some(2), 3), "84 of 85");
+        c.on_ack(false, 96, 97);
+        assert_eq!((c.window(), c.gap(1)), (Some(3), 3), "the 85th: window up, RPI reloads to 3");
         // While limited by something else, nothing changes.
         c.on_send(Limiter::Other);
-        for psn in 14..100 {
+        for psn in 97..200 {
             c.on_ack(false, psn, psn + 1);
         }
         assert_eq!((c.window(), c.gap(1)), (Some(3), 3));
-        // While rate-limited, RPI counts down to a rate increase (IPD 2: 85 ACKs).
+        // Now rate-limited: the remaining 3 count down and the rate takes the increase.
         c.on_send(Limiter::Rate);
-        for psn in 0..85 {
+        for psn in 200..203 {
             c.on_ack(false, psn, psn + 1);
         }
         assert_eq!((c.window(), c.gap(1)), (Some(3), 2));

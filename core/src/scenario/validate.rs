@@ -37,6 +37,9 @@ pub const LIMITS: Limits = Limits {
     seed: (1 << 53) - 1,
 };
 
+/// The smallest rate a source may be limited to, as a fraction of its link.
+const MIN_RATE: f64 = 1.0 / 65536.0;
+
 /// A flow with its endpoints resolved and its source parameters merged.
 #[derive(Debug, Clone)]
 pub(crate) struct CompiledFlow {
@@ -110,14 +113,19 @@ fn check_source(element: impl Fn() -> Element, s: &Source) -> Result<(), Scenari
             Problem::Inconsistent("a hybrid source needs a largest window (window_packets)"),
         ));
     }
-    if !(s.r_min_fraction > 0.0 && s.r_min_fraction < 1.0) {
-        return Err(err(element(), "source.r_min_fraction", Problem::OutOfRange("strictly between 0 and 1")));
+    // At least 1/65536: InfiniBand-style IPD tables stay exact, and rate gaps stay far inside integer time.
+    if !(s.r_min_fraction >= MIN_RATE && s.r_min_fraction < 1.0) {
+        return Err(err(element(), "source.r_min_fraction", Problem::OutOfRange("at least 1/65536 and below 1")));
     }
     if !(s.m.is_finite() && s.m > 1.0 && s.m <= 1024.0) {
         return Err(err(element(), "source.m", Problem::OutOfRange("greater than 1 and at most 1024")));
     }
-    if !(s.fixed_rate_fraction > 0.0 && s.fixed_rate_fraction <= 1.0) {
-        return Err(err(element(), "source.fixed_rate_fraction", Problem::OutOfRange("greater than 0 and at most 1")));
+    if !(s.fixed_rate_fraction >= MIN_RATE && s.fixed_rate_fraction <= 1.0) {
+        return Err(err(
+            element(),
+            "source.fixed_rate_fraction",
+            Problem::OutOfRange("at least 1/65536 and at most 1"),
+        ));
     }
     Ok(())
 }
@@ -225,7 +233,12 @@ impl Scenario {
         if me.sample_ns == Some(0) {
             return Err(err(top(), "measure.sample_ns", Problem::OutOfRange("greater than 0, or null")));
         }
-        let samples = (self.duration_ns / me.sample_ns() + 1).saturating_mul(2 * self.links.len() as u64);
+        // One series per directed link and one per group of flows.
+        let mut groups: Vec<&str> = self.flows.iter().map(|f| f.group.as_str()).collect();
+        groups.sort_unstable();
+        groups.dedup();
+        let series = 2 * self.links.len() as u64 + groups.len() as u64;
+        let samples = (self.duration_ns / me.sample_ns() + 1).saturating_mul(series);
         limit(top(), "measure.sample_ns", limits.series_samples, samples)?;
         Ok(())
     }
@@ -324,10 +337,16 @@ impl Scenario {
             if f.group.chars().count() > 64 || f.group.chars().any(char::is_control) {
                 return Err(err(el(), "group", Problem::BadId));
             }
+            limit(el(), "start_ns", LIMITS.duration_ns, f.start_ns)?;
+            if let Some(stop) = f.stop_ns {
+                limit(el(), "stop_ns", LIMITS.duration_ns, stop)?;
+            }
             if f.stop_ns.is_some_and(|stop| stop <= f.start_ns) {
                 return Err(err(el(), "stop_ns", Problem::OutOfRange("after start_ns, or null")));
             }
             if let Traffic::OnOff { mean_on_ns, mean_off_ns } = f.traffic {
+                limit(el(), "traffic.mean_on_ns", LIMITS.duration_ns, mean_on_ns)?;
+                limit(el(), "traffic.mean_off_ns", LIMITS.duration_ns, mean_off_ns)?;
                 if mean_on_ns == 0 {
                     return Err(err(el(), "traffic.mean_on_ns", Problem::OutOfRange("greater than 0")));
                 }

@@ -20,7 +20,7 @@ impl Simulation {
     /// Recomputes flow `f`'s `rate_ok_at` after its last start or its rate changed.
     fn update_rate_ok_at(&mut self, f: usize) {
         let flow = &mut self.flows[f];
-        flow.rate_ok_at = flow.last_start.map_or(0, |t| t + flow.cc.gap(self.packet_time[f]));
+        flow.rate_ok_at = flow.last_start.map_or(0, |t| t.saturating_add(flow.cc.gap(self.packet_time[f])));
     }
 
     /// Puts flow `f` where its host will find it: in the ready list if it may send now, under a rate timer if only
@@ -210,8 +210,16 @@ impl Simulation {
                 counters.acks += 1;
                 counters.marked_acks += u64::from(p.marked);
                 let flow = &mut self.flows[f];
+                if p.psn.wrapping_sub(flow.epoch_psn) >= flow.next_psn.wrapping_sub(flow.epoch_psn) {
+                    // An ACK for a previous ON period's flow: it no longer concerns this one (INFOCOM'03 §VI-B.2:
+                    // without persistent state each ON period is a new flow).
+                    flow.stale_outstanding -= 1;
+                    return;
+                }
+                if flow.cc.window().is_some_and(|w| flow.outstanding >= w) {
+                    flow.window_open_at = now;
+                }
                 flow.outstanding -= 1;
-                flow.window_open_at = now;
                 let next_psn = flow.next_psn;
                 flow.cc.on_ack(p.marked, p.psn, next_psn);
                 let slot = flow.host as usize;
@@ -234,18 +242,23 @@ impl Simulation {
         }
         let persistent = self.scenario.source.with(spec.source.as_ref()).persistent_state;
         if flow.last_start.is_some() && !persistent {
+            // A new flow: fresh congestion-control state, and nothing outstanding (the old flow's packets still in
+            // the network are its own).
             let (kind, window, hybrid) = &self.flow_kinds[f as usize];
             flow.cc = SourceCc::new(kind, *window, *hybrid);
+            flow.stale_outstanding += flow.outstanding;
+            flow.outstanding = 0;
+            flow.epoch_psn = flow.next_psn;
         }
         flow.active = true;
         let off_at = match spec.traffic {
             Traffic::Greedy => stop,
             Traffic::OnOff { mean_on_ns, .. } => {
-                let t = now + exp_time(&mut flow.rng, mean_on_ns);
+                let t = now.saturating_add(exp_time(&mut flow.rng, mean_on_ns));
                 Some(stop.map_or(t, |s| t.min(s)))
             }
         };
-        if let Some(t) = off_at {
+        if let Some(t) = off_at.filter(|&t| t < self.end) {
             self.queue.schedule(t, Event::FlowOff { flow: f, gen });
         }
         let slot = flow.host as usize;
@@ -264,7 +277,7 @@ impl Simulation {
         }
         flow.active = false;
         if let Traffic::OnOff { mean_off_ns, .. } = spec.traffic {
-            let on_at = now + exp_time(&mut flow.rng, mean_off_ns);
+            let on_at = now.saturating_add(exp_time(&mut flow.rng, mean_off_ns));
             if stop.is_none_or(|s| on_at < s) && on_at < self.end {
                 self.queue.schedule(on_at, Event::FlowOn { flow: f, gen });
             }

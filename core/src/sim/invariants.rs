@@ -24,7 +24,8 @@ impl Simulation {
         if acks_live != t.delivered - t.acks_delivered {
             return Err(format!("{acks_live} ACKs exist, but {} sent - {} delivered", t.delivered, t.acks_delivered));
         }
-        let outstanding: u64 = self.flows.iter().map(|f| u64::from(f.outstanding)).sum();
+        let outstanding: u64 =
+            self.flows.iter().map(|f| u64::from(f.outstanding) + u64::from(f.stale_outstanding)).sum();
         if outstanding != data_live + acks_live {
             return Err(format!(
                 "flows count {outstanding} outstanding, {} packets and ACKs exist",

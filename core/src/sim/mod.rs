@@ -222,7 +222,9 @@ impl Simulation {
                 host,
                 active: false,
                 outstanding: 0,
+                stale_outstanding: 0,
                 next_psn: 0,
+                epoch_psn: 0,
                 cc: SourceCc::new(&kind, cf.source.window_packets, hybrid),
                 last_start: None,
                 rate_ok_at: 0,
@@ -299,11 +301,13 @@ impl Simulation {
                     if rng.uniform() < p_on {
                         start
                     } else {
-                        start + exp_time(rng, mean_off_ns)
+                        start.saturating_add(exp_time(rng, mean_off_ns))
                     }
                 }
             };
-            self.queue.schedule(first_on, Event::FlowOn { flow: i as u32, gen: 0 });
+            if first_on < self.end {
+                self.queue.schedule(first_on, Event::FlowOn { flow: i as u32, gen: 0 });
+            }
         }
     }
 

@@ -198,7 +198,8 @@ impl Simulation {
                 let mut data_busy = l.data_busy;
                 let mut ack_busy = l.ack_busy;
                 if let Some(s) = self.channels[i].sending {
-                    let beyond = overlap(now, s.ends_at, from, self.end);
+                    // Counted from measure_from on at the start; remove what lies after now.
+                    let beyond = overlap(now, s.ends_at, self.measure_from, self.end);
                     match s.lane {
                         Lane::Data => data_busy -= beyond,
                         Lane::Ack => ack_busy -= beyond,
@@ -231,7 +232,7 @@ impl Simulation {
                 let mut busy = c.busy;
                 if let Some(last) = state.last_start {
                     // The last packet may still be on the wire after `now`.
-                    busy -= overlap(now.max(last), last + self.packet_time[i], from, self.end);
+                    busy -= overlap(now.max(last), last + self.packet_time[i], self.measure_from, self.end);
                 }
                 FlowResult {
                     id: spec.id.clone(),

@@ -75,6 +75,8 @@ pub struct InputLane {
     pub used: u32,
     /// Sending a packet through the crossbar: one at a time per input buffer.
     pub busy: bool,
+    /// Found full at the last `on_receipt` check (a new trigger needs a new crossing).
+    pub full: bool,
 }
 
 /// One switch output port.
@@ -151,7 +153,11 @@ pub struct FlowState {
     /// Inside `[start, stop)` and, for ON/OFF traffic, in an ON period.
     pub active: bool,
     pub outstanding: u32,
+    /// Packets of earlier ON periods still unacknowledged (not limited by this flow's window).
+    pub stale_outstanding: u32,
     pub next_psn: u32,
+    /// The first PSN of the current ON period's flow; ACKs for earlier PSNs are stale.
+    pub epoch_psn: u32,
     pub cc: SourceCc,
     /// Start of the last injection.
     pub last_start: Option<Time>,

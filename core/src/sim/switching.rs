@@ -107,8 +107,10 @@ impl Simulation {
             self.occupancy[slot][port as usize].change(now, before, used, self.measure_from);
             self.marker.arrival(&mut sw.outputs[out as usize].counters);
             match self.full_check {
+                // Triggered when the buffer becomes full: on the crossing (with the default threshold every
+                // arrival that fills it is one, since credit guaranteed a packet's room).
                 FullCheck::OnHead => {
-                    if used >= sw.full_at {
+                    if before < sw.full_at && used >= sw.full_at {
                         self.buffer_full(slot, port);
                     }
                 }
@@ -152,7 +154,10 @@ impl Simulation {
             };
             held += arrived.saturating_sub(sent);
         }
-        if held >= sw.full_at {
+        let full = held >= sw.full_at;
+        let crossed = full && !buffer.full;
+        self.switches[slot].inputs[port as usize][Lane::Data.index()].full = full;
+        if crossed {
             self.buffer_full(slot, port);
         }
     }
@@ -259,6 +264,7 @@ impl Simulation {
     pub(super) fn leave_input(&mut self, node: NodeId, port: PortId, lane: Lane, packet: PacketId) {
         let now = self.queue.now();
         let slot = self.node_slot[node as usize] as usize;
+        let full_at = self.switches[slot].full_at;
         let buffer = &mut self.switches[slot].inputs[port as usize][lane.index()];
         let pos = buffer.queue.iter().position(|e| e.packet == packet).expect("the leaving packet is buffered");
         let entry = buffer.queue.remove(pos);
@@ -267,6 +273,9 @@ impl Simulation {
         let before = buffer.used;
         buffer.used -= blocks;
         buffer.busy = false;
+        if buffer.used < full_at {
+            buffer.full = false;
+        }
         if lane == Lane::Data {
             let used = buffer.used;
             self.occupancy[slot][port as usize].change(now, before, used, self.measure_from);
