@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 mod bench;
 mod finc;
+mod opensm;
 mod output;
 mod presets;
 mod run;
@@ -31,6 +32,9 @@ enum Command {
     Bench(bench::Args),
     /// Recovery time from Rmin to Rmax of the source-response functions (INFOCOM'03 Fig. 5).
     Finc(finc::Args),
+    /// Annex A10 parameters as OpenSM configuration, and back.
+    #[command(subcommand)]
+    Opensm(opensm::Command),
 }
 
 fn main() -> ExitCode {
@@ -44,6 +48,7 @@ fn main() -> ExitCode {
         Command::Preset { name } => presets::show(&name),
         Command::Bench(args) => bench::run(&args),
         Command::Finc(args) => finc::run(&args),
+        Command::Opensm(command) => opensm::run(&command),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

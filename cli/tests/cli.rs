@@ -88,3 +88,22 @@ fn bad_input_exits_2_naming_the_problem() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn opensm_export_then_import_restores_the_settings() {
+    let out = ibcc(&["opensm", "export", "preset:a10-two-switch"], None);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let conf = String::from_utf8(out.stdout).unwrap();
+    assert!(conf.contains("cc_sw_cong_setting_threshold 0xf") && conf.contains("cc_cct 0:0,"), "{conf}");
+    let edited = conf.replace("cc_sw_cong_setting_threshold 0xf", "cc_sw_cong_setting_threshold 0x9");
+    let path = std::env::temp_dir().join(format!("ibcc-opensm-{}.conf", std::process::id()));
+    std::fs::write(&path, edited).unwrap();
+    let out = ibcc(&["opensm", "import", path.to_str().unwrap(), "preset:a10-two-switch"], None);
+    std::fs::remove_file(&path).ok();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(s["ib_cc"]["threshold"], 9);
+    let out = ibcc(&["opensm", "export", "preset:infocom03-fig2"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no ib_cc block"));
+}

@@ -4,8 +4,10 @@
 //! - [`response`]: the source-response functions AIMD, FIMD, LIPD (INFOCOM'03 §V);
 //! - [`ipd`]: their discrete versions as InfiniBand IPD tables;
 //! - [`source`]: a flow's rate limit and window and how each ACK changes them;
-//! - [`pft`]: Proactive Flow Throttling at the host NIC (IFIP'21).
+//! - [`pft`]: Proactive Flow Throttling at the host NIC (IFIP'21);
+//! - [`ibcc`]: InfiniBand's own congestion control, Annex A10 (FECN/BECN, CCTI and the CCT).
 
+pub mod ibcc;
 pub mod ipd;
 pub mod marking;
 pub mod pft;

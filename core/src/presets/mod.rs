@@ -5,11 +5,14 @@
 //! 40 to 60 ms (INFOCOM'03 §III); the papers show the same time axis for Figs. 2-4, and we use it for all of them.
 //! Results are measured from 20 ms, after every source has started.
 
+mod fat_tree;
 mod two_switch;
 
+pub use fat_tree::{fat_tree, fat_tree_hotspot};
 pub use two_switch::TwoSwitch;
 
-use crate::scenario::{MarkingPolicy, RateMode, Response, Scenario, SourceOverride, Traffic};
+use crate::cc::pft::{Detection, PftConfig};
+use crate::scenario::{IbCcConfig, MarkingPolicy, RateMode, Response, Scenario, SourceOverride, Traffic};
 use alloc::string::String;
 
 /// A named experiment.
@@ -232,7 +235,73 @@ pub const PRESETS: &[Preset] = &[
                         inter-switch link under-used.",
         build: || dynamic_run(Response::Fimd, 500 * US, true, true),
     },
+    Preset {
+        name: "pft-two-switch",
+        figure: "PFT (IFIP'21) on INFOCOM'03 Fig. 2.",
+        description: "Proactive Flow Throttling at every NIC (average threshold, fixed interval) and no other \
+                      congestion control, on the Fig. 2 network (L=5, R=1). Run with --baseline for the control \
+                      factor FC; compare detection and throttling strategies in the pft block.",
+        paper_reports:
+            "FC above 1 for most strategies (2.58 for AT-RI on the paper's testbed). A NIC sees only its own \
+                        link's credits, so it reacts once congestion has spread back to it.",
+        build: || {
+            let mut s = no_control(1, 5);
+            s.pft = Some(PftConfig { detection: Detection::AverageThreshold, ..PftConfig::default() });
+            s
+        },
+    },
+    Preset {
+        name: "a10-two-switch",
+        figure: "InfiniBand Annex A10 on INFOCOM'03 Fig. 2.",
+        description: "InfiniBand's standard congestion control (FECN at congested switch ports, BECN on ACKs, CCTI \
+                      and a linear CCT at the sources) on the Fig. 2 network (L=5, R=1), no window. Watch the victim \
+                      while it runs (40-60 ms).",
+        paper_reports:
+            "Not in the seed papers: the standard that grew out of this work. The victim should keep most of \
+                        the inter-switch link left after the remote flow's fair share of the root link.",
+        build: || {
+            let mut s = no_control(1, 5);
+            s.ib_cc = Some(IbCcConfig::default());
+            s
+        },
+    },
+    Preset {
+        name: "fattree4-hotspot",
+        figure: "A hot spot in a k=4 fat tree, no congestion control.",
+        description: "The 8 hosts of pods 1-3 but one send to h0; the last host sends to h1, next to h0 on the same \
+                      edge switch. Congestion spreads up the tree from h0's link and the victim, whose own path is \
+                      idle, is caught in it. Compare pft-fattree4-hotspot and a10-fattree4-hotspot.",
+        paper_reports: "(Not a paper figure.) The root link h0's edge port is saturated; the victim gets little.",
+        build: || fattree_hotspot(None, None),
+    },
+    Preset {
+        name: "pft-fattree4-hotspot",
+        figure: "PFT on a hot spot in a k=4 fat tree.",
+        description: "fattree4-hotspot with Proactive Flow Throttling (average threshold, fixed interval) at every \
+                      NIC. Run with --baseline for FC.",
+        paper_reports: "The PFT paper's setting is a fat tree with GPCNeT congestors; FC above 1 for most strategies.",
+        build: || {
+            fattree_hotspot(Some(PftConfig { detection: Detection::AverageThreshold, ..PftConfig::default() }), None)
+        },
+    },
+    Preset {
+        name: "a10-fattree4-hotspot",
+        figure: "Annex A10 on a hot spot in a k=4 fat tree.",
+        description: "fattree4-hotspot with InfiniBand's Annex A10 congestion control at every switch and source.",
+        paper_reports: "(Not a paper figure.) The hot-spot senders slow down and the victim recovers.",
+        build: || fattree_hotspot(None, Some(IbCcConfig::default())),
+    },
 ];
+
+/// The fat-tree hot spot over 20 ms, measured from 5 ms, with no window and the given NIC / Annex A10 control.
+fn fattree_hotspot(pft: Option<PftConfig>, ib_cc: Option<IbCcConfig>) -> Scenario {
+    let mut s = fat_tree_hotspot(4, "", 20 * MS);
+    s.measure.from_ns = 5 * MS;
+    s.source.window_packets = None;
+    s.pft = pft;
+    s.ib_cc = ib_cc;
+    s
+}
 
 /// The scenario of the cross-platform golden test: INFOCOM'03 Fig. 4b cut to 10 ms, with one ON/OFF remote flow so
 /// random draws are exercised too. Native tests and the browser compare its results digest with the recorded value.

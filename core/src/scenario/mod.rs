@@ -11,6 +11,7 @@ mod validate;
 pub use error::{Element, Problem, ScenarioError};
 pub use validate::{Limits, LIMITS};
 
+pub use crate::cc::ibcc::IbCcConfig;
 pub use crate::cc::pft::PftConfig;
 
 use alloc::string::String;
@@ -63,6 +64,9 @@ pub struct Scenario {
     /// Proactive Flow Throttling at every host NIC (absent: off).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pft: Option<PftConfig>,
+    /// InfiniBand Annex A10 congestion control in every switch and source (absent: off).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ib_cc: Option<IbCcConfig>,
 }
 
 fn one_u64() -> u64 {
@@ -422,6 +426,7 @@ impl Scenario {
             source: Source::default(),
             measure: Measure::default(),
             pft: None,
+            ib_cc: None,
         }
     }
 
@@ -445,6 +450,7 @@ impl Scenario {
         s.source.response = Response::None;
         s.source.window_packets = None;
         s.pft = None;
+        s.ib_cc = None;
         for f in &mut s.flows {
             f.source = None;
         }

@@ -219,6 +219,46 @@ impl Scenario {
                 }
             }
         }
+        if let Some(c) = &self.ib_cc {
+            let bad = |field, range| Err(err(top(), field, Problem::OutOfRange(range)));
+            if c.threshold > 15 {
+                return bad("ib_cc.threshold", "from 0 to 15");
+            }
+            if c.cct.is_empty() || c.cct.len() > 1024 {
+                return bad("ib_cc.cct", "1 to 1024 entries");
+            }
+            if c.cct.iter().any(|e| e.shift > 3 || e.multiplier > 0x3FFF) {
+                return bad("ib_cc.cct", "entries with shift 0 to 3 and multiplier 0 to 16383");
+            }
+            if c.ccti_timer == 0 {
+                return bad("ib_cc.ccti_timer", "at least 1 (units of 1.024 us)");
+            }
+            if c.ird_unit_ps == 0 || c.ird_unit_ps > 1_000_000_000 {
+                return bad("ib_cc.ird_unit_ps", "from 1 ps to 1 ms");
+            }
+            if c.ccti_min > c.limit() {
+                return bad("ib_cc.ccti_min", "at most CCTI_Limit (the table's last index)");
+            }
+            if c.victim_mask_ports.contains(&0) {
+                return bad("ib_cc.victim_mask_ports", "switch port numbers from 1 to 255");
+            }
+            if self.marking.policy != super::MarkingPolicy::None {
+                return Err(err(
+                    top(),
+                    "marking.policy",
+                    Problem::Inconsistent("Annex A10 marks FECN itself: set marking.policy to none with ib_cc"),
+                ));
+            }
+            let responses = core::iter::once(self.source.response)
+                .chain(self.flows.iter().filter_map(|f| f.source.as_ref().and_then(|s| s.response)));
+            if responses.into_iter().any(|r| r != super::Response::None) {
+                return Err(err(
+                    top(),
+                    "source.response",
+                    Problem::Inconsistent("Annex A10 sources follow their CCT: set source.response to none with ib_cc"),
+                ));
+            }
+        }
         let me = &self.measure;
         if me.window_ns == 0 || me.window_ns > self.duration_ns.max(2 * MS / NS) {
             return Err(err(

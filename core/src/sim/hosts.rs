@@ -17,10 +17,16 @@ impl Simulation {
         self.flows[f].rate_ok_at
     }
 
-    /// Recomputes flow `f`'s `rate_ok_at` after its last start or its rate changed.
+    /// Recomputes flow `f`'s `rate_ok_at` after its last start or its rate changed. With Annex A10 the packet is
+    /// followed by the delay of `CCT[CCTI]`, CCTI as it stands now (at each send and each ACK).
     fn update_rate_ok_at(&mut self, f: usize) {
+        let now = self.queue.now();
         let flow = &mut self.flows[f];
-        flow.rate_ok_at = flow.last_start.map_or(0, |t| t.saturating_add(flow.cc.gap(self.packet_time[f])));
+        let mut gap = flow.cc.gap(self.packet_time[f]);
+        if let (Some(ccti), Some(cfg)) = (flow.ccti.as_mut(), self.scenario.ib_cc.as_ref()) {
+            gap = gap.max(self.packet_time[f].saturating_add(cfg.ird(ccti.at(cfg, now))));
+        }
+        flow.rate_ok_at = flow.last_start.map_or(0, |t| t.saturating_add(gap));
     }
 
     /// Puts flow `f` where its host will find it: in the ready list if it may send now, under a rate timer if only
@@ -221,6 +227,9 @@ impl Simulation {
                 }
                 flow.outstanding -= 1;
                 let next_psn = flow.next_psn;
+                if let (Some(ccti), Some(cfg), true) = (flow.ccti.as_mut(), self.scenario.ib_cc.as_ref(), p.marked) {
+                    ccti.on_becn(cfg, now);
+                }
                 flow.cc.on_ack(p.marked, p.psn, next_psn);
                 let slot = flow.host as usize;
                 self.update_rate_ok_at(f);
@@ -246,6 +255,7 @@ impl Simulation {
             // the network are its own).
             let (kind, window, hybrid) = &self.flow_kinds[f as usize];
             flow.cc = SourceCc::new(kind, *window, *hybrid);
+            flow.ccti = self.scenario.ib_cc.as_ref().map(crate::cc::ibcc::Ccti::new);
             flow.stale_outstanding += flow.outstanding;
             flow.outstanding = 0;
             flow.epoch_psn = flow.next_psn;

@@ -232,6 +232,7 @@ impl Simulation {
                 in_ready: false,
                 timer_at: None,
                 toggle_gen: 0,
+                ccti: scenario.ib_cc.as_ref().map(crate::cc::ibcc::Ccti::new),
                 rng: Rng::new(scenario.seed, i as u64),
             });
             flow_kinds.push((kind, cf.source.window_packets, hybrid));

@@ -54,6 +54,9 @@ pub struct FlowResult {
     pub rate_limit: f64,
     /// Its window at the end (`None`: unlimited).
     pub window: Option<u32>,
+    /// Annex A10: its CCTI at the end.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ccti: Option<u16>,
 }
 
 /// Flows of one group.
@@ -246,8 +249,15 @@ impl Simulation {
                     mean_delay_ns: (c.delivered_in_interval > 0)
                         .then(|| c.delay_sum as f64 / c.delivered_in_interval as f64 / NS as f64),
                     measured_packets: c.delivered_in_interval,
-                    rate_limit: state.cc.rate(),
+                    rate_limit: match (&state.ccti, &self.scenario.ib_cc) {
+                        (Some(ccti), Some(cfg)) => {
+                            let mut c = ccti.clone();
+                            cfg.rate(c.at(cfg, now), self.packet_time[i]).min(state.cc.rate())
+                        }
+                        _ => state.cc.rate(),
+                    },
                     window: state.cc.window(),
+                    ccti: state.ccti.as_ref().zip(self.scenario.ib_cc.as_ref()).map(|(c, cfg)| c.clone().at(cfg, now)),
                 }
             })
             .collect();

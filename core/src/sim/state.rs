@@ -1,6 +1,7 @@
 //! The mutable state of the network during a run: channels with their credits, switch input buffers and outputs,
 //! host NICs, and flows.
 
+use crate::cc::ibcc::Ccti;
 use crate::cc::marking::PortCounters;
 use crate::cc::pft::Detector;
 use crate::cc::source::SourceCc;
@@ -86,6 +87,8 @@ pub struct Output {
     pub waiting: [Vec<(u64, PortId)>; 2],
     /// The marking counters of this output (data lane).
     pub counters: PortCounters,
+    /// Annex A10: eligible packets still to pass unmarked before the next FECN.
+    pub fecn_skip: u16,
 }
 
 /// An input-buffered switch.
@@ -172,5 +175,7 @@ pub struct FlowState {
     pub timer_at: Option<Time>,
     /// Cancels stale ON/OFF toggles.
     pub toggle_gen: u32,
+    /// Annex A10: the flow's CCTI, if the scenario has it.
+    pub ccti: Option<Ccti>,
     pub rng: Rng,
 }

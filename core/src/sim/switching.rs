@@ -249,6 +249,32 @@ impl Simulation {
             sw.is_pending[cand.out as usize] = false;
         }
         let channel = self.topo.out_channel(node, cand.out);
+        let fecn = cand.lane == Lane::Data
+            && self.scenario.ib_cc.as_ref().is_some_and(|cfg| {
+                // Annex A10: congested (the data waiting for this port passes the Threshold's level), eligible
+                // (long enough), a root (it did not wait for credit) or in the Victim_Mask, one in Marking_Rate + 1.
+                let output = &mut sw.outputs[cand.out as usize];
+                // Data waiting for this port besides the packet now leaving it.
+                let queued = output.counters.cnt1.saturating_sub(1) * self.data_blocks;
+                let congested = cfg.queue_level(sw.capacity).is_some_and(|level| queued >= level);
+                let eligible = self.packets[packet].blocks >= u32::from(cfg.packet_size_credits);
+                let victim = self.channels[channel as usize].stalled_since.is_some();
+                if !(congested && eligible && (!victim || cfg.victim_marks(cand.out))) {
+                    return false;
+                }
+                if output.fecn_skip == 0 {
+                    output.fecn_skip = cfg.marking_rate;
+                    true
+                } else {
+                    output.fecn_skip -= 1;
+                    false
+                }
+            });
+        if fecn && !self.packets[packet].marked {
+            self.packets[packet].marked = true;
+            self.totals.marked += 1;
+            self.links[channel as usize].marks += 1;
+        }
         if cand.lane == Lane::Data && self.marker.departure(&mut sw.outputs[cand.out as usize].counters) {
             let p = &mut self.packets[packet];
             if !p.marked {
