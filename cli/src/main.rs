@@ -3,6 +3,7 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+mod analysis;
 mod bench;
 mod finc;
 mod opensm;
@@ -35,6 +36,9 @@ enum Command {
     /// Annex A10 parameters as OpenSM configuration, and back.
     #[command(subcommand)]
     Opensm(opensm::Command),
+    /// Curves behind PFT and Annex A10, as CSV.
+    #[command(subcommand)]
+    Analysis(analysis::Command),
 }
 
 fn main() -> ExitCode {
@@ -49,6 +53,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::run(&args),
         Command::Finc(args) => finc::run(&args),
         Command::Opensm(command) => opensm::run(&command),
+        Command::Analysis(command) => analysis::run(&command),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

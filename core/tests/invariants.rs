@@ -2,9 +2,10 @@
 //! dropped, packets and ACKs conserved, credits consistent with buffer occupancy and within bounds, time monotone),
 //! and the same scenario and seed always give the same results.
 
+use ibcc_core::cc::pft::{Detection, PftConfig, Throttling};
 use ibcc_core::rng::Rng;
 use ibcc_core::scenario::{
-    Flow, Link, MarkingPolicy, Node, NodeKind, RateMode, Response, Scenario, SourceOverride, Traffic,
+    Flow, IbCcConfig, Link, MarkingPolicy, Node, NodeKind, RateMode, Response, Scenario, SourceOverride, Traffic,
 };
 use ibcc_core::sim::Simulation;
 
@@ -88,6 +89,37 @@ fn random_scenario(seed: u64) -> Scenario {
             traffic,
             source,
         });
+    }
+    if rng.below(3) == 0 {
+        s.pft = Some(PftConfig {
+            detection: if rng.below(2) == 0 { Detection::FixedThreshold } else { Detection::AverageThreshold },
+            throttling: if rng.below(2) == 0 { Throttling::FixedInterval } else { Throttling::RandomInterval },
+            enter_threshold_blocks: rng.below(200) as u32,
+            exit_threshold_blocks: rng.below(100) as u32,
+            enter_window_cycles: 64 + rng.below(512) as u32,
+            enter_count_cycles: 32,
+            exit_window_cycles: 64 + rng.below(512) as u32,
+            exit_count_cycles: 32,
+            m: rng.below(3) as u32,
+            n: rng.below(3) as u32,
+            k: rng.below(4) as u32,
+            random_bits: 6 + rng.below(4) as u32,
+            ..PftConfig::default()
+        });
+    } else if rng.below(3) == 0 {
+        s.ib_cc = Some(IbCcConfig {
+            threshold: rng.below(16) as u8,
+            marking_rate: rng.below(4) as u16,
+            victim_mask_ports: (1..=rng.below(4) as u8).collect(),
+            ccti_increase: 1 + rng.below(3) as u16,
+            ccti_timer: 1 + rng.below(100) as u16,
+            ..IbCcConfig::default()
+        });
+        s.marking.policy = MarkingPolicy::None;
+        s.source.response = Response::None;
+        for f in &mut s.flows {
+            f.source = None;
+        }
     }
     s.measure.from_ns = rng.below(s.duration_ns);
     s.measure.window_ns = 50_000;

@@ -82,7 +82,9 @@ pub struct IbCcConfig {
     pub ccti_min: u16,
     /// `cc_ca_cong_setting_ccti_timer`, in units of 1.024 us.
     pub ccti_timer: u16,
-    /// `cc_cct`: the table.
+    /// `cc_cct`: the table. In a scenario either the entries, or a shape:
+    /// `{"shape": "linear" | "quadratic", "entries": 128, "max_multiplier": 1024}`.
+    #[serde(deserialize_with = "cct_entries_or_shape")]
     pub cct: Vec<CctEntry>,
     /// The time unit of `multiplier << shift`, in picoseconds.
     pub ird_unit_ps: u64,
@@ -109,6 +111,36 @@ impl Default for IbCcConfig {
     }
 }
 
+/// A CCT given by its shape instead of its entries.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ShapedCct {
+    shape: CctShape,
+    entries: u16,
+    max_multiplier: u32,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum CctSpec {
+    Entries(Vec<CctEntry>),
+    Shaped(ShapedCct),
+}
+
+fn cct_entries_or_shape<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<CctEntry>, D::Error> {
+    match CctSpec::deserialize(d)? {
+        CctSpec::Entries(e) => Ok(e),
+        CctSpec::Shaped(s) => {
+            if s.entries == 0 || s.entries > 1024 || s.max_multiplier > 0x3FFF << 3 {
+                return Err(serde::de::Error::custom(
+                    "a shaped CCT has 1 to 1024 entries and a max_multiplier of at most 131064",
+                ));
+            }
+            Ok(shaped_cct(s.shape, s.entries, s.max_multiplier))
+        }
+    }
+}
+
 /// The CCTI timer's unit: 1.024 us.
 pub const CCTI_TIMER_UNIT: Time = 1_024_000;
 
@@ -129,6 +161,12 @@ impl IbCcConfig {
     /// The injection rate at index `ccti`, as a fraction of the link, for packets taking `packet_time` to send.
     pub fn rate(&self, ccti: u16, packet_time: Time) -> f64 {
         packet_time as f64 / (packet_time + self.ird(ccti)) as f64
+    }
+
+    /// The delay after each packet and the resulting injection rate for every CCTI up to the limit, for packets
+    /// taking `packet_time` to send: `(ccti, delay, rate)`.
+    pub fn delay_curve(&self, packet_time: Time) -> Vec<(u16, Time, f64)> {
+        (0..=self.limit()).map(|i| (i, self.ird(i), self.rate(i, packet_time))).collect()
     }
 
     /// The queue level (in 64-byte blocks) at which an output is congested, given one input buffer's size;
@@ -306,6 +344,7 @@ mod tests {
         assert_eq!(c.ird(1), 12_000);
         assert_eq!(c.ird(7), 12_000, "indices above the limit use the last entry");
         assert!((c.rate(1, 4_000) - 0.25).abs() < 1e-12);
+        assert_eq!(c.delay_curve(4_000), [(0, 0, 1.0), (1, 12_000, 0.25)]);
     }
 
     #[test]
@@ -337,6 +376,19 @@ mod tests {
         assert_eq!(s.at(&c, 10_240_000), 4);
         assert_eq!(s.at(&c, 3 * 10_240_000), 2);
         assert_eq!(s.at(&c, 100 * 10_240_000), 1, "not below CCTI_Min");
+    }
+
+    #[test]
+    fn a_scenario_may_give_the_cct_by_its_shape() {
+        let c: IbCcConfig =
+            serde_json::from_str(r#"{"cct": {"shape": "quadratic", "entries": 11, "max_multiplier": 100}}"#).unwrap();
+        assert_eq!(c.cct, shaped_cct(CctShape::Quadratic, 11, 100));
+        let c: IbCcConfig = serde_json::from_str(r#"{"cct": [{"shift": 1, "multiplier": 5}]}"#).unwrap();
+        assert_eq!(c.ird(0), 10 * c.ird_unit_ps);
+        assert!(serde_json::from_str::<IbCcConfig>(
+            r#"{"cct": {"shape": "linear", "entries": 0, "max_multiplier": 1}}"#
+        )
+        .is_err());
     }
 
     #[test]

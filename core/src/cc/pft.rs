@@ -21,6 +21,7 @@
 
 use crate::rng::Rng;
 use crate::time::Time;
+use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 /// Which detection strategy.
@@ -134,6 +135,11 @@ impl PftConfig {
             }
         }
     }
+}
+
+/// The PFT paper's Fig. 1: the injection rate while Congested (fraction of full rate) for `c` from 0 to `c_max`.
+pub fn injection_curve(config: &PftConfig, c_max: u32) -> Vec<(u32, f64)> {
+    (0..=c_max).map(|c| (c, config.injection_rate(c))).collect()
 }
 
 /// Normal or Congested.
@@ -362,6 +368,22 @@ mod tests {
         assert_eq!(d.state(), PftState::Normal);
     }
 
+    /// Fig. 1's trends: FI's rate falls as c grows and falls faster for smaller n; RI's reaches 0 at f(c) = 2^bits.
+    #[test]
+    fn injection_curves_fall_with_c() {
+        let fi = |n| injection_curve(&PftConfig { n, ..PftConfig::default() }, 200);
+        let (n4, n2) = (fi(4), fi(2));
+        assert!(n4.windows(2).all(|w| w[1].1 <= w[0].1));
+        assert!(n4.iter().zip(&n2).all(|(a, b)| a.1 >= b.1), "a larger n throttles less");
+        let ri = injection_curve(
+            &PftConfig { throttling: Throttling::RandomInterval, random_bits: 7, ..Default::default() },
+            200,
+        );
+        assert_eq!(ri[0].1, 1.0);
+        assert_eq!(ri[128].1, 0.0);
+        assert!((ri[64].1 - 0.5).abs() < 1e-12);
+    }
+
     #[test]
     fn fixed_interval_idles_f_c_cycles_per_flit() {
         let cfg = PftConfig { m: 1, n: 0, k: 2, cycle_ps: 1000, ..PftConfig::default() };
@@ -388,6 +410,22 @@ mod tests {
         let sd = (f64::from(flits) * (1.0 - p) / (p * p)).sqrt() / f64::from(n).sqrt();
         assert!((mean - want).abs() < 4.0 * sd, "mean {mean} vs {want} (se {sd})");
         assert_eq!(cfg.throttle_delay(256, 1, &mut rng), None, "f(c) >= 2^bits: never");
+        // The whole distribution for one flit: P(wait = j cycles) = (1-p)^j p. Pearson's chi-squared over j = 0..9 and
+        // "10 or more" (10 degrees of freedom) must stay below 29.6, its 0.1% critical value.
+        let n = 40_000;
+        let mut counts = [0u32; 11];
+        for _ in 0..n {
+            let j = cfg.throttle_delay(c, 1, &mut rng).unwrap() as usize;
+            counts[j.min(10)] += 1;
+        }
+        let chi2: f64 = (0..11)
+            .map(|j| {
+                let prob = if j < 10 { (1.0 - p).powi(j as i32) * p } else { (1.0 - p).powi(10) };
+                let expected = prob * f64::from(n);
+                (f64::from(counts[j]) - expected).powi(2) / expected
+            })
+            .sum();
+        assert!(chi2 < 29.6, "chi-squared {chi2}: {counts:?}");
         assert_eq!(cfg.throttle_delay(0, 5, &mut rng), Some(0));
     }
 }
