@@ -93,12 +93,9 @@ fn fixed_rate_spaces_injections() {
     assert!((f.throughput_fraction - 0.25).abs() < 1e-9);
 }
 
-/// Two hosts into one switch output, no window: the output is the bottleneck and both inputs back up. Credit flow
-/// control must stop each sender exactly when the 4-packet (132-block) input buffer is full: nothing is dropped,
-/// occupancy reaches but never exceeds capacity, and the two flows share the output evenly (oldest first).
-#[test]
-fn credits_stop_senders_at_a_full_buffer() {
-    let mut s = Scenario::empty("incast", 2_000_000);
+/// H1 and H2 both send to D through switch S, with no window: S's output to D is the bottleneck.
+fn incast(duration_ns: u64) -> Scenario {
+    let mut s = Scenario::empty("incast", duration_ns);
     s.nodes = vec![
         node("H1", NodeKind::Host),
         node("H2", NodeKind::Host),
@@ -108,6 +105,15 @@ fn credits_stop_senders_at_a_full_buffer() {
     s.links = vec![link("H1", "S"), link("H2", "S"), link("S", "D")];
     s.flows = vec![flow("a", "H1", "D"), flow("b", "H2", "D")];
     s.source.window_packets = None;
+    s
+}
+
+/// The incast: both inputs back up. Credit flow control must stop each sender exactly when the 4-packet (132-block)
+/// input buffer is full: nothing is dropped, occupancy reaches but never exceeds capacity, and the two flows share
+/// the output evenly (oldest first).
+#[test]
+fn credits_stop_senders_at_a_full_buffer() {
+    let s = incast(2_000_000);
     let mut sim = Simulation::new(&s).unwrap();
     while !sim.is_finished() {
         sim.step(97);
@@ -124,22 +130,12 @@ fn credits_stop_senders_at_a_full_buffer() {
     assert!(r.link("H1->S").unwrap().credit_stall_ns > 0.0, "the senders wait for credit");
 }
 
-/// Naive marking on the incast above: each input buffer becomes full when its fourth packet arrives, and then all
-/// four waiting-or-arriving packets of that buffer are marked; with input-triggered marking every waiting packet for
-/// the congested output is marked at the trigger (counted at departure). Either way marks flow back on ACKs and the
-/// sources see them; with `none` nothing is marked.
+/// Marking on the incast: when an input buffer becomes full, naive marking marks the packets waiting in it, and
+/// input-triggered marking arms the congested output to mark as many departures as packets wait for it. Either way
+/// marks flow back on ACKs and the sources see them; with `none` nothing is marked.
 #[test]
 fn marking_policies_mark_the_incast() {
-    let mut base = Scenario::empty("incast", 1_000_000);
-    base.nodes = vec![
-        node("H1", NodeKind::Host),
-        node("H2", NodeKind::Host),
-        node("S", NodeKind::Switch),
-        node("D", NodeKind::Host),
-    ];
-    base.links = vec![link("H1", "S"), link("H2", "S"), link("S", "D")];
-    base.flows = vec![flow("a", "H1", "D"), flow("b", "H2", "D")];
-    base.source.window_packets = None;
+    let base = incast(1_000_000);
     let mut marks = Vec::new();
     for policy in [MarkingPolicy::None, MarkingPolicy::Naive, MarkingPolicy::InputTriggered] {
         let mut s = base.clone();

@@ -29,6 +29,14 @@ impl Simulation {
         flow.rate_ok_at = flow.last_start.map_or(0, |t| t.saturating_add(gap));
     }
 
+    /// Flow `f`'s state changed (an ACK, the start of an ON period): recompute its rate timer, queue it where its
+    /// host will find it, and let the host send.
+    fn flow_changed(&mut self, f: usize) {
+        self.update_rate_ok_at(f);
+        self.enlist(f);
+        self.host_pass(self.flows[f].host as usize);
+    }
+
     /// Puts flow `f` where its host will find it: in the ready list if it may send now, under a rate timer if only
     /// its rate limit holds it back, nowhere if it is off or its window is full (an ACK or its next ON period calls
     /// this again).
@@ -231,10 +239,7 @@ impl Simulation {
                     ccti.on_becn(cfg, now);
                 }
                 flow.cc.on_ack(p.marked, p.psn, next_psn);
-                let slot = flow.host as usize;
-                self.update_rate_ok_at(f);
-                self.enlist(f);
-                self.host_pass(slot);
+                self.flow_changed(f);
             }
         }
     }
@@ -271,10 +276,7 @@ impl Simulation {
         if let Some(t) = off_at.filter(|&t| t < self.end) {
             self.queue.schedule(t, Event::FlowOff { flow: f, gen });
         }
-        let slot = flow.host as usize;
-        self.update_rate_ok_at(f as usize);
-        self.enlist(f as usize);
-        self.host_pass(slot);
+        self.flow_changed(f as usize);
     }
 
     pub(super) fn on_flow_off(&mut self, f: u32, gen: u32) {
