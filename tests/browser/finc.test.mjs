@@ -14,7 +14,7 @@ const plotHash = async (page) =>
   createHash('sha256').update(await page.getByTestId('finc-plot').evaluate((c) => c.toDataURL())).digest('hex');
 
 test('recovery times and the plot follow m', async () => {
-  const page = await openPage(browser, server.url);
+  const page = await openPage(browser, server.url + '#finc');
   await page.getByTestId('recovery-fimd').waitFor();
   // The paper's numbers (§VI-B): 4.2 ms for FIMD, 133.7 ms for LIPD and AIMD.
   assert.equal(await text(page, 'recovery-fimd'), '4.194 ms');
@@ -33,7 +33,7 @@ test('recovery times and the plot follow m', async () => {
 });
 
 test('a bad value is refused next to its field and the last good plot stays', async () => {
-  const page = await openPage(browser, server.url);
+  const page = await openPage(browser, server.url + '#finc');
   await page.getByTestId('recovery-fimd').waitFor();
   const before = await plotHash(page);
   await page.getByLabel('Link rate').fill('fast');
@@ -48,7 +48,7 @@ test('a bad value is refused next to its field and the last good plot stays', as
 });
 
 test('settings survive a reload, and the dark theme renders', async () => {
-  const page = await openPage(browser, server.url, { colorScheme: 'dark' });
+  const page = await openPage(browser, server.url + '#finc', { colorScheme: 'dark' });
   await page.getByTestId('recovery-fimd').waitFor();
   await page.getByLabel('Rmin = Rmax /').fill('64');
   await page.waitForFunction(() => document.querySelector('[data-testid=recovery-lipd]').innerText !== '133.7 ms');

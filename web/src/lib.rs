@@ -1,8 +1,10 @@
 //! IBCC Playground in the browser: a Yew app that Trunk compiles to wasm.
 //!
 //! - [`finc_plot`]: the Finc(t) explorer's model and plot (pure Rust, tested natively against SVG);
+//! - [`view_model`]: what the playground draws (layout, rate styling), tested natively;
 //! - `ui`: the Yew components (browser build only).
 
 pub mod finc_plot;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
+pub mod view_model;

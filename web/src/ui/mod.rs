@@ -2,6 +2,7 @@
 
 mod app;
 mod finc_explorer;
+mod playground;
 mod selftest;
 mod storage;
 mod theme;

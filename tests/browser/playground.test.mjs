@@ -1,0 +1,53 @@
+// The playground as a person uses it: pick a scenario, run it, watch link rates and results move, pause, step,
+// reset; and every preset runs briefly without a console error.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveDist, launchBrowser, openPage, screenshot } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await serveDist(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+const simMs = async (page) => parseFloat(await page.getByTestId('sim-time').innerText());
+const rate = async (page, link) => parseFloat(await page.getByTestId(`link-${link}`).getAttribute('data-rate'));
+
+test('run a preset, watch it move, pause, step and reset', async () => {
+  const page = await openPage(browser, server.url);
+  await page.getByLabel('Scenario').selectOption('infocom03-fig2');
+  await page.getByLabel('Speed').selectOption({ label: '10 ms/s' });
+  assert.equal(await simMs(page), 0);
+  await page.getByRole('button', { name: 'Run' }).click();
+  await page.waitForFunction(() => parseFloat(document.querySelector('[data-testid=sim-time]').innerText) > 5);
+  // The root link B->BC saturates; the results table fills in.
+  await page.waitForFunction(() => parseFloat(document.querySelector('[data-testid="link-B->BC"]').getAttribute('data-rate')) > 0.9);
+  assert.ok(await rate(page, 'B->BC') > 0.9);
+  await page.getByTestId('group-local').waitFor();
+  assert.match(await page.getByTestId('totals').innerText(), /dropped 0/);
+  await screenshot(page, 'playground-running');
+
+  await page.getByRole('button', { name: 'Pause' }).click();
+  const paused = await simMs(page);
+  await page.waitForTimeout(300);
+  assert.equal(await simMs(page), paused, 'paused time stands still');
+  await page.getByRole('button', { name: 'Step' }).click();
+  await page.waitForFunction((t) => parseFloat(document.querySelector('[data-testid=sim-time]').innerText) > t, paused);
+  await page.getByRole('button', { name: 'Reset' }).click();
+  await page.waitForFunction(() => parseFloat(document.querySelector('[data-testid=sim-time]').innerText) === 0);
+  assert.deepEqual(page.errors, []);
+});
+
+test('every preset runs briefly without errors', async () => {
+  const page = await openPage(browser, server.url);
+  const names = await page.getByLabel('Scenario').locator('option').evaluateAll((os) => os.map((o) => o.value));
+  assert.ok(names.length >= 15, `presets: ${names}`);
+  await page.getByLabel('Speed').selectOption({ label: '10 ms/s' });
+  for (const name of names) {
+    await page.getByLabel('Scenario').selectOption(name);
+    await page.getByRole('button', { name: 'Run' }).click();
+    await page.waitForFunction(() => parseFloat(document.querySelector('[data-testid=sim-time]').innerText) > 1);
+    await page.getByRole('button', { name: 'Pause' }).click();
+    assert.match(await page.getByTestId('totals').innerText(), /dropped 0/, name);
+  }
+  await screenshot(page, 'playground-last-preset');
+  assert.deepEqual(page.errors, []);
+});

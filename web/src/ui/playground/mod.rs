@@ -1,0 +1,195 @@
+//! The playground: pick a scenario, run it, and watch link rates, buffers and results move.
+//!
+//! The simulation lives in this component (outside the reducer state) and advances in per-frame slices with a time
+//! budget, so the page never blocks: each tick runs events until the simulated time for this frame is reached or
+//! 8 ms of wall time are spent, then takes a small snapshot to draw.
+
+mod results;
+mod topology;
+
+use gloo_timers::callback::Interval;
+use ibcc_core::presets::{find, PRESETS};
+use ibcc_core::scenario::Scenario;
+use ibcc_core::sim::{Results, Simulation, Snapshot};
+use results::ResultsTable;
+use std::cell::RefCell;
+use std::rc::Rc;
+use topology::TopologyView;
+use yew::prelude::*;
+
+/// Simulated time per wall-clock second; `None`: as fast as the frame budget allows.
+const SPEEDS: [(&str, Option<u64>); 5] = [
+    ("10 µs/s", Some(10_000_000)),
+    ("100 µs/s", Some(100_000_000)),
+    ("1 ms/s", Some(1_000_000_000)),
+    ("10 ms/s", Some(10_000_000_000)),
+    ("as fast as possible", None),
+];
+
+/// Wall time one frame may spend simulating, in milliseconds.
+const FRAME_BUDGET_MS: f64 = 8.0;
+const FRAME_MS: u32 = 16;
+
+fn wall_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
+
+/// What the page shows of a run: the latest snapshot and results.
+#[derive(Clone, PartialEq)]
+struct View {
+    snapshot: Rc<Snapshot>,
+    results: Rc<Results>,
+    end_ns: f64,
+}
+
+fn view_of(sim: &Simulation) -> View {
+    View { snapshot: Rc::new(sim.snapshot()), results: Rc::new(sim.results()), end_ns: sim.end() as f64 / 1000.0 }
+}
+
+/// Advances `sim` by one frame at `speed`; returns whether the run has finished.
+fn advance(sim: &mut Simulation, speed: Option<u64>) -> bool {
+    let start = wall_ms();
+    let target = match speed {
+        Some(ps_per_s) => sim.now().saturating_add(ps_per_s / 1000 * u64::from(FRAME_MS)),
+        None => sim.end(),
+    };
+    while sim.now() < target && !sim.is_finished() && wall_ms() - start < FRAME_BUDGET_MS {
+        let before = sim.now();
+        if sim.step(2_000) == 0 || sim.now() == before {
+            // No event before the target: jump the clock there.
+            sim.run_until(target);
+        }
+        if sim.now() > target {
+            break;
+        }
+    }
+    sim.is_finished()
+}
+
+#[component]
+pub fn Playground() -> Html {
+    let preset = use_state(|| String::from("infocom03-fig2"));
+    let scenario =
+        use_memo((*preset).clone(), |name| find(name).map(|p| p.scenario()).unwrap_or_else(|| Scenario::empty("", 1)));
+    let sim: Rc<RefCell<Option<Simulation>>> = use_mut_ref(|| None);
+    let view = use_state(|| None::<View>);
+    let error = use_state(|| None::<String>);
+    let running = use_state(|| false);
+    let speed = use_state(|| 2usize);
+
+    let reset = {
+        let (sim, view, error, running, scenario) =
+            (sim.clone(), view.clone(), error.clone(), running.clone(), scenario.clone());
+        move || {
+            running.set(false);
+            match Simulation::new(&scenario) {
+                Ok(s) => {
+                    view.set(Some(view_of(&s)));
+                    *sim.borrow_mut() = Some(s);
+                    error.set(None);
+                }
+                Err(e) => {
+                    *sim.borrow_mut() = None;
+                    view.set(None);
+                    error.set(Some(e.to_string()));
+                }
+            }
+        }
+    };
+    {
+        let reset = reset.clone();
+        use_effect_with(scenario.clone(), move |_| reset());
+    }
+    {
+        let (sim, view, running_handle) = (sim.clone(), view.clone(), running.clone());
+        let speed = SPEEDS[*speed].1;
+        use_effect_with((*running, speed), move |&(running, speed)| {
+            let interval = running.then(|| {
+                Interval::new(FRAME_MS, move || {
+                    let mut guard = sim.borrow_mut();
+                    let Some(s) = guard.as_mut() else { return };
+                    let finished = advance(s, speed);
+                    view.set(Some(view_of(s)));
+                    if finished {
+                        running_handle.set(false);
+                    }
+                })
+            });
+            move || drop(interval)
+        });
+    }
+
+    let on_pick = {
+        let preset = preset.clone();
+        Callback::from(move |e: Event| {
+            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            preset.set(select.value());
+        })
+    };
+    let on_speed = {
+        let speed = speed.clone();
+        Callback::from(move |e: Event| {
+            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            speed.set(select.value().parse().unwrap_or(2));
+        })
+    };
+    let on_run = {
+        let running = running.clone();
+        Callback::from(move |_| running.set(!*running))
+    };
+    let on_step = {
+        let (sim, view, running) = (sim.clone(), view.clone(), running.clone());
+        Callback::from(move |_| {
+            running.set(false);
+            if let Some(s) = sim.borrow_mut().as_mut() {
+                // One step: the next microsecond of simulated time.
+                let t = s.now() + 1_000_000;
+                s.run_until(t);
+                view.set(Some(view_of(s)));
+            }
+        })
+    };
+    let on_reset = Callback::from(move |_| reset());
+
+    let description = find(&preset).map(|p| format!("{} {} Paper: {}", p.figure, p.description, p.paper_reports));
+    let (time_ns, end_ns) = view.as_ref().map_or((0.0, 1.0), |v| (v.snapshot.time_ns, v.end_ns));
+    let finished = time_ns >= end_ns;
+
+    html! {
+        <section class="playground" data-testid="playground" aria-label="Playground">
+            <div class="transport" role="toolbar" aria-label="Simulation controls">
+                <label for="scenario-picker">{ "Scenario" }</label>
+                <select id="scenario-picker" onchange={on_pick} data-testid="scenario-picker">
+                    for p in PRESETS.iter() {
+                        <option value={p.name} selected={p.name == preset.as_str()}>{ p.name }</option>
+                    }
+                </select>
+                <button onclick={on_run} data-testid="run" disabled={finished && !*running}>
+                    { if *running { "Pause" } else { "Run" } }
+                </button>
+                <button onclick={on_step} data-testid="step">{ "Step" }</button>
+                <button onclick={on_reset} data-testid="reset">{ "Reset" }</button>
+                <label for="speed">{ "Speed" }</label>
+                <select id="speed" onchange={on_speed} data-testid="speed">
+                    for (i, (name, _)) in SPEEDS.iter().enumerate() {
+                        <option value={i.to_string()} selected={i == *speed}>{ *name }</option>
+                    }
+                </select>
+                <output data-testid="sim-time" aria-label="Simulated time">{ format!("{:.3} ms", time_ns / 1e6) }</output>
+                <progress data-testid="progress" max="1" value={(time_ns / end_ns).min(1.0).to_string()} />
+            </div>
+            if let Some(text) = description {
+                <p class="lede">{ text }</p>
+            }
+            if let Some(e) = &*error {
+                <p class="error" role="alert">{ e }</p>
+            }
+            if let Some(v) = &*view {
+                <div class="playground-layout">
+                    <TopologyView scenario={scenario.clone()} snapshot={v.snapshot.clone()} />
+                                        <ResultsTable results={v.results.clone()} measure_from_ns={scenario.measure.from_ns as f64} />
+                </div>
+            }
+        </section>
+    }
+}
