@@ -23,6 +23,12 @@ test('run a preset, watch it move, pause, step and reset', async () => {
   assert.ok(await rate(page, 'B->BC') > 0.9);
   await page.getByTestId('group-local').waitFor();
   assert.match(await page.getByTestId('totals').innerText(), /dropped 0/);
+  // The rate plot is drawn (its canvas is not blank) and redrawn as the run goes on.
+  const plot = async () => page.getByTestId('rate-plot').evaluate((c) => c.toDataURL());
+  const first = await plot();
+  await page.waitForFunction(() => parseFloat(document.querySelector('[data-testid=sim-time]').innerText) > 12);
+  await page.waitForTimeout(300);
+  assert.notEqual(await plot(), first, 'the plot follows the run');
   await screenshot(page, 'playground-running');
 
   await page.getByRole('button', { name: 'Pause' }).click();

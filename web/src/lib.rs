@@ -1,10 +1,12 @@
 //! IBCC Playground in the browser: a Yew app that Trunk compiles to wasm.
 //!
 //! - [`finc_plot`]: the Finc(t) explorer's model and plot (pure Rust, tested natively against SVG);
+//! - [`rate_plot`]: the playground's rate plot (INFOCOM'03 Fig. 2), tested natively against SVG;
 //! - [`view_model`]: what the playground draws (layout, rate styling), tested natively;
 //! - `ui`: the Yew components (browser build only).
 
 pub mod finc_plot;
+pub mod rate_plot;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
 pub mod view_model;

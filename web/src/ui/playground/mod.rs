@@ -4,14 +4,18 @@
 //! budget, so the page never blocks: each tick runs events until the simulated time for this frame is reached or
 //! 8 ms of wall time are spent, then takes a small snapshot to draw.
 
+mod plot;
 mod results;
 mod topology;
 
+use crate::rate_plot::Curve;
 use gloo_timers::callback::Interval;
 use ibcc_core::presets::{find, PRESETS};
 use ibcc_core::scenario::Scenario;
 use ibcc_core::sim::{Results, Simulation, Snapshot};
+use plot::RatePlot;
 use results::ResultsTable;
+use std::cell::Cell;
 use std::cell::RefCell;
 use std::rc::Rc;
 use topology::TopologyView;
@@ -34,16 +38,67 @@ fn wall_ms() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
 }
 
-/// What the page shows of a run: the latest snapshot and results.
+/// What the page shows of a run: the latest snapshot, results and rate curves.
 #[derive(Clone, PartialEq)]
 struct View {
     snapshot: Rc<Snapshot>,
     results: Rc<Results>,
+    curves: Rc<Vec<Curve>>,
     end_ns: f64,
 }
 
-fn view_of(sim: &Simulation) -> View {
-    View { snapshot: Rc::new(sim.snapshot()), results: Rc::new(sim.results()), end_ns: sim.end() as f64 / 1000.0 }
+/// Frames between two recomputations of the rate curves (the snapshot and results follow every frame).
+const CURVE_EVERY: u32 = 8;
+
+/// The rate curves: the busiest link (the root of congestion), the busiest link between two switches (where
+/// congestion spreads), and every group of flows.
+fn curves_of(sim: &Simulation, results: &Results) -> Vec<Curve> {
+    let s = sim.scenario();
+    let is_switch = |id: &str| s.nodes.iter().any(|n| n.id == id && n.kind == ibcc_core::scenario::NodeKind::Switch);
+    let by_use =
+        |a: &&ibcc_core::sim::LinkResult, b: &&ibcc_core::sim::LinkResult| a.utilization.total_cmp(&b.utilization);
+    let busiest = results.links.iter().max_by(by_use);
+    let inter_switch = results.links.iter().filter(|l| is_switch(&l.from) && is_switch(&l.to)).max_by(by_use);
+    let mut chosen: Vec<&str> = busiest.into_iter().chain(inter_switch).map(|l| l.id.as_str()).collect();
+    chosen.dedup();
+    // A sample's window is centred on it: while the run goes on, show only samples whose whole window has passed.
+    let complete_until_ns = if sim.is_finished() {
+        f64::INFINITY
+    } else {
+        (sim.now() as f64 - s.measure.window_ns as f64 * 1000.0 / 2.0) / 1000.0
+    };
+    let to_ms = |pts: Vec<(f64, f64)>| {
+        pts.into_iter().filter(|&(t, _)| t <= complete_until_ns).map(|(t, r)| (t / 1e6, r)).collect::<Vec<_>>()
+    };
+    let mut curves = Vec::new();
+    for id in chosen {
+        let channel = s.links.iter().enumerate().find_map(|(i, l)| {
+            if format!("{}->{}", l.a, l.b) == id {
+                Some(2 * i as u32)
+            } else if format!("{}->{}", l.b, l.a) == id {
+                Some(2 * i as u32 + 1)
+            } else {
+                None
+            }
+        });
+        if let Some(c) = channel {
+            curves.push(Curve { label: id.to_owned(), points: to_ms(sim.link_rate_series(c)) });
+        }
+    }
+    for g in sim.groups() {
+        if let Some(points) = sim.group_rate_series(g) {
+            let label = if g.is_empty() { String::from("(no group)") } else { format!("{g} flows") };
+            curves.push(Curve { label, points: to_ms(points) });
+        }
+    }
+    curves
+}
+
+/// The view of `sim` now, reusing `curves` if given (they cost more than the rest, so they are refreshed less often).
+fn view_of(sim: &Simulation, curves: Option<Rc<Vec<Curve>>>) -> View {
+    let results = Rc::new(sim.results());
+    let curves = curves.unwrap_or_else(|| Rc::new(curves_of(sim, &results)));
+    View { snapshot: Rc::new(sim.snapshot()), results, curves, end_ns: sim.end() as f64 / 1000.0 }
 }
 
 /// Advances `sim` by one frame at `speed`; returns whether the run has finished.
@@ -84,7 +139,7 @@ pub fn Playground() -> Html {
             running.set(false);
             match Simulation::new(&scenario) {
                 Ok(s) => {
-                    view.set(Some(view_of(&s)));
+                    view.set(Some(view_of(&s, None)));
                     *sim.borrow_mut() = Some(s);
                     error.set(None);
                 }
@@ -104,12 +159,19 @@ pub fn Playground() -> Html {
         let (sim, view, running_handle) = (sim.clone(), view.clone(), running.clone());
         let speed = SPEEDS[*speed].1;
         use_effect_with((*running, speed), move |&(running, speed)| {
+            let frames = Cell::new(0u32);
+            let last_curves = RefCell::new(None::<Rc<Vec<Curve>>>);
             let interval = running.then(|| {
                 Interval::new(FRAME_MS, move || {
                     let mut guard = sim.borrow_mut();
                     let Some(s) = guard.as_mut() else { return };
                     let finished = advance(s, speed);
-                    view.set(Some(view_of(s)));
+                    frames.set(frames.get() + 1);
+                    let refresh = finished || frames.get() % CURVE_EVERY == 0;
+                    let reuse = if refresh { None } else { last_curves.borrow().clone() };
+                    let v = view_of(s, reuse);
+                    *last_curves.borrow_mut() = Some(v.curves.clone());
+                    view.set(Some(v));
                     if finished {
                         running_handle.set(false);
                     }
@@ -145,7 +207,7 @@ pub fn Playground() -> Html {
                 // One step: the next microsecond of simulated time.
                 let t = s.now() + 1_000_000;
                 s.run_until(t);
-                view.set(Some(view_of(s)));
+                view.set(Some(view_of(s, None)));
             }
         })
     };
@@ -185,9 +247,13 @@ pub fn Playground() -> Html {
                 <p class="error" role="alert">{ e }</p>
             }
             if let Some(v) = &*view {
-                <div class="playground-layout">
-                    <TopologyView scenario={scenario.clone()} snapshot={v.snapshot.clone()} />
-                                        <ResultsTable results={v.results.clone()} measure_from_ns={scenario.measure.from_ns as f64} />
+                                <div class="playground-layout">
+                    <div class="playground-main">
+                        <TopologyView scenario={scenario.clone()} snapshot={v.snapshot.clone()} />
+                        <RatePlot curves={v.curves.clone()} end_ms={v.end_ns / 1e6}
+                            window_ms={scenario.measure.window_ns as f64 / 1e6} />
+                    </div>
+                    <ResultsTable results={v.results.clone()} measure_from_ns={scenario.measure.from_ns as f64} />
                 </div>
             }
         </section>
