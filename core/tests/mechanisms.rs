@@ -188,3 +188,25 @@ fn results_before_the_measurement_interval_are_empty_not_wrong() {
         assert!(r.flows.iter().all(|f| (0.0..=1.0).contains(&f.throughput_fraction)));
     }
 }
+
+/// `step_until` never passes its time, processes at most its count, and sliced runs equal one run to the end.
+#[test]
+fn step_until_is_bounded_in_events_and_time() {
+    let s = incast(500_000);
+    let mut whole = Simulation::new(&s).unwrap();
+    whole.run();
+    let mut sliced = Simulation::new(&s).unwrap();
+    let mut t = 0;
+    while !sliced.is_finished() {
+        t += 3_333_333;
+        loop {
+            let n = sliced.step_until(t, 50);
+            assert!(n <= 50);
+            assert!(sliced.now() <= t.min(sliced.end()));
+            if sliced.now() >= t.min(sliced.end()) {
+                break;
+            }
+        }
+    }
+    assert_eq!(sliced.results(), whole.results());
+}

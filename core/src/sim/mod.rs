@@ -378,6 +378,29 @@ impl Simulation {
         done
     }
 
+    /// Processes at most `max_events` events at or before `t` (and before the end of the run); when none are left
+    /// before `t`, sets the clock to `t`. Returns how many it processed. The page uses this for a frame: bounded work,
+    /// and never past the simulated time the frame should reach.
+    pub fn step_until(&mut self, t: Time, max_events: u64) -> u64 {
+        let t = t.min(self.end);
+        let mut done = 0;
+        while done < max_events {
+            match self.queue.peek_time() {
+                Some(next) if next <= t && next < self.end => {
+                    self.dispatch_next();
+                    done += 1;
+                }
+                _ => {
+                    if t > self.queue.now() {
+                        self.queue.advance_to(t);
+                    }
+                    break;
+                }
+            }
+        }
+        done
+    }
+
     /// Runs to the end.
     pub fn run(&mut self) {
         self.run_until(self.end);

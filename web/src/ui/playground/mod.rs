@@ -109,14 +109,7 @@ fn advance(sim: &mut Simulation, speed: Option<u64>) -> bool {
         None => sim.end(),
     };
     while sim.now() < target && !sim.is_finished() && wall_ms() - start < FRAME_BUDGET_MS {
-        let before = sim.now();
-        if sim.step(2_000) == 0 || sim.now() == before {
-            // No event before the target: jump the clock there.
-            sim.run_until(target);
-        }
-        if sim.now() > target {
-            break;
-        }
+        sim.step_until(target, 2_000);
     }
     sim.is_finished()
 }
