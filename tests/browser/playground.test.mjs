@@ -57,3 +57,32 @@ test('every preset runs briefly without errors', async () => {
   await screenshot(page, 'playground-last-preset');
   assert.deepEqual(page.errors, []);
 });
+
+test('change the marking policy while running; bad values are refused next to their field', async () => {
+  const page = await openPage(browser, server.url);
+  await page.getByLabel('Scenario').selectOption('infocom03-fig2');
+  await page.getByLabel('Speed').selectOption({ label: '10 ms/s' });
+  await page.getByRole('button', { name: 'Run' }).click();
+  await page.waitForFunction(() => parseFloat(document.querySelector('[data-testid=sim-time]').innerText) > 2);
+  assert.match(await page.getByTestId('totals').innerText(), /marked 0$/, 'no congestion control: nothing marked');
+
+  // Rate control with input-triggered marking: the run restarts with the new values, and marks appear.
+  await page.getByLabel('Source response').selectOption('lipd');
+  await page.getByLabel('Marking policy').selectOption('input_triggered');
+  await page.getByTestId('notice').waitFor();
+  assert.match(await page.getByTestId('notice').innerText(), /restarted/);
+  assert.ok(await simMs(page) < 2, 'the run restarted');
+  await page.getByRole('button', { name: 'Run' }).click();
+  await page.waitForFunction(() => /marked [1-9]/.test(document.querySelector('[data-testid=totals]').innerText));
+
+  // A bad value: refused next to its field, the scenario unchanged.
+  await page.getByLabel('m', { exact: true }).fill('0.5');
+  await page.getByTestId('error-m').waitFor();
+  assert.match(await page.getByTestId('error-m').innerText(), /greater than 1/);
+  await page.getByLabel('m', { exact: true }).fill('abc');
+  assert.match(await page.getByTestId('error-m').innerText(), /not a number/);
+  await page.getByLabel('m', { exact: true }).fill('4');
+  await page.waitForFunction(() => !document.querySelector('[data-testid=error-m]'));
+  await screenshot(page, 'playground-params');
+  assert.deepEqual(page.errors, []);
+});

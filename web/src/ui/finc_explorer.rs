@@ -1,6 +1,7 @@
 //! The Finc(t) explorer (INFOCOM'03 Fig. 5): change `Rmin`, `m`, link rate and packet size and see how fast AIMD,
 //! FIMD and LIPD climb from `Rmin` back to `Rmax`.
 
+use super::fields::NumberField;
 use super::{storage, theme};
 use crate::finc_plot::{self, FincInputs, InputError};
 use ibcc_core::cc::response::ResponseFunction;
@@ -49,45 +50,6 @@ impl Fields {
         };
         inputs.model()?;
         Ok(inputs)
-    }
-}
-
-#[derive(Properties, PartialEq)]
-struct NumberFieldProps {
-    id: AttrValue,
-    label: AttrValue,
-    unit: AttrValue,
-    help: AttrValue,
-    value: AttrValue,
-    error: Option<AttrValue>,
-    on_change: Callback<String>,
-}
-
-/// A labelled number input with its unit, a one-line definition, and its error (if any) right next to it.
-#[component]
-fn NumberField(p: &NumberFieldProps) -> Html {
-    let oninput = {
-        let on_change = p.on_change.clone();
-        Callback::from(move |e: InputEvent| {
-            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-            on_change.emit(input.value());
-        })
-    };
-    let help_id = format!("{}-help", p.id);
-    html! {
-        <div class={classes!("field", p.error.is_some().then_some("invalid"))}>
-            <label for={p.id.clone()}>{ &p.label }</label>
-            <div class="input-row">
-                <input id={p.id.clone()} type="text" inputmode="decimal" value={p.value.clone()} {oninput}
-                    aria-describedby={help_id.clone()} aria-invalid={p.error.is_some().to_string()}
-                    data-testid={format!("input-{}", p.id)} />
-                <span class="unit">{ &p.unit }</span>
-            </div>
-            <small id={help_id}>{ &p.help }</small>
-            if let Some(err) = &p.error {
-                <small class="error" role="alert" data-testid={format!("error-{}", p.id)}>{ err }</small>
-            }
-        </div>
     }
 }
 

@@ -4,6 +4,7 @@
 //! budget, so the page never blocks: each tick runs events until the simulated time for this frame is reached or
 //! 8 ms of wall time are spent, then takes a small snapshot to draw.
 
+mod params;
 mod plot;
 mod results;
 mod topology;
@@ -13,6 +14,7 @@ use gloo_timers::callback::Interval;
 use ibcc_core::presets::{find, PRESETS};
 use ibcc_core::scenario::Scenario;
 use ibcc_core::sim::{Results, Simulation, Snapshot};
+use params::ParamsPanel;
 use plot::RatePlot;
 use results::ResultsTable;
 use std::cell::Cell;
@@ -57,8 +59,9 @@ fn curves_of(sim: &Simulation, results: &Results) -> Vec<Curve> {
     let is_switch = |id: &str| s.nodes.iter().any(|n| n.id == id && n.kind == ibcc_core::scenario::NodeKind::Switch);
     let by_use =
         |a: &&ibcc_core::sim::LinkResult, b: &&ibcc_core::sim::LinkResult| a.utilization.total_cmp(&b.utilization);
-    let busiest = results.links.iter().max_by(by_use);
-    let inter_switch = results.links.iter().filter(|l| is_switch(&l.from) && is_switch(&l.to)).max_by(by_use);
+    let used = || results.links.iter().filter(|l| l.data_packets > 0);
+    let busiest = used().max_by(by_use);
+    let inter_switch = used().filter(|l| is_switch(&l.from) && is_switch(&l.to)).max_by(by_use);
     let mut chosen: Vec<&str> = busiest.into_iter().chain(inter_switch).map(|l| l.id.as_str()).collect();
     chosen.dedup();
     // A sample's window is centred on it: while the run goes on, show only samples whose whole window has passed.
@@ -117,8 +120,11 @@ fn advance(sim: &mut Simulation, speed: Option<u64>) -> bool {
 #[component]
 pub fn Playground() -> Html {
     let preset = use_state(|| String::from("infocom03-fig2"));
-    let scenario =
-        use_memo((*preset).clone(), |name| find(name).map(|p| p.scenario()).unwrap_or_else(|| Scenario::empty("", 1)));
+    let preset_scenario =
+        |name: &str| Rc::new(find(name).map(|p| p.scenario()).unwrap_or_else(|| Scenario::empty("", 1)));
+    let scenario = use_state(|| preset_scenario(&preset));
+    // Set when an edit of the parameters restarted a run that was under way.
+    let notice = use_state(|| None::<String>);
     let sim: Rc<RefCell<Option<Simulation>>> = use_mut_ref(|| None);
     let view = use_state(|| None::<View>);
     let error = use_state(|| None::<String>);
@@ -127,7 +133,7 @@ pub fn Playground() -> Html {
 
     let reset = {
         let (sim, view, error, running, scenario) =
-            (sim.clone(), view.clone(), error.clone(), running.clone(), scenario.clone());
+            (sim.clone(), view.clone(), error.clone(), running.clone(), (*scenario).clone());
         move || {
             running.set(false);
             match Simulation::new(&scenario) {
@@ -146,7 +152,7 @@ pub fn Playground() -> Html {
     };
     {
         let reset = reset.clone();
-        use_effect_with(scenario.clone(), move |_| reset());
+        use_effect_with((*scenario).clone(), move |_| reset());
     }
     {
         let (sim, view, running_handle) = (sim.clone(), view.clone(), running.clone());
@@ -175,10 +181,22 @@ pub fn Playground() -> Html {
     }
 
     let on_pick = {
-        let preset = preset.clone();
+        let (preset, scenario, notice) = (preset.clone(), scenario.clone(), notice.clone());
         Callback::from(move |e: Event| {
             let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            scenario.set(preset_scenario(&select.value()));
             preset.set(select.value());
+            notice.set(None);
+        })
+    };
+    let on_params = {
+        let (scenario, notice, view) = (scenario.clone(), notice.clone(), view.clone());
+        Callback::from(move |next: Scenario| {
+            // Said when a run under way restarts; it stays until the next Run or scenario.
+            if view.as_ref().is_some_and(|v| v.snapshot.time_ns > 0.0) {
+                notice.set(Some(String::from("Parameters changed: the run restarted from 0 with the new values.")));
+            }
+            scenario.set(Rc::new(next));
         })
     };
     let on_speed = {
@@ -189,8 +207,11 @@ pub fn Playground() -> Html {
         })
     };
     let on_run = {
-        let running = running.clone();
-        Callback::from(move |_| running.set(!*running))
+        let (running, notice) = (running.clone(), notice.clone());
+        Callback::from(move |_| {
+            notice.set(None);
+            running.set(!*running);
+        })
     };
     let on_step = {
         let (sim, view, running) = (sim.clone(), view.clone(), running.clone());
@@ -236,13 +257,17 @@ pub fn Playground() -> Html {
             if let Some(text) = description {
                 <p class="lede">{ text }</p>
             }
-            if let Some(e) = &*error {
+                        if let Some(e) = &*error {
                 <p class="error" role="alert">{ e }</p>
             }
+            if let Some(n) = &*notice {
+                <p class="notice" role="status" data-testid="notice">{ n }</p>
+            }
             if let Some(v) = &*view {
-                                <div class="playground-layout">
+                <div class="playground-layout">
+                    <ParamsPanel scenario={(*scenario).clone()} on_change={on_params} />
                     <div class="playground-main">
-                        <TopologyView scenario={scenario.clone()} snapshot={v.snapshot.clone()} />
+                                                <TopologyView scenario={(*scenario).clone()} snapshot={v.snapshot.clone()} />
                         <RatePlot curves={v.curves.clone()} end_ms={v.end_ns / 1e6}
                             window_ms={scenario.measure.window_ns as f64 / 1e6} />
                     </div>

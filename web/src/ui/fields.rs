@@ -1,0 +1,78 @@
+//! Labelled form controls shared by the views: each shows its unit, a one-line definition, and its error (if any)
+//! right next to it.
+
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct NumberFieldProps {
+    pub id: AttrValue,
+    pub label: AttrValue,
+    pub unit: AttrValue,
+    pub help: AttrValue,
+    pub value: AttrValue,
+    pub error: Option<AttrValue>,
+    pub on_change: Callback<String>,
+}
+
+/// A labelled number input with its unit, a one-line definition, and its error (if any) right next to it.
+#[component]
+pub fn NumberField(p: &NumberFieldProps) -> Html {
+    let oninput = {
+        let on_change = p.on_change.clone();
+        Callback::from(move |e: InputEvent| {
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            on_change.emit(input.value());
+        })
+    };
+    let help_id = format!("{}-help", p.id);
+    html! {
+        <div class={classes!("field", p.error.is_some().then_some("invalid"))}>
+            <label for={p.id.clone()}>{ &p.label }</label>
+            <div class="input-row">
+                <input id={p.id.clone()} type="text" inputmode="decimal" value={p.value.clone()} {oninput}
+                    aria-describedby={help_id.clone()} aria-invalid={p.error.is_some().to_string()}
+                    data-testid={format!("input-{}", p.id)} />
+                <span class="unit">{ &p.unit }</span>
+            </div>
+            <small id={help_id}>{ &p.help }</small>
+            if let Some(err) = &p.error {
+                <small class="error" role="alert" data-testid={format!("error-{}", p.id)}>{ err }</small>
+            }
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ChoiceProps {
+    pub id: AttrValue,
+    pub label: AttrValue,
+    pub help: AttrValue,
+    /// `(value, label)` pairs.
+    pub options: Vec<(AttrValue, AttrValue)>,
+    pub value: AttrValue,
+    pub on_change: Callback<String>,
+}
+
+/// A labelled select.
+#[component]
+pub fn Choice(p: &ChoiceProps) -> Html {
+    let onchange = {
+        let on_change = p.on_change.clone();
+        Callback::from(move |e: Event| {
+            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            on_change.emit(select.value());
+        })
+    };
+    let help_id = format!("{}-help", p.id);
+    html! {
+        <div class="field">
+            <label for={p.id.clone()}>{ &p.label }</label>
+            <select id={p.id.clone()} {onchange} aria-describedby={help_id.clone()} data-testid={format!("input-{}", p.id)}>
+                for (value, label) in p.options.iter() {
+                    <option value={value.clone()} selected={*value == p.value}>{ label }</option>
+                }
+            </select>
+            <small id={help_id}>{ &p.help }</small>
+        </div>
+    }
+}

@@ -1,0 +1,410 @@
+//! The parameters panel: marking, source response, switch, run, PFT and Annex A10 settings of the current scenario.
+//! Each edit makes a new scenario, checked by the core's validation; a bad value is refused next to its field (the
+//! scenario and the run stay as they were), a good one replaces the scenario and the run restarts from 0.
+
+use super::super::fields::{Choice, NumberField};
+use ibcc_core::cc::pft::{Detection, PftConfig, Throttling};
+use ibcc_core::scenario::{FullCheck, MarkingPolicy, RateMode, Response, Scenario};
+use std::collections::BTreeMap;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// A numeric setting: how to show it and how to apply a typed value (`None`: the field was left empty).
+struct Num {
+    id: &'static str,
+    label: &'static str,
+    unit: &'static str,
+    help: &'static str,
+    get: fn(&Scenario) -> String,
+    set: fn(&mut Scenario, Option<f64>) -> Result<(), &'static str>,
+}
+
+/// A setting chosen from a list.
+struct Pick {
+    id: &'static str,
+    label: &'static str,
+    help: &'static str,
+    options: &'static [(&'static str, &'static str)],
+    get: fn(&Scenario) -> &'static str,
+    set: fn(&mut Scenario, &str),
+}
+
+fn required(v: Option<f64>) -> Result<f64, &'static str> {
+    v.ok_or("a value is needed")
+}
+
+fn whole(v: f64) -> Result<u64, &'static str> {
+    if v >= 0.0 && v.fract() == 0.0 && v < 9.0e15 {
+        Ok(v as u64)
+    } else {
+        Err("must be a whole number, 0 or more")
+    }
+}
+
+fn opt_u32(v: Option<u32>) -> String {
+    v.map(|x| x.to_string()).unwrap_or_default()
+}
+
+const MARKING: &[Pick] = &[
+    Pick {
+        id: "marking-policy",
+        label: "Marking policy",
+        help: "Which packets switches mark when congestion is detected (Globecom'02 §IV).",
+        options: &[
+            ("none", "none"),
+            ("naive", "naive: the packets of a full buffer"),
+            ("input_triggered", "input-triggered (cnt1/cnt2)"),
+            ("input_output_triggered", "input-output-triggered"),
+        ],
+        get: |s| match s.marking.policy {
+            MarkingPolicy::None => "none",
+            MarkingPolicy::Naive => "naive",
+            MarkingPolicy::InputTriggered => "input_triggered",
+            MarkingPolicy::InputOutputTriggered => "input_output_triggered",
+        },
+        set: |s, v| {
+            s.marking.policy = match v {
+                "naive" => MarkingPolicy::Naive,
+                "input_triggered" => MarkingPolicy::InputTriggered,
+                "input_output_triggered" => MarkingPolicy::InputOutputTriggered,
+                _ => MarkingPolicy::None,
+            };
+            if s.marking.policy == MarkingPolicy::InputOutputTriggered && s.marking.output_threshold_packets.is_none() {
+                s.marking.output_threshold_packets = Some(6);
+            }
+        },
+    },
+    Pick {
+        id: "full-check",
+        label: "Buffer full is checked",
+        help:
+            "on receipt: when a packet is completely received, counting blocks actually held; on head: at head arrival.",
+        options: &[("on_receipt", "on receipt"), ("on_head", "at head arrival")],
+        get: |s| if s.marking.full_check == FullCheck::OnHead { "on_head" } else { "on_receipt" },
+        set: |s, v| s.marking.full_check = if v == "on_head" { FullCheck::OnHead } else { FullCheck::OnReceipt },
+    },
+];
+
+const MARKING_NUM: &[Num] = &[Num {
+    id: "output-threshold",
+    label: "Output threshold",
+    unit: "packets",
+    help: "Input-output-triggered: mark when more packets than this wait for one output.",
+    get: |s| opt_u32(s.marking.output_threshold_packets),
+    set: |s, v| {
+        s.marking.output_threshold_packets = v.map(whole).transpose()?.map(|x| x as u32);
+        Ok(())
+    },
+}];
+
+const SOURCE: &[Pick] = &[
+    Pick {
+        id: "response",
+        label: "Source response",
+        help: "How a source's rate limit follows ACKs: fdec on marked, finc on unmarked (INFOCOM'03 §V).",
+        options: &[
+            ("none", "none"),
+            ("fixed", "fixed rate"),
+            ("aimd", "AIMD"),
+            ("fimd", "FIMD"),
+            ("lipd", "LIPD"),
+            ("hybrid", "hybrid window/rate (HP)"),
+        ],
+        get: |s| match s.source.response {
+            Response::None => "none",
+            Response::Fixed => "fixed",
+            Response::Aimd => "aimd",
+            Response::Fimd => "fimd",
+            Response::Lipd => "lipd",
+            Response::Hybrid => "hybrid",
+        },
+        set: |s, v| {
+            s.source.response = match v {
+                "fixed" => Response::Fixed,
+                "aimd" => Response::Aimd,
+                "fimd" => Response::Fimd,
+                "lipd" => Response::Lipd,
+                "hybrid" => Response::Hybrid,
+                _ => Response::None,
+            };
+            if s.source.response == Response::Hybrid && s.source.window_packets.is_none() {
+                s.source.window_packets = Some(4);
+            }
+        },
+    },
+    Pick {
+        id: "rate-mode",
+        label: "Rates",
+        help: "Continuous rates, or InfiniBand's 256 inter-packet delays (INFOCOM'03 §VI-B.1).",
+        options: &[("continuous", "continuous"), ("discrete", "discrete (IPD)")],
+        get: |s| if s.source.rate == RateMode::Discrete { "discrete" } else { "continuous" },
+        set: |s, v| s.source.rate = if v == "discrete" { RateMode::Discrete } else { RateMode::Continuous },
+    },
+    Pick {
+        id: "persistent",
+        label: "Persistent state",
+        help: "ON/OFF flows keep rate and window between ON periods (INFOCOM'03 §VI-B.2).",
+        options: &[("no", "no: each ON period starts at Rmax"), ("yes", "yes")],
+        get: |s| if s.source.persistent_state { "yes" } else { "no" },
+        set: |s, v| s.source.persistent_state = v == "yes",
+    },
+];
+
+const SOURCE_NUM: &[Num] = &[
+    Num {
+        id: "window",
+        label: "Window",
+        unit: "packets",
+        help: "Most unacknowledged packets per flow; empty for no window (INFOCOM'03 §IV-B).",
+        get: |s| opt_u32(s.source.window_packets),
+        set: |s, v| {
+            s.source.window_packets = v.map(whole).transpose()?.map(|x| x as u32);
+            Ok(())
+        },
+    },
+    Num {
+        id: "r-min-divisor",
+        label: "Rmin = Rmax /",
+        unit: "",
+        help: "Lowest rate limit; InfiniBand's 256 IPD values give Rmax/256.",
+        get: |s| format!("{}", (1.0 / s.source.r_min_fraction * 1000.0).round() / 1000.0),
+        set: |s, v| {
+            s.source.r_min_fraction = 1.0 / required(v)?;
+            Ok(())
+        },
+    },
+    Num {
+        id: "m",
+        label: "m",
+        unit: "",
+        help: "Decrease factor of AIMD and FIMD: a mark divides the rate by m.",
+        get: |s| s.source.m.to_string(),
+        set: |s, v| {
+            s.source.m = required(v)?;
+            Ok(())
+        },
+    },
+    Num {
+        id: "fixed-rate",
+        label: "Fixed rate",
+        unit: "of link",
+        help: "The rate of a fixed-rate source (INFOCOM'03 Fig. 3d).",
+        get: |s| s.source.fixed_rate_fraction.to_string(),
+        set: |s, v| {
+            s.source.fixed_rate_fraction = required(v)?;
+            Ok(())
+        },
+    },
+];
+
+const NETWORK_NUM: &[Num] = &[
+    Num {
+        id: "buffer",
+        label: "Input buffer",
+        unit: "packets",
+        help: "Per switch input port (Table I: 4).",
+        get: |s| s.switch.buffer_packets.to_string(),
+        set: |s, v| {
+            s.switch.buffer_packets = whole(required(v)?)? as u32;
+            Ok(())
+        },
+    },
+    Num {
+        id: "max-bypass",
+        label: "Max bypass",
+        unit: "",
+        help: "How often the oldest packet of a buffer may be overtaken before it blocks it (INFOCOM'03 fn. 6).",
+        get: |s| s.switch.max_bypass.to_string(),
+        set: |s, v| {
+            s.switch.max_bypass = whole(required(v)?)? as u32;
+            Ok(())
+        },
+    },
+    Num {
+        id: "duration",
+        label: "Duration",
+        unit: "ms",
+        help: "Simulated time to run.",
+        get: |s| (s.duration_ns as f64 / 1e6).to_string(),
+        set: |s, v| {
+            s.duration_ns = whole((required(v)? * 1e6).round())?;
+            Ok(())
+        },
+    },
+    Num {
+        id: "measure-from",
+        label: "Measure from",
+        unit: "ms",
+        help: "Results count from here to the end (the papers: the last 400 ms of 500).",
+        get: |s| (s.measure.from_ns as f64 / 1e6).to_string(),
+        set: |s, v| {
+            s.measure.from_ns = whole((required(v)? * 1e6).round())?;
+            Ok(())
+        },
+    },
+    Num {
+        id: "seed",
+        label: "Seed",
+        unit: "",
+        help: "Seed of every random choice: the same seed replays the same run.",
+        get: |s| s.seed.to_string(),
+        set: |s, v| {
+            s.seed = whole(required(v)?)?;
+            Ok(())
+        },
+    },
+];
+
+const EXTRA: &[Pick] = &[
+    Pick {
+        id: "pft",
+        label: "PFT at the NICs",
+        help: "Proactive Flow Throttling from each NIC's credits in use (IFIP'21).",
+        options: &[
+            ("off", "off"),
+            ("ft_fi", "fixed threshold, fixed interval"),
+            ("ft_ri", "fixed threshold, random interval"),
+            ("at_fi", "average threshold, fixed interval"),
+            ("at_ri", "average threshold, random interval"),
+        ],
+        get: |s| match s.pft.map(|p| (p.detection, p.throttling)) {
+            None => "off",
+            Some((Detection::FixedThreshold, Throttling::FixedInterval)) => "ft_fi",
+            Some((Detection::FixedThreshold, Throttling::RandomInterval)) => "ft_ri",
+            Some((Detection::AverageThreshold, Throttling::FixedInterval)) => "at_fi",
+            Some((Detection::AverageThreshold, Throttling::RandomInterval)) => "at_ri",
+        },
+        set: |s, v| {
+            let (detection, throttling) = match v {
+                "ft_fi" => (Detection::FixedThreshold, Throttling::FixedInterval),
+                "ft_ri" => (Detection::FixedThreshold, Throttling::RandomInterval),
+                "at_fi" => (Detection::AverageThreshold, Throttling::FixedInterval),
+                "at_ri" => (Detection::AverageThreshold, Throttling::RandomInterval),
+                _ => {
+                    s.pft = None;
+                    return;
+                }
+            };
+            let base = s.pft.unwrap_or(PftConfig { m: 1, ..PftConfig::default() });
+            s.pft = Some(PftConfig { detection, throttling, ..base });
+        },
+    },
+    Pick {
+        id: "ib-cc",
+        label: "InfiniBand Annex A10",
+        help: "FECN at congested switch ports, BECN on ACKs, CCTI and CCT at sources. Replaces the papers' marking and response.",
+        options: &[("off", "off"), ("on", "on")],
+        get: |s| if s.ib_cc.is_some() { "on" } else { "off" },
+        set: |s, v| {
+            if v == "on" {
+                s.ib_cc = Some(s.ib_cc.clone().unwrap_or_default());
+                s.marking.policy = MarkingPolicy::None;
+                s.source.response = Response::None;
+                for f in &mut s.flows {
+                    if let Some(o) = &mut f.source {
+                        o.response = None;
+                    }
+                }
+            } else {
+                s.ib_cc = None;
+            }
+        },
+    },
+];
+
+#[derive(Properties, PartialEq)]
+pub struct ParamsProps {
+    pub scenario: Rc<Scenario>,
+    /// A new, valid scenario.
+    pub on_change: Callback<Scenario>,
+}
+
+#[component]
+pub fn ParamsPanel(p: &ParamsProps) -> Html {
+    // Text of fields whose last edit was refused, with the reason.
+    let drafts = use_state(BTreeMap::<&'static str, (String, String)>::new);
+    let pick_error = use_state(|| None::<String>);
+    // A preset or an accepted edit replaces the scenario: drafts of the old one no longer apply.
+    {
+        let (drafts, pick_error) = (drafts.clone(), pick_error.clone());
+        use_effect_with(p.scenario.clone(), move |_| {
+            drafts.set(BTreeMap::new());
+            pick_error.set(None);
+        });
+    }
+    let num_field = |f: &'static Num| {
+        let (scenario, on_change, edits) = (p.scenario.clone(), p.on_change.clone(), drafts.clone());
+        let on_edit = Callback::from(move |text: String| {
+            let trimmed = text.trim();
+            let value = if trimmed.is_empty() {
+                Ok(None)
+            } else {
+                trimmed.parse::<f64>().map(Some).map_err(|_| "not a number")
+            };
+            let mut next = (*scenario).clone();
+            let outcome = value
+                .and_then(|v| (f.set)(&mut next, v).map(|()| next))
+                .map_err(String::from)
+                .and_then(|next| next.validate().map(|()| next).map_err(|e| e.problem.to_string()));
+            let mut d = (*edits).clone();
+            match outcome {
+                Ok(next) => {
+                    d.remove(f.id);
+                    edits.set(d);
+                    on_change.emit(next);
+                }
+                Err(message) => {
+                    d.insert(f.id, (text, message));
+                    edits.set(d);
+                }
+            }
+        });
+        let (value, error) = match drafts.get(f.id) {
+            Some((text, message)) => (text.clone(), Some(AttrValue::from(message.clone()))),
+            None => ((f.get)(&p.scenario), None),
+        };
+        html! {
+            <NumberField id={f.id} label={f.label} unit={f.unit} help={f.help} value={value} error={error} on_change={on_edit} />
+        }
+    };
+    let pick_field = |f: &'static Pick| {
+        let (scenario, on_change, pick_error) = (p.scenario.clone(), p.on_change.clone(), pick_error.clone());
+        let on_pick = Callback::from(move |v: String| {
+            let mut next = (*scenario).clone();
+            (f.set)(&mut next, &v);
+            match next.validate() {
+                Ok(()) => on_change.emit(next),
+                Err(e) => pick_error.set(Some(format!("{}: {e}", f.label))),
+            }
+        });
+        let options = f.options.iter().map(|&(v, l)| (AttrValue::from(v), AttrValue::from(l))).collect::<Vec<_>>();
+        html! {
+            <Choice id={f.id} label={f.label} help={f.help} options={options} value={(f.get)(&p.scenario)} on_change={on_pick} />
+        }
+    };
+    html! {
+        <aside class="params" aria-label="Parameters" data-testid="params">
+            if let Some(e) = &*pick_error {
+                <p class="error" role="alert">{ e }</p>
+            }
+            <details open=true>
+                <summary>{ "ECN marking" }</summary>
+                { for MARKING.iter().map(pick_field) }
+                { for MARKING_NUM.iter().map(num_field) }
+            </details>
+            <details open=true>
+                <summary>{ "Source response" }</summary>
+                { for SOURCE.iter().map(pick_field) }
+                { for SOURCE_NUM.iter().map(num_field) }
+            </details>
+            <details>
+                <summary>{ "Network and run" }</summary>
+                { for NETWORK_NUM.iter().map(num_field) }
+            </details>
+            <details>
+                <summary>{ "PFT and Annex A10" }</summary>
+                { for EXTRA.iter().map(pick_field) }
+            </details>
+        </aside>
+    }
+}
