@@ -2,6 +2,7 @@
 // reset; and every preset runs briefly without a console error.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { serveDist, launchBrowser, openPage, screenshot } from './harness.mjs';
 
 let server, browser;
@@ -33,6 +34,18 @@ test('run a preset, watch it move, pause, step and reset', async () => {
 
   await page.getByRole('button', { name: 'Pause' }).click();
   const paused = await simMs(page);
+
+  // The plot's data as CSV and the plot as PNG, downloaded as a person would.
+  const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+  const csvText = await readFile(await csv.path(), 'utf8');
+  assert.match(csvText.split('\n')[0], /^time_ms,B->BC,A->B,local flows,remote flows,victim flows$/);
+  assert.ok(csvText.split('\n').length > 20, 'a row per sample');
+  const [png] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download PNG' }).click()]);
+  const pngBytes = await readFile(await png.path());
+  assert.equal(pngBytes.subarray(1, 4).toString(), 'PNG');
+  // Per-flow results.
+  await page.getByText(/^Flows \(7\)$/).click();
+  assert.match(await page.getByTestId('flow-victim').innerText(), /victim/);
   await page.waitForTimeout(300);
   assert.equal(await simMs(page), paused, 'paused time stands still');
   await page.getByRole('button', { name: 'Step' }).click();

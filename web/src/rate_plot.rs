@@ -12,6 +12,35 @@ pub struct Curve {
     pub points: Vec<(f64, f64)>,
 }
 
+/// The curves as CSV: one row per sample time, one column per curve (empty where a curve has no sample).
+pub fn to_csv(curves: &[Curve]) -> String {
+    let mut times: Vec<f64> = curves.iter().flat_map(|c| c.points.iter().map(|p| p.0)).collect();
+    times.sort_by(f64::total_cmp);
+    times.dedup();
+    let quote = |s: &str| if s.contains([',', '"']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_owned() };
+    let mut out = String::from("time_ms");
+    for c in curves {
+        out.push(',');
+        out.push_str(&quote(&c.label));
+    }
+    out.push('\n');
+    let mut cursor = vec![0usize; curves.len()];
+    for t in times {
+        out.push_str(&t.to_string());
+        for (i, c) in curves.iter().enumerate() {
+            out.push(',');
+            if let Some(&(pt, r)) = c.points.get(cursor[i]) {
+                if pt == t {
+                    out.push_str(&r.to_string());
+                    cursor[i] += 1;
+                }
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
 /// Colours for the curves, in order; distinguishable in both themes.
 const COLOURS: [RGBColor; 7] = [
     RGBColor(214, 39, 40),
@@ -73,6 +102,15 @@ pub fn draw<DB: DrawingBackend>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn csv_has_a_column_per_curve_and_a_row_per_time() {
+        let curves = vec![
+            Curve { label: "B->BC".into(), points: vec![(0.0, 0.5), (0.1, 1.0)] },
+            Curve { label: "a, \"b\"".into(), points: vec![(0.1, 0.25)] },
+        ];
+        assert_eq!(to_csv(&curves), "time_ms,B->BC,\"a, \"\"b\"\"\"\n0,0.5,\n0.1,1,0.25\n");
+    }
 
     #[test]
     fn draws_every_curve_with_its_label() {

@@ -57,8 +57,8 @@ const CURVE_EVERY: u32 = 8;
 fn curves_of(sim: &Simulation, results: &Results) -> Vec<Curve> {
     let s = sim.scenario();
     let is_switch = |id: &str| s.nodes.iter().any(|n| n.id == id && n.kind == ibcc_core::scenario::NodeKind::Switch);
-    let by_use =
-        |a: &&ibcc_core::sim::LinkResult, b: &&ibcc_core::sim::LinkResult| a.utilization.total_cmp(&b.utilization);
+    // By data packets carried so far: meaningful from the first packet, unlike utilization (0 before measure.from).
+    let by_use = |a: &&ibcc_core::sim::LinkResult, b: &&ibcc_core::sim::LinkResult| a.data_packets.cmp(&b.data_packets);
     let used = || results.links.iter().filter(|l| l.data_packets > 0);
     let busiest = used().max_by(by_use);
     let inter_switch = used().filter(|l| is_switch(&l.from) && is_switch(&l.to)).max_by(by_use);

@@ -15,6 +15,21 @@ pub struct RatePlotProps {
     pub window_ms: f64,
 }
 
+/// Saves `url` as a file called `name` (a temporary link, clicked).
+fn download(url: &str, name: &str) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+    let Ok(a) = document.create_element("a") else { return };
+    let _ = a.set_attribute("href", url);
+    let _ = a.set_attribute("download", name);
+    if let Some(body) = document.body() {
+        let _ = body.append_child(&a);
+        if let Some(el) = wasm_bindgen::JsCast::dyn_ref::<web_sys::HtmlElement>(&a) {
+            el.click();
+        }
+        let _ = body.remove_child(&a);
+    }
+}
+
 #[component]
 pub fn RatePlot(p: &RatePlotProps) -> Html {
     let canvas = use_node_ref();
@@ -31,8 +46,30 @@ pub fn RatePlot(p: &RatePlotProps) -> Html {
             }
         });
     }
+    let on_png = {
+        let canvas = canvas.clone();
+        Callback::from(move |_| {
+            if let Some(url) = canvas.cast::<HtmlCanvasElement>().and_then(|c| c.to_data_url().ok()) {
+                download(&url, "ibcc-rates.png");
+            }
+        })
+    };
+    let on_csv = {
+        let curves = p.curves.clone();
+        Callback::from(move |_| {
+            let csv = rate_plot::to_csv(&curves);
+            let url = format!("data:text/csv;charset=utf-8,{}", String::from(js_sys::encode_uri_component(&csv)));
+            download(&url, "ibcc-rates.csv");
+        })
+    };
     html! {
-        <canvas ref={canvas} width="860" height="300" class="rate-plot" data-testid="rate-plot" role="img"
-            aria-label="Link and group rates over simulated time" />
+        <figure class="plot-figure">
+            <canvas ref={canvas} width="860" height="300" class="rate-plot" data-testid="rate-plot" role="img"
+                aria-label="Link and group rates over simulated time" />
+            <figcaption>
+                <button onclick={on_png} data-testid="export-png">{ "Download PNG" }</button>
+                <button onclick={on_csv} data-testid="export-csv">{ "Download CSV" }</button>
+            </figcaption>
+        </figure>
     }
 }

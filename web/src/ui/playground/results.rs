@@ -53,6 +53,24 @@ pub fn ResultsTable(p: &ResultsProps) -> Html {
                     }
                 </tbody>
             </table>
+                        <details>
+                <summary>{ format!("Flows ({})", r.flows.len()) }</summary>
+                <table class="results" data-testid="flows-table">
+                    <thead><tr><th scope="col">{ "flow" }</th><th scope="col">{ "throughput" }</th><th scope="col">{ "rate limit" }</th><th scope="col">{ "window" }</th><th scope="col">{ "marks" }</th><th scope="col">{ "delay" }</th></tr></thead>
+                    <tbody>
+                        for f in r.flows.iter().take(200) {
+                            <tr data-testid={format!("flow-{}", f.id)}>
+                                <th scope="row" title={format!("{} -> {} ({})", f.src, f.dst, f.group)}>{ &f.id }</th>
+                                <td>{ format!("{:.1}%", 100.0 * f.throughput_fraction) }</td>
+                                <td>{ format!("{:.3}", f.rate_limit) }</td>
+                                <td>{ f.window.map_or_else(|| String::from("-"), |w| w.to_string()) }</td>
+                                <td>{ f.marks }</td>
+                                <td>{ f.mean_delay_ns.map_or_else(|| String::from("-"), |d| format!("{:.1} µs", d / 1e3)) }</td>
+                            </tr>
+                        }
+                    </tbody>
+                </table>
+            </details>
             <p class="totals" data-testid="totals">
                 { format!("injected {}, delivered {}, in flight {}, dropped {}, marked {}", t.injected_packets, t.delivered_packets, t.in_flight_packets, t.dropped_packets, t.marked_packets) }
             </p>
