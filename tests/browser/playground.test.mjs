@@ -99,3 +99,34 @@ test('change the marking policy while running; bad values are refused next to th
   await screenshot(page, 'playground-params');
   assert.deepEqual(page.errors, []);
 });
+
+test('generate a two-switch network, a parking lot and a fat tree, and run them', async () => {
+  const page = await openPage(browser, server.url);
+  await page.getByText('Generate a network').click();
+  await page.getByLabel('L (local sources)').fill('0');
+  await page.getByRole('button', { name: 'Generate' }).click();
+  assert.match(await page.getByTestId('generate-error').innerText(), /L must be a whole number from 1 to 64/);
+  await page.getByLabel('L (local sources)').fill('3');
+  await page.getByLabel('R (remote sources)').fill('2');
+  await page.getByRole('button', { name: 'Generate' }).click();
+  await page.getByTestId('node-A2').waitFor();
+  assert.equal(await page.getByTestId('node-B3').count(), 1);
+  assert.equal(await page.getByTestId('node-B4').count(), 0);
+
+  await page.getByLabel('Shape').selectOption('parking_lot');
+  await page.getByLabel('Switches').fill('5');
+  await page.getByRole('button', { name: 'Generate' }).click();
+  await page.getByTestId('node-S5').waitFor();
+  await page.getByLabel('Speed').selectOption({ label: '10 ms/s' });
+  await page.getByRole('button', { name: 'Run' }).click();
+  await page.waitForFunction(() => parseFloat(document.querySelector('[data-testid=sim-time]').innerText) > 2);
+  await page.waitForFunction(() => parseFloat(document.querySelector('[data-testid="link-S5->D"]').getAttribute('data-rate')) > 0.9);
+  await page.getByRole('button', { name: 'Pause' }).click();
+
+  await page.getByLabel('Shape').selectOption('fat_tree');
+  await page.getByLabel('k', { exact: true }).fill('4');
+  await page.getByRole('button', { name: 'Generate' }).click();
+  await page.getByTestId('node-c3').waitFor();
+  await screenshot(page, 'playground-generated-fat-tree');
+  assert.deepEqual(page.errors, []);
+});

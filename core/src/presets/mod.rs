@@ -6,9 +6,11 @@
 //! Results are measured from 20 ms, after every source has started.
 
 mod fat_tree;
+mod parking_lot;
 mod two_switch;
 
 pub use fat_tree::{fat_tree, fat_tree_hotspot};
+pub use parking_lot::parking_lot;
 pub use two_switch::TwoSwitch;
 
 use crate::cc::pft::{Detection, PftConfig};

@@ -4,12 +4,14 @@
 //! budget, so the page never blocks: each tick runs events until the simulated time for this frame is reached or
 //! 8 ms of wall time are spent, then takes a small snapshot to draw.
 
+mod generate;
 mod params;
 mod plot;
 mod results;
 mod topology;
 
 use crate::rate_plot::Curve;
+use generate::Generate;
 use gloo_timers::callback::Interval;
 use ibcc_core::presets::{find, PRESETS};
 use ibcc_core::scenario::Scenario;
@@ -227,7 +229,11 @@ pub fn Playground() -> Html {
     };
     let on_reset = Callback::from(move |_| reset());
 
-    let description = find(&preset).map(|p| format!("{} {} Paper: {}", p.figure, p.description, p.paper_reports));
+    // The current scenario's own description: a preset's, with what the paper reports, or a generated one's name.
+    let description = match find(&scenario.name) {
+        Some(p) => Some(format!("{} {} Paper: {}", p.figure, p.description, p.paper_reports)),
+        None => Some(format!("{}. {}", scenario.name, scenario.description)).filter(|_| !scenario.name.is_empty()),
+    };
     let (time_ns, end_ns) = view.as_ref().map_or((0.0, 1.0), |v| (v.snapshot.time_ns, v.end_ns));
     let finished = time_ns >= end_ns;
 
@@ -265,7 +271,10 @@ pub fn Playground() -> Html {
             }
             if let Some(v) = &*view {
                 <div class="playground-layout">
-                    <ParamsPanel scenario={(*scenario).clone()} on_change={on_params} />
+                                        <div class="side">
+                        <Generate scenario={(*scenario).clone()} on_generate={on_params.clone()} />
+                        <ParamsPanel scenario={(*scenario).clone()} on_change={on_params} />
+                    </div>
                     <div class="playground-main">
                                                 <TopologyView scenario={(*scenario).clone()} snapshot={v.snapshot.clone()} />
                         <RatePlot curves={v.curves.clone()} end_ms={v.end_ns / 1e6}
