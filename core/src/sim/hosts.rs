@@ -12,11 +12,6 @@ use crate::time::{Time, NS};
 use core::cmp::Reverse;
 
 impl Simulation {
-    /// When flow `f`'s rate limit lets it start its next packet.
-    fn rate_ok_at(&self, f: usize) -> Time {
-        self.flows[f].rate_ok_at
-    }
-
     /// Recomputes flow `f`'s `rate_ok_at` after its last start or its rate changed. With Annex A10 the packet is
     /// followed by the delay of `CCT[CCTI]`, CCTI as it stands now (at each send and each ACK).
     fn update_rate_ok_at(&mut self, f: usize) {
@@ -46,7 +41,7 @@ impl Simulation {
         if !flow.active || flow.cc.window().is_some_and(|w| flow.outstanding >= w) {
             return;
         }
-        let t = self.rate_ok_at(f);
+        let t = self.flows[f].rate_ok_at;
         let slot = self.flows[f].host as usize;
         let (flow, host) = (&mut self.flows[f], &mut self.hosts[slot]);
         if t <= now {
@@ -104,7 +99,7 @@ impl Simulation {
         while let Some(&f) = self.hosts[slot].ready.front() {
             let f = f as usize;
             let flow = &self.flows[f];
-            let rate_ok_at = self.rate_ok_at(f);
+            let rate_ok_at = flow.rate_ok_at;
             if !flow.active || flow.cc.window().is_some_and(|w| flow.outstanding >= w) || rate_ok_at > now {
                 // Changed since it was queued: take it out and put it back where it belongs now.
                 self.hosts[slot].ready.pop_front();

@@ -154,7 +154,7 @@ impl Simulation {
                     pft: scenario.pft.map(|cfg| state::HostPft {
                         detector: crate::cc::pft::Detector::new(cfg),
                         next_data_at: Some(0),
-                        last_flits: 0,
+                        timer_at: None,
                         timer_gen: 0,
                         rng: Rng::new(scenario.seed, 0x5046_5400 + n as u64),
                     }),

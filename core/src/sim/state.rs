@@ -139,9 +139,8 @@ pub struct HostPft {
     /// While throttling: the NIC may start its next data packet at this time (`None`: not until `c` changes, RI
     /// with `f(c) >= 2^bits`).
     pub next_data_at: Option<Time>,
-    /// Flits of the last data packet (to redraw its wait when `c` changes while blocked).
-    pub last_flits: u32,
-    /// Cancels stale AT timers.
+    /// The pending AT timer's time, and its generation (a newer timer cancels older ones).
+    pub timer_at: Option<Time>,
     pub timer_gen: u32,
     pub rng: Rng,
 }
