@@ -210,3 +210,37 @@ fn step_until_is_bounded_in_events_and_time() {
     }
     assert_eq!(sliced.results(), whole.results());
 }
+
+/// Marking settings change during a run from the next event on: retuning at time 0 is the same run as starting
+/// with the new settings, retuning halfway marks only from then, and any other change is refused with the run
+/// left as it was.
+#[test]
+fn marking_retunes_during_a_run_and_nothing_else_does() {
+    let plain = incast(400_000);
+    let mut marked = plain.clone();
+    marked.marking.policy = MarkingPolicy::InputTriggered;
+
+    let mut fresh = Simulation::new(&marked).unwrap();
+    fresh.run();
+    let mut at_zero = Simulation::new(&plain).unwrap();
+    at_zero.retune(&marked).unwrap();
+    at_zero.run();
+    assert_eq!(at_zero.results().digest(), fresh.results().digest());
+
+    let mut halfway = Simulation::new(&plain).unwrap();
+    halfway.run_until(200_000_000);
+    assert_eq!(halfway.results().totals.marked_packets, 0);
+    halfway.retune(&marked).unwrap();
+    halfway.run();
+    halfway.check_invariants().unwrap();
+    let late = halfway.results().totals.marked_packets;
+    assert!(late > 0 && late < fresh.results().totals.marked_packets, "{late}");
+
+    let mut other = marked.clone();
+    other.flows.pop();
+    let mut sim = Simulation::new(&plain).unwrap();
+    sim.run_until(1_000_000);
+    let err = sim.retune(&other).unwrap_err();
+    assert!(err.0.contains("only marking"), "{err:?}");
+    assert_eq!(sim.scenario(), &plain, "a refused change leaves the run as it was");
+}

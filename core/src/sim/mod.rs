@@ -22,12 +22,14 @@ mod hosts;
 mod invariants;
 mod pft;
 mod results;
+mod retune;
 mod snapshot;
 mod state;
 mod switching;
 mod transmit;
 
 pub use results::{BufferResult, ControlFactor, FlowResult, GroupResult, LinkResult, Results, Totals};
+pub use retune::NeedsRestart;
 pub use snapshot::{BufferSnapshot, FlowSnapshot, LinkSnapshot, Snapshot};
 
 use crate::cc::ipd::IpdTable;
@@ -60,6 +62,8 @@ struct LinkCounters {
     /// Data packets sent carrying the ECN bit (marked here or upstream).
     ecn_sent: u64,
     stall: Time,
+    /// Credit-stall time since 0, inside the measurement interval or not (the page's congestion-tree view).
+    stall_all: Time,
 }
 
 /// Per-flow counters.
@@ -85,6 +89,15 @@ struct TotalCounters {
     dropped: u64,
     marked: u64,
     acks_delivered: u64,
+}
+
+/// The occupancy, in blocks, at which a data buffer of `capacity` blocks counts as full: less room left than one
+/// maximum-size packet (model.md §3), or the configured lower threshold (INFOCOM'03 footnote 4).
+fn full_at(capacity: u32, data_blocks: u32, threshold_packets: Option<u32>) -> u32 {
+    match threshold_packets {
+        Some(t) => (t * data_blocks).min(capacity),
+        None => capacity - data_blocks + 1,
+    }
 }
 
 /// A running (or finished) simulation.
@@ -163,12 +176,7 @@ impl Simulation {
                 node_slot[n] = switches.len() as u32;
                 let cfg = compiled.switch[n];
                 let capacity = cfg.buffer_packets * data_blocks;
-                // Full: less room left than one maximum-size packet (model.md §3), or the configured lower
-                // threshold (INFOCOM'03 footnote 4).
-                let full_at = match scenario.marking.buffer_threshold_packets {
-                    Some(t) => (t * data_blocks).min(capacity),
-                    None => capacity - data_blocks + 1,
-                };
+                let full_at = full_at(capacity, data_blocks, scenario.marking.buffer_threshold_packets);
                 switches.push(SwitchState {
                     node: n as NodeId,
                     inputs: (0..ports).map(|_| [InputLane::default(), InputLane::default()]).collect(),

@@ -18,6 +18,8 @@ pub struct LinkSnapshot {
     pub stalled: bool,
     /// Marked packets so far (for animating marks).
     pub marks: u64,
+    /// Time spent waiting for credit since 0 (two snapshots give the stalled fraction between them).
+    pub stalled_ns: f64,
 }
 
 /// A switch input buffer (data lane), now.
@@ -29,6 +31,8 @@ pub struct BufferSnapshot {
     pub fill: f32,
     /// Occupied space in maximum-size packets.
     pub packets: f32,
+    /// The output channel its oldest waiting packet wants (where a full buffer's congestion comes from).
+    pub waiting_for: Option<u32>,
 }
 
 /// A flow's source, now.
@@ -69,17 +73,21 @@ impl Simulation {
                     busy: c.is_busy(),
                     stalled: c.stalled_since.is_some(),
                     marks: self.links[i].marks,
+                    stalled_ns: (self.links[i].stall_all + c.stalled_since.map_or(0, |s| now - s)) as f64 / NS as f64,
                 }
             })
             .collect();
         let mut buffers = Vec::new();
         for sw in &self.switches {
             for (port, lanes) in sw.inputs.iter().enumerate() {
-                let used = lanes[Lane::Data.index()].used;
+                let lane = &lanes[Lane::Data.index()];
+                let used = lane.used;
+                let waiting_for = lane.queue.iter().find(|e| !e.started).map(|e| self.topo.out_channel(sw.node, e.out));
                 buffers.push(BufferSnapshot {
                     channel: self.topo.in_channel(sw.node, port as u16),
                     fill: used as f32 / sw.capacity as f32,
                     packets: used as f32 / self.data_blocks as f32,
+                    waiting_for,
                 });
             }
         }

@@ -26,7 +26,9 @@ impl Simulation {
         let done = now + state.serialization[lane.index()];
         state.sending = Some(Sending { packet, lane, from_input, ends_at: done });
         if let Some(since) = state.stalled_since.take() {
-            self.links[channel as usize].stall += overlap(since, now, self.measure_from, self.end);
+            let link = &mut self.links[channel as usize];
+            link.stall += overlap(since, now, self.measure_from, self.end);
+            link.stall_all += now - since;
         }
         self.queue.schedule(done, Event::TxEnd { channel });
 

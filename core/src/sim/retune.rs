@@ -1,0 +1,46 @@
+//! Changing a run's settings while it goes on, where the model allows it: the marking block (policy, thresholds,
+//! when "full" is checked) is read afresh at every arrival and transmission, so a new one applies from the next
+//! event on. Everything else (the network, the flows, the sources' response functions and their state, PFT,
+//! Annex A10) shapes state built at time 0, so changing it needs a new run.
+
+use super::Simulation;
+use crate::cc::marking::Marker;
+use crate::scenario::Scenario;
+
+/// Why a change cannot apply to a run under way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NeedsRestart(pub &'static str);
+
+/// `s` without what does not shape the run (its name, description and the nodes' positions) or what retune
+/// changes (marking).
+fn fixed_part(s: &Scenario) -> Scenario {
+    let mut s = s.clone();
+    s.name.clear();
+    s.description.clear();
+    s.marking = Default::default();
+    for n in &mut s.nodes {
+        (n.x, n.y) = (None, None);
+    }
+    s
+}
+
+impl Simulation {
+    /// Makes the run follow `next` from now on, if `next` differs from the current scenario only in its marking
+    /// settings (or in name, description and positions). Otherwise nothing changes and the reason is given.
+    pub fn retune(&mut self, next: &Scenario) -> Result<(), NeedsRestart> {
+        if next.validate().is_err() {
+            return Err(NeedsRestart("the new scenario is not valid"));
+        }
+        if fixed_part(next) != fixed_part(&self.scenario) {
+            return Err(NeedsRestart("only marking settings can change during a run"));
+        }
+        let m = next.marking;
+        self.marker = Marker::new(m.policy, m.output_threshold_packets);
+        self.full_check = m.full_check;
+        for sw in &mut self.switches {
+            sw.full_at = super::full_at(sw.capacity, self.data_blocks, m.buffer_threshold_packets);
+        }
+        self.scenario = next.clone();
+        Ok(())
+    }
+}

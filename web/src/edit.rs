@@ -1,0 +1,361 @@
+//! Edits of a scenario's network as the canvas makes them: add, move, connect, delete, change properties, undo and
+//! redo. Every edit returns a new scenario that the core's validation accepts, or says why it was refused, so the
+//! simulation never sees a broken network. Pure Rust, tested natively.
+
+use ibcc_core::scenario::{Flow, Link, Node, NodeKind, Scenario, Traffic};
+use std::collections::{BTreeSet, VecDeque};
+use std::rc::Rc;
+
+/// What the user has selected on the canvas.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Selection {
+    Node(String),
+    /// A link by its index in `scenario.links`.
+    Link(usize),
+    Flow(String),
+}
+
+/// An edit that was refused: the message says why, in the user's terms.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refused(pub String);
+
+impl core::fmt::Display for Refused {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+fn kind_of(s: &Scenario, id: &str) -> Option<NodeKind> {
+    s.nodes.iter().find(|n| n.id == id).map(|n| n.kind)
+}
+
+fn degree(s: &Scenario, id: &str) -> usize {
+    s.links.iter().filter(|l| l.a == id || l.b == id).count()
+}
+
+/// The first free id of the form `{prefix}{n}`, n from 1.
+fn fresh_id(taken: impl Fn(&str) -> bool, prefix: &str) -> String {
+    (1..).map(|n| format!("{prefix}{n}")).find(|id| !taken(id)).unwrap_or_default()
+}
+
+/// The scenario after `change`, if the core's validation accepts it.
+pub fn checked(s: &Scenario, change: impl FnOnce(&mut Scenario)) -> Result<Scenario, Refused> {
+    let mut next = s.clone();
+    change(&mut next);
+    next.validate().map_err(|e| Refused(e.to_string()))?;
+    Ok(next)
+}
+
+/// Adds a switch or a host at `(x, y)`; returns the new scenario and the new node's id.
+pub fn add_node(s: &Scenario, kind: NodeKind, x: f64, y: f64) -> Result<(Scenario, String), Refused> {
+    let prefix = if kind == NodeKind::Switch { "S" } else { "h" };
+    let id = fresh_id(|id| s.nodes.iter().any(|n| n.id == id), prefix);
+    let node = Node { id: id.clone(), kind, switch: None, x: Some(x), y: Some(y) };
+    Ok((checked(s, |n| n.nodes.push(node))?, id))
+}
+
+/// Moves node `id` to `(x, y)` (layout only: the simulation does not change).
+pub fn move_node(s: &Scenario, id: &str, x: f64, y: f64) -> Scenario {
+    let mut next = s.clone();
+    if let Some(n) = next.nodes.iter_mut().find(|n| n.id == id) {
+        (n.x, n.y) = (Some(x), Some(y));
+    }
+    next
+}
+
+/// Links `a` and `b` with the scenario's default bandwidth and propagation delay.
+pub fn add_link(s: &Scenario, a: &str, b: &str) -> Result<Scenario, Refused> {
+    if a == b {
+        return Err(Refused(format!("{a} cannot be linked to itself")));
+    }
+    for end in [a, b] {
+        match kind_of(s, end) {
+            None => return Err(Refused(format!("there is no node {end}"))),
+            Some(NodeKind::Host) if degree(s, end) >= 1 => {
+                return Err(Refused(format!("host {end} already has its link (a host has exactly one)")))
+            }
+            _ => {}
+        }
+    }
+    if s.links.iter().any(|l| (l.a == a && l.b == b) || (l.a == b && l.b == a)) {
+        return Err(Refused(format!("{a} and {b} are already linked")));
+    }
+    let link = Link { a: a.into(), b: b.into(), bandwidth_gbps: None, propagation_ns: None };
+    checked(s, |n| n.links.push(link))
+}
+
+/// Whether data can go from host `src` to host `dst` (only switches forward).
+pub fn reachable(s: &Scenario, src: &str, dst: &str) -> bool {
+    let mut seen = BTreeSet::from([src]);
+    let mut queue = VecDeque::from([src]);
+    while let Some(at) = queue.pop_front() {
+        if at == dst {
+            return true;
+        }
+        if at != src && kind_of(s, at) != Some(NodeKind::Switch) {
+            continue;
+        }
+        for l in &s.links {
+            let next = if l.a == at {
+                l.b.as_str()
+            } else if l.b == at {
+                l.a.as_str()
+            } else {
+                continue;
+            };
+            if seen.insert(next) {
+                queue.push_back(next);
+            }
+        }
+    }
+    false
+}
+
+/// A greedy flow from host `src` to host `dst` for the whole run; returns the new scenario and the flow's id.
+pub fn add_flow(s: &Scenario, src: &str, dst: &str) -> Result<(Scenario, String), Refused> {
+    for end in [src, dst] {
+        match kind_of(s, end) {
+            None => return Err(Refused(format!("there is no node {end}"))),
+            Some(NodeKind::Switch) => return Err(Refused(format!("{end} is a switch: flows go from host to host"))),
+            Some(NodeKind::Host) => {}
+        }
+    }
+    if src == dst {
+        return Err(Refused(format!("a flow needs two different hosts ({src} to itself)")));
+    }
+    if !reachable(s, src, dst) {
+        return Err(Refused(format!("{dst} cannot be reached from {src}: link them through switches first")));
+    }
+    let id = fresh_id(|id| s.flows.iter().any(|f| f.id == id), "f");
+    let flow = Flow {
+        id: id.clone(),
+        src: src.into(),
+        dst: dst.into(),
+        group: String::new(),
+        start_ns: 0,
+        stop_ns: None,
+        traffic: Traffic::Greedy,
+        source: None,
+    };
+    Ok((checked(s, |n| n.flows.push(flow))?, id))
+}
+
+/// Removes flows that can no longer reach their destination; returns their ids.
+fn drop_unreachable(s: &mut Scenario) -> Vec<String> {
+    let gone: Vec<String> = s.flows.iter().filter(|f| !reachable(s, &f.src, &f.dst)).map(|f| f.id.clone()).collect();
+    s.flows.retain(|f| !gone.contains(&f.id));
+    gone
+}
+
+/// Deletes the selection. A node takes its links with it; flows that lose their path go too. Returns the new
+/// scenario and, when more than the selection went, a note saying what.
+pub fn delete(s: &Scenario, sel: &Selection) -> (Scenario, Option<String>) {
+    let mut next = s.clone();
+    let mut gone_links = 0;
+    match sel {
+        Selection::Node(id) => {
+            next.nodes.retain(|n| &n.id != id);
+            let before = next.links.len();
+            next.links.retain(|l| &l.a != id && &l.b != id);
+            gone_links = before - next.links.len();
+            next.flows.retain(|f| &f.src != id && &f.dst != id);
+        }
+        Selection::Link(i) => {
+            if *i < next.links.len() {
+                next.links.remove(*i);
+            }
+        }
+        Selection::Flow(id) => next.flows.retain(|f| &f.id != id),
+    }
+    let gone_flows = drop_unreachable(&mut next);
+    let mut also = Vec::new();
+    if gone_links > 0 {
+        also.push(format!("{gone_links} link{}", if gone_links == 1 { "" } else { "s" }));
+    }
+    if !gone_flows.is_empty() {
+        also.push(format!(
+            "flow{} {} (no path left)",
+            if gone_flows.len() == 1 { "" } else { "s" },
+            gone_flows.join(", ")
+        ));
+    }
+    let note = (!also.is_empty()).then(|| format!("Also removed {}.", also.join(" and ")));
+    (next, note)
+}
+
+/// Renames node `old` to `new`, with every link and flow that names it.
+pub fn rename_node(s: &Scenario, old: &str, new: &str) -> Result<Scenario, Refused> {
+    let new = new.trim();
+    if new != old && s.nodes.iter().any(|n| n.id == new) {
+        return Err(Refused(format!("another node is already called {new}")));
+    }
+    checked(s, |n| {
+        let swap = |id: &mut String| {
+            if id == old {
+                *id = new.to_owned();
+            }
+        };
+        n.nodes.iter_mut().for_each(|node| swap(&mut node.id));
+        n.links.iter_mut().for_each(|l| {
+            swap(&mut l.a);
+            swap(&mut l.b);
+        });
+        n.flows.iter_mut().for_each(|f| {
+            swap(&mut f.src);
+            swap(&mut f.dst);
+        });
+    })
+}
+
+/// Undo and redo: the scenarios before (and after) the current one.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct History {
+    undo: Vec<Rc<Scenario>>,
+    redo: Vec<Rc<Scenario>>,
+}
+
+/// How many edits can be undone.
+const DEPTH: usize = 200;
+
+impl History {
+    /// Records that `before` was replaced by an edit; a new edit forgets what could be redone.
+    pub fn record(&mut self, before: Rc<Scenario>) {
+        self.undo.push(before);
+        if self.undo.len() > DEPTH {
+            self.undo.remove(0);
+        }
+        self.redo.clear();
+    }
+
+    /// The scenario before `current`, if any.
+    pub fn undo(&mut self, current: Rc<Scenario>) -> Option<Rc<Scenario>> {
+        let prev = self.undo.pop()?;
+        self.redo.push(current);
+        Some(prev)
+    }
+
+    /// The scenario undone from `current`, if any.
+    pub fn redo(&mut self, current: Rc<Scenario>) -> Option<Rc<Scenario>> {
+        let next = self.redo.pop()?;
+        self.undo.push(current);
+        Some(next)
+    }
+
+    pub fn can_undo(&self) -> bool {
+        !self.undo.is_empty()
+    }
+
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn two_switch() -> Scenario {
+        let mut s = Scenario::empty("t", 1_000_000);
+        let (s1, id1) = add_node(&s, NodeKind::Switch, 0.0, 0.0).unwrap();
+        let (s2, id2) = add_node(&s1, NodeKind::Switch, 100.0, 0.0).unwrap();
+        assert_eq!((id1.as_str(), id2.as_str()), ("S1", "S2"));
+        s = add_link(&s2, "S1", "S2").unwrap();
+        for (i, sw) in ["S1", "S1", "S2"].iter().enumerate() {
+            let (n, id) = add_node(&s, NodeKind::Host, i as f64, 50.0).unwrap();
+            s = add_link(&n, &id, sw).unwrap();
+        }
+        s
+    }
+
+    #[test]
+    fn builds_a_network_that_validates() {
+        let s = two_switch();
+        assert_eq!(s.nodes.len(), 5);
+        assert_eq!(s.links.len(), 4);
+        let (s, f) = add_flow(&s, "h1", "h3").unwrap();
+        assert_eq!(f, "f1");
+        assert!(s.validate().is_ok());
+        assert_eq!(s.flows[0].src, "h1");
+    }
+
+    #[test]
+    fn refuses_what_the_network_cannot_have() {
+        let s = two_switch();
+        assert!(add_link(&s, "h1", "S2").unwrap_err().0.contains("host h1 already has its link"));
+        assert!(add_link(&s, "S1", "S1").is_err());
+        assert!(add_link(&s, "S2", "S1").unwrap_err().0.contains("already linked"));
+        assert!(add_flow(&s, "h1", "S2").unwrap_err().0.contains("S2 is a switch"));
+        assert!(add_flow(&s, "h1", "h1").is_err());
+        let (lonely, h) = add_node(&s, NodeKind::Host, 0.0, 0.0).unwrap();
+        let e = add_flow(&lonely, "h1", &h).unwrap_err();
+        assert!(e.0.contains("cannot be reached"), "{e}");
+    }
+
+    #[test]
+    fn hosts_do_not_forward() {
+        let mut s = Scenario::empty("t", 1_000_000);
+        for kind in [NodeKind::Host, NodeKind::Host] {
+            s = add_node(&s, kind, 0.0, 0.0).unwrap().0;
+        }
+        s = add_link(&s, "h1", "h2").unwrap();
+        assert!(reachable(&s, "h1", "h2"));
+        let s = add_node(&s, NodeKind::Host, 0.0, 0.0).unwrap().0;
+        assert!(!reachable(&s, "h1", "h3"));
+    }
+
+    #[test]
+    fn deleting_takes_dependents_along() {
+        let (s, _) = add_flow(&two_switch(), "h1", "h3").unwrap();
+        let (s2, _) = add_flow(&s, "h1", "h2").unwrap();
+        let (after, note) = delete(&s2, &Selection::Link(0));
+        assert_eq!(after.flows.iter().map(|f| f.id.as_str()).collect::<Vec<_>>(), ["f2"], "f1 crossed S1-S2");
+        assert_eq!(note.as_deref(), Some("Also removed flow f1 (no path left)."));
+        let (after, note) = delete(&s2, &Selection::Node("S1".into()));
+        assert!(after.flows.is_empty() && after.links.len() == 1);
+        assert!(note.unwrap().starts_with("Also removed 3 links"));
+        assert!(after.validate().is_ok());
+        let (after, note) = delete(&s2, &Selection::Flow("f2".into()));
+        assert_eq!((after.flows.len(), note), (1, None));
+    }
+
+    #[test]
+    fn renaming_follows_references() {
+        let (s, _) = add_flow(&two_switch(), "h1", "h3").unwrap();
+        let s = rename_node(&s, "h1", "src").unwrap();
+        assert_eq!(s.flows[0].src, "src");
+        assert!(s.links.iter().any(|l| l.a == "src"));
+        assert!(rename_node(&s, "src", "h3").is_err());
+        assert!(rename_node(&s, "src", "").is_err(), "ids are not empty");
+    }
+
+    #[test]
+    fn moving_changes_only_the_position() {
+        let s = two_switch();
+        let m = move_node(&s, "S1", 7.0, 8.0);
+        assert_eq!((m.nodes[0].x, m.nodes[0].y), (Some(7.0), Some(8.0)));
+        assert_eq!(m.links, s.links);
+    }
+
+    #[test]
+    fn undo_and_redo_walk_the_edits() {
+        let mut h = History::default();
+        let a = Rc::new(Scenario::empty("a", 1));
+        let b = Rc::new(Scenario::empty("b", 1));
+        let c = Rc::new(Scenario::empty("c", 1));
+        h.record(a.clone());
+        h.record(b.clone());
+        assert_eq!(h.undo(c.clone()).unwrap().name, "b");
+        assert_eq!(h.undo(b.clone()).unwrap().name, "a");
+        assert!(h.undo(a.clone()).is_none(), "nothing before the first");
+        let mut h2 = History::default();
+        h2.record(a.clone());
+        let back = h2.undo(b.clone()).unwrap();
+        assert_eq!(back.name, "a");
+        assert!(h2.can_redo());
+        assert_eq!(h2.redo(back).unwrap().name, "b");
+        assert!(!h2.can_redo());
+        h2.undo(b.clone());
+        h2.record(c);
+        assert!(!h2.can_redo(), "a new edit forgets the redo");
+    }
+}
