@@ -44,8 +44,8 @@ test('run a preset, watch it move, pause, step and reset', async () => {
   const pngBytes = await readFile(await png.path());
   assert.equal(pngBytes.subarray(1, 4).toString(), 'PNG');
   // Per-flow results.
-  await page.getByText(/^Flows \(7\)$/).click();
-  assert.match(await page.getByTestId('flow-victim').innerText(), /victim/);
+  await page.getByTestId('results-table').getByText(/^Flows \(7\)$/).click();
+  assert.match(await page.getByTestId('flow-row-victim').innerText(), /victim/);
   await page.waitForTimeout(300);
   assert.equal(await simMs(page), paused, 'paused time stands still');
   await page.getByRole('button', { name: 'Step' }).click();
@@ -71,7 +71,7 @@ test('every preset runs briefly without errors', async () => {
   assert.deepEqual(page.errors, []);
 });
 
-test('change the marking policy while running; bad values are refused next to their field', async () => {
+test('parameter changes while running: marking applies at once, others offer a restart; bad values are refused', async () => {
   const page = await openPage(browser, server.url);
   await page.getByLabel('Scenario').selectOption('infocom03-fig2');
   await page.getByLabel('Speed').selectOption({ label: '10 ms/s' });
@@ -79,14 +79,22 @@ test('change the marking policy while running; bad values are refused next to th
   await page.waitForFunction(() => parseFloat(document.querySelector('[data-testid=sim-time]').innerText) > 2);
   assert.match(await page.getByTestId('totals').innerText(), /marked 0$/, 'no congestion control: nothing marked');
 
-  // Rate control with input-triggered marking: the run restarts with the new values, and marks appear.
+  // A source response cannot change under a running source: the run pauses and offers a restart.
   await page.getByLabel('Source response').selectOption('lipd');
-  await page.getByLabel('Marking policy').selectOption('input_triggered');
-  await page.getByTestId('notice').waitFor();
-  assert.match(await page.getByTestId('notice').innerText(), /restarted/);
-  assert.ok(await simMs(page) < 2, 'the run restarted');
+  await page.getByTestId('restart').waitFor();
+  assert.match(await page.getByTestId('notice').innerText(), /needs a new run/);
+  assert.ok(await page.getByRole('button', { name: 'Run' }).isDisabled(), 'the old run waits');
+  await page.getByTestId('restart').click();
+  await page.waitForFunction(() => parseFloat(document.querySelector('[data-testid=sim-time]').innerText) === 0);
+
+  // Marking applies to the run under way, from that moment: the clock does not go back, and marks appear.
   await page.getByRole('button', { name: 'Run' }).click();
+  await page.waitForFunction(() => parseFloat(document.querySelector('[data-testid=sim-time]').innerText) > 2);
+  await page.getByLabel('Marking policy').selectOption('input_triggered');
+  assert.match(await page.getByTestId('notice').innerText(), /Marking changed at .* applies from then on/);
+  assert.ok(await simMs(page) > 2, 'no restart');
   await page.waitForFunction(() => /marked [1-9]/.test(document.querySelector('[data-testid=totals]').innerText));
+  await page.getByRole('button', { name: 'Pause' }).click();
 
   // A bad value: refused next to its field, the scenario unchanged.
   await page.getByLabel('m', { exact: true }).fill('0.5');

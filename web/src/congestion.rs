@@ -28,11 +28,21 @@ pub struct Tree {
     pub contributor: Vec<bool>,
 }
 
-/// Keeps recent snapshots' stall counters, to measure stall fractions over `span_ns` of simulated time.
+/// Keeps recent snapshots' stall and mark counters, to measure stall fractions and fresh marks over `span_ns` of
+/// simulated time.
 #[derive(Debug, Clone, Default)]
 pub struct Meter {
     span_ns: f64,
-    past: VecDeque<(f64, Vec<f64>)>,
+    past: VecDeque<(f64, Vec<f64>, Vec<u64>)>,
+}
+
+/// What happened on each channel over the recent past.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Recent {
+    /// Fraction of the time it waited for credit.
+    pub stall: Vec<f64>,
+    /// Packets marked.
+    pub marks: Vec<u64>,
 }
 
 impl Meter {
@@ -40,23 +50,38 @@ impl Meter {
         Self { span_ns, past: VecDeque::new() }
     }
 
-    /// Each channel's stalled fraction since the oldest kept snapshot within the span (the instant state when there
-    /// is no past yet), then remembers `now`.
-    pub fn stall_fractions(&mut self, now: &Snapshot) -> Vec<f64> {
+    /// Each channel's stalled fraction and marks since the oldest kept snapshot within the span (the instant state
+    /// and no marks when there is no past yet), then remembers `now`.
+    pub fn update(&mut self, now: &Snapshot) -> Recent {
         // A snapshot from before a reset (time went backwards) is not the past of this one.
-        self.past.retain(|(t, _)| *t < now.time_ns);
+        self.past.retain(|(t, _, _)| *t < now.time_ns);
         while self.past.len() > 1 && self.past[1].0 <= now.time_ns - self.span_ns {
             self.past.pop_front();
         }
-        let fractions = match self.past.front() {
-            Some((t, stalled)) if now.time_ns > *t => {
+        let recent = match self.past.front() {
+            Some((t, stalled, marks)) if now.time_ns > *t => {
                 let dt = now.time_ns - t;
-                now.links.iter().zip(stalled).map(|(l, s)| ((l.stalled_ns - s) / dt).clamp(0.0, 1.0)).collect()
+                Recent {
+                    stall: now
+                        .links
+                        .iter()
+                        .zip(stalled)
+                        .map(|(l, s)| ((l.stalled_ns - s) / dt).clamp(0.0, 1.0))
+                        .collect(),
+                    marks: now.links.iter().zip(marks).map(|(l, m)| l.marks.saturating_sub(*m)).collect(),
+                }
             }
-            _ => now.links.iter().map(|l| if l.stalled { 1.0 } else { 0.0 }).collect(),
+            _ => Recent {
+                stall: now.links.iter().map(|l| if l.stalled { 1.0 } else { 0.0 }).collect(),
+                marks: vec![0; now.links.len()],
+            },
         };
-        self.past.push_back((now.time_ns, now.links.iter().map(|l| l.stalled_ns).collect()));
-        fractions
+        self.past.push_back((
+            now.time_ns,
+            now.links.iter().map(|l| l.stalled_ns).collect(),
+            now.links.iter().map(|l| l.marks).collect(),
+        ));
+        recent
     }
 }
 
@@ -86,7 +111,7 @@ mod tests {
     use ibcc_core::sim::{BufferSnapshot, LinkSnapshot};
 
     fn link(stalled_ns: f64, stalled: bool) -> LinkSnapshot {
-        LinkSnapshot { rate: 1.0, busy: true, stalled, marks: 0, stalled_ns }
+        LinkSnapshot { rate: 1.0, busy: true, stalled, marks: (stalled_ns / 10.0) as u64, stalled_ns }
     }
 
     fn snap(time_ns: f64, links: Vec<LinkSnapshot>, buffers: Vec<BufferSnapshot>) -> Snapshot {
@@ -96,16 +121,16 @@ mod tests {
     #[test]
     fn stall_fractions_come_from_the_counters_over_the_span() {
         let mut m = Meter::new(100.0);
-        let first = m.stall_fractions(&snap(0.0, vec![link(0.0, true), link(0.0, false)], vec![]));
-        assert_eq!(first, [1.0, 0.0], "no past: the instant state");
-        let later = m.stall_fractions(&snap(50.0, vec![link(25.0, false), link(0.0, false)], vec![]));
-        assert_eq!(later, [0.5, 0.0]);
-        m.stall_fractions(&snap(150.0, vec![link(25.0, false), link(100.0, true)], vec![]));
+        let first = m.update(&snap(0.0, vec![link(0.0, true), link(0.0, false)], vec![]));
+        assert_eq!(first, Recent { stall: vec![1.0, 0.0], marks: vec![0, 0] }, "no past: the instant state");
+        let later = m.update(&snap(50.0, vec![link(25.0, false), link(0.0, false)], vec![]));
+        assert_eq!(later, Recent { stall: vec![0.5, 0.0], marks: vec![2, 0] });
+        m.update(&snap(150.0, vec![link(25.0, false), link(100.0, true)], vec![]));
         // The snapshot at 0 has left the span; the one at 50 is the past now.
-        let f = m.stall_fractions(&snap(160.0, vec![link(25.0, false), link(110.0, true)], vec![]));
-        assert_eq!(f, [0.0, 1.0]);
-        let after_reset = m.stall_fractions(&snap(0.0, vec![link(0.0, false), link(0.0, false)], vec![]));
-        assert_eq!(after_reset, [0.0, 0.0]);
+        let r = m.update(&snap(160.0, vec![link(25.0, false), link(110.0, true)], vec![]));
+        assert_eq!(r, Recent { stall: vec![0.0, 1.0], marks: vec![0, 11] });
+        let after_reset = m.update(&snap(0.0, vec![link(0.0, false), link(0.0, false)], vec![]));
+        assert_eq!(after_reset.stall, [0.0, 0.0]);
     }
 
     /// Two switches: channel 0 (A->B, inter-switch) blocked because B's buffer waits for channel 2 (B->root), which

@@ -11,6 +11,9 @@ pub struct Layout {
     pub view_box: (f64, f64, f64, f64),
 }
 
+/// The smallest view, in scenario units.
+const MIN_VIEW: (f64, f64) = (640.0, 400.0);
+
 /// Nodes keep their `x`, `y`; nodes without them go on a circle, so any valid scenario can be drawn.
 pub fn layout(s: &Scenario) -> Layout {
     let n = s.nodes.len().max(1) as f64;
@@ -34,10 +37,13 @@ pub fn layout(s: &Scenario) -> Layout {
         y1 = y1.max(y);
     }
     if positions.is_empty() {
-        (x0, y0, x1, y1) = (0.0, 0.0, 100.0, 100.0);
+        (x0, y0, x1, y1) = (500.0, 300.0, 500.0, 300.0);
     }
+    // At least a canvas' worth around the nodes, so a small network is not drawn huge and there is room to add more.
     let margin = 60.0;
-    Layout { positions, view_box: (x0 - margin, y0 - margin, (x1 - x0) + 2.0 * margin, (y1 - y0) + 2.0 * margin) }
+    let (w, h) = (((x1 - x0) + 2.0 * margin).max(MIN_VIEW.0), ((y1 - y0) + 2.0 * margin).max(MIN_VIEW.1));
+    let (cx, cy) = ((x0 + x1) / 2.0, (y0 + y1) / 2.0);
+    Layout { positions, view_box: (cx - w / 2.0, cy - h / 2.0, w, h) }
 }
 
 /// Stroke width of a directed link carrying `rate` (fraction of capacity): thin when idle, thick when full.
@@ -196,6 +202,8 @@ mod tests {
         }
         let l = layout(&bare);
         assert!(l.positions.windows(2).all(|w| w[0] != w[1]), "distinct places on the circle");
+        let empty = layout(&Scenario::empty("", 1));
+        assert_eq!(empty.view_box, (180.0, 100.0, 640.0, 400.0), "an empty canvas has room to build");
     }
 
     #[test]

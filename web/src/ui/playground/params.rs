@@ -317,6 +317,9 @@ pub struct ParamsProps {
     pub scenario: Rc<Scenario>,
     /// A new, valid scenario.
     pub on_change: Callback<Scenario>,
+    /// Prefix of the fields' ids, so two panels can share a page (the A/B comparison's B).
+    #[prop_or_default]
+    pub prefix: AttrValue,
 }
 
 #[component]
@@ -364,7 +367,7 @@ pub fn ParamsPanel(p: &ParamsProps) -> Html {
             None => ((f.get)(&p.scenario), None),
         };
         html! {
-            <NumberField id={f.id} label={f.label} unit={f.unit} help={f.help} value={value} error={error} on_change={on_edit} />
+            <NumberField id={format!("{}{}", p.prefix, f.id)} label={f.label} unit={f.unit} help={f.help} value={value} error={error} on_change={on_edit} />
         }
     };
     let pick_field = |f: &'static Pick| {
@@ -379,11 +382,11 @@ pub fn ParamsPanel(p: &ParamsProps) -> Html {
         });
         let options = f.options.iter().map(|&(v, l)| (AttrValue::from(v), AttrValue::from(l))).collect::<Vec<_>>();
         html! {
-            <Choice id={f.id} label={f.label} help={f.help} options={options} value={(f.get)(&p.scenario)} on_change={on_pick} />
+            <Choice id={format!("{}{}", p.prefix, f.id)} label={f.label} help={f.help} options={options} value={(f.get)(&p.scenario)} on_change={on_pick} />
         }
     };
     html! {
-        <aside class="params" aria-label="Parameters" data-testid="params">
+        <aside class="params" aria-label="Parameters" data-testid={format!("{}params", p.prefix)}>
             if let Some(e) = &*pick_error {
                 <p class="error" role="alert">{ e }</p>
             }

@@ -1,7 +1,9 @@
-//! The playground's live rate plot on a canvas: the chosen links and every group of flows.
+//! A live plot on a canvas, of the kind the user picks (rates, rate limits, buffers, marks), with PNG and CSV
+//! downloads of what it shows.
 
 use super::super::theme;
-use crate::rate_plot::{self, Curve};
+use crate::rate_plot::{self, Curve, YAxis};
+use crate::trace::PlotKind;
 use plotters::prelude::IntoDrawingArea;
 use plotters_canvas::CanvasBackend;
 use std::rc::Rc;
@@ -9,10 +11,15 @@ use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
-pub struct RatePlotProps {
+pub struct PlotProps {
+    pub kind: PlotKind,
+    pub on_kind: Callback<PlotKind>,
     pub curves: Rc<Vec<Curve>>,
     pub end_ms: f64,
-    pub window_ms: f64,
+    pub y: YAxis,
+    /// Prefix of element ids and test ids, so two plots can share a page.
+    #[prop_or_default]
+    pub prefix: AttrValue,
 }
 
 /// Saves `url` as a file called `name` (a temporary link, clicked).
@@ -31,26 +38,27 @@ fn download(url: &str, name: &str) {
 }
 
 #[component]
-pub fn RatePlot(p: &RatePlotProps) -> Html {
+pub fn Plot(p: &PlotProps) -> Html {
     let canvas = use_node_ref();
     {
         let canvas = canvas.clone();
-        let (curves, end_ms, window_ms) = (p.curves.clone(), p.end_ms, p.window_ms);
-        use_effect_with((curves.clone(), end_ms.to_bits()), move |_| {
+        let (curves, end_ms, y) = (p.curves.clone(), p.end_ms, p.y.clone());
+        use_effect_with((curves.clone(), end_ms.to_bits(), y.clone()), move |_| {
             if let Some(backend) = canvas.cast::<HtmlCanvasElement>().and_then(CanvasBackend::with_canvas_object) {
                 if let Err(err) =
-                    rate_plot::draw(&backend.into_drawing_area(), &curves, end_ms, window_ms, theme::plot_theme())
+                    rate_plot::draw(&backend.into_drawing_area(), &curves, end_ms, &y, theme::plot_theme())
                 {
                     web_sys::console::error_1(&format!("rate plot: {err}").into());
                 }
             }
         });
     }
+    let kind = p.kind;
     let on_png = {
         let canvas = canvas.clone();
         Callback::from(move |_| {
             if let Some(url) = canvas.cast::<HtmlCanvasElement>().and_then(|c| c.to_data_url().ok()) {
-                download(&url, "ibcc-rates.png");
+                download(&url, &format!("ibcc-{}.png", kind.id()));
             }
         })
     };
@@ -59,17 +67,31 @@ pub fn RatePlot(p: &RatePlotProps) -> Html {
         Callback::from(move |_| {
             let csv = rate_plot::to_csv(&curves);
             let url = format!("data:text/csv;charset=utf-8,{}", String::from(js_sys::encode_uri_component(&csv)));
-            download(&url, "ibcc-rates.csv");
+            download(&url, &format!("ibcc-{}.csv", kind.id()));
         })
     };
+    let on_kind = {
+        let cb = p.on_kind.clone();
+        Callback::from(move |e: Event| {
+            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            cb.emit(PlotKind::from_id(&select.value()));
+        })
+    };
+    let pre = &p.prefix;
     html! {
         <figure class="plot-figure">
-            <canvas ref={canvas} width="860" height="300" class="rate-plot" data-testid="rate-plot" role="img"
-                aria-label="Link and group rates over simulated time" />
             <figcaption>
-                <button onclick={on_png} data-testid="export-png">{ "Download PNG" }</button>
-                <button onclick={on_csv} data-testid="export-csv">{ "Download CSV" }</button>
+                <label for={format!("{pre}plot-kind")}>{ "Plot" }</label>
+                <select id={format!("{pre}plot-kind")} onchange={on_kind} data-testid={format!("{pre}plot-kind")}>
+                    for k in PlotKind::ALL {
+                        <option value={k.id()} selected={k == p.kind}>{ k.label() }</option>
+                    }
+                </select>
+                <button onclick={on_png} data-testid={format!("{pre}export-png")}>{ "Download PNG" }</button>
+                <button onclick={on_csv} data-testid={format!("{pre}export-csv")}>{ "Download CSV" }</button>
             </figcaption>
+            <canvas ref={canvas} width="860" height="300" class="rate-plot" data-testid={format!("{pre}rate-plot")} role="img"
+                aria-label={format!("{} over simulated time", p.kind.label())} data-curves={p.curves.len().to_string()} />
         </figure>
     }
 }

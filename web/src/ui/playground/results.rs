@@ -59,7 +59,7 @@ pub fn ResultsTable(p: &ResultsProps) -> Html {
                     <thead><tr><th scope="col">{ "flow" }</th><th scope="col">{ "throughput" }</th><th scope="col">{ "rate limit" }</th><th scope="col">{ "window" }</th><th scope="col">{ "marks" }</th><th scope="col">{ "delay" }</th></tr></thead>
                     <tbody>
                         for f in r.flows.iter().take(200) {
-                            <tr data-testid={format!("flow-{}", f.id)}>
+                            <tr data-testid={format!("flow-row-{}", f.id)}>
                                 <th scope="row" title={format!("{} -> {} ({})", f.src, f.dst, f.group)}>{ &f.id }</th>
                                 <td>{ format!("{:.1}%", 100.0 * f.throughput_fraction) }</td>
                                 <td>{ format!("{:.3}", f.rate_limit) }</td>

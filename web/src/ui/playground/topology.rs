@@ -1,95 +1,226 @@
-//! The network as SVG: nodes where the scenario places them, each link as two lanes (one per direction) whose
-//! width and colour show the rate they carry now, dashed while stalled for credit, and each switch input buffer as a
-//! bar that fills with its occupancy.
+//! Draws the network in SVG: nodes where the layout places them; each link as two lanes (one per direction) whose
+//! width and colour show the rate they carry; lanes blocked by spreading congestion dashed with an amber halo, roots
+//! of the congestion tree with a red halo; fresh ECN marks as dots on their lane; each switch input buffer as a bar
+//! filling with its occupancy; flows as curves from source to destination, victims and contributors coloured.
+//! Hovering any of them gives its figures (an SVG title).
 
-use crate::view_model::{layout, offset_line, rate_colour, rate_width};
-
+use crate::congestion::Tree;
+use crate::edit::Selection;
+use crate::view_model::{flow_curves, offset_line, rate_colour, rate_width, Layout};
 use ibcc_core::scenario::{NodeKind, Scenario};
-use ibcc_core::sim::Snapshot;
-use std::rc::Rc;
+use ibcc_core::sim::{Results, Snapshot};
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
-pub struct TopologyProps {
-    pub scenario: Rc<Scenario>,
-    pub snapshot: Rc<Snapshot>,
+/// What the run shows now, when the drawing matches the run (not while an edit waits for a restart).
+pub struct Live<'a> {
+    pub snapshot: &'a Snapshot,
+    pub tree: &'a Tree,
+    /// Per channel: marks in the recent past.
+    pub recent_marks: &'a [u64],
+    pub results: &'a Results,
 }
 
-#[component]
-pub fn TopologyView(p: &TopologyProps) -> Html {
-    let lay = use_memo(p.scenario.clone(), |s| layout(s));
-    let index = use_memo(p.scenario.clone(), |s| {
-        let ids: std::collections::BTreeMap<&str, usize> =
-            s.nodes.iter().enumerate().map(|(i, n)| (n.id.as_str(), i)).collect();
-        s.links.iter().map(|l| (ids.get(l.a.as_str()).copied(), ids.get(l.b.as_str()).copied())).collect::<Vec<_>>()
-    });
-    let (x0, y0, w, h) = lay.view_box;
-    let snap = &p.snapshot;
-    let s = &p.scenario;
-    // Link i's two directions are channels 2i (a -> b) and 2i + 1 (b -> a), as in the core's topology.
-    let mut lanes = Vec::new();
-    for (i, ends) in index.iter().enumerate() {
-        let (Some(a), Some(b)) = *ends else { continue };
+fn f1(x: f64) -> String {
+    format!("{x:.1}")
+}
+
+fn node_index(s: &Scenario, id: &str) -> Option<usize> {
+    s.nodes.iter().position(|n| n.id == id)
+}
+
+fn links(s: &Scenario, lay: &Layout, live: Option<&Live>, selection: Option<&Selection>) -> Vec<Html> {
+    let mut out = Vec::new();
+    for (i, l) in s.links.iter().enumerate() {
+        let (Some(a), Some(b)) = (node_index(s, &l.a), node_index(s, &l.b)) else { continue };
+        let selected = selection == Some(&Selection::Link(i));
         let (pa, pb) = (lay.positions[a], lay.positions[b]);
-        for (dir, (from, to, pf, pt)) in [(a, b, pa, pb), (b, a, pb, pa)].into_iter().enumerate() {
-            let ch = 2 * i + dir;
-            let Some(link) = snap.links.get(ch) else { continue };
-            let ((x1, y1), (x2, y2)) = offset_line(pf, pt, 4.0);
-            let id = format!("{}->{}", s.nodes[from].id, s.nodes[to].id);
-            lanes.push(html! {
-                <line x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()}
-                    stroke={rate_colour(link.rate)} stroke-width={rate_width(link.rate).to_string()}
-                    stroke-dasharray={if link.stalled { "6 4" } else { "none" }}
-                    data-testid={format!("link-{id}")} data-rate={format!("{:.4}", link.rate)}>
-                    <title>{ format!("{id}: {:.1}% now{}, {} marks", 100.0 * link.rate, if link.stalled { ", waiting for credit" } else { "" }, link.marks) }</title>
-                </line>
+        if selected {
+            out.push(html! {
+                <line class="selected-halo" x1={f1(pa.0)} y1={f1(pa.1)} x2={f1(pb.0)} y2={f1(pb.1)} />
             });
         }
+        for (dir, (from, to, pf, pt)) in [(a, b, pa, pb), (b, a, pb, pa)].into_iter().enumerate() {
+            let ch = 2 * i + dir;
+            let ((x1, y1), (x2, y2)) = offset_line(pf, pt, 4.0);
+            let id = format!("{}->{}", s.nodes[from].id, s.nodes[to].id);
+            let link = live.and_then(|v| v.snapshot.links.get(ch).map(|snap| (v, snap)));
+            let Some((v, snap)) = link else {
+                out.push(html! {
+                    <line x1={f1(x1)} y1={f1(y1)} x2={f1(x2)} y2={f1(y2)} class="lane idle"
+                        data-testid={format!("link-{id}")} data-rate="0">
+                        <title>{ format!("{id}: {} Gb/s, {} ns propagation", l.bandwidth_gbps.unwrap_or(s.link.bandwidth_gbps), l.propagation_ns.unwrap_or(s.link.propagation_ns)) }</title>
+                    </line>
+                });
+                continue;
+            };
+            let (blocked, root) = (v.tree.blocked.get(ch) == Some(&true), v.tree.root.get(ch) == Some(&true));
+            let stall = v.tree.stall.get(ch).copied().unwrap_or(0.0);
+            let result = v.results.links.get(ch);
+            let role = if root {
+                " Root of the congestion tree."
+            } else if blocked {
+                " Blocked: congestion has spread to it."
+            } else {
+                ""
+            };
+            let title = format!(
+                "{id}: {:.1}% now, {:.1}% utilization over the measurement, {} marks, {:.3} ms waiting for credit ({:.0}% lately).{role}",
+                100.0 * snap.rate,
+                100.0 * result.map_or(0.0, |r| r.utilization),
+                snap.marks,
+                result.map_or(0.0, |r| r.credit_stall_ns) / 1e6,
+                100.0 * stall,
+            );
+            if root || blocked {
+                out.push(html! {
+                    <line x1={f1(x1)} y1={f1(y1)} x2={f1(x2)} y2={f1(y2)}
+                        class={if root { "tree-root" } else { "tree-blocked" }}
+                        data-testid={format!("{}-{id}", if root { "root" } else { "blocked" })} />
+                });
+            }
+            out.push(html! {
+                <line x1={f1(x1)} y1={f1(y1)} x2={f1(x2)} y2={f1(y2)} class="lane"
+                    stroke={rate_colour(snap.rate)} stroke-width={rate_width(snap.rate).to_string()}
+                    stroke-dasharray={if blocked || snap.stalled { "6 4" } else { "none" }}
+                    data-testid={format!("link-{id}")} data-rate={format!("{:.4}", snap.rate)}>
+                    <title>{ title }</title>
+                </line>
+            });
+            let fresh = v.recent_marks.get(ch).copied().unwrap_or(0);
+            if fresh > 0 {
+                // Near the sending end: marks are made as packets leave toward a congested output.
+                let (mx, my) = (x1 + (x2 - x1) * 0.3, y1 + (y2 - y1) * 0.3);
+                let r = (2.5 + (fresh as f64).log10() * 1.5).min(6.0);
+                out.push(html! {
+                    <circle cx={f1(mx)} cy={f1(my)} r={f1(r)} class="mark" data-testid={format!("marks-{id}")}>
+                        <title>{ format!("{id}: {fresh} packets marked lately ({} in all)", snap.marks) }</title>
+                    </circle>
+                });
+            }
+        }
     }
-    let mut bars = Vec::new();
+    out
+}
+
+fn buffers(s: &Scenario, lay: &Layout, snap: &Snapshot) -> Vec<Html> {
+    let mut out = Vec::new();
     for b in &snap.buffers {
         // The buffer sits at the receiving end of its channel: channel 2i is a -> b, 2i+1 is b -> a.
-        let link = (b.channel / 2) as usize;
-        let Some(&(Some(a), Some(bn))) = index.get(link) else { continue };
+        let Some(l) = s.links.get((b.channel / 2) as usize) else { continue };
+        let (Some(a), Some(bn)) = (node_index(s, &l.a), node_index(s, &l.b)) else { continue };
         let (from, to) = if b.channel % 2 == 0 { (a, bn) } else { (bn, a) };
         let (pf, pt) = (lay.positions[from], lay.positions[to]);
         let t = 0.78;
         let (cx, cy) = (pf.0 + (pt.0 - pf.0) * t, pf.1 + (pt.1 - pf.1) * t);
-        let fill = b.fill.clamp(0.0, 1.0);
-        let colour = if fill >= 0.99 {
-            "#c62828"
+        let fill = f64::from(b.fill.clamp(0.0, 1.0));
+        let class = if fill >= 0.99 {
+            "level full"
         } else if fill > 0.5 {
-            "#ef6c00"
+            "level high"
         } else {
-            "#2e7d32"
+            "level low"
         };
-        bars.push(html! {
-            <g class="buffer" transform={format!("translate({:.1},{:.1})", cx - 5.0, cy - 14.0)}>
+        out.push(html! {
+            <g class="buffer" transform={format!("translate({:.1},{:.1})", cx - 5.0, cy - 14.0)}
+                data-testid={format!("buffer-{}-{}", s.nodes[to].id, s.nodes[from].id)} data-fill={format!("{fill:.3}")}>
                 <rect width="10" height="28" class="buffer-frame" />
-                <rect y={format!("{:.1}", 28.0 * (1.0 - fill))} width="10" height={format!("{:.1}", 28.0 * fill)} fill={colour} />
-                <title>{ format!("input buffer of {} from {}: {:.1} packets", s.nodes[to].id, s.nodes[from].id, b.packets) }</title>
+                <rect y={f1(28.0 * (1.0 - fill))} width="10" height={f1(28.0 * fill)} class={class} />
+                <title>{ format!("input buffer of {} from {}: {:.1} packets ({:.0}% full)", s.nodes[to].id, s.nodes[from].id, b.packets, 100.0 * fill) }</title>
             </g>
         });
     }
-    let nodes = s.nodes.iter().zip(lay.positions.iter()).map(|(n, &(x, y))| {
-        let shape = match n.kind {
-            NodeKind::Switch => html! { <rect x={(x - 22.0).to_string()} y={(y - 16.0).to_string()} width="44" height="32" rx="5" class="switch" /> },
-            NodeKind::Host => html! { <circle cx={x.to_string()} cy={y.to_string()} r="13" class="host" /> },
-        };
-        html! {
-            <g data-testid={format!("node-{}", n.id)}>
-                { shape }
-                <text x={x.to_string()} y={(y + 4.0).to_string()} text-anchor="middle" class="node-label">{ &n.id }</text>
-            </g>
-        }
-    });
+    out
+}
 
+fn flows(s: &Scenario, lay: &Layout, live: Option<&Live>, selection: Option<&Selection>) -> Vec<Html> {
+    let curves = flow_curves(s, lay);
+    let mut out = Vec::new();
+    for (i, (f, curve)) in s.flows.iter().zip(curves).enumerate() {
+        let Some((a, c, b)) = curve else { continue };
+        let victim = live.is_some_and(|v| v.tree.victim.get(i) == Some(&true));
+        let contributor = live.is_some_and(|v| v.tree.contributor.get(i) == Some(&true));
+        let snap = live.and_then(|v| v.snapshot.flows.get(i));
+        let result = live.and_then(|v| v.results.flows.get(i));
+        let mut title = format!("flow {}: {} to {}", f.id, f.src, f.dst);
+        if !f.group.is_empty() {
+            title += &format!(" ({})", f.group);
+        }
+        if let Some(snap) = snap {
+            title += &format!(
+                ". Rate limit {:.1}%, window {}, {} outstanding, {}",
+                100.0 * snap.rate_limit,
+                snap.window.map_or(String::from("unlimited"), |w| w.to_string()),
+                snap.outstanding,
+                if snap.active { "sending" } else { "off" }
+            );
+        }
+        if let Some(r) = result {
+            title += &format!(". Throughput {:.1}% of its link, {} marks", 100.0 * r.throughput_fraction, r.marks);
+        }
+        if victim {
+            title += ". Victim: slowed by congestion it does not cause.";
+        } else if contributor {
+            title += ". Contributes to a congestion root.";
+        }
+        let class = classes!(
+            "flow",
+            victim.then_some("victim"),
+            contributor.then_some("contributor"),
+            snap.is_some_and(|f| !f.active).then_some("off"),
+            (selection == Some(&Selection::Flow(f.id.clone()))).then_some("selected")
+        );
+        out.push(html! {
+            <path d={format!("M{:.1},{:.1} Q{:.1},{:.1} {:.1},{:.1}", a.0, a.1, c.0, c.1, b.0, b.1)} class={class}
+                marker-end="url(#arrow)" data-testid={format!("flow-{}", f.id)}>
+                <title>{ title }</title>
+            </path>
+        });
+    }
+    out
+}
+
+fn nodes(s: &Scenario, lay: &Layout, selection: Option<&Selection>) -> Vec<Html> {
+    s.nodes
+        .iter()
+        .zip(lay.positions.iter())
+        .map(|(n, &(x, y))| {
+            let selected = selection == Some(&Selection::Node(n.id.clone()));
+            let shape = match n.kind {
+                NodeKind::Switch => html! {
+                    <rect x={f1(x - 22.0)} y={f1(y - 16.0)} width="44" height="32" rx="5" class="switch" />
+                },
+                NodeKind::Host => html! { <circle cx={f1(x)} cy={f1(y)} r="13" class="host" /> },
+            };
+            let kind = if n.kind == NodeKind::Switch { "switch" } else { "host" };
+            html! {
+                <g data-testid={format!("node-{}", n.id)} class={classes!("node", selected.then_some("selected"))}
+                    data-x={f1(x)} data-y={f1(y)}>
+                    { shape }
+                    <text x={f1(x)} y={f1(y + 4.0)} text-anchor="middle" class="node-label">{ &n.id }</text>
+                    <title>{ format!("{kind} {}", n.id) }</title>
+                </g>
+            }
+        })
+        .collect()
+}
+
+/// The whole drawing (without the `<svg>` element, which the canvas owns).
+pub fn draw(s: &Scenario, lay: &Layout, live: Option<&Live>, selection: Option<&Selection>, show_flows: bool) -> Html {
     html! {
-        <svg class="topology" data-testid="topology" role="img" aria-label="Network topology with live link rates"
-            viewBox={format!("{x0:.0} {y0:.0} {w:.0} {h:.0}")} preserveAspectRatio="xMidYMid meet">
-            { for lanes }
-            { for bars }
-            { for nodes }
-        </svg>
+        <>
+            <defs>
+                <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                    <path d="M0,0 L10,5 L0,10 z" class="arrow-head" />
+                </marker>
+            </defs>
+            { for links(s, lay, live, selection) }
+            if let Some(v) = live {
+                { for buffers(s, lay, v.snapshot) }
+            }
+            if show_flows {
+                { for flows(s, lay, live, selection) }
+            }
+            { for nodes(s, lay, selection) }
+        </>
     }
 }

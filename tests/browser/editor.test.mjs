@@ -1,0 +1,208 @@
+// Building a network on the canvas as a person does: drag switches and hosts from the palette, drag links and
+// flows between them, run it, change the marking, reset, undo; select, move, delete; zoom; edit properties.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveDist, launchBrowser, openPage, screenshot } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await serveDist(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+const simMs = async (page) => parseFloat(await page.getByTestId('sim-time').innerText());
+
+/** Page coordinates of view point (x, y) on the canvas (viewBox with preserveAspectRatio xMidYMid meet). */
+async function toPage(page, x, y) {
+  const svg = page.getByTestId('topology');
+  const [vx, vy, vw, vh] = (await svg.getAttribute('data-viewbox')).split(' ').map(Number);
+  const r = await svg.boundingBox();
+  const s = Math.min(r.width / vw, r.height / vh);
+  return [r.x + (r.width - vw * s) / 2 + (x - vx) * s, r.y + (r.height - vh * s) / 2 + (y - vy) * s];
+}
+
+/** Page coordinates of a node's centre. */
+async function nodeAt(page, id) {
+  const g = page.getByTestId(`node-${id}`);
+  return toPage(page, Number(await g.getAttribute('data-x')), Number(await g.getAttribute('data-y')));
+}
+
+async function drag(page, [x1, y1], [x2, y2]) {
+  await page.mouse.move(x1, y1);
+  await page.mouse.down();
+  await page.mouse.move((x1 + x2) / 2, (y1 + y2) / 2, { steps: 4 });
+  await page.mouse.move(x2, y2, { steps: 4 });
+  await page.mouse.up();
+}
+
+/** Drags a palette item onto view point (x, y); resolves once a node with `id` exists. */
+async function dropNode(page, kind, x, y, id) {
+  const b = await page.getByTestId(`palette-${kind}`).boundingBox();
+  await drag(page, [b.x + b.width / 2, b.y + b.height / 2], await toPage(page, x, y));
+  await page.getByTestId(`node-${id}`).waitFor();
+}
+
+async function connect(page, tool, a, b) {
+  await page.getByTestId(`tool-${tool}`).click();
+  await drag(page, await nodeAt(page, a), await nodeAt(page, b));
+}
+
+const flowCount = (page) => page.locator('path[data-testid^="flow-"]').count();
+
+test('build a two-switch network by dragging, run it, change marking, reset, undo', async () => {
+  const page = await openPage(browser, server.url);
+  await page.getByLabel('Scenario').selectOption('empty');
+  await page.getByText('Drag a switch or a host here').waitFor();
+
+  await dropNode(page, 'switch', 350, 250, 'S1');
+  await dropNode(page, 'switch', 650, 250, 'S2');
+  await dropNode(page, 'host', 250, 400, 'h1');
+  await dropNode(page, 'host', 400, 400, 'h2');
+  await dropNode(page, 'host', 750, 400, 'h3');
+  assert.equal(await page.getByTestId('selection-title').innerText(), 'Host h3', 'a dropped node is selected');
+
+  await connect(page, 'link', 'S1', 'S2');
+  await connect(page, 'link', 'h1', 'S1');
+  await connect(page, 'link', 'h2', 'S1');
+  await connect(page, 'link', 'h3', 'S2');
+  await page.getByTestId('link-S1->S2').waitFor({ state: 'attached' });
+  await page.getByTestId('link-h3->S2').waitFor({ state: 'attached' });
+
+  // Invalid edits are refused with a message where they were tried.
+  await connect(page, 'link', 'h1', 'S2');
+  assert.match(await page.getByTestId('canvas-message').innerText(), /host h1 already has its link/);
+  await page.getByTestId('canvas-callout').waitFor();
+  await connect(page, 'flow', 'h1', 'S2');
+  assert.match(await page.getByTestId('canvas-message').innerText(), /S2 is a switch/);
+
+  await connect(page, 'flow', 'h1', 'h3');
+  await connect(page, 'flow', 'h2', 'h3');
+  await page.getByTestId('flow-f2').waitFor();
+  assert.equal(await flowCount(page), 2);
+  await screenshot(page, 'editor-built');
+
+  // Run: the two flows share S2->h3, so it saturates, and the results fill in.
+  await page.getByLabel('Speed').selectOption({ label: '1 ms/s' });
+  await page.getByRole('button', { name: 'Run' }).click();
+  await page.waitForFunction(() => parseFloat(document.querySelector('[data-testid="link-S2->h3"]').getAttribute('data-rate')) > 0.9);
+  await page.getByTestId('flow-row-f1').waitFor({ state: 'attached' });
+  assert.match(await page.getByTestId('flow-row-f1').textContent(), /f1.*%/);
+  await page.getByRole('button', { name: 'Pause' }).click();
+  const paused = await simMs(page);
+  assert.ok(paused > 0);
+
+  // Marking changes apply to the paused run from that moment (no restart).
+  await page.getByLabel('Marking policy').selectOption('naive');
+  assert.match(await page.getByTestId('notice').innerText(), /Marking changed at .* applies from then on/);
+  assert.equal(await simMs(page), paused);
+  await page.getByRole('button', { name: 'Reset' }).click();
+  await page.waitForFunction(() => parseFloat(document.querySelector('[data-testid=sim-time]').innerText) === 0);
+
+  // Undo walks back the marking change, then the last flow; redo brings the flow back.
+  await page.keyboard.press('Control+z');
+  assert.equal(await page.getByLabel('Marking policy').inputValue(), 'none');
+  await page.keyboard.press('Control+z');
+  await page.waitForFunction(() => !document.querySelector('[data-testid="flow-f2"]'));
+  assert.equal(await flowCount(page), 1);
+  await page.keyboard.press('Control+Shift+z');
+  await page.getByTestId('flow-f2').waitFor();
+  assert.deepEqual(page.errors, []);
+});
+
+test('select, move, delete, edit properties and zoom on the canvas', async () => {
+  const page = await openPage(browser, server.url);
+  await page.getByLabel('Scenario').selectOption('infocom03-fig2');
+  // Move switch A by dragging it with the Select tool.
+  const before = await page.getByTestId('node-A').getAttribute('data-x');
+  const [ax, ay] = await nodeAt(page, 'A');
+  await drag(page, [ax, ay], [ax - 60, ay + 40]);
+  assert.notEqual(await page.getByTestId('node-A').getAttribute('data-x'), before, 'moved');
+  assert.equal(await page.getByTestId('selection-title').innerText(), 'Switch A');
+
+  // Its buffer size: a bad value is refused next to the field, a good one applies.
+  await page.getByLabel('Input buffer size').fill('zero');
+  await page.getByLabel('Input buffer size').press('Enter');
+  assert.match(await page.getByTestId('error-sel-buffer').innerText(), /not a number/);
+  await page.getByLabel('Input buffer size').fill('8');
+  await page.getByLabel('Input buffer size').press('Enter');
+  await page.waitForFunction(() => !document.querySelector('[data-testid=error-sel-buffer]'));
+
+  // Delete removes the switch, its links and the flows that lose their path; undo brings them back.
+  const flows = await flowCount(page);
+  // Click it again (the keyboard goes to the page, not the field), then Delete.
+  const [mx, my] = await nodeAt(page, 'A');
+  await page.mouse.click(mx, my);
+  await page.keyboard.press('Delete');
+  await page.waitForFunction(() => !document.querySelector('[data-testid="node-A"]'));
+  assert.match(await page.getByTestId('canvas-message').innerText(), /Also removed .* links and flows? .*no path left/);
+  assert.ok(await flowCount(page) < flows);
+  await page.keyboard.press('Control+z');
+  await page.getByTestId('node-A').waitFor();
+  assert.equal(await flowCount(page), flows);
+
+  // A link: click it, change its bandwidth.
+  const [bx, by] = await nodeAt(page, 'B');
+  const [cx, cy] = await nodeAt(page, 'BC');
+  await page.mouse.click((bx + cx) / 2, (by + cy) / 2);
+  assert.match(await page.getByTestId('selection-title').innerText(), /^Link /);
+  await page.getByLabel('Bandwidth').fill('16');
+  await page.getByLabel('Bandwidth').press('Enter');
+  await page.waitForFunction(() => document.querySelector('[data-testid="input-sel-bandwidth"]').value === '16');
+
+  // Zoom with the wheel and the buttons; Fit goes back.
+  const fitted = await page.getByTestId('topology').getAttribute('data-viewbox');
+  await page.mouse.move(bx, by);
+  await page.mouse.wheel(0, -300);
+  await page.waitForFunction((v) => document.querySelector('[data-testid=topology]').getAttribute('data-viewbox') !== v, fitted);
+  const zoomed = (await page.getByTestId('topology').getAttribute('data-viewbox')).split(' ').map(Number);
+  assert.ok(zoomed[2] < Number(fitted.split(' ')[2]), 'the wheel zooms in');
+  await page.getByTestId('zoom-fit').click();
+  assert.equal(await page.getByTestId('topology').getAttribute('data-viewbox'), fitted);
+  await page.getByTestId('zoom-out').click();
+  assert.ok(Number((await page.getByTestId('topology').getAttribute('data-viewbox')).split(' ')[2]) > Number(fitted.split(' ')[2]));
+  assert.deepEqual(page.errors, []);
+});
+
+test('the congestion tree is highlighted and the plots can be chosen', async () => {
+  const page = await openPage(browser, server.url);
+  await page.getByLabel('Scenario').selectOption('infocom03-fig2');
+  await page.getByLabel('Speed').selectOption({ label: '10 ms/s' });
+  await page.getByRole('button', { name: 'Run' }).click();
+  // Without congestion control (Fig. 2), B->BC is the root and the tree spreads back over A->B.
+  await page.getByTestId('root-B->BC').waitFor({ state: 'attached' });
+  await page.getByTestId('blocked-A->B').waitFor({ state: 'attached' });
+  await page.waitForFunction(() => parseFloat(document.querySelector('[data-testid=sim-time]').innerText) > 45);
+  await page.getByRole('button', { name: 'Pause' }).click();
+  // The victim flow (from 40 ms) crosses the blocked A->B but not the root.
+  assert.match(await page.getByTestId('flow-victim').getAttribute('class'), /victim/);
+  assert.match(await page.getByTestId('flow-victim').locator('title').textContent(), /Rate limit .* Throughput .* Victim/);
+  assert.match(await page.getByTestId('link-B->BC').locator('title').textContent(), /utilization.*marks.*waiting for credit.*Root/);
+  await screenshot(page, 'editor-congestion-tree');
+
+  for (const [kind, min] of [['limits', 1], ['buffers', 1], ['marks', 0]]) {
+    await page.getByTestId('plot-kind').selectOption(kind);
+    await page.waitForFunction(([m]) => Number(document.querySelector('[data-testid=rate-plot]').getAttribute('data-curves')) >= m, [min]);
+  }
+  await page.getByTestId('plot-kind').selectOption('buffers');
+  await screenshot(page, 'editor-buffer-plot');
+  assert.deepEqual(page.errors, []);
+});
+
+test('A/B comparison: B with marking and LIPD against A without, overlaid and side by side', async () => {
+  const page = await openPage(browser, server.url);
+  await page.getByLabel('Scenario').selectOption('infocom03-fig2');
+  await page.getByTestId('compare-setup').click();
+  assert.match(await page.getByTestId('compare-diff').innerText(), /same as A/);
+  await page.getByTestId('input-b-marking-policy').selectOption('input_triggered');
+  await page.getByTestId('input-b-response').selectOption('lipd');
+  assert.match(await page.getByTestId('compare-diff').innerText(), /marking\.policy: none → input_triggered/);
+  await page.getByTestId('compare-run').click();
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=compare-progress]').value) >= 1, null, { timeout: 60_000 });
+  const table = await page.getByTestId('compare-results').innerText();
+  assert.match(table, /victim throughput/);
+  assert.match(table, /dropped packets\s+0\s+0/);
+  const marked = table.match(/marked packets\s+(\d+)\s+(\d+)/);
+  assert.equal(marked[1], '0', 'A marks nothing');
+  assert.ok(Number(marked[2]) > 0, 'B marks');
+  assert.ok(Number(await page.getByTestId('cmp-rate-plot').getAttribute('data-curves')) >= 4, 'A and B curves overlaid');
+  await page.getByTestId('compare').screenshot({ path: 'tests/browser/output/editor-compare.png' });
+  assert.deepEqual(page.errors, []);
+});

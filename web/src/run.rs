@@ -1,0 +1,184 @@
+//! A run as the page drives it: the simulation, the page's sampled series, and what is needed to draw a frame
+//! (snapshot, results, congestion tree, curves). The page advances it in slices bounded by a time budget; the
+//! sampling stops the run exactly at each sample time, so what is drawn does not depend on the slicing. Pure Rust,
+//! tested natively.
+
+use crate::congestion::{self, Meter, Tree};
+use crate::rate_plot::Curve;
+use crate::trace::{PlotKind, Trace};
+use ibcc_core::scenario::{NodeKind, Scenario, ScenarioError};
+use ibcc_core::sim::{NeedsRestart, Results, Simulation, Snapshot};
+use std::rc::Rc;
+
+/// Events per slice between two looks at the time budget.
+const SLICE_EVENTS: u64 = 2_000;
+
+/// What a frame draws.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Frame {
+    pub snapshot: Rc<Snapshot>,
+    pub results: Rc<Results>,
+    pub tree: Rc<Tree>,
+    /// Per channel: marks in the recent past.
+    pub recent_marks: Rc<Vec<u64>>,
+    pub end_ns: f64,
+}
+
+#[derive(Debug)]
+pub struct Run {
+    sim: Simulation,
+    trace: Trace,
+    meter: Meter,
+    /// Each flow's channels, for the congestion tree.
+    paths: Vec<Option<Vec<u32>>>,
+}
+
+/// Whether two scenarios make the same run (they may differ in name, description and layout).
+pub fn same_run(a: &Scenario, b: &Scenario) -> bool {
+    let bare = |s: &Scenario| {
+        let mut s = s.clone();
+        s.name.clear();
+        s.description.clear();
+        for n in &mut s.nodes {
+            (n.x, n.y) = (None, None);
+        }
+        s
+    };
+    bare(a) == bare(b)
+}
+
+impl Run {
+    pub fn new(s: &Scenario) -> Result<Self, ScenarioError> {
+        let sim = Simulation::new(s)?;
+        let index = |id: &str| s.nodes.iter().position(|n| n.id == id).map(|i| i as u32);
+        let paths = s.flows.iter().map(|f| sim.topology().path(index(&f.src)?, index(&f.dst)?)).collect();
+        let mut trace = Trace::new(sim.end());
+        trace.record(&sim.snapshot());
+        // Stall fractions over half a measurement window: the same smoothing as the rates drawn.
+        let meter = Meter::new(s.measure.window_ns as f64 / 2.0);
+        Ok(Self { sim, trace, meter, paths })
+    }
+
+    pub fn sim(&self) -> &Simulation {
+        &self.sim
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.sim.is_finished()
+    }
+
+    /// Runs toward simulated time `target` (ps) while `more()` allows, taking every sample due on the way.
+    /// Returns whether the run has finished.
+    pub fn advance(&mut self, target: u64, mut more: impl FnMut() -> bool) -> bool {
+        let target = target.min(self.sim.end());
+        while self.sim.now() < target && !self.sim.is_finished() && more() {
+            let stop = target.min(self.trace.next_ps());
+            self.sim.step_until(stop, SLICE_EVENTS);
+            if self.sim.now() >= self.trace.next_ps() {
+                self.trace.record(&self.sim.snapshot());
+            }
+        }
+        self.sim.is_finished()
+    }
+
+    /// Applies a change of settings from now on, if the model allows it (see `Simulation::retune`).
+    pub fn retune(&mut self, next: &Scenario) -> Result<(), NeedsRestart> {
+        self.sim.retune(next)
+    }
+
+    /// The present, to draw.
+    pub fn frame(&mut self) -> Frame {
+        let snapshot = self.sim.snapshot();
+        let recent = self.meter.update(&snapshot);
+        let tree = congestion::tree(&snapshot, recent.stall, &self.paths);
+        Frame {
+            snapshot: Rc::new(snapshot),
+            results: Rc::new(self.sim.results()),
+            tree: Rc::new(tree),
+            recent_marks: Rc::new(recent.marks),
+            end_ns: self.sim.end() as f64 / 1000.0,
+        }
+    }
+
+    /// The curves of a plot: at most `max` of the page's series, or the core's rate series.
+    pub fn curves(&self, kind: PlotKind, results: &Results, max: usize) -> Vec<Curve> {
+        match kind {
+            PlotKind::Rates => rate_curves(&self.sim, results),
+            other => self.trace.curves(other, self.sim.scenario(), max),
+        }
+    }
+}
+
+/// The rate curves of INFOCOM'03 Fig. 2: the busiest link (the root of congestion), the busiest link between two
+/// switches (where congestion spreads), and every group of flows.
+fn rate_curves(sim: &Simulation, results: &Results) -> Vec<Curve> {
+    let s = sim.scenario();
+    let is_switch = |id: &str| s.nodes.iter().any(|n| n.id == id && n.kind == NodeKind::Switch);
+    // By data packets carried so far: meaningful from the first packet, unlike utilization (0 before measure.from).
+    let by_use = |a: &&ibcc_core::sim::LinkResult, b: &&ibcc_core::sim::LinkResult| a.data_packets.cmp(&b.data_packets);
+    let used = || results.links.iter().enumerate().filter(|(_, l)| l.data_packets > 0);
+    let busiest = used().max_by(|a, b| by_use(&a.1, &b.1));
+    let inter_switch = used().filter(|(_, l)| is_switch(&l.from) && is_switch(&l.to)).max_by(|a, b| by_use(&a.1, &b.1));
+    let mut chosen: Vec<(usize, &str)> =
+        busiest.into_iter().chain(inter_switch).map(|(c, l)| (c, l.id.as_str())).collect();
+    chosen.dedup();
+    // A sample's window is centred on it: while the run goes on, show only samples whose whole window has passed.
+    let complete_until_ns = if sim.is_finished() {
+        f64::INFINITY
+    } else {
+        (sim.now() as f64 - s.measure.window_ns as f64 * 1000.0 / 2.0) / 1000.0
+    };
+    let to_ms = |pts: Vec<(f64, f64)>| {
+        pts.into_iter().filter(|&(t, _)| t <= complete_until_ns).map(|(t, r)| (t / 1e6, r)).collect::<Vec<_>>()
+    };
+    let mut curves: Vec<Curve> =
+        chosen.into_iter().map(|(c, id)| Curve::new(id, to_ms(sim.link_rate_series(c as u32)))).collect();
+    for g in sim.groups() {
+        if let Some(points) = sim.group_rate_series(g) {
+            let label = if g.is_empty() { String::from("(no group)") } else { format!("{g} flows") };
+            curves.push(Curve::new(label, to_ms(points)));
+        }
+    }
+    curves
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ibcc_core::presets::find;
+
+    #[test]
+    fn a_run_in_slices_draws_the_tree_of_fig2() {
+        // INFOCOM'03 Fig. 2 without congestion control: by 2 ms the remote flow has joined the local ones, B->BC
+        // is the root, and A->B (the inter-switch link) is blocked by the spreading.
+        let mut s = find("infocom03-fig2").unwrap().scenario();
+        s.duration_ns = 2_000_000;
+        s.measure.from_ns = 0;
+        let mut run = Run::new(&s).unwrap();
+        let mut slices = 0;
+        while !run.advance(u64::MAX, || {
+            slices += 1;
+            slices % 7 != 0
+        }) {}
+        let f = run.frame();
+        let name = |c: usize| f.results.links[c].id.clone();
+        let roots: Vec<String> = (0..f.tree.root.len()).filter(|&c| f.tree.root[c]).map(name).collect();
+        let blocked: Vec<String> = (0..f.tree.blocked.len()).filter(|&c| f.tree.blocked[c]).map(name).collect();
+        assert_eq!(roots, ["B->BC"]);
+        assert!(blocked.contains(&String::from("A->B")), "{blocked:?}");
+        let curves = run.curves(PlotKind::Rates, &f.results, 8);
+        assert_eq!(curves[0].label, "B->BC");
+        assert!(run.curves(PlotKind::Buffers, &f.results, 8).len() <= 8);
+    }
+
+    #[test]
+    fn layout_and_names_do_not_change_the_run() {
+        let s = find("infocom03-fig2").unwrap().scenario();
+        let mut moved = s.clone();
+        moved.nodes[0].x = Some(1.0);
+        moved.name = "other".into();
+        assert!(same_run(&s, &moved));
+        moved.seed += 1;
+        assert!(!same_run(&s, &moved));
+    }
+}

@@ -1,0 +1,269 @@
+//! The page's own time series of what the core does not record over time: each flow's rate limit, each switch
+//! input buffer's occupancy, and each link's marks. Sampled from snapshots at fixed simulated times (the frame loop
+//! stops the run exactly at each sample time), so the series are the same whatever the speed or frame rate.
+//! Pure Rust, tested natively.
+
+use crate::rate_plot::Curve;
+use ibcc_core::scenario::Scenario;
+use ibcc_core::sim::Snapshot;
+
+/// Samples per run: enough for smooth curves, few enough to redraw every few frames.
+pub const SAMPLES: u64 = 400;
+
+/// What a plot shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlotKind {
+    /// Link and group rates (INFOCOM'03 Fig. 2), from the core's series.
+    Rates,
+    FlowLimits,
+    Buffers,
+    Marks,
+}
+
+impl PlotKind {
+    pub const ALL: [PlotKind; 4] = [PlotKind::Rates, PlotKind::FlowLimits, PlotKind::Buffers, PlotKind::Marks];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Self::Rates => "rates",
+            Self::FlowLimits => "limits",
+            Self::Buffers => "buffers",
+            Self::Marks => "marks",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Rates => "Link and group rates",
+            Self::FlowLimits => "Flow rate limits",
+            Self::Buffers => "Buffer occupancy",
+            Self::Marks => "Marks per second",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Self {
+        Self::ALL.into_iter().find(|k| k.id() == id).unwrap_or(Self::Rates)
+    }
+}
+
+/// The sampled series of one run.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Trace {
+    interval_ps: u64,
+    next_ps: u64,
+    /// Sample times in ns.
+    times: Vec<f64>,
+    /// `limits[flow][k]`: rate limit as a fraction of the flow's link rate (0 while a flow is not active).
+    limits: Vec<Vec<f32>>,
+    /// `buffers[b][k]`: packets held, in the snapshot's buffer order.
+    buffers: Vec<Vec<f32>>,
+    buffer_channels: Vec<u32>,
+    /// `marks[channel][k]`: marks so far.
+    marks: Vec<Vec<u64>>,
+}
+
+impl Trace {
+    /// A trace of a run lasting `duration_ps`.
+    pub fn new(duration_ps: u64) -> Self {
+        let interval_ps = (duration_ps / SAMPLES).max(1_000);
+        Self { interval_ps, ..Self::default() }
+    }
+
+    /// The simulated time (ps) of the next sample: the run should stop there and call [`Trace::record`].
+    pub fn next_ps(&self) -> u64 {
+        self.next_ps
+    }
+
+    /// Takes the sample due at `snap.time_ns` (or later, if the run jumped past it).
+    pub fn record(&mut self, snap: &Snapshot) {
+        let now_ps = (snap.time_ns * 1000.0).round() as u64;
+        if now_ps < self.next_ps {
+            return;
+        }
+        self.next_ps = (now_ps / self.interval_ps + 1) * self.interval_ps;
+        self.times.push(snap.time_ns);
+        grow(&mut self.limits, snap.flows.len());
+        for (series, f) in self.limits.iter_mut().zip(&snap.flows) {
+            series.push(if f.active { f.rate_limit } else { 0.0 });
+        }
+        grow(&mut self.buffers, snap.buffers.len());
+        self.buffer_channels = snap.buffers.iter().map(|b| b.channel).collect();
+        for (series, b) in self.buffers.iter_mut().zip(&snap.buffers) {
+            series.push(b.packets);
+        }
+        grow(&mut self.marks, snap.links.len());
+        for (series, l) in self.marks.iter_mut().zip(&snap.links) {
+            series.push(l.marks);
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.times.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.times.is_empty()
+    }
+
+    /// The curves of `kind` (other than `Rates`, which the core records), in ms, at most `max` of them: every flow
+    /// (or each group's mean when there are more flows than `max`), the fullest buffers, the links marking most.
+    pub fn curves(&self, kind: PlotKind, s: &Scenario, max: usize) -> Vec<Curve> {
+        let t_ms = |k: usize| self.times[k] / 1e6;
+        let to_curve = |label: String, ys: &mut dyn Iterator<Item = f64>| {
+            Curve::new(label, ys.enumerate().map(|(k, y)| (t_ms(k), y)).collect())
+        };
+        match kind {
+            PlotKind::Rates => Vec::new(),
+            PlotKind::FlowLimits if self.limits.len() <= max => self
+                .limits
+                .iter()
+                .zip(&s.flows)
+                .map(|(v, f)| to_curve(f.id.clone(), &mut v.iter().map(|&x| f64::from(x))))
+                .collect(),
+            PlotKind::FlowLimits => {
+                let mut groups: Vec<&str> = Vec::new();
+                for f in &s.flows {
+                    if !groups.contains(&f.group.as_str()) {
+                        groups.push(&f.group);
+                    }
+                }
+                groups
+                    .into_iter()
+                    .take(max)
+                    .map(|g| {
+                        let members: Vec<&Vec<f32>> =
+                            self.limits.iter().zip(&s.flows).filter(|(_, f)| f.group == g).map(|(v, _)| v).collect();
+                        let mean = (0..self.len()).map(|k| {
+                            members.iter().map(|v| f64::from(v[k])).sum::<f64>() / members.len().max(1) as f64
+                        });
+                        let name = if g.is_empty() { "(no group)" } else { g };
+                        to_curve(format!("{name} (mean)"), &mut mean.into_iter())
+                    })
+                    .collect()
+            }
+            PlotKind::Buffers => {
+                let mut by_peak: Vec<usize> = (0..self.buffers.len()).collect();
+                let peak = |b: usize| self.buffers[b].iter().copied().fold(0.0f32, f32::max);
+                by_peak.retain(|&b| peak(b) > 0.0);
+                by_peak.sort_by(|&x, &y| peak(y).total_cmp(&peak(x)).then(x.cmp(&y)));
+                by_peak
+                    .into_iter()
+                    .take(max)
+                    .map(|b| {
+                        let label = format!("at {}", channel_name(s, self.buffer_channels[b]));
+                        to_curve(label, &mut self.buffers[b].iter().map(|&x| f64::from(x)))
+                    })
+                    .collect()
+            }
+            PlotKind::Marks => {
+                let total = |c: usize| self.marks[c].last().copied().unwrap_or(0);
+                let mut by_total: Vec<usize> = (0..self.marks.len()).filter(|&c| total(c) > 0).collect();
+                by_total.sort_by(|&x, &y| total(y).cmp(&total(x)).then(x.cmp(&y)));
+                by_total
+                    .into_iter()
+                    .take(max)
+                    .map(|c| {
+                        let m = &self.marks[c];
+                        // Marks per second between consecutive samples, drawn at the later one.
+                        let rate = (0..self.len()).map(|k| {
+                            if k == 0 {
+                                0.0
+                            } else {
+                                (m[k] - m[k - 1]) as f64 / ((self.times[k] - self.times[k - 1]) * 1e-9)
+                            }
+                        });
+                        to_curve(channel_name(s, c as u32), &mut rate.into_iter())
+                    })
+                    .collect()
+            }
+        }
+    }
+}
+
+fn grow<T>(v: &mut Vec<Vec<T>>, n: usize) {
+    v.resize_with(v.len().max(n), Vec::new);
+}
+
+/// `"A->B"` for channel `c` (link `c / 2`, forward when even).
+pub fn channel_name(s: &Scenario, c: u32) -> String {
+    match s.links.get((c / 2) as usize) {
+        Some(l) if c % 2 == 0 => format!("{}->{}", l.a, l.b),
+        Some(l) => format!("{}->{}", l.b, l.a),
+        None => format!("channel {c}"),
+    }
+}
+
+/// The y axis of a plot kind: its description with unit, and its top (`None`: fit the data).
+pub fn y_axis(kind: PlotKind, window_ms: f64) -> (String, Option<f64>) {
+    match kind {
+        PlotKind::Rates => (format!("rate ({window_ms} ms window, fraction of a link)"), Some(1.05)),
+        PlotKind::FlowLimits => (String::from("rate limit (fraction of link rate)"), Some(1.05)),
+        PlotKind::Buffers => (String::from("input buffer occupancy (packets)"), None),
+        PlotKind::Marks => (String::from("marked packets per second"), None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ibcc_core::presets::find;
+    use ibcc_core::sim::Simulation;
+
+    /// Runs `s` sampling as the page does, stopping exactly at each sample time.
+    fn traced(s: &Scenario) -> Trace {
+        let mut sim = Simulation::new(s).unwrap();
+        let mut trace = Trace::new(sim.end());
+        while !sim.is_finished() {
+            sim.step_until(trace.next_ps(), u64::MAX);
+            trace.record(&sim.snapshot());
+        }
+        trace
+    }
+
+    #[test]
+    fn samples_at_fixed_times_and_plots_every_kind() {
+        // Fig. 4a: naive marking, LIPD; 2 ms covers the local and remote flows' start.
+        let mut s = find("infocom03-fig4a").unwrap().scenario();
+        s.duration_ns = 2_000_000;
+        s.measure.from_ns = 0;
+        let t = traced(&s);
+        assert_eq!(t.len() as u64, SAMPLES + 1, "one sample per interval, from 0 to the end");
+        assert_eq!(t.times[1], 5_000.0);
+        let limits = t.curves(PlotKind::FlowLimits, &s, 4);
+        assert!(limits.len() <= 4 && limits.iter().all(|c| c.label.ends_with("(mean)")), "more flows than 4: groups");
+        assert!(limits.iter().flat_map(|c| &c.points).any(|p| p.1 < 0.99), "congestion control lowered some limit");
+        let buffers = t.curves(PlotKind::Buffers, &s, 3);
+        assert_eq!(buffers.len(), 3);
+        let peak = buffers[0].points.iter().map(|p| p.1).fold(0.0, f64::max);
+        assert!(peak >= 2.0, "packets queue at the root (more than the one cutting through): {peak}");
+        let marks = t.curves(PlotKind::Marks, &s, 6);
+        assert!(!marks.is_empty() && marks.iter().all(|c| c.points.iter().all(|p| p.1 >= 0.0)));
+        assert!(marks[0].points.iter().any(|p| p.1 > 0.0));
+    }
+
+    #[test]
+    fn sampling_does_not_depend_on_how_the_run_is_sliced() {
+        let mut s = find("infocom03-fig4a").unwrap().scenario();
+        s.duration_ns = 500_000;
+        s.measure.from_ns = 0;
+        let whole = traced(&s);
+        let mut sim = Simulation::new(&s).unwrap();
+        let mut sliced = Trace::new(sim.end());
+        while !sim.is_finished() {
+            // Uneven frames, as the page's are: a few events at a time.
+            sim.step_until(sliced.next_ps(), 37);
+            sliced.record(&sim.snapshot());
+        }
+        assert_eq!(whole, sliced);
+    }
+
+    #[test]
+    fn names_channels_by_direction() {
+        let s = find("infocom03-fig2").unwrap().scenario();
+        let l = &s.links[0];
+        assert_eq!(channel_name(&s, 0), format!("{}->{}", l.a, l.b));
+        assert_eq!(channel_name(&s, 1), format!("{}->{}", l.b, l.a));
+        assert_eq!(PlotKind::from_id("marks"), PlotKind::Marks);
+        assert_eq!(PlotKind::from_id("nonsense"), PlotKind::Rates);
+    }
+}

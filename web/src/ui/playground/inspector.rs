@@ -1,0 +1,408 @@
+//! The selected node, link or flow: its properties, edited in place (a value is applied when the field is left or
+//! Enter is pressed, and refused next to the field if the network cannot have it), its live figures, and the
+//! keyboard's way to build: link a node to another, add a flow from a host, delete.
+
+use super::canvas::LiveData;
+use super::document::{Action, Doc};
+use crate::edit::{self, Selection};
+use ibcc_core::scenario::{NodeKind, Scenario, SwitchOverride, Traffic};
+use std::rc::Rc;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct InspectorProps {
+    pub scenario: Rc<Scenario>,
+    pub selection: Option<Selection>,
+    pub live: Option<LiveData>,
+    pub dispatch: UseReducerDispatcher<Doc>,
+}
+
+/// How a typed value changes the scenario: `Err` says why it cannot.
+type Apply = Rc<dyn Fn(&Scenario, &str) -> Result<Scenario, String>>;
+
+fn number(text: &str) -> Result<Option<f64>, String> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Ok(None);
+    }
+    t.parse::<f64>().map(Some).map_err(|_| format!("{t:?} is not a number"))
+}
+
+fn whole(text: &str) -> Result<Option<u64>, String> {
+    match number(text)? {
+        None => Ok(None),
+        Some(v) if v >= 0.0 && v.fract() == 0.0 && v < 9.0e15 => Ok(Some(v as u64)),
+        Some(_) => Err(String::from("must be a whole number, 0 or more")),
+    }
+}
+
+fn checked(s: &Scenario, f: impl FnOnce(&mut Scenario)) -> Result<Scenario, String> {
+    edit::checked(s, f).map_err(|r| r.0)
+}
+
+struct Field {
+    id: &'static str,
+    label: &'static str,
+    unit: &'static str,
+    help: &'static str,
+    value: String,
+    placeholder: String,
+    apply: Apply,
+}
+
+#[derive(Properties, PartialEq)]
+struct FieldViewProps {
+    id: AttrValue,
+    label: AttrValue,
+    unit: AttrValue,
+    help: AttrValue,
+    value: AttrValue,
+    placeholder: AttrValue,
+    error: Option<AttrValue>,
+    on_commit: Callback<String>,
+}
+
+#[component]
+fn FieldView(p: &FieldViewProps) -> Html {
+    let onchange = {
+        let on_commit = p.on_commit.clone();
+        Callback::from(move |e: Event| {
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            on_commit.emit(input.value());
+        })
+    };
+    let help_id = format!("{}-help", p.id);
+    html! {
+        <div class={classes!("field", p.error.is_some().then_some("invalid"))}>
+            <label for={p.id.clone()}>{ &p.label }</label>
+            <div class="input-row">
+                <input id={p.id.clone()} type="text" value={p.value.clone()} placeholder={p.placeholder.clone()} {onchange}
+                    aria-describedby={help_id.clone()} aria-invalid={p.error.is_some().to_string()}
+                    data-testid={format!("input-{}", p.id)} />
+                <span class="unit">{ &p.unit }</span>
+            </div>
+            <small id={help_id}>{ &p.help }</small>
+            if let Some(err) = &p.error {
+                <small class="error" role="alert" data-testid={format!("error-{}", p.id)}>{ err }</small>
+            }
+        </div>
+    }
+}
+
+fn node_fields(s: &Scenario, id: &str) -> Vec<Field> {
+    let Some(n) = s.nodes.iter().find(|n| n.id == id) else { return Vec::new() };
+    let old = id.to_owned();
+    let mut fields = vec![Field {
+        id: "sel-id",
+        label: "Name",
+        unit: "",
+        help: "Its id; links and flows follow a rename.",
+        value: n.id.clone(),
+        placeholder: String::new(),
+        apply: Rc::new(move |s, v| edit::rename_node(s, &old, v).map_err(|r| r.0)),
+    }];
+    if n.kind == NodeKind::Switch {
+        let o = n.switch.unwrap_or_default();
+        let (a, b) = (id.to_owned(), id.to_owned());
+        let set = |s: &mut Scenario, id: &str, f: &dyn Fn(&mut SwitchOverride)| {
+            if let Some(n) = s.nodes.iter_mut().find(|n| n.id == id) {
+                let mut o = n.switch.unwrap_or_default();
+                f(&mut o);
+                n.switch = (o != SwitchOverride::default()).then_some(o);
+            }
+        };
+        fields.push(Field {
+            id: "sel-buffer",
+            label: "Input buffer size",
+            unit: "packets",
+            help: "Per input port; empty: the network's setting.",
+            value: o.buffer_packets.map(|v| v.to_string()).unwrap_or_default(),
+            placeholder: s.switch.buffer_packets.to_string(),
+            apply: Rc::new(move |s, v| {
+                let v = whole(v)?.map(|x| x.min(u64::from(u32::MAX)) as u32);
+                checked(s, |n| set(n, &a, &|o| o.buffer_packets = v))
+            }),
+        });
+        fields.push(Field {
+            id: "sel-forwarding",
+            label: "Forwarding delay",
+            unit: "ns",
+            help: "Head arrival to earliest departure (cut-through); empty: the network's setting.",
+            value: o.forwarding_delay_ns.map(|v| v.to_string()).unwrap_or_default(),
+            placeholder: s.switch.forwarding_delay_ns.to_string(),
+            apply: Rc::new(move |s, v| {
+                let v = whole(v)?;
+                checked(s, |n| set(n, &b, &|o| o.forwarding_delay_ns = v))
+            }),
+        });
+    }
+    fields
+}
+
+fn link_fields(s: &Scenario, i: usize) -> Vec<Field> {
+    let Some(l) = s.links.get(i) else { return Vec::new() };
+    vec![
+        Field {
+            id: "sel-bandwidth",
+            label: "Bandwidth",
+            unit: "Gb/s",
+            help: "Each direction; empty: the network's setting.",
+            value: l.bandwidth_gbps.map(|v| v.to_string()).unwrap_or_default(),
+            placeholder: s.link.bandwidth_gbps.to_string(),
+            apply: Rc::new(move |s, v| {
+                let v = number(v)?;
+                checked(s, |n| n.links[i].bandwidth_gbps = v)
+            }),
+        },
+        Field {
+            id: "sel-propagation",
+            label: "Propagation delay",
+            unit: "ns",
+            help: "Head leaving one end to reaching the other; empty: the network's setting.",
+            value: l.propagation_ns.map(|v| v.to_string()).unwrap_or_default(),
+            placeholder: s.link.propagation_ns.to_string(),
+            apply: Rc::new(move |s, v| {
+                let v = whole(v)?;
+                checked(s, |n| n.links[i].propagation_ns = v)
+            }),
+        },
+    ]
+}
+
+fn flow_fields(s: &Scenario, id: &str) -> Vec<Field> {
+    let Some(f) = s.flows.iter().find(|f| f.id == id) else { return Vec::new() };
+    let at = s.flows.iter().position(|f| f.id == id).unwrap_or(0);
+    let us = |ns: u64| (ns as f64 / 1000.0).to_string();
+    let (on, off) = match f.traffic {
+        Traffic::Greedy => (String::new(), String::new()),
+        Traffic::OnOff { mean_on_ns, mean_off_ns } => (us(mean_on_ns), us(mean_off_ns)),
+    };
+    let to_ns = |v: &str| -> Result<Option<u64>, String> {
+        Ok(number(v)?
+            .map(|x| (x * 1000.0).round())
+            .map(|x| if (0.0..9.0e15).contains(&x) { x as u64 } else { u64::MAX }))
+    };
+    let on_off = move |s: &Scenario, on: Option<u64>, off: Option<u64>| {
+        checked(s, |n| {
+            let (cur_on, cur_off) = match n.flows[at].traffic {
+                Traffic::OnOff { mean_on_ns, mean_off_ns } => (mean_on_ns, mean_off_ns),
+                Traffic::Greedy => (0, 0),
+            };
+            let (on, off) = (on.unwrap_or(cur_on), off.unwrap_or(cur_off));
+            n.flows[at].traffic = if on == 0 && off == 0 {
+                Traffic::Greedy
+            } else {
+                Traffic::OnOff { mean_on_ns: on.max(1), mean_off_ns: off.max(1) }
+            };
+        })
+    };
+    vec![
+        Field {
+            id: "sel-group",
+            label: "Group",
+            unit: "",
+            help: "Flows of a group are added up in the plots and results (remote, local, victim…).",
+            value: f.group.clone(),
+            placeholder: String::new(),
+            apply: Rc::new(move |s, v| checked(s, |n| n.flows[at].group = v.trim().to_owned())),
+        },
+        Field {
+            id: "sel-start",
+            label: "Start",
+            unit: "µs",
+            help: "When it begins to send.",
+            value: us(f.start_ns),
+            placeholder: String::from("0"),
+            apply: Rc::new(move |s, v| {
+                let v = to_ns(v)?.unwrap_or(0);
+                checked(s, |n| n.flows[at].start_ns = v)
+            }),
+        },
+        Field {
+            id: "sel-stop",
+            label: "Stop",
+            unit: "µs",
+            help: "When it stops; empty: at the end of the run.",
+            value: f.stop_ns.map(us).unwrap_or_default(),
+            placeholder: String::from("end"),
+            apply: Rc::new(move |s, v| {
+                let v = to_ns(v)?;
+                checked(s, |n| n.flows[at].stop_ns = v)
+            }),
+        },
+        Field {
+            id: "sel-on",
+            label: "Mean ON period",
+            unit: "µs",
+            help: "ON/OFF traffic (INFOCOM'03 §VI-B.2): exponential ON and OFF periods. Empty both: greedy.",
+            value: on,
+            placeholder: String::from("greedy"),
+            apply: Rc::new(move |s, v| on_off(s, Some(to_ns(v)?.unwrap_or(0)), None)),
+        },
+        Field {
+            id: "sel-off",
+            label: "Mean OFF period",
+            unit: "µs",
+            help: "Silent periods between ON periods.",
+            value: off,
+            placeholder: String::from("greedy"),
+            apply: Rc::new(move |s, v| on_off(s, None, Some(to_ns(v)?.unwrap_or(0)))),
+        },
+    ]
+}
+
+#[component]
+pub fn Inspector(p: &InspectorProps) -> Html {
+    // The field whose last value was refused: (selection, field id, text, reason).
+    let refused = use_state(|| None::<(Option<Selection>, &'static str, String, String)>);
+    let link_to = use_state(String::new);
+    let s = &p.scenario;
+    let dispatch = p.dispatch.clone();
+    let Some(sel) = p.selection.clone() else {
+        let flows = s.flows.iter().map(|f| {
+            let (d, id) = (dispatch.clone(), f.id.clone());
+            let onclick = Callback::from(move |_| d.dispatch(Action::Select(Some(Selection::Flow(id.clone())))));
+            html! { <li><button class="linklike" {onclick} data-testid={format!("pick-flow-{}", f.id)}>{ format!("{}: {} → {}", f.id, f.src, f.dst) }</button></li> }
+        });
+        return html! {
+            <section class="inspector" aria-label="Selection" data-testid="inspector">
+                <h3>{ "Selection" }</h3>
+                <p class="muted">{ "Click a node, link or flow on the canvas to see and edit it. Delete removes it; Ctrl+Z undoes." }</p>
+                if !s.flows.is_empty() {
+                    <details>
+                        <summary>{ format!("Flows ({})", s.flows.len()) }</summary>
+                        <ul class="flow-list">{ for flows }</ul>
+                    </details>
+                }
+            </section>
+        };
+    };
+    let (title, fields) = match &sel {
+        Selection::Node(id) => {
+            let kind = s.nodes.iter().find(|n| &n.id == id).map_or("node", |n| match n.kind {
+                NodeKind::Switch => "Switch",
+                NodeKind::Host => "Host",
+            });
+            (format!("{kind} {id}"), node_fields(s, id))
+        }
+        Selection::Link(i) => {
+            let name = s.links.get(*i).map_or(String::new(), |l| format!("{} — {}", l.a, l.b));
+            (format!("Link {name}"), link_fields(s, *i))
+        }
+        Selection::Flow(id) => {
+            let name = s.flows.iter().find(|f| &f.id == id).map_or(String::new(), |f| format!("{} → {}", f.src, f.dst));
+            (format!("Flow {id}: {name}"), flow_fields(s, id))
+        }
+    };
+    let fields = fields.into_iter().map(|f| {
+        let (scenario, d, refused_h, sel_now) = (s.clone(), dispatch.clone(), refused.clone(), sel.clone());
+        let apply = f.apply.clone();
+        let id = f.id;
+        let on_commit = Callback::from(move |text: String| match apply(&scenario, &text) {
+            Ok(next) => {
+                refused_h.set(None);
+                // A rename changes the selection's id.
+                let select = match &sel_now {
+                    Selection::Node(_) if id == "sel-id" => Some(Selection::Node(text.trim().to_owned())),
+                    other => Some(other.clone()),
+                };
+                d.dispatch(Action::Edit { next: Box::new(next), select, note: None });
+            }
+            Err(reason) => refused_h.set(Some((Some(sel_now.clone()), id, text, reason))),
+        });
+        let (value, error) = match &*refused {
+            Some((Some(rs), rid, text, reason)) if *rs == sel && *rid == id => (text.clone(), Some(reason.clone())),
+            _ => (f.value.clone(), None),
+        };
+        html! {
+            <FieldView id={f.id} label={f.label} unit={f.unit} help={f.help} value={value} placeholder={f.placeholder}
+                error={error.map(AttrValue::from)} {on_commit} />
+        }
+    });
+    // Live figures of the selection.
+    let live = p.live.as_ref().and_then(|l| match &sel {
+        Selection::Flow(id) => {
+            let i = s.flows.iter().position(|f| &f.id == id)?;
+            let snap = l.snapshot.flows.get(i)?;
+            let r = l.results.flows.get(i)?;
+            Some(format!(
+                "Now: rate limit {:.1}%, window {}, {} outstanding. Throughput {:.1}%, {} marks.",
+                100.0 * snap.rate_limit,
+                snap.window.map_or(String::from("unlimited"), |w| w.to_string()),
+                snap.outstanding,
+                100.0 * r.throughput_fraction,
+                r.marks
+            ))
+        }
+        Selection::Link(i) => {
+            let (ab, ba) = (l.snapshot.links.get(2 * i)?, l.snapshot.links.get(2 * i + 1)?);
+            let name = |c: usize| l.results.links.get(c).map_or(String::new(), |r| r.id.clone());
+            Some(format!("Now: {} {:.1}%, {} {:.1}%.", name(2 * i), 100.0 * ab.rate, name(2 * i + 1), 100.0 * ba.rate))
+        }
+        Selection::Node(_) => None,
+    });
+    // Keyboard building: link this node to another, or add a flow from this host.
+    let connect = match &sel {
+        Selection::Node(id) => {
+            let me = s.nodes.iter().find(|n| &n.id == id);
+            let others: Vec<String> = s.nodes.iter().filter(|n| &n.id != id).map(|n| n.id.clone()).collect();
+            let on_pick = {
+                let link_to = link_to.clone();
+                Callback::from(move |e: Event| {
+                    let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+                    link_to.set(select.value());
+                })
+            };
+            let act = |flow: bool| {
+                let (scenario, d, id, target) = (s.clone(), dispatch.clone(), id.clone(), (*link_to).clone());
+                Callback::from(move |_| {
+                    let made = if flow {
+                        edit::add_flow(&scenario, &id, &target).map(|(n, f)| (n, Selection::Flow(f)))
+                    } else {
+                        edit::add_link(&scenario, &id, &target).map(|n| (n.clone(), Selection::Link(n.links.len() - 1)))
+                    };
+                    match made {
+                        Ok((next, sel)) => {
+                            d.dispatch(Action::Edit { next: Box::new(next), select: Some(sel), note: None })
+                        }
+                        Err(r) => d.dispatch(Action::Refuse { text: r.0, at: None }),
+                    }
+                })
+            };
+            let is_host = me.is_some_and(|n| n.kind == NodeKind::Host);
+            html! {
+                <div class="field">
+                    <label for="connect-to">{ "Connect to" }</label>
+                    <div class="input-row">
+                        <select id="connect-to" onchange={on_pick} data-testid="connect-to">
+                            <option value="" selected={link_to.is_empty()}>{ "choose a node" }</option>
+                            for o in others {
+                                <option value={o.clone()} selected={*link_to == o}>{ o.clone() }</option>
+                            }
+                        </select>
+                        <button onclick={act(false)} data-testid="connect-link">{ "Link" }</button>
+                        if is_host {
+                            <button onclick={act(true)} data-testid="connect-flow">{ "Flow" }</button>
+                        }
+                    </div>
+                </div>
+            }
+        }
+        _ => html! {},
+    };
+    let delete = {
+        let d = dispatch.clone();
+        Callback::from(move |_| d.dispatch(Action::DeleteSelected))
+    };
+    html! {
+        <section class="inspector" aria-label="Selection" data-testid="inspector">
+            <h3 data-testid="selection-title">{ title }</h3>
+            if let Some(text) = live {
+                <p class="live-figures" data-testid="selection-live">{ text }</p>
+            }
+            { for fields }
+            { connect }
+            <button class="danger" onclick={delete} data-testid="delete-selection">{ "Delete" }</button>
+        </section>
+    }
+}
