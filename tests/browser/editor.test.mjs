@@ -104,7 +104,33 @@ test('build a two-switch network by dragging, run it, change marking, reset, und
   assert.equal(await flowCount(page), 1);
   await page.keyboard.press('Control+Shift+z');
   await page.getByTestId('flow-f2').waitFor();
+
+  // The work survives a reload.
+  await page.reload();
+  await page.getByTestId('flow-f2').waitFor();
+  assert.equal(await page.getByLabel('Scenario').inputValue(), 'empty');
+  assert.equal(await page.getByTestId('node-h3').count(), 1);
   assert.deepEqual(page.errors, []);
+});
+
+test('a saved network that cannot be read is reported, and the page still works', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.addInitScript(() => {
+    if (!sessionStorage.getItem('seeded')) {
+      localStorage.setItem('ibcc.playground.scenario', '{"format": "ibcc-scenario", "version": 1, "nodes": [');
+      sessionStorage.setItem('seeded', '1');
+    }
+  });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(server.url);
+  assert.match(await page.getByTestId('restore-error').innerText(), /could not be restored \(.*line 1.*\)/);
+  await page.getByTestId('node-A').waitFor();
+  await page.getByRole('button', { name: 'Step' }).click();
+  await page.waitForFunction(() => parseFloat(document.querySelector('[data-testid=sim-time]').innerText) > 0);
+  assert.deepEqual(errors, []);
+  await context.close();
 });
 
 test('select, move, delete, edit properties and zoom on the canvas', async () => {
@@ -116,6 +142,10 @@ test('select, move, delete, edit properties and zoom on the canvas', async () =>
   await drag(page, [ax, ay], [ax - 60, ay + 40]);
   assert.notEqual(await page.getByTestId('node-A').getAttribute('data-x'), before, 'moved');
   assert.equal(await page.getByTestId('selection-title').innerText(), 'Switch A');
+  // Arrow keys move the selected node too.
+  const x0 = Number(await page.getByTestId('node-A').getAttribute('data-x'));
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction((x) => Number(document.querySelector('[data-testid=node-A]').getAttribute('data-x')) === x + 10, x0);
 
   // Its buffer size: a bad value is refused next to the field, a good one applies.
   await page.getByLabel('Input buffer size').fill('zero');

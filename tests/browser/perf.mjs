@@ -25,7 +25,7 @@ try {
   await page.getByRole('button', { name: 'Run' }).waitFor();
   const interactiveMs = Date.now() - t0;
   await page.getByLabel('Scenario').selectOption(preset);
-    await page.getByLabel('Speed').selectOption({ label: speed });
+  await page.getByLabel('Speed').selectOption({ label: speed });
   await page.evaluate(() => { window.__longTasks = []; });
   await page.getByRole('button', { name: 'Run' }).click();
   const fps = await page.evaluate((s) => new Promise((done) => {
@@ -38,7 +38,7 @@ try {
   const simMs = await page.getByTestId('sim-time').innerText();
   const wasm = (await readdir(DIST)).find((f) => f.endsWith('.wasm'));
   const bytes = await readFile(join(DIST, wasm));
-    console.log(`preset ${preset}, ${seconds} s at ${speed} (reached ${simMs})`);
+  console.log(`preset ${preset}, ${seconds} s at ${speed} (reached ${simMs})`);
   console.log(`interactive after ${interactiveMs} ms (page load until the Run button is usable)`);
   console.log(`frames per second while running: ${fps.toFixed(1)}`);
   console.log(`longest main-thread task while running: ${longest.toFixed(0)} ms (long tasks are those over 50 ms)`);

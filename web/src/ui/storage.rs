@@ -26,3 +26,15 @@ pub fn save<T: Serialize>(key: &str, value: &T) {
         }
     }
 }
+
+/// The text stored under `key`, if any.
+pub fn load_text(key: &str) -> Option<String> {
+    storage()?.get_item(key).ok().flatten()
+}
+
+/// Stores `text` under `key` (failures ignored, as for [`save`]).
+pub fn save_text(key: &str, text: &str) {
+    if let Some(storage) = storage() {
+        let _ = storage.set_item(key, text);
+    }
+}

@@ -405,8 +405,8 @@ pub fn Canvas(p: &CanvasProps) -> Html {
     }
 }
 
-/// Keyboard shortcuts for the document (Delete, Ctrl+Z, Ctrl+Shift+Z, Ctrl+Y, Escape), listened for on the whole
-/// page except while typing in a field.
+/// Keyboard shortcuts for the document (Delete, Ctrl+Z, Ctrl+Shift+Z, Ctrl+Y, Escape, arrows to move the selected
+/// node), listened for on the whole page except while typing in a field.
 #[hook]
 pub fn use_edit_keys(dispatch: UseReducerDispatcher<Doc>) {
     let dispatch = Rc::new(RefCell::new(dispatch));
@@ -424,12 +424,17 @@ pub fn use_edit_keys(dispatch: UseReducerDispatcher<Doc>) {
                 }
                 let ctrl = k.ctrl_key() || k.meta_key();
                 let key = k.key().to_lowercase();
+                let step = if k.shift_key() { 50.0 } else { 10.0 };
                 let action = match key.as_str() {
                     "delete" | "backspace" if !ctrl => Some(Action::DeleteSelected),
                     "z" if ctrl && k.shift_key() => Some(Action::Redo),
                     "z" if ctrl => Some(Action::Undo),
                     "y" if ctrl => Some(Action::Redo),
                     "escape" => Some(Action::Select(None)),
+                    "arrowleft" if !ctrl => Some(Action::Nudge(-step, 0.0)),
+                    "arrowright" if !ctrl => Some(Action::Nudge(step, 0.0)),
+                    "arrowup" if !ctrl => Some(Action::Nudge(0.0, -step)),
+                    "arrowdown" if !ctrl => Some(Action::Nudge(0.0, step)),
                     _ => None,
                 };
                 if let Some(a) = action {

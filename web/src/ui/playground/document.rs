@@ -35,6 +35,8 @@ pub enum Action {
         at: Option<(f64, f64)>,
     },
     DeleteSelected,
+    /// Move the selected node by this much (arrow keys).
+    Nudge(f64, f64),
     Undo,
     Redo,
     Dismiss,
@@ -81,6 +83,14 @@ impl Reducible for Doc {
                 d.history.record(d.scenario.clone());
                 d.scenario = Rc::new(next);
                 d.message = note.map(|text| Message { text, refused: false, at: None });
+            }
+            Action::Nudge(dx, dy) => {
+                let Some(Selection::Node(id)) = &d.selection else { return self };
+                let Some(n) = d.scenario.nodes.iter().find(|n| &n.id == id) else { return self };
+                let (x, y) = (n.x.unwrap_or(0.0) + dx, n.y.unwrap_or(0.0) + dy);
+                let next = edit::move_node(&d.scenario, id, x, y);
+                d.history.record(d.scenario.clone());
+                d.scenario = Rc::new(next);
             }
             Action::Undo | Action::Redo => {
                 let current = d.scenario.clone();

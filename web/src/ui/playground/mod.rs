@@ -17,6 +17,7 @@ mod plot;
 mod results;
 mod topology;
 
+use super::storage;
 use crate::rate_plot::{Curve, YAxis};
 use crate::run::{same_run, Frame, Run};
 use crate::trace::{y_axis, PlotKind};
@@ -87,10 +88,38 @@ struct Notice {
     restart: bool,
 }
 
+/// Where the page keeps the scenario being edited, so a reload does not lose it.
+const SAVED_SCENARIO: &str = "ibcc.playground.scenario";
+const SAVED_PRESET: &str = "ibcc.playground.preset";
+const DEFAULT_PRESET: &str = "infocom03-fig2";
+
+/// The scenario saved by an earlier visit and the preset it started from; `Err` says why it cannot be used.
+fn restore() -> Result<Option<(String, Scenario)>, String> {
+    let Some(text) = storage::load_text(SAVED_SCENARIO) else { return Ok(None) };
+    let s = Scenario::from_json_validated(&text).map_err(|e| e.to_string())?;
+    let preset = storage::load_text(SAVED_PRESET).unwrap_or_else(|| String::from(EMPTY));
+    Ok(Some((preset, s)))
+}
+
 #[component]
 pub fn Playground() -> Html {
-    let preset = use_state(|| String::from("infocom03-fig2"));
-    let doc = use_reducer(|| Doc::new(preset_scenario("infocom03-fig2")));
+    let restored = use_memo((), |_| restore());
+    let preset = use_state(|| match &*restored {
+        Ok(Some((name, _))) => name.clone(),
+        _ => String::from(DEFAULT_PRESET),
+    });
+    let doc = use_reducer(|| match &*restored {
+        Ok(Some((_, s))) => Doc::new(s.clone()),
+        _ => Doc::new(preset_scenario(DEFAULT_PRESET)),
+    });
+    // Every change is saved at once.
+    {
+        let preset = (*preset).clone();
+        use_effect_with((doc.scenario.clone(), preset), |(s, preset)| {
+            storage::save_text(SAVED_SCENARIO, &s.to_json());
+            storage::save_text(SAVED_PRESET, preset);
+        });
+    }
     let run: Rc<RefCell<Option<Run>>> = use_mut_ref(|| None);
     let view = use_state(|| None::<View>);
     let error = use_state(|| None::<String>);
@@ -323,6 +352,11 @@ pub fn Playground() -> Html {
             </div>
             if let Some(text) = description {
                 <p class="lede">{ text }</p>
+            }
+            if let Err(e) = &*restored {
+                <p class="error" role="alert" data-testid="restore-error">
+                    { format!("Your saved network could not be restored ({e}); the default scenario is loaded instead.") }
+                </p>
             }
             if let Some(e) = &*error {
                 <p class="error" role="alert" data-testid="run-error">{ e }</p>
