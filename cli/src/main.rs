@@ -6,6 +6,7 @@ use std::process::ExitCode;
 mod analysis;
 mod bench;
 mod finc;
+mod link;
 mod opensm;
 mod output;
 mod presets;
@@ -29,6 +30,13 @@ enum Command {
         /// Its name, from `ibcc presets`.
         name: String,
     },
+    /// Make a share link (the page's URL with the scenario in its fragment).
+    Link(link::Args),
+    /// Print the scenario of a share link (or of a URL holding one) as scenario JSON.
+    Unlink {
+        /// The link, or the whole URL.
+        link: String,
+    },
     /// Measure the simulator's speed.
     Bench(bench::Args),
     /// Recovery time from Rmin to Rmax of the source-response functions (INFOCOM'03 Fig. 5).
@@ -50,6 +58,8 @@ fn main() -> ExitCode {
             Ok(())
         }
         Command::Preset { name } => presets::show(&name),
+        Command::Link(args) => link::link(&args),
+        Command::Unlink { link } => link::unlink(&link),
         Command::Bench(args) => bench::run(&args),
         Command::Finc(args) => finc::run(&args),
         Command::Opensm(command) => opensm::run(&command),

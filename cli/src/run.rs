@@ -24,9 +24,12 @@ pub struct Args {
     baseline: bool,
 }
 
-/// Reads and validates a scenario from a file, `-` (stdin) or `preset:NAME`; the error names the source and the
-/// problem.
+/// Reads and validates a scenario from a file, `-` (stdin), `preset:NAME` or a share link (a URL with `#s=`); the
+/// error names the source and the problem.
 pub fn load(file: &str) -> Result<Scenario, String> {
+    if file.contains("#s=") {
+        return crate::link::open(file).map(|shared| shared.scenario).map_err(|e| format!("share link: {e}"));
+    }
     if let Some(name) = file.strip_prefix("preset:") {
         return ibcc_core::presets::find(name)
             .map(|p| p.scenario())

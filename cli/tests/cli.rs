@@ -107,3 +107,25 @@ fn opensm_export_then_import_restores_the_settings() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no ib_cc block"));
 }
+
+#[test]
+fn share_links_carry_a_scenario_to_the_same_results() {
+    let out = ibcc(&["link", "preset:infocom03-fig3b", "--plot", "buffers"], None);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let url = String::from_utf8(out.stdout).unwrap().trim().to_owned();
+    assert!(url.starts_with("http://127.0.0.1:8080/#s=1."), "{url}");
+    let out = ibcc(&["unlink", &url], None);
+    assert!(out.status.success());
+    let preset = ibcc(&["preset", "infocom03-fig3b"], None);
+    assert_eq!(out.stdout, preset.stdout, "the link holds exactly the preset");
+    let short = short_preset("infocom03-fig3b");
+    let direct = ibcc(&["run", "-", "--json"], Some(&short));
+    let link = String::from_utf8(ibcc(&["link", "-"], Some(&short)).stdout).unwrap();
+    let via_link = ibcc(&["run", link.trim(), "--json"], None);
+    assert!(via_link.status.success(), "{}", String::from_utf8_lossy(&via_link.stderr));
+    assert_eq!(direct.stdout, via_link.stdout);
+    let bad = ibcc(&["run", "http://x/#s=1.AAAA"], None);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("share link: the link is damaged"));
+    assert_eq!(ibcc(&["link", "preset:infocom03-fig2", "--plot", "pie"], None).status.code(), Some(2));
+}

@@ -6,6 +6,7 @@
 //! everything the types cannot (references, topology, ranges, limits) and names the offending element and field.
 
 mod error;
+pub mod link;
 mod validate;
 
 pub use error::{Element, Problem, ScenarioError};

@@ -1,6 +1,7 @@
 //! The Yew components of the page. Only compiled for the browser (wasm32).
 
 mod app;
+mod download;
 mod fields;
 mod finc_explorer;
 mod playground;

@@ -15,6 +15,7 @@ mod inspector;
 mod params;
 mod plot;
 mod results;
+mod share;
 mod topology;
 
 use super::storage;
@@ -32,6 +33,7 @@ use inspector::Inspector;
 use params::ParamsPanel;
 use plot::Plot;
 use results::ResultsTable;
+use share::ShareBar;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use yew::prelude::*;
@@ -54,6 +56,8 @@ const CURVE_EVERY: u32 = 8;
 const MAX_CURVES: usize = 8;
 /// The picker's entry for an empty network.
 const EMPTY: &str = "empty";
+/// The picker's entry for a scenario from a link or a file.
+const CUSTOM: &str = "custom";
 
 pub(crate) fn wall_ms() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
@@ -103,13 +107,18 @@ fn restore() -> Result<Option<(String, Scenario)>, String> {
 
 #[component]
 pub fn Playground() -> Html {
+    // A share link in the address wins over the work saved in the browser.
+    let linked = use_memo((), |_| share::from_location());
     let restored = use_memo((), |_| restore());
-    let preset = use_state(|| match &*restored {
-        Ok(Some((name, _))) => name.clone(),
+    let preset = use_state(|| match (&*linked, &*restored) {
+        (Some(Ok(_)), _) => String::from(CUSTOM),
+        (_, Ok(Some((name, _)))) => name.clone(),
         _ => String::from(DEFAULT_PRESET),
     });
-    let doc = use_reducer(|| match &*restored {
-        Ok(Some((_, s))) => Doc::new(s.clone()),
+    let doc = use_reducer(|| match (&*linked, &*restored) {
+        (Some(Ok((s, _))), _) => Doc::new(s.clone()),
+        (Some(Err(_)), _) => Doc::new(preset_scenario(DEFAULT_PRESET)),
+        (_, Ok(Some((_, s)))) => Doc::new(s.clone()),
         _ => Doc::new(preset_scenario(DEFAULT_PRESET)),
     });
     // Every change is saved at once.
@@ -128,7 +137,10 @@ pub fn Playground() -> Html {
     let pending = use_state(|| false);
     let running = use_state(|| false);
     let speed = use_state(|| 2usize);
-    let kind = use_state(|| PlotKind::Rates);
+    let kind = use_state(|| match &*linked {
+        Some(Ok((_, Some(k)))) => *k,
+        _ => PlotKind::Rates,
+    });
     use_edit_keys(doc.dispatcher());
 
     // A new run of `scenario`, from 0.
@@ -269,6 +281,14 @@ pub fn Playground() -> Html {
             dispatch.dispatch(Action::Edit { next: Box::new(next), select: None, note: None })
         })
     };
+    let on_open = {
+        let (dispatch, reset_to, preset) = (doc.dispatcher(), reset_to.clone(), preset.clone());
+        Callback::from(move |next: Scenario| {
+            reset_to(&next);
+            preset.set(String::from(CUSTOM));
+            dispatch.dispatch(Action::Edit { next: Box::new(next), select: None, note: None })
+        })
+    };
     let on_speed = {
         let speed = speed.clone();
         Callback::from(move |e: Event| {
@@ -332,6 +352,9 @@ pub fn Playground() -> Html {
                 <label for="scenario-picker">{ "Scenario" }</label>
                 <select id="scenario-picker" onchange={on_pick} data-testid="scenario-picker">
                     <option value={EMPTY} selected={preset.as_str() == EMPTY}>{ "empty: build your own" }</option>
+                    if preset.as_str() == CUSTOM {
+                        <option value={CUSTOM} selected=true disabled=true>{ "from a link or file" }</option>
+                    }
                     for p in PRESETS.iter() {
                         <option value={p.name} selected={p.name == preset.as_str()}>{ p.name }</option>
                     }
@@ -349,7 +372,13 @@ pub fn Playground() -> Html {
                 </select>
                 <output data-testid="sim-time" aria-label="Simulated time">{ format!("{:.3} ms", time_ns / 1e6) }</output>
                 <progress data-testid="progress" max="1" value={(time_ns / end_ns).min(1.0).to_string()} aria-label="Progress" />
+                <ShareBar scenario={scenario.clone()} plot={*kind} on_open={on_open} />
             </div>
+            if let Some(Err(e)) = &*linked {
+                <p class="error" role="alert" data-testid="link-error">
+                    { format!("This link could not be opened: {e}. The default scenario is shown instead.") }
+                </p>
+            }
             if let Some(text) = description {
                 <p class="lede">{ text }</p>
             }

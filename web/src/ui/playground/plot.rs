@@ -1,6 +1,7 @@
 //! A live plot on a canvas, of the kind the user picks (rates, rate limits, buffers, marks), with PNG and CSV
 //! downloads of what it shows.
 
+use super::super::download::{download, download_text};
 use super::super::theme;
 use crate::rate_plot::{self, Curve, YAxis};
 use crate::trace::PlotKind;
@@ -20,21 +21,6 @@ pub struct PlotProps {
     /// Prefix of element ids and test ids, so two plots can share a page.
     #[prop_or_default]
     pub prefix: AttrValue,
-}
-
-/// Saves `url` as a file called `name` (a temporary link, clicked).
-fn download(url: &str, name: &str) {
-    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
-    let Ok(a) = document.create_element("a") else { return };
-    let _ = a.set_attribute("href", url);
-    let _ = a.set_attribute("download", name);
-    if let Some(body) = document.body() {
-        let _ = body.append_child(&a);
-        if let Some(el) = wasm_bindgen::JsCast::dyn_ref::<web_sys::HtmlElement>(&a) {
-            el.click();
-        }
-        let _ = body.remove_child(&a);
-    }
 }
 
 #[component]
@@ -66,8 +52,7 @@ pub fn Plot(p: &PlotProps) -> Html {
         let curves = p.curves.clone();
         Callback::from(move |_| {
             let csv = rate_plot::to_csv(&curves);
-            let url = format!("data:text/csv;charset=utf-8,{}", String::from(js_sys::encode_uri_component(&csv)));
-            download(&url, &format!("ibcc-{}.csv", kind.id()));
+            download_text(&csv, "text/csv", &format!("ibcc-{}.csv", kind.id()));
         })
     };
     let on_kind = {

@@ -1,0 +1,45 @@
+//! `ibcc link` and `ibcc unlink`: share links (the page's `#s=` URL fragment) from scenarios and back.
+
+use ibcc_core::scenario::link::{decode, encode, Shared};
+
+/// The page's address, to which a link's fragment is appended.
+pub const DEFAULT_BASE: &str = "http://127.0.0.1:8080/";
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The scenario: a JSON file, `-` for standard input, or `preset:NAME`.
+    scenario: String,
+    /// The plot the page shows first: rates, limits, buffers or marks.
+    #[arg(long)]
+    plot: Option<String>,
+    /// The page's address.
+    #[arg(long, default_value = DEFAULT_BASE)]
+    base: String,
+}
+
+pub fn link(args: &Args) -> Result<(), String> {
+    if let Some(p) = &args.plot {
+        if !["rates", "limits", "buffers", "marks"].contains(&p.as_str()) {
+            return Err(format!("--plot {p:?}: one of rates, limits, buffers, marks"));
+        }
+    }
+    let scenario = crate::run::load(&args.scenario)?;
+    let link = encode(&Shared { scenario, plot: args.plot.clone() });
+    crate::output::print(&format!("{}#s={link}\n", args.base));
+    Ok(())
+}
+
+/// The link part of `text`: after `#s=` if there is one, else all of it.
+pub fn payload(text: &str) -> &str {
+    text.split_once("#s=").map_or(text, |(_, l)| l)
+}
+
+/// The shared state of a link or a URL holding one.
+pub fn open(text: &str) -> Result<Shared, String> {
+    decode(payload(text)).map_err(|e| e.to_string())
+}
+
+pub fn unlink(text: &str) -> Result<(), String> {
+    crate::output::print(&(open(text)?.scenario.to_json() + "\n"));
+    Ok(())
+}

@@ -1,0 +1,214 @@
+//! Share links: a scenario and how the page shows it, packed into a URL fragment (`#s=<link>`).
+//!
+//! A link is `<version>.<payload>`: the payload is the compact JSON of [`Shared`], compressed with raw DEFLATE and
+//! written in URL-safe base64 without padding, so a link survives chat clients and address bars. Decoding trusts
+//! nothing: sizes are bounded before and after decompression (no "zip bombs"), the JSON is parsed into plain data
+//! (nothing in a link is ever run), and the scenario goes through the same validation as a file. Every failure is a
+//! [`LinkError`] that says what is wrong.
+//!
+//! Versions: a link says which version of this format made it. Version 1 is the first; when the format changes,
+//! [`migrate`] turns the JSON of each older version into the next one, so old links keep opening.
+
+use super::{Scenario, ScenarioError};
+use alloc::string::{String, ToString};
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
+use core::fmt;
+use serde::{Deserialize, Serialize};
+
+/// The version of the link format this build writes.
+pub const LINK_VERSION: u32 = 1;
+/// The longest link accepted, in characters (a few hundred kB of URL is already more than browsers like).
+pub const MAX_LINK_CHARS: usize = 400_000;
+/// The most JSON a link may inflate to, in bytes.
+pub const MAX_JSON_BYTES: usize = 4 << 20;
+
+/// What a link carries: the scenario (topology and layout, flows, every parameter, seed, duration, its format
+/// version) and what the page shows of it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Shared {
+    pub scenario: Scenario,
+    /// The plot shown (the page's plot kind: "rates", "limits", "buffers", "marks").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plot: Option<String>,
+}
+
+/// Why a link could not be opened.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LinkError {
+    Empty,
+    /// No `<version>.` in front.
+    NoVersion,
+    /// A version this build does not know (made by a newer version of the page).
+    UnknownVersion(String),
+    TooLong {
+        chars: usize,
+    },
+    /// Not URL-safe base64 (damaged, or cut short by a chat client).
+    NotBase64,
+    /// The compressed data is damaged or truncated.
+    Damaged,
+    /// It inflates to more than [`MAX_JSON_BYTES`].
+    TooLarge,
+    /// Not the JSON of a shared scenario (the message says where).
+    Json(String),
+    /// A scenario the simulator refuses.
+    Scenario(ScenarioError),
+}
+
+impl fmt::Display for LinkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Empty => f.write_str("the link has no scenario in it"),
+            Self::NoVersion => f.write_str("the link does not start with a format version (\"1.\")"),
+            Self::UnknownVersion(v) => {
+                write!(f, "the link's format version {v:?} is newer than this page knows ({LINK_VERSION})")
+            }
+            Self::TooLong { chars } => write!(f, "the link is too long ({chars} characters; at most {MAX_LINK_CHARS})"),
+            Self::NotBase64 => f.write_str("the link is damaged: it has characters a link cannot have, or was cut"),
+            Self::Damaged => f.write_str("the link is damaged or cut short: its data does not decompress"),
+            Self::TooLarge => write!(f, "the link's scenario is too large (over {MAX_JSON_BYTES} bytes)"),
+            Self::Json(e) => write!(f, "the link does not hold a scenario: {e}"),
+            Self::Scenario(e) => write!(f, "the link's scenario is not valid: {e}"),
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for LinkError {}
+
+/// The link of `shared` (without the `#s=`).
+pub fn encode(shared: &Shared) -> String {
+    let json = serde_json::to_vec(shared).expect("a shared scenario always serializes");
+    let packed = miniz_oxide::deflate::compress_to_vec(&json, 9);
+    let mut out = LINK_VERSION.to_string();
+    out.push('.');
+    URL_SAFE_NO_PAD.encode_string(packed, &mut out);
+    out
+}
+
+/// Opens a link (without the `#s=`; surrounding whitespace is ignored).
+pub fn decode(link: &str) -> Result<Shared, LinkError> {
+    let link = link.trim();
+    if link.is_empty() {
+        return Err(LinkError::Empty);
+    }
+    if link.chars().count() > MAX_LINK_CHARS {
+        return Err(LinkError::TooLong { chars: link.chars().count() });
+    }
+    let (version, payload) = link.split_once('.').ok_or(LinkError::NoVersion)?;
+    let version: u32 = match version.parse() {
+        Ok(v) if (1..=LINK_VERSION).contains(&v) => v,
+        Ok(_) | Err(_) if version.bytes().all(|b| b.is_ascii_digit()) && !version.is_empty() => {
+            return Err(LinkError::UnknownVersion(version.into()))
+        }
+        _ => return Err(LinkError::NoVersion),
+    };
+    if payload.is_empty() {
+        return Err(LinkError::Empty);
+    }
+    let packed = URL_SAFE_NO_PAD.decode(payload).map_err(|_| LinkError::NotBase64)?;
+    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_JSON_BYTES).map_err(|e| {
+        if e.status == miniz_oxide::inflate::TINFLStatus::HasMoreOutput {
+            LinkError::TooLarge
+        } else {
+            LinkError::Damaged
+        }
+    })?;
+    let value: serde_json::Value = serde_json::from_slice(&json).map_err(|e| LinkError::Json(e.to_string()))?;
+    let value = migrate(version, value)?;
+    let shared: Shared = serde_json::from_value(value).map_err(|e| LinkError::Json(e.to_string()))?;
+    shared.scenario.validate().map_err(LinkError::Scenario)?;
+    Ok(shared)
+}
+
+/// Brings the JSON of a link of `version` up to [`LINK_VERSION`], one version at a time. There is only version 1
+/// so far: a change of the format adds a step here (`1 => ...`) and a test that opens a link of the old version.
+pub fn migrate(version: u32, value: serde_json::Value) -> Result<serde_json::Value, LinkError> {
+    match version {
+        LINK_VERSION => Ok(value),
+        other => Err(LinkError::UnknownVersion(other.to_string())),
+    }
+}
+
+/// Bytes of a link, for fuzzing: any input must give `Ok` or a `LinkError`, never a panic.
+pub fn decode_bytes(bytes: &[u8]) -> Result<Shared, LinkError> {
+    decode(&String::from_utf8_lossy(bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::presets::PRESETS;
+    use alloc::format;
+    use alloc::vec::Vec;
+
+    #[test]
+    fn every_preset_round_trips() {
+        for p in PRESETS {
+            let shared = Shared { scenario: p.scenario(), plot: Some("buffers".into()) };
+            let link = encode(&shared);
+            assert!(link.starts_with("1."), "{link}");
+            assert!(link.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b)), "URL-safe: {}", p.name);
+            assert_eq!(decode(&link).unwrap(), shared, "{}", p.name);
+        }
+    }
+
+    #[test]
+    fn links_are_compact() {
+        let s = crate::presets::find("infocom03-fig2").unwrap().scenario();
+        let json = s.to_json();
+        let link = encode(&Shared { scenario: s, plot: None });
+        assert!(link.len() * 3 < json.len(), "{} chars for {} bytes of JSON", link.len(), json.len());
+    }
+
+    #[test]
+    fn bad_links_say_what_is_wrong() {
+        let good = encode(&Shared { scenario: crate::presets::find("infocom03-fig2").unwrap().scenario(), plot: None });
+        let cut = &good[..good.len() / 2];
+        let cases: Vec<(String, &str)> = alloc::vec![
+            (String::new(), "no scenario"),
+            ("abc".into(), "format version"),
+            ("9.abc".into(), "newer than this page"),
+            ("1.".into(), "no scenario"),
+            ("1.a b".into(), "damaged"),
+            ("1.AAAA".into(), "damaged"),
+            (cut.into(), "damaged"),
+            (
+                format!("1.{}", URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(b"{\"x\":1}", 6))),
+                "does not hold a scenario"
+            ),
+            (
+                format!(
+                    "1.{}",
+                    URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(b"<script>alert(1)</script>", 6))
+                ),
+                "does not hold a scenario"
+            ),
+            ("1.".to_string() + &"A".repeat(MAX_LINK_CHARS), "too long"),
+        ];
+        for (link, expected) in cases {
+            let e = decode(&link).unwrap_err().to_string();
+            assert!(e.contains(expected), "{link:.40}: {e}");
+        }
+    }
+
+    #[test]
+    fn a_bomb_is_refused_before_it_inflates() {
+        let zeros = alloc::vec![b' '; MAX_JSON_BYTES + 1];
+        let link = format!("1.{}", URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(&zeros, 9)));
+        assert!(link.len() < 20_000);
+        assert_eq!(decode(&link), Err(LinkError::TooLarge));
+    }
+
+    #[test]
+    fn an_invalid_scenario_names_its_problem() {
+        let mut s = crate::presets::find("infocom03-fig2").unwrap().scenario();
+        s.flows[0].dst = "nowhere".into();
+        let json = serde_json::to_vec(&Shared { scenario: s, plot: None }).unwrap();
+        let link = format!("1.{}", URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(&json, 9)));
+        let e = decode(&link).unwrap_err().to_string();
+        assert!(e.contains("not valid") && e.contains("nowhere"), "{e}");
+    }
+}

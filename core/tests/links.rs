@@ -1,0 +1,61 @@
+//! Share links on random scenarios (property test): any valid scenario, with any layout and plot, comes back from
+//! its link exactly, and runs to the same results; and any damage to a link is refused with an error, never a panic.
+
+mod common;
+
+use common::random_scenario;
+use ibcc_core::rng::Rng;
+use ibcc_core::scenario::link::{decode, decode_bytes, encode, Shared};
+use ibcc_core::sim::Simulation;
+
+#[test]
+fn random_scenarios_round_trip_through_links() {
+    for seed in 1..=200 {
+        let mut s = random_scenario(seed);
+        let mut rng = Rng::new(seed, 0x11AC);
+        // Layout with arbitrary fractions, to check floats come back bit for bit.
+        for n in &mut s.nodes {
+            if rng.below(4) > 0 {
+                (n.x, n.y) = (Some(rng.uniform() * 2000.0 - 500.0), Some(rng.uniform() * 1e-3));
+            }
+        }
+        s.validate().unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let plot = ["rates", "limits", "buffers", "marks"].get(rng.below(5) as usize).map(|p| p.to_string());
+        let shared = Shared { scenario: s, plot };
+        let back = decode(&encode(&shared)).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert_eq!(back, shared, "seed {seed}");
+        if seed % 20 == 0 {
+            let run = |s| {
+                let mut sim = Simulation::new(s).unwrap();
+                sim.run();
+                sim.results().digest()
+            };
+            assert_eq!(run(&back.scenario), run(&shared.scenario), "seed {seed}: same results");
+        }
+    }
+}
+
+#[test]
+fn damaged_links_are_refused_not_panicked_on() {
+    let link = encode(&Shared { scenario: random_scenario(7), plot: None });
+    let mut rng = Rng::new(7, 0xBAD);
+    for i in 0..2000 {
+        let mut bytes = link.clone().into_bytes();
+        match i % 4 {
+            0 => bytes.truncate(rng.below(bytes.len() as u64) as usize),
+            1 => {
+                let at = rng.below(bytes.len() as u64) as usize;
+                bytes[at] = rng.below(256) as u8;
+            }
+            2 => {
+                let at = 2 + rng.below(bytes.len() as u64 - 2) as usize;
+                bytes[at] = b"ABCxyz019-_"[rng.below(11) as usize];
+            }
+            _ => bytes.extend((0..rng.below(50)).map(|_| rng.below(256) as u8)),
+        }
+        // Either it still opens (a harmless change) or it says why not.
+        if let Ok(shared) = decode_bytes(&bytes) {
+            shared.scenario.validate().unwrap();
+        }
+    }
+}

@@ -1,0 +1,85 @@
+// Sharing: a link opened in a fresh browser restores the scenario and the plot exactly and gives identical results;
+// broken and hostile links are refused with a message and the default scenario; scenario files save and open.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { serveDist, launchBrowser, openPage, screenshot } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await serveDist(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+/** Runs the page's scenario to its end as fast as possible; resolves to the results' text. */
+async function runToEnd(page) {
+  await page.getByLabel('Speed').selectOption({ label: 'as fast as possible' });
+  await page.getByRole('button', { name: 'Run' }).click();
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=progress]').value) >= 1, null, { timeout: 60_000 });
+  return page.getByTestId('results-table').textContent();
+}
+
+test('a shared link opens in a fresh browser with the same scenario, plot and results', async () => {
+  const page = await openPage(browser, server.url);
+  await page.getByLabel('Scenario').selectOption('infocom03-fig3b');
+  await page.getByText('Network and run').click();
+  await page.getByLabel('Measure from').fill('2');
+  await page.getByLabel('Duration').fill('8');
+  await page.getByLabel('m', { exact: true }).fill('3');
+  await page.getByTestId('plot-kind').selectOption('buffers');
+  await page.getByTestId('share').click();
+  const url = await page.getByTestId('share-link').inputValue();
+  assert.match(url, /#s=1\.[A-Za-z0-9_-]+$/);
+  assert.ok(url.length < 4000, `compact: ${url.length} characters`);
+  const here = await runToEnd(page);
+
+  const other = await openPage(browser, url);
+  assert.equal(await other.getByLabel('Scenario').inputValue(), 'custom');
+  assert.equal(await other.getByTestId('plot-kind').inputValue(), 'buffers');
+  assert.equal(await other.getByLabel('m', { exact: true }).inputValue(), '3');
+  assert.equal(await other.getByLabel('Duration').inputValue(), '8');
+  assert.equal(new URL(other.url()).hash, '', 'the link leaves the address, so a reload shows later work');
+  const there = await runToEnd(other);
+  assert.equal(there, here, 'identical results');
+  await screenshot(other, 'share-opened');
+  assert.deepEqual([...page.errors, ...other.errors], []);
+});
+
+test('broken and hostile links are refused with a message, and the default scenario opens', async () => {
+  const links = [
+    '#s=1.AAAA',
+    '#s=1.%3Cscript%3Ealert(1)%3C/script%3E',
+    '#s=7.abc',
+    '#s=',
+    '#s=1.' + 'A'.repeat(500_000),
+  ];
+  for (const fragment of links) {
+    const page = await openPage(browser, server.url + fragment);
+    const message = await page.getByTestId('link-error').innerText();
+    assert.match(message, /This link could not be opened: .+\. The default scenario is shown instead\./, fragment.slice(0, 30));
+    await page.getByTestId('node-BC').waitFor();
+    await page.getByRole('button', { name: 'Step' }).click();
+    await page.waitForFunction(() => parseFloat(document.querySelector('[data-testid=sim-time]').innerText) > 0);
+    assert.deepEqual(page.errors, [], fragment.slice(0, 30));
+  }
+});
+
+test('save the scenario as JSON and open it again; a bad file is refused', async () => {
+  const page = await openPage(browser, server.url);
+  await page.getByLabel('Scenario').selectOption('globecom02-fig3c');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('save-json').click()]);
+  const json = await readFile(await download.path(), 'utf8');
+  assert.equal(JSON.parse(json).name, 'globecom02-fig3c');
+
+  const fresh = await openPage(browser, server.url);
+  const file = join(tmpdir(), `ibcc-${process.pid}.json`);
+  await writeFile(file, json);
+  await fresh.getByTestId('open-json').setInputFiles(file);
+  await fresh.waitForFunction(() => document.querySelector('[data-testid=scenario-picker]').value === 'custom');
+  assert.match(await fresh.locator('.lede').first().innerText(), /Globecom'02 Fig. 3c/);
+
+  await writeFile(file, json.replace('"switch"', '"swtich"').slice(0, 200));
+  await fresh.getByTestId('open-json').setInputFiles(file);
+  assert.match(await fresh.getByTestId('open-error').innerText(), /ibcc-\d+\.json: .*line/);
+  assert.deepEqual([...page.errors, ...fresh.errors], []);
+});

@@ -1,0 +1,125 @@
+//! Sharing: a link with the whole scenario and the plot shown in its fragment (copied to the clipboard and shown to
+//! copy by hand), a scenario JSON file to download, and a JSON file to open. Opening a link happens when the page
+//! loads (`from_location`).
+
+use super::super::download::download_text;
+use crate::trace::PlotKind;
+use ibcc_core::scenario::link::{decode, encode, Shared};
+use ibcc_core::scenario::Scenario;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+/// The share link in the page's address, if any: `Ok` with what it holds, or `Err` saying why it cannot be opened.
+/// The fragment is then removed from the address, so a reload shows the work saved since rather than the link again.
+pub fn from_location() -> Option<Result<(Scenario, Option<PlotKind>), String>> {
+    let window = web_sys::window()?;
+    let hash = window.location().hash().ok()?;
+    let link = hash.strip_prefix("#s=")?;
+    // The fragment may arrive percent-encoded (some mail and chat clients do it).
+    let link = js_sys::decode_uri_component(link).ok().and_then(|s| s.as_string()).unwrap_or_else(|| link.to_owned());
+    if let Ok(history) = window.history() {
+        let path = window.location().pathname().unwrap_or_default();
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&path));
+    }
+    Some(
+        decode(&link)
+            .map(|shared| (shared.scenario, shared.plot.as_deref().map(PlotKind::from_id)))
+            .map_err(|e| e.to_string()),
+    )
+}
+
+/// The page's address with `link` as its fragment.
+fn url_of(link: &str) -> String {
+    let location = web_sys::window().map(|w| w.location());
+    let base = location.and_then(|l| Some(format!("{}{}", l.origin().ok()?, l.pathname().ok()?))).unwrap_or_default();
+    format!("{base}#s={link}")
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ShareProps {
+    pub scenario: Rc<Scenario>,
+    pub plot: PlotKind,
+    /// A scenario opened from a file.
+    pub on_open: Callback<Scenario>,
+}
+
+#[component]
+pub fn ShareBar(p: &ShareProps) -> Html {
+    let link = use_state(|| None::<String>);
+    let copied = use_state(|| false);
+    let file_error = use_state(|| None::<String>);
+    // A new scenario or plot makes the shown link stale.
+    {
+        let (link, copied) = (link.clone(), copied.clone());
+        use_effect_with((p.scenario.clone(), p.plot), move |_| {
+            link.set(None);
+            copied.set(false);
+        });
+    }
+    let on_share = {
+        let (link, copied, scenario, plot) = (link.clone(), copied.clone(), p.scenario.clone(), p.plot);
+        Callback::from(move |_| {
+            let url = url_of(&encode(&Shared { scenario: (*scenario).clone(), plot: Some(plot.id().into()) }));
+            // The clipboard may be refused (no permission, not a secure page): the link is shown to copy by hand.
+            if let Some(clipboard) = web_sys::window().map(|w| w.navigator().clipboard()) {
+                let copied = copied.clone();
+                let promise = clipboard.write_text(&url);
+                wasm_bindgen_futures::spawn_local(async move {
+                    copied.set(wasm_bindgen_futures::JsFuture::from(promise).await.is_ok());
+                });
+            }
+            link.set(Some(url));
+        })
+    };
+    let on_save = {
+        let scenario = p.scenario.clone();
+        Callback::from(move |_| {
+            let name = if scenario.name.is_empty() { "scenario" } else { scenario.name.as_str() };
+            let file: String =
+                name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '-' }).collect();
+            download_text(&scenario.to_json(), "application/json", &format!("{file}.json"));
+        })
+    };
+    let on_file = {
+        let (on_open, file_error) = (p.on_open.clone(), file_error.clone());
+        Callback::from(move |e: Event| {
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+            input.set_value("");
+            let (on_open, file_error, name) = (on_open.clone(), file_error.clone(), file.name());
+            wasm_bindgen_futures::spawn_local(async move {
+                let text = wasm_bindgen_futures::JsFuture::from(file.text()).await.ok().and_then(|t| t.as_string());
+                match text.map(|t| Scenario::from_json_validated(&t)) {
+                    Some(Ok(s)) => {
+                        file_error.set(None);
+                        on_open.emit(s);
+                    }
+                    Some(Err(e)) => file_error.set(Some(format!("{name}: {e}"))),
+                    None => file_error.set(Some(format!("{name}: could not be read as text"))),
+                }
+            });
+        })
+    };
+    let select_all = Callback::from(|e: FocusEvent| {
+        if let Some(input) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) {
+            input.select();
+        }
+    });
+    html! {
+        <div class="share" role="group" aria-label="Share and files">
+            <button onclick={on_share} data-testid="share" title="A link with this scenario and plot; anyone opening it can replay it exactly">{ "Share" }</button>
+            <button onclick={on_save} data-testid="save-json">{ "Save JSON" }</button>
+            <input id="open-json" type="file" accept=".json,application/json" onchange={on_file} data-testid="open-json" class="visually-hidden" />
+            <label class="file-button" for="open-json">{ "Open JSON…" }</label>
+            if let Some(url) = &*link {
+                <label for="share-link" class="visually-hidden">{ "Share link" }</label>
+                <input id="share-link" class="share-link" type="text" readonly=true value={url.clone()} onfocus={select_all} data-testid="share-link" />
+                <span class="muted" data-testid="share-status">{ if *copied { "copied" } else { "copy this link" } }</span>
+            }
+            if let Some(e) = &*file_error {
+                <span class="error" role="alert" data-testid="open-error">{ e }</span>
+            }
+        </div>
+    }
+}
