@@ -3,6 +3,8 @@
 
 mod common;
 
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
 use common::random_scenario;
 use ibcc_core::rng::Rng;
 use ibcc_core::scenario::link::{decode, decode_bytes, encode, Shared};
@@ -58,4 +60,26 @@ fn damaged_links_are_refused_not_panicked_on() {
             shared.scenario.validate().unwrap();
         }
     }
+}
+
+/// The fuzzer's corpus (fuzz/README.md) as a regression test: every input it kept decodes to a valid scenario or
+/// an error, as the fuzz target feeds it.
+#[test]
+fn the_fuzz_corpus_decodes_without_panicking() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../fuzz/corpus/link_decode");
+    let mut inputs = 0;
+    let mut opened = 0;
+    for entry in std::fs::read_dir(dir).expect("the fuzz corpus is in the repository") {
+        let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+        let result = match bytes.split_first() {
+            Some((0, packed)) => decode(&format!("1.{}", URL_SAFE_NO_PAD.encode(packed))),
+            _ => decode_bytes(&bytes),
+        };
+        if let Ok(shared) = result {
+            shared.scenario.validate().unwrap();
+            opened += 1;
+        }
+        inputs += 1;
+    }
+    assert!(inputs >= 3 && opened >= 3, "{inputs} inputs, {opened} opened (the seeds are presets' links)");
 }
