@@ -261,3 +261,28 @@ fn infocom03_fig7b_fimd_wins_for_dynamic_traffic() {
         assert!(isl(&rs[2]) < isl(&rs[0]) && isl(&rs[2]) < isl(&rs[1]), "{name}: AIMD's ISL is the least used");
     }
 }
+
+/// The page sets each preset's reported numbers next to ours, measured with `Simulation::measure`. Every
+/// measurement names a group or link its preset has, and measuring the victim period after the fact agrees with
+/// a run whose measurement interval is that period (the numbers of the tests above), to rounding.
+#[test]
+fn reported_numbers_are_measured_like_the_tests_measure_them() {
+    use ibcc_core::presets::PRESETS;
+    use ibcc_core::sim::MeasureError;
+    for p in PRESETS {
+        let sim = Simulation::new(&p.scenario()).unwrap();
+        for r in p.reported {
+            assert_eq!(sim.measure(&r.measurement()), Err(MeasureError::NotReached), "{}: {:?}", p.name, r);
+        }
+    }
+    let mut s = find("infocom03-fig2").unwrap().scenario();
+    s.duration_ns = 60_000_000;
+    let mut sim = Simulation::new(&s).unwrap();
+    sim.run();
+    let reference = during_victim("infocom03-fig2", |_| {});
+    let fig2 = find("infocom03-fig2").unwrap();
+    let victim = sim.measure(&fig2.reported[0].measurement()).unwrap();
+    let link = sim.measure(&fig2.reported[1].measurement()).unwrap();
+    assert!((victim - group(&reference, "victim")).abs() < 1e-9, "{victim} vs {}", group(&reference, "victim"));
+    assert!((link - isl(&reference)).abs() < 1e-9, "{link} vs {}", isl(&reference));
+}

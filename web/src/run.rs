@@ -22,6 +22,17 @@ pub struct Frame {
     /// Per channel: marks in the recent past.
     pub recent_marks: Rc<Vec<u64>>,
     pub end_ns: f64,
+    /// For a preset: each number its paper reports, and ours so far.
+    pub reported: Rc<Vec<Reported>>,
+}
+
+/// A paper's number next to this run's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reported {
+    pub what: String,
+    pub paper: &'static str,
+    /// `None` until the run reaches the interval.
+    pub ours: Option<f64>,
 }
 
 #[derive(Debug)]
@@ -97,7 +108,20 @@ impl Run {
             tree: Rc::new(tree),
             recent_marks: Rc::new(recent.marks),
             end_ns: self.sim.end() as f64 / 1000.0,
+            reported: Rc::new(self.reported()),
         }
+    }
+
+    /// The paper's numbers for the preset this run's scenario is named after, with ours.
+    fn reported(&self) -> Vec<Reported> {
+        let Some(p) = ibcc_core::presets::find(&self.sim.scenario().name) else { return Vec::new() };
+        p.reported
+            .iter()
+            .map(|r| {
+                let m = r.measurement();
+                Reported { what: m.describe(), paper: r.paper, ours: self.sim.measure(&m).ok() }
+            })
+            .collect()
     }
 
     /// The curves of a plot: at most `max` of the page's series, or the core's rate series.
@@ -166,6 +190,8 @@ mod tests {
         let blocked: Vec<String> = (0..f.tree.blocked.len()).filter(|&c| f.tree.blocked[c]).map(name).collect();
         assert_eq!(roots, ["B->BC"]);
         assert!(blocked.contains(&String::from("A->B")), "{blocked:?}");
+        assert_eq!(f.reported.len(), 2, "Fig. 2 reports the victim's rate and the inter-switch link's");
+        assert_eq!(f.reported[0].ours, None, "measured over 40-60 ms: not reached in 2 ms");
         let curves = run.curves(PlotKind::Rates, &f.results, 8);
         assert_eq!(curves[0].label, "B->BC");
         assert!(run.curves(PlotKind::Buffers, &f.results, 8).len() <= 8);

@@ -15,6 +15,7 @@ pub use two_switch::TwoSwitch;
 
 use crate::cc::pft::{Detection, PftConfig};
 use crate::scenario::{IbCcConfig, MarkingPolicy, RateMode, Response, Scenario, SourceOverride, Traffic};
+use crate::sim::{Measurement, Metric};
 use alloc::string::String;
 
 /// A named experiment.
@@ -28,7 +29,51 @@ pub struct Preset {
     pub description: &'static str,
     /// What the paper reports for it.
     pub paper_reports: &'static str,
+    /// The paper's numbers, each with the measurement that gives ours.
+    pub reported: &'static [Reported],
     build: fn() -> Scenario,
+}
+
+/// What a reported number is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Quantity {
+    /// A flow group's rate (fraction of one link).
+    Group(&'static str),
+    /// A directed link's utilization, `"A->B"`.
+    Link(&'static str),
+}
+
+/// A number a paper reports, read off its figure, and where we measure ours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reported {
+    pub quantity: Quantity,
+    /// The interval, in ms; `None`: the scenario's measurement interval.
+    pub from_ms: Option<u32>,
+    pub to_ms: Option<u32>,
+    /// The paper's value as the paper gives it ("about 15%").
+    pub paper: &'static str,
+}
+
+impl Reported {
+    /// The measurement of our value.
+    pub fn measurement(&self) -> Measurement {
+        let metric = match self.quantity {
+            Quantity::Group(g) => Metric::GroupRate { group: g.into() },
+            Quantity::Link(l) => Metric::LinkRate { link: l.into() },
+        };
+        let ns = |ms: Option<u32>| ms.map(|m| u64::from(m) * 1_000_000);
+        Measurement { metric, from_ns: ns(self.from_ms), to_ns: ns(self.to_ms) }
+    }
+}
+
+/// During the victim's active period of the single-run figures (40-60 ms), where the papers read their numbers.
+const fn victim_period(quantity: Quantity, paper: &'static str) -> Reported {
+    Reported { quantity, from_ms: Some(40), to_ms: Some(60), paper }
+}
+
+/// Over the scenario's measurement interval.
+const fn measured(quantity: Quantity, paper: &'static str) -> Reported {
+    Reported { quantity, from_ms: None, to_ms: None, paper }
 }
 
 impl Preset {
@@ -112,6 +157,10 @@ pub const PRESETS: &[Preset] = &[
                       blocks the link, so the victim AV->BV, which never touches the root link, gets little of it. \
                       Watch the victim's rate while it runs (40-60 ms) and the inter-switch link's utilization.",
         paper_reports: "The victim gets about 15% of the inter-switch link while that link is only about 30% utilized.",
+        reported: &[
+            victim_period(Quantity::Group("victim"), "about 15%"),
+            victim_period(Quantity::Link("A->B"), "about 30%"),
+        ],
         build: || no_control(1, 5),
     },
     Preset {
@@ -120,6 +169,7 @@ pub const PRESETS: &[Preset] = &[
         description: "Congestion spreading without congestion control with 10 remote and 10 local flows: the \
                       victim is starved even harder.",
         paper_reports: "The victim gets 4% of the inter-switch link, which is 32.5% utilized.",
+        reported: &[victim_period(Quantity::Group("victim"), "4%"), victim_period(Quantity::Link("A->B"), "32.5%")],
         build: || no_control(10, 10),
     },
     Preset {
@@ -129,6 +179,7 @@ pub const PRESETS: &[Preset] = &[
                       input, so it never blocks and the victim takes all the idle inter-switch bandwidth.",
         paper_reports: "The inter-switch link is fully used; the victim consumes all its idle bandwidth (slight \
                         under-use from the scheduler's starvation prevention).",
+        reported: &[victim_period(Quantity::Link("A->B"), "fully used (slightly under)")],
         build: || timed(1, 5),
     },
     Preset {
@@ -138,6 +189,7 @@ pub const PRESETS: &[Preset] = &[
                       buffer, so congestion spreads again and the victim suffers.",
         paper_reports: "Congestion spreading prevents the victim from getting high throughput; the inter-switch \
                         link is under-used.",
+        reported: &[victim_period(Quantity::Link("A->B"), "under-used")],
         build: || timed(5, 5),
     },
     Preset {
@@ -146,6 +198,11 @@ pub const PRESETS: &[Preset] = &[
         description: "Rate control with the ideal fixed rates (L=5, R=5, window 1): 1/10 of the link for each remote \
                       and local flow, 1/2 for the victim.",
         paper_reports: "Every flow gets its ideal throughput.",
+        reported: &[
+            victim_period(Quantity::Group("victim"), "50% (ideal)"),
+            victim_period(Quantity::Group("remote"), "50% (ideal: 5 x 10%)"),
+            victim_period(Quantity::Group("local"), "50% (ideal: 5 x 10%)"),
+        ],
         build: || {
             let mut s = timed(5, 5);
             s.source.response = Response::Fixed;
@@ -163,6 +220,7 @@ pub const PRESETS: &[Preset] = &[
                       only the remote flows share a buffer at B, so they are slowed and the locals take the root link.",
         paper_reports: "Congestion spreading is avoided and the victim is fast, but the local flows get about 90% of \
                         the root link.",
+        reported: &[victim_period(Quantity::Group("local"), "about 90% of the root link")],
         build: || lipd_with(MarkingPolicy::Naive, None),
     },
     Preset {
@@ -172,6 +230,7 @@ pub const PRESETS: &[Preset] = &[
                       the switch bound for the congested output, locals included.",
         paper_reports: "No spreading, high inter-switch utilization, and fairer than naive marking between remote and \
                         local flows (remotes still get less).",
+        reported: &[],
         build: || lipd_with(MarkingPolicy::InputTriggered, None),
     },
     Preset {
@@ -181,6 +240,7 @@ pub const PRESETS: &[Preset] = &[
                       any input buffer fills.",
         paper_reports: "Remote and local rates are closer than with input-triggered marking, but the root link is \
                         under-used: packets are marked too often.",
+        reported: &[],
         build: || lipd_with(MarkingPolicy::InputOutputTriggered, Some(4)),
     },
     Preset {
@@ -189,6 +249,7 @@ pub const PRESETS: &[Preset] = &[
         description: "Input-output-triggered marking, output threshold 8 (R=10, L=10, LIPD).",
         paper_reports: "The root link is highly used without spreading; fairness is below threshold 4's but better \
                         than input-triggered marking's.",
+        reported: &[],
         build: || lipd_with(MarkingPolicy::InputOutputTriggered, Some(8)),
     },
     Preset {
@@ -199,6 +260,7 @@ pub const PRESETS: &[Preset] = &[
                       switch.buffer_packets and marking.output_threshold_packets to explore it.",
         paper_reports: "Threshold 6 keeps the root link above 90% except at the smallest buffers; threshold 4 \
                         under-uses it; with input-triggered marking fairness improves with buffer size.",
+        reported: &[measured(Quantity::Link("B->BC"), "above 90%")],
         build: || {
             let mut s = long_run(Response::Lipd, RateMode::Continuous, 4);
             s.marking.policy = MarkingPolicy::InputOutputTriggered;
@@ -215,6 +277,7 @@ pub const PRESETS: &[Preset] = &[
                       source.response and source.rate.",
         paper_reports: "LIPD keeps the root link near 100%; AIMD leaves the inter-switch link under-used with small \
                         buffers; discrete and continuous rates are nearly identical.",
+        reported: &[measured(Quantity::Link("B->BC"), "near 100%")],
         build: || long_run(Response::Lipd, RateMode::Continuous, 4),
     },
     Preset {
@@ -225,6 +288,7 @@ pub const PRESETS: &[Preset] = &[
         paper_reports: "With short ON times the dynamic flows hog the bandwidth and starve the static ones; with \
                         persistent state the static flows are not penalized (they get about twice what the dynamic \
                         flows, ON half the time, get).",
+        reported: &[],
         build: || dynamic_run(Response::Lipd, 200 * US, false, false),
     },
     Preset {
@@ -235,6 +299,7 @@ pub const PRESETS: &[Preset] = &[
         paper_reports: "Between about 0.2 and 2 ms mean ON time FIMD gives the highest root utilization; LIPD is \
                         best for more static traffic; AIMD is about 10% below the best everywhere and leaves the \
                         inter-switch link under-used.",
+        reported: &[],
         build: || dynamic_run(Response::Fimd, 500 * US, true, true),
     },
     Preset {
@@ -246,6 +311,7 @@ pub const PRESETS: &[Preset] = &[
         paper_reports:
             "FC above 1 for most strategies (2.58 for AT-RI on the paper's testbed). A NIC sees only its own \
                         link's credits, so it reacts once congestion has spread back to it.",
+        reported: &[],
         build: || {
             let mut s = no_control(1, 5);
             s.pft = Some(PftConfig { detection: Detection::AverageThreshold, ..PftConfig::default() });
@@ -261,6 +327,7 @@ pub const PRESETS: &[Preset] = &[
         paper_reports:
             "Not in the seed papers: the standard that grew out of this work. The victim should keep most of \
                         the inter-switch link left after the remote flow's fair share of the root link.",
+        reported: &[],
         build: || {
             let mut s = no_control(1, 5);
             s.ib_cc = Some(IbCcConfig::default());
@@ -274,6 +341,7 @@ pub const PRESETS: &[Preset] = &[
                       edge switch. Congestion spreads up the tree from h0's link and the victim, whose own path is \
                       idle, is caught in it. Compare pft-fattree4-hotspot and a10-fattree4-hotspot.",
         paper_reports: "(Not a paper figure.) The root link h0's edge port is saturated; the victim gets little.",
+        reported: &[],
         build: || fattree_hotspot(None, None),
     },
     Preset {
@@ -282,6 +350,7 @@ pub const PRESETS: &[Preset] = &[
         description: "fattree4-hotspot with Proactive Flow Throttling (average threshold, fixed interval) at every \
                       NIC. Run with --baseline for FC.",
         paper_reports: "The PFT paper's setting is a fat tree with GPCNeT congestors; FC above 1 for most strategies.",
+        reported: &[],
         build: || {
             fattree_hotspot(Some(PftConfig { detection: Detection::AverageThreshold, ..PftConfig::default() }), None)
         },
@@ -291,6 +360,7 @@ pub const PRESETS: &[Preset] = &[
         figure: "Annex A10 on a hot spot in a k=4 fat tree.",
         description: "fattree4-hotspot with InfiniBand's Annex A10 congestion control at every switch and source.",
         paper_reports: "(Not a paper figure.) The hot-spot senders slow down and the victim recovers.",
+        reported: &[],
         build: || fattree_hotspot(None, Some(IbCcConfig::default())),
     },
 ];

@@ -20,6 +20,7 @@
 mod events;
 mod hosts;
 mod invariants;
+mod measurement;
 mod pft;
 mod results;
 mod retune;
@@ -28,6 +29,7 @@ mod state;
 mod switching;
 mod transmit;
 
+pub use measurement::{MeasureError, Measurement, Metric};
 pub use results::{BufferResult, ControlFactor, FlowResult, GroupResult, LinkResult, Results, Totals};
 pub use retune::NeedsRestart;
 pub use snapshot::{BufferSnapshot, FlowSnapshot, LinkSnapshot, Snapshot};

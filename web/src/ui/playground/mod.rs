@@ -382,6 +382,21 @@ pub fn Playground() -> Html {
             if let Some(text) = description {
                 <p class="lede">{ text }</p>
             }
+            if let Some(v) = view.as_ref().filter(|v| !v.frame.reported.is_empty()) {
+                <table class="results paper" data-testid="paper-vs-ours">
+                    <caption>{ "The paper's numbers and this run's" }</caption>
+                    <thead><tr><th scope="col">{ "measured" }</th><th scope="col">{ "paper" }</th><th scope="col">{ "this run" }</th></tr></thead>
+                    <tbody>
+                        for r in v.frame.reported.iter() {
+                            <tr>
+                                <td>{ &r.what }</td>
+                                <td>{ r.paper }</td>
+                                <td>{ r.ours.map_or(String::from("not reached yet"), |x| format!("{:.1}%", 100.0 * x)) }</td>
+                            </tr>
+                        }
+                    </tbody>
+                </table>
+            }
             if let Err(e) = &*restored {
                 <p class="error" role="alert" data-testid="restore-error">
                     { format!("Your saved network could not be restored ({e}); the default scenario is loaded instead.") }
