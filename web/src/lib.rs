@@ -3,6 +3,7 @@
 //! - [`congestion`]: the congestion tree (roots, blocked links, victim flows) read from snapshots, tested natively;
 //! - [`diff`]: which settings differ between two scenarios (the A/B comparison), tested natively;
 //! - [`edit`]: the canvas edits of a scenario, with undo and redo (pure Rust, tested natively);
+//! - [`lessons`]: lessons and exercises read from `www/lessons.json` and exercise links, tested natively;
 //! - [`finc_plot`]: the Finc(t) explorer's model and plot (pure Rust, tested natively against SVG);
 //! - [`rate_plot`]: the playground's rate plot (INFOCOM'03 Fig. 2), tested natively against SVG;
 //! - [`run`]: a run as the page drives it (slices, samples, frames), tested natively;
@@ -14,6 +15,7 @@ pub mod congestion;
 pub mod diff;
 pub mod edit;
 pub mod finc_plot;
+pub mod lessons;
 pub mod rate_plot;
 pub mod run;
 pub mod trace;

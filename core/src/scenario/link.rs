@@ -78,9 +78,9 @@ impl fmt::Display for LinkError {
 #[cfg(feature = "std")]
 impl std::error::Error for LinkError {}
 
-/// The link of `shared` (without the `#s=`).
-pub fn encode(shared: &Shared) -> String {
-    let json = serde_json::to_vec(shared).expect("a shared scenario always serializes");
+/// `value` as a link payload: `<version>.<base64url(deflate(json))>`. Share links and exercise links both use it.
+pub fn pack<T: Serialize>(value: &T) -> String {
+    let json = serde_json::to_vec(value).expect("plain data always serializes");
     let packed = miniz_oxide::deflate::compress_to_vec(&json, 9);
     let mut out = LINK_VERSION.to_string();
     out.push('.');
@@ -88,8 +88,9 @@ pub fn encode(shared: &Shared) -> String {
     out
 }
 
-/// Opens a link (without the `#s=`; surrounding whitespace is ignored).
-pub fn decode(link: &str) -> Result<Shared, LinkError> {
+/// The JSON inside a link payload made by [`pack`], migrated to the current version; nothing about its meaning
+/// is checked yet.
+pub fn unpack(link: &str) -> Result<serde_json::Value, LinkError> {
     let link = link.trim();
     if link.is_empty() {
         return Err(LinkError::Empty);
@@ -117,8 +118,17 @@ pub fn decode(link: &str) -> Result<Shared, LinkError> {
         }
     })?;
     let value: serde_json::Value = serde_json::from_slice(&json).map_err(|e| LinkError::Json(e.to_string()))?;
-    let value = migrate(version, value)?;
-    let shared: Shared = serde_json::from_value(value).map_err(|e| LinkError::Json(e.to_string()))?;
+    migrate(version, value)
+}
+
+/// The link of `shared` (without the `#s=`).
+pub fn encode(shared: &Shared) -> String {
+    pack(shared)
+}
+
+/// Opens a link (without the `#s=`; surrounding whitespace is ignored).
+pub fn decode(link: &str) -> Result<Shared, LinkError> {
+    let shared: Shared = serde_json::from_value(unpack(link)?).map_err(|e| LinkError::Json(e.to_string()))?;
     shared.scenario.validate().map_err(LinkError::Scenario)?;
     Ok(shared)
 }

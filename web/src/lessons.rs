@@ -1,0 +1,306 @@
+//! Lessons and exercises, read from data (`www/lessons.json`; exercise links): a lesson is steps that load a preset or
+//! change settings, say what to watch and point at a link, buffer, flow or plot; an exercise asks for a measurable
+//! outcome, and checks the student's answer against the run with the author's tolerance. Pure Rust, tested natively.
+
+use ibcc_core::presets::find;
+use ibcc_core::scenario::link::{pack, unpack, LinkError};
+use ibcc_core::scenario::Scenario;
+use ibcc_core::sim::Measurement;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// The built-in lessons, as shipped in `www/`.
+pub const LESSONS_JSON: &str = include_str!("../../www/lessons.json");
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Library {
+    pub version: u32,
+    pub lessons: Vec<Lesson>,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Lesson {
+    pub id: String,
+    pub title: String,
+    pub steps: Vec<Step>,
+    pub exercise: Option<Exercise>,
+}
+
+/// One step: what to read, and what the page does when the step is shown.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Step {
+    pub text: String,
+    /// A preset to load.
+    #[serde(default)]
+    pub load: Option<String>,
+    /// Settings to change, by path (`"marking.policy"`), after loading.
+    #[serde(default)]
+    pub set: BTreeMap<String, Value>,
+    #[serde(default)]
+    pub highlight: Option<Highlight>,
+}
+
+/// What a step points at.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Highlight {
+    /// A directed link, `"A->B"`.
+    Link(String),
+    /// The input buffer of switch `at` fed from node `from`.
+    Buffer { at: String, from: String },
+    /// A flow, or every flow of a group, by id or group name.
+    Flow(String),
+    /// A plot kind (`"rates"`, `"limits"`, `"buffers"`, `"marks"`), shown and outlined.
+    Plot(String),
+}
+
+/// A question with a measurable answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Exercise {
+    pub id: String,
+    pub question: String,
+    /// The scenario: a preset (with `set` applied), or one given whole (exercises authored on the page).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preset: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scenario: Option<Scenario>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub set: BTreeMap<String, Value>,
+    /// Settings (paths) the student must not change.
+    #[serde(default)]
+    pub locked: Vec<String>,
+    pub measure: Measurement,
+    /// How far the answer may be from the simulated value, in percentage points of a link.
+    pub tolerance_pct: f64,
+    pub explanation: String,
+}
+
+/// The outcome of checking an answer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    Right { simulated_pct: f64 },
+    Wrong { simulated_pct: f64 },
+    /// The run changed a locked setting.
+    Locked(String),
+    /// The run is not the exercise's (another scenario), or has not covered the measured interval.
+    NotRun(String),
+}
+
+/// Reads the lesson library.
+pub fn library(text: &str) -> Result<Library, String> {
+    serde_json::from_str(text).map_err(|e| format!("lessons: {e}"))
+}
+
+/// The value at `path` (dot-separated object keys; `flows` is the whole array) of `s`, if any.
+pub fn setting(s: &Scenario, path: &str) -> Option<Value> {
+    let mut v = serde_json::to_value(s).ok()?;
+    for key in path.split('.') {
+        v = v.get_mut(key)?.take();
+    }
+    Some(v)
+}
+
+/// `s` with each `(path, value)` set, validated.
+pub fn apply(s: &Scenario, set: &BTreeMap<String, Value>) -> Result<Scenario, String> {
+    let mut v = serde_json::to_value(s).map_err(|e| e.to_string())?;
+    for (path, value) in set {
+        let mut at = &mut v;
+        let keys: Vec<&str> = path.split('.').collect();
+        for (i, key) in keys.iter().enumerate() {
+            let obj = at.as_object_mut().ok_or_else(|| format!("{path}: not a setting"))?;
+            if i + 1 == keys.len() {
+                obj.insert((*key).to_owned(), value.clone());
+                break;
+            }
+            // Optional blocks (pft, ib_cc) may be absent: a path into them creates them.
+            at = obj.entry((*key).to_owned()).or_insert_with(|| Value::Object(Default::default()));
+            if at.is_null() {
+                *at = Value::Object(Default::default());
+            }
+        }
+    }
+    let next: Scenario = serde_json::from_value(v).map_err(|e| format!("settings {:?}: {e}", set.keys()))?;
+    next.validate().map_err(|e| e.to_string())?;
+    Ok(next)
+}
+
+impl Step {
+    /// The scenario after this step, from `current`.
+    pub fn scenario(&self, current: &Scenario) -> Result<Scenario, String> {
+        let base = match &self.load {
+            Some(name) => find(name).ok_or_else(|| format!("no preset {name:?}"))?.scenario(),
+            None => current.clone(),
+        };
+        if self.set.is_empty() {
+            Ok(base)
+        } else {
+            apply(&base, &self.set)
+        }
+    }
+}
+
+impl Exercise {
+    /// The exercise's scenario.
+    pub fn scenario(&self) -> Result<Scenario, String> {
+        let base = match (&self.scenario, &self.preset) {
+            (Some(s), _) => s.clone(),
+            (None, Some(name)) => find(name).ok_or_else(|| format!("no preset {name:?}"))?.scenario(),
+            (None, None) => return Err(String::from("the exercise has no scenario")),
+        };
+        apply(&base, &self.set)
+    }
+
+    /// Checks `answer_pct` against `simulated` (the measurement's value in the student's run of `ran`, if it has
+    /// one): the run must be of the exercise's network and flows with the locked settings unchanged.
+    pub fn check(&self, ran: &Scenario, simulated: Option<f64>, answer_pct: f64) -> Verdict {
+        let Ok(own) = self.scenario() else { return Verdict::NotRun(String::from("the exercise is broken")) };
+        if ran.nodes.len() != own.nodes.len() || ran.links != own.links {
+            return Verdict::NotRun(String::from("load the exercise's scenario and run it first"));
+        }
+        for path in &self.locked {
+            if setting(ran, path) != setting(&own, path) {
+                return Verdict::Locked(path.clone());
+            }
+        }
+        let Some(value) = simulated else {
+            return Verdict::NotRun(String::from("run the scenario through the measured interval first"));
+        };
+        let simulated_pct = 100.0 * value;
+        if (answer_pct - simulated_pct).abs() <= self.tolerance_pct {
+            Verdict::Right { simulated_pct }
+        } else {
+            Verdict::Wrong { simulated_pct }
+        }
+    }
+
+    /// A link that opens this exercise (without the `#x=`).
+    pub fn to_link(&self) -> String {
+        pack(self)
+    }
+
+    /// The exercise in a link; it must build its scenario.
+    pub fn from_link(link: &str) -> Result<Exercise, String> {
+        let e: Exercise = serde_json::from_value(unpack(link).map_err(|e| e.to_string())?)
+            .map_err(|e| LinkError::Json(e.to_string()).to_string())?;
+        e.scenario().map_err(|err| format!("the exercise's scenario is not valid: {err}"))?;
+        if !(e.tolerance_pct.is_finite() && e.tolerance_pct >= 0.0) {
+            return Err(String::from("the exercise's tolerance must be a number, 0 or more"));
+        }
+        Ok(e)
+    }
+}
+
+/// A student's answer, for the teacher.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Answer {
+    pub exercise: String,
+    pub question: String,
+    pub answer_pct: f64,
+    pub simulated_pct: f64,
+    pub right: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ibcc_core::sim::Simulation;
+
+    fn lib() -> Library {
+        library(LESSONS_JSON).unwrap()
+    }
+
+    #[test]
+    fn the_lessons_cover_the_syllabus_and_every_step_works() {
+        let l = lib();
+        let ids: Vec<&str> = l.lessons.iter().map(|l| l.id.as_str()).collect();
+        assert_eq!(ids, ["credits", "spreading", "window", "rate-control", "marking", "response", "dynamic", "pft", "a10"]);
+        for lesson in &l.lessons {
+            let mut s = Scenario::empty("", 1_000_000);
+            for (i, step) in lesson.steps.iter().enumerate() {
+                s = step.scenario(&s).unwrap_or_else(|e| panic!("{} step {i}: {e}", lesson.id));
+                // What a step points at exists in its scenario.
+                match &step.highlight {
+                    Some(Highlight::Link(l)) => {
+                        assert!(s.links.iter().any(|k| format!("{}->{}", k.a, k.b) == *l || format!("{}->{}", k.b, k.a) == *l), "{} step {i}: {l}", lesson.id)
+                    }
+                    Some(Highlight::Buffer { at, from }) => assert!(
+                        s.links.iter().any(|k| (k.a == *at && k.b == *from) || (k.b == *at && k.a == *from)),
+                        "{} step {i}",
+                        lesson.id
+                    ),
+                    Some(Highlight::Flow(f)) => {
+                        assert!(s.flows.iter().any(|x| x.id == *f || x.group == *f), "{} step {i}: {f}", lesson.id)
+                    }
+                    Some(Highlight::Plot(p)) => assert!(["rates", "limits", "buffers", "marks"].contains(&p.as_str())),
+                    None => {}
+                }
+            }
+            let e = lesson.exercise.as_ref().unwrap_or_else(|| panic!("{} has no exercise", lesson.id));
+            let s = e.scenario().unwrap_or_else(|err| panic!("{}: {err}", e.id));
+            for path in &e.locked {
+                assert!(setting(&s, path).is_some(), "{}: locked {path} is not a setting", e.id);
+            }
+        }
+    }
+
+    /// Each built-in exercise, answered with the simulated value, is right; answered far off, wrong; with a locked
+    /// setting changed, refused.
+    #[test]
+    fn built_in_exercises_check_answers_against_the_run() {
+        for lesson in lib().lessons {
+            let e = lesson.exercise.unwrap();
+            let mut s = e.scenario().unwrap();
+            // Up to the end of the measured interval is enough.
+            if let Some(to) = e.measure.to_ns {
+                s.duration_ns = s.duration_ns.min(to);
+            }
+            let mut sim = Simulation::new(&s).unwrap();
+            sim.run();
+            let v = sim.measure(&e.measure).unwrap_or_else(|err| panic!("{}: {err}", e.id));
+            assert!(matches!(e.check(&s, Some(v), 100.0 * v + 0.9 * e.tolerance_pct), Verdict::Right { .. }), "{}", e.id);
+            assert!(matches!(e.check(&s, Some(v), 100.0 * v + 1.1 * e.tolerance_pct), Verdict::Wrong { .. }), "{}", e.id);
+            assert!(matches!(e.check(&s, None, 10.0), Verdict::NotRun(_)), "{}", e.id);
+            let mut changed = s.clone();
+            changed.seed += 1;
+            for path in &e.locked {
+                let mut c = s.clone();
+                if path == "marking.policy" {
+                    c.marking.policy = match c.marking.policy {
+                        ibcc_core::scenario::MarkingPolicy::Naive => ibcc_core::scenario::MarkingPolicy::None,
+                        _ => ibcc_core::scenario::MarkingPolicy::Naive,
+                    };
+                    assert_eq!(e.check(&c, Some(v), 100.0 * v), Verdict::Locked(path.clone()));
+                }
+            }
+            assert!(matches!(e.check(&changed, Some(v), 100.0 * v), Verdict::Right { .. }), "the seed is not locked");
+        }
+    }
+
+    #[test]
+    fn settings_apply_by_path_and_bad_ones_are_named() {
+        let s = find("infocom03-fig2").unwrap().scenario();
+        let set = BTreeMap::from([(String::from("marking.policy"), Value::from("naive"))]);
+        assert_eq!(apply(&s, &set).unwrap().marking.policy, ibcc_core::scenario::MarkingPolicy::Naive);
+        let bad = BTreeMap::from([(String::from("marking.policy"), Value::from("sometimes"))]);
+        assert!(apply(&s, &bad).unwrap_err().contains("marking.policy"));
+        let nowhere = BTreeMap::from([(String::from("seed.deeper"), Value::from(1))]);
+        assert!(apply(&s, &nowhere).unwrap_err().contains("not a setting"));
+        let pft = BTreeMap::from([(String::from("pft.m"), Value::from(2))]);
+        assert!(apply(&s, &pft).unwrap().pft.is_some(), "a path into an absent block creates it");
+    }
+
+    #[test]
+    fn exercises_travel_as_links() {
+        let e = lib().lessons[1].exercise.clone().unwrap();
+        assert_eq!(Exercise::from_link(&e.to_link()).unwrap(), e);
+        assert!(Exercise::from_link("1.AAAA").unwrap_err().contains("damaged"));
+        let mut broken = e.clone();
+        broken.preset = Some("nope".into());
+        assert!(Exercise::from_link(&broken.to_link()).unwrap_err().contains("no preset"));
+    }
+}
