@@ -83,8 +83,12 @@ pub struct Exercise {
 /// The outcome of checking an answer.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Verdict {
-    Right { simulated_pct: f64 },
-    Wrong { simulated_pct: f64 },
+    Right {
+        simulated_pct: f64,
+    },
+    Wrong {
+        simulated_pct: f64,
+    },
     /// The run changed a locked setting.
     Locked(String),
     /// The run is not the exercise's (another scenario), or has not covered the measured interval.
@@ -218,7 +222,10 @@ mod tests {
     fn the_lessons_cover_the_syllabus_and_every_step_works() {
         let l = lib();
         let ids: Vec<&str> = l.lessons.iter().map(|l| l.id.as_str()).collect();
-        assert_eq!(ids, ["credits", "spreading", "window", "rate-control", "marking", "response", "dynamic", "pft", "a10"]);
+        assert_eq!(
+            ids,
+            ["credits", "spreading", "window", "rate-control", "marking", "response", "dynamic", "pft", "a10"]
+        );
         for lesson in &l.lessons {
             let mut s = Scenario::empty("", 1_000_000);
             for (i, step) in lesson.steps.iter().enumerate() {
@@ -226,7 +233,13 @@ mod tests {
                 // What a step points at exists in its scenario.
                 match &step.highlight {
                     Some(Highlight::Link(l)) => {
-                        assert!(s.links.iter().any(|k| format!("{}->{}", k.a, k.b) == *l || format!("{}->{}", k.b, k.a) == *l), "{} step {i}: {l}", lesson.id)
+                        assert!(
+                            s.links
+                                .iter()
+                                .any(|k| format!("{}->{}", k.a, k.b) == *l || format!("{}->{}", k.b, k.a) == *l),
+                            "{} step {i}: {l}",
+                            lesson.id
+                        )
                     }
                     Some(Highlight::Buffer { at, from }) => assert!(
                         s.links.iter().any(|k| (k.a == *at && k.b == *from) || (k.b == *at && k.a == *from)),
@@ -262,8 +275,16 @@ mod tests {
             let mut sim = Simulation::new(&s).unwrap();
             sim.run();
             let v = sim.measure(&e.measure).unwrap_or_else(|err| panic!("{}: {err}", e.id));
-            assert!(matches!(e.check(&s, Some(v), 100.0 * v + 0.9 * e.tolerance_pct), Verdict::Right { .. }), "{}", e.id);
-            assert!(matches!(e.check(&s, Some(v), 100.0 * v + 1.1 * e.tolerance_pct), Verdict::Wrong { .. }), "{}", e.id);
+            assert!(
+                matches!(e.check(&s, Some(v), 100.0 * v + 0.9 * e.tolerance_pct), Verdict::Right { .. }),
+                "{}",
+                e.id
+            );
+            assert!(
+                matches!(e.check(&s, Some(v), 100.0 * v + 1.1 * e.tolerance_pct), Verdict::Wrong { .. }),
+                "{}",
+                e.id
+            );
             assert!(matches!(e.check(&s, None, 10.0), Verdict::NotRun(_)), "{}", e.id);
             let mut changed = s.clone();
             changed.seed += 1;

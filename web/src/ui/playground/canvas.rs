@@ -8,6 +8,7 @@ use super::document::{Action, Doc, Message};
 use super::topology::{self, Live};
 use crate::congestion::Tree;
 use crate::edit::{self, Selection};
+use crate::lessons::Highlight;
 use crate::view_model::{client_to_view, hit_test, layout, zoom_box, Hit};
 use gloo_events::{EventListener, EventListenerOptions};
 use ibcc_core::scenario::{NodeKind, Scenario};
@@ -61,6 +62,9 @@ pub struct CanvasProps {
     pub dispatch: UseReducerDispatcher<Doc>,
     pub can_undo: bool,
     pub can_redo: bool,
+    /// What a lesson step points at.
+    #[prop_or_default]
+    pub highlight: Option<Highlight>,
 }
 
 /// The SVG's box on the page: left, top, width, height.
@@ -390,7 +394,7 @@ pub fn Canvas(p: &CanvasProps) -> Html {
                         { "Drag a switch or a host here from the palette." }
                     </text>
                 }
-                { topology::draw(&p.scenario, &lay, live.as_ref(), p.selection.as_ref(), *show_flows) }
+                { topology::draw(&p.scenario, &lay, live.as_ref(), p.selection.as_ref(), *show_flows, p.highlight.as_ref()) }
                 { preview_html }
                 { for callout }
             </svg>

@@ -12,6 +12,7 @@ mod compare;
 mod document;
 mod generate;
 mod inspector;
+mod lessons;
 mod params;
 mod plot;
 mod results;
@@ -19,6 +20,7 @@ mod share;
 mod topology;
 
 use super::storage;
+use crate::lessons::Highlight;
 use crate::rate_plot::{Curve, YAxis};
 use crate::run::{same_run, Frame, Run};
 use crate::trace::{y_axis, PlotKind};
@@ -30,6 +32,7 @@ use gloo_timers::callback::Interval;
 use ibcc_core::presets::{find, PRESETS};
 use ibcc_core::scenario::Scenario;
 use inspector::Inspector;
+use lessons::LessonsPanel;
 use params::ParamsPanel;
 use plot::Plot;
 use results::ResultsTable;
@@ -109,14 +112,19 @@ fn restore() -> Result<Option<(String, Scenario)>, String> {
 pub fn Playground() -> Html {
     // A share link in the address wins over the work saved in the browser.
     let linked = use_memo((), |_| share::from_location());
+    let exercise = use_memo((), |_| share::exercise_from_location().map(Rc::new));
     let restored = use_memo((), |_| restore());
+    let exercise_scenario =
+        exercise.as_ref().as_ref().and_then(|e| e.as_ref().as_ref().ok()).and_then(|e| e.scenario().ok());
     let preset = use_state(|| match (&*linked, &*restored) {
         (Some(Ok(_)), _) => String::from(CUSTOM),
+        _ if exercise_scenario.is_some() => String::from(CUSTOM),
         (_, Ok(Some((name, _)))) => name.clone(),
         _ => String::from(DEFAULT_PRESET),
     });
     let doc = use_reducer(|| match (&*linked, &*restored) {
         (Some(Ok((s, _))), _) => Doc::new(s.clone()),
+        _ if exercise_scenario.is_some() => Doc::new(exercise_scenario.unwrap_or_else(|| Scenario::empty("", 1))),
         (Some(Err(_)), _) => Doc::new(preset_scenario(DEFAULT_PRESET)),
         (_, Ok(Some((_, s)))) => Doc::new(s.clone()),
         _ => Doc::new(preset_scenario(DEFAULT_PRESET)),
@@ -289,6 +297,30 @@ pub fn Playground() -> Html {
             dispatch.dispatch(Action::Edit { next: Box::new(next), select: None, note: None })
         })
     };
+    // A lesson step: a new run of its scenario (if it has one), and what to point at.
+    let highlight = use_state(|| None::<Highlight>);
+    let on_lesson_step = {
+        let (dispatch, reset_to, preset, highlight, kind) =
+            (doc.dispatcher(), reset_to.clone(), preset.clone(), highlight.clone(), kind.clone());
+        Callback::from(move |(next, point): (Option<Scenario>, Option<Highlight>)| {
+            if let Some(next) = next {
+                reset_to(&next);
+                preset.set(if find(&next.name).is_some() { next.name.clone() } else { String::from(CUSTOM) });
+                dispatch.dispatch(Action::Edit { next: Box::new(next), select: None, note: None });
+            }
+            if let Some(Highlight::Plot(k)) = &point {
+                kind.set(PlotKind::from_id(k));
+            }
+            highlight.set(point);
+        })
+    };
+    // What an exercise check needs of the run: its scenario and the measured value so far.
+    let probe = {
+        let run = run.clone();
+        Callback::from(move |m: ibcc_core::sim::Measurement| {
+            run.borrow().as_ref().map(|r| (Rc::new(r.sim().scenario().clone()), r.sim().measure(&m).ok()))
+        })
+    };
     let on_speed = {
         let speed = speed.clone();
         Callback::from(move |e: Event| {
@@ -423,13 +455,15 @@ pub fn Playground() -> Html {
             <div class="playground-layout">
                 <div class="playground-main">
                     <Canvas scenario={scenario.clone()} selection={doc.selection.clone()} message={doc.message.clone()}
-                        live={live.clone()} dispatch={doc.dispatcher()} can_undo={doc.history.can_undo()} can_redo={doc.history.can_redo()} />
+                        live={live.clone()} dispatch={doc.dispatcher()} can_undo={doc.history.can_undo()} can_redo={doc.history.can_redo()}
+                        highlight={(*highlight).clone()} />
                     if let Some(v) = &*view {
                         <Plot kind={*kind} on_kind={on_kind} curves={v.curves.clone()} end_ms={v.frame.end_ns / 1e6}
-                            y={YAxis { desc: y_desc, top: y_top }} />
+                            y={YAxis { desc: y_desc, top: y_top }} highlighted={matches!(*highlight, Some(Highlight::Plot(_)))} />
                     }
                 </div>
                 <div class="side">
+                    <LessonsPanel scenario={scenario.clone()} on_step={on_lesson_step} probe={probe} linked={(*exercise).clone()} />
                     <Inspector scenario={scenario.clone()} selection={doc.selection.clone()} live={live} dispatch={doc.dispatcher()} />
                     <Generate scenario={scenario.clone()} on_generate={on_generate} />
                     <ParamsPanel scenario={scenario.clone()} on_change={on_params} />

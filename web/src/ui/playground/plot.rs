@@ -21,6 +21,9 @@ pub struct PlotProps {
     /// Prefix of element ids and test ids, so two plots can share a page.
     #[prop_or_default]
     pub prefix: AttrValue,
+    /// Outlined (a lesson step points at it).
+    #[prop_or_default]
+    pub highlighted: bool,
 }
 
 #[component]
@@ -64,7 +67,7 @@ pub fn Plot(p: &PlotProps) -> Html {
     };
     let pre = &p.prefix;
     html! {
-        <figure class="plot-figure">
+        <figure class={classes!("plot-figure", p.highlighted.then_some("lesson-mark-plot"))} data-testid={format!("{pre}plot-figure")}>
             <figcaption>
                 <label for={format!("{pre}plot-kind")}>{ "Plot" }</label>
                 <select id={format!("{pre}plot-kind")} onchange={on_kind} data-testid={format!("{pre}plot-kind")}>

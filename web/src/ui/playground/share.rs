@@ -3,6 +3,7 @@
 //! loads (`from_location`).
 
 use super::super::download::download_text;
+use crate::lessons::Exercise;
 use crate::trace::PlotKind;
 use ibcc_core::scenario::link::{decode, encode, Shared};
 use ibcc_core::scenario::Scenario;
@@ -27,6 +28,19 @@ pub fn from_location() -> Option<Result<(Scenario, Option<PlotKind>), String>> {
             .map(|shared| (shared.scenario, shared.plot.as_deref().map(PlotKind::from_id)))
             .map_err(|e| e.to_string()),
     )
+}
+
+/// The exercise link in the page's address, if any (`#x=`), removed from the address like a share link.
+pub fn exercise_from_location() -> Option<Result<Exercise, String>> {
+    let window = web_sys::window()?;
+    let hash = window.location().hash().ok()?;
+    let link = hash.strip_prefix("#x=")?;
+    let link = js_sys::decode_uri_component(link).ok().and_then(|s| s.as_string()).unwrap_or_else(|| link.to_owned());
+    if let Ok(history) = window.history() {
+        let path = window.location().pathname().unwrap_or_default();
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&path));
+    }
+    Some(Exercise::from_link(&link))
 }
 
 /// The page's address with `link` as its fragment.

@@ -6,6 +6,7 @@
 
 use crate::congestion::Tree;
 use crate::edit::Selection;
+use crate::lessons::Highlight;
 use crate::view_model::{flow_curves, offset_line, rate_colour, rate_width, Layout};
 use ibcc_core::scenario::{NodeKind, Scenario};
 use ibcc_core::sim::{Results, Snapshot};
@@ -28,7 +29,13 @@ fn node_index(s: &Scenario, id: &str) -> Option<usize> {
     s.nodes.iter().position(|n| n.id == id)
 }
 
-fn links(s: &Scenario, lay: &Layout, live: Option<&Live>, selection: Option<&Selection>) -> Vec<Html> {
+fn links(
+    s: &Scenario,
+    lay: &Layout,
+    live: Option<&Live>,
+    selection: Option<&Selection>,
+    highlight: Option<&Highlight>,
+) -> Vec<Html> {
     let mut out = Vec::new();
     for (i, l) in s.links.iter().enumerate() {
         let (Some(a), Some(b)) = (node_index(s, &l.a), node_index(s, &l.b)) else { continue };
@@ -43,6 +50,11 @@ fn links(s: &Scenario, lay: &Layout, live: Option<&Live>, selection: Option<&Sel
             let ch = 2 * i + dir;
             let ((x1, y1), (x2, y2)) = offset_line(pf, pt, 4.0);
             let id = format!("{}->{}", s.nodes[from].id, s.nodes[to].id);
+            if highlight == Some(&Highlight::Link(id.clone())) {
+                out.push(html! {
+                    <line x1={f1(x1)} y1={f1(y1)} x2={f1(x2)} y2={f1(y2)} class="lesson-mark" data-testid={format!("highlight-{id}")} />
+                });
+            }
             let link = live.and_then(|v| v.snapshot.links.get(ch).map(|snap| (v, snap)));
             let Some((v, snap)) = link else {
                 out.push(html! {
@@ -102,7 +114,7 @@ fn links(s: &Scenario, lay: &Layout, live: Option<&Live>, selection: Option<&Sel
     out
 }
 
-fn buffers(s: &Scenario, lay: &Layout, snap: &Snapshot) -> Vec<Html> {
+fn buffers(s: &Scenario, lay: &Layout, snap: &Snapshot, highlight: Option<&Highlight>) -> Vec<Html> {
     let mut out = Vec::new();
     for b in &snap.buffers {
         // The buffer sits at the receiving end of its channel: channel 2i is a -> b, 2i+1 is b -> a.
@@ -120,9 +132,13 @@ fn buffers(s: &Scenario, lay: &Layout, snap: &Snapshot) -> Vec<Html> {
         } else {
             "level low"
         };
+        let marked = matches!(highlight, Some(Highlight::Buffer { at, from: f }) if *at == s.nodes[to].id && *f == s.nodes[from].id);
         out.push(html! {
             <g class="buffer" transform={format!("translate({:.1},{:.1})", cx - 5.0, cy - 14.0)}
                 data-testid={format!("buffer-{}-{}", s.nodes[to].id, s.nodes[from].id)} data-fill={format!("{fill:.3}")}>
+                if marked {
+                    <rect x="-5" y="-5" width="20" height="38" rx="4" class="lesson-mark-box" data-testid="highlight-buffer" />
+                }
                 <rect width="10" height="28" class="buffer-frame" />
                 <rect y={f1(28.0 * (1.0 - fill))} width="10" height={f1(28.0 * fill)} class={class} />
                 <title>{ format!("input buffer of {} from {}: {:.1} packets ({:.0}% full)", s.nodes[to].id, s.nodes[from].id, b.packets, 100.0 * fill) }</title>
@@ -132,7 +148,13 @@ fn buffers(s: &Scenario, lay: &Layout, snap: &Snapshot) -> Vec<Html> {
     out
 }
 
-fn flows(s: &Scenario, lay: &Layout, live: Option<&Live>, selection: Option<&Selection>) -> Vec<Html> {
+fn flows(
+    s: &Scenario,
+    lay: &Layout,
+    live: Option<&Live>,
+    selection: Option<&Selection>,
+    highlight: Option<&Highlight>,
+) -> Vec<Html> {
     let curves = flow_curves(s, lay);
     let mut out = Vec::new();
     for (i, (f, curve)) in s.flows.iter().zip(curves).enumerate() {
@@ -167,7 +189,8 @@ fn flows(s: &Scenario, lay: &Layout, live: Option<&Live>, selection: Option<&Sel
             victim.then_some("victim"),
             contributor.then_some("contributor"),
             snap.is_some_and(|f| !f.active).then_some("off"),
-            (selection == Some(&Selection::Flow(f.id.clone()))).then_some("selected")
+            (selection == Some(&Selection::Flow(f.id.clone()))).then_some("selected"),
+            matches!(highlight, Some(Highlight::Flow(h)) if *h == f.id || *h == f.group).then_some("lesson-flow")
         );
         out.push(html! {
             <path d={format!("M{:.1},{:.1} Q{:.1},{:.1} {:.1},{:.1}", a.0, a.1, c.0, c.1, b.0, b.1)} class={class}
@@ -205,7 +228,14 @@ fn nodes(s: &Scenario, lay: &Layout, selection: Option<&Selection>) -> Vec<Html>
 }
 
 /// The whole drawing (without the `<svg>` element, which the canvas owns).
-pub fn draw(s: &Scenario, lay: &Layout, live: Option<&Live>, selection: Option<&Selection>, show_flows: bool) -> Html {
+pub fn draw(
+    s: &Scenario,
+    lay: &Layout,
+    live: Option<&Live>,
+    selection: Option<&Selection>,
+    show_flows: bool,
+    highlight: Option<&Highlight>,
+) -> Html {
     html! {
         <>
             <defs>
@@ -213,12 +243,12 @@ pub fn draw(s: &Scenario, lay: &Layout, live: Option<&Live>, selection: Option<&
                     <path d="M0,0 L10,5 L0,10 z" class="arrow-head" />
                 </marker>
             </defs>
-            { for links(s, lay, live, selection) }
+            { for links(s, lay, live, selection, highlight) }
             if let Some(v) = live {
-                { for buffers(s, lay, v.snapshot) }
+                { for buffers(s, lay, v.snapshot, highlight) }
             }
-            if show_flows {
-                { for flows(s, lay, live, selection) }
+            if show_flows || matches!(highlight, Some(Highlight::Flow(_))) {
+                { for flows(s, lay, live, selection, highlight) }
             }
             { for nodes(s, lay, selection) }
         </>

@@ -1,0 +1,99 @@
+// Lessons and exercises as a student and a teacher use them: walk a lesson (each step loads its scenario and
+// points at what to watch), answer an exercise right and wrong, export the answers, and make an exercise link that
+// a student opens in a fresh browser.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { serveDist, launchBrowser, openPage, screenshot } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await serveDist(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+async function runPast(page, ms) {
+  await page.getByLabel('Speed').selectOption({ label: 'as fast as possible' });
+  await page.getByRole('button', { name: 'Run' }).click();
+  await page.waitForFunction((t) => parseFloat(document.querySelector('[data-testid=sim-time]').innerText) >= t, ms, { timeout: 60_000 });
+  await page.getByRole('button', { name: 'Pause' }).click({ timeout: 2000 }).catch(() => {});
+}
+
+test('walk the spreading lesson and answer its exercise right and wrong', async () => {
+  const page = await openPage(browser, server.url);
+  await page.getByLabel('Scenario').selectOption('empty');
+  await page.getByTestId('lesson-picker').selectOption({ label: '2. Congestion spreading and its victims' });
+  // Step 1 loads Fig. 2 and points at the victim flow.
+  assert.equal(await page.getByLabel('Scenario').inputValue(), 'infocom03-fig2');
+  assert.match(await page.getByTestId('lesson-text').innerText(), /victim flow AV->BV/);
+  assert.match(await page.getByTestId('flow-victim').getAttribute('class'), /lesson-flow/);
+  await page.getByTestId('lesson-next').click();
+  await page.getByTestId('highlight-A->B').waitFor({ state: 'attached' });
+  await page.getByTestId('lesson-next').click();
+  assert.match(await page.getByTestId('plot-figure').getAttribute('class'), /lesson-mark-plot/);
+  assert.ok(await page.getByTestId('lesson-next').isDisabled(), 'the last step');
+  await screenshot(page, 'lesson-spreading');
+
+  // The exercise: checking before running says so; then a wrong and a right answer.
+  await page.getByTestId('exercise-answer').fill('15');
+  await page.getByTestId('exercise-check').click();
+  assert.match(await page.getByTestId('exercise-verdict').innerText(), /Not yet: run the scenario/);
+  await runPast(page, 60);
+  await page.getByTestId('exercise-answer').fill('60');
+  await page.getByTestId('exercise-check').click();
+  const wrong = await page.getByTestId('exercise-verdict').innerText();
+  assert.match(wrong, /Not quite\. The run gives (\d+\.\d)%/);
+  const simulated = Number(wrong.match(/gives (\d+\.\d)%/)[1]);
+  assert.ok(simulated > 10 && simulated < 20, `the victim's share ${simulated}`);
+  await page.getByTestId('exercise-answer').fill(String(Math.round(simulated)));
+  await page.getByTestId('exercise-check').click();
+  assert.match(await page.getByTestId('exercise-verdict').innerText(), /^Right\./);
+  assert.match(await page.getByTestId('exercise-explanation').innerText(), /congestion spreading/);
+
+  // A locked setting changed: refused.
+  await page.getByLabel('Marking policy').selectOption('naive');
+  await page.getByTestId('exercise-check').click();
+  assert.match(await page.getByTestId('exercise-verdict').innerText(), /fixes marking\.policy/);
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-answers').click()]);
+  const answers = JSON.parse(await readFile(await download.path(), 'utf8'));
+  assert.deepEqual(answers.map((a) => [a.exercise, a.right]), [['spreading-victim', false], ['spreading-victim', true]]);
+  assert.deepEqual(page.errors, []);
+});
+
+test('a teacher makes an exercise link; a student opens it and answers', async () => {
+  const teacher = await openPage(browser, server.url);
+  await teacher.getByLabel('Scenario').selectOption('infocom03-fig3b');
+  await teacher.getByText('Make an exercise from this scenario').click();
+  await teacher.getByTestId('author-make').click();
+  assert.match(await teacher.getByTestId('author-error').innerText(), /write the question/);
+  await teacher.getByTestId('author-question').fill('How busy is the inter-switch link while the victim runs?');
+  await teacher.getByTestId('author-what').selectOption('link:A->B');
+  await teacher.getByTestId('author-from').fill('40');
+  await teacher.getByTestId('author-to').fill('60');
+  await teacher.getByTestId('author-tolerance').fill('abc');
+  await teacher.getByTestId('author-make').click();
+  assert.match(await teacher.getByTestId('author-error').innerText(), /tolerance must be a number/);
+  await teacher.getByTestId('author-tolerance').fill('4');
+  await teacher.getByTestId('author-explanation').fill('With one remote flow and a window of one, A->B never blocks.');
+  await teacher.getByTestId('author-lock-source.window_packets').check();
+  await teacher.getByTestId('author-make').click();
+  const link = await teacher.getByTestId('author-link').inputValue();
+  assert.match(link, /#x=1\./);
+
+  const student = await openPage(browser, link);
+  assert.match(await student.getByTestId('exercise-question').innerText(), /inter-switch link while the victim runs/);
+  assert.match(await student.locator('.exercise .muted').innerText(), /utilization of A->B, 40-60 ms. Fixed: source\.window_packets/);
+  await runPast(student, 60);
+  await student.getByTestId('exercise-answer').fill('10');
+  await student.getByTestId('exercise-check').click();
+  const verdict = await student.getByTestId('exercise-verdict').innerText();
+  assert.match(verdict, /Not quite\. The run gives (\d+\.\d)%/);
+  const truth = Number(verdict.match(/gives (\d+\.\d)%/)[1]);
+  await student.getByTestId('exercise-answer').fill(`${truth + 3}%`);
+  await student.getByTestId('exercise-check').click();
+  assert.match(await student.getByTestId('exercise-verdict').innerText(), /^Right\./);
+  await screenshot(student, 'exercise-from-teacher');
+
+  const broken = await openPage(browser, server.url + '#x=1.AAAA');
+  assert.match(await broken.getByTestId('exercise-link-error').innerText(), /could not be opened: .*damaged/);
+  assert.deepEqual([...teacher.errors, ...student.errors, ...broken.errors], []);
+});

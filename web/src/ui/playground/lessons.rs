@@ -1,0 +1,380 @@
+//! The lessons panel: pick a lesson, step through it (each step loads a scenario or changes a setting and points at
+//! what to watch), answer its exercise and have it checked against the run, export the answers; and, for teachers,
+//! make an exercise from the current scenario and share it as a link.
+
+use super::super::download::download_text;
+use super::super::storage;
+use crate::lessons::{library, Answer, Exercise, Highlight, Library, Step, Verdict, LESSONS_JSON};
+use ibcc_core::scenario::Scenario;
+use ibcc_core::sim::{Measurement, Metric};
+use std::collections::BTreeMap;
+use std::rc::Rc;
+use yew::prelude::*;
+
+const SAVED_ANSWERS: &str = "ibcc.lessons.answers";
+
+/// What a check of the run reports: the run's scenario and the measurement's value in it (if reached).
+pub type RunProbe = Callback<Measurement, Option<(Rc<Scenario>, Option<f64>)>>;
+
+#[derive(Properties, PartialEq)]
+pub struct LessonsProps {
+    pub scenario: Rc<Scenario>,
+    /// Load a scenario (a new run) and point at something.
+    pub on_step: Callback<(Option<Scenario>, Option<Highlight>)>,
+    pub probe: RunProbe,
+    /// An exercise opened from a link.
+    pub linked: Option<Rc<Result<Exercise, String>>>,
+}
+
+fn base_url() -> String {
+    web_sys::window()
+        .map(|w| w.location())
+        .and_then(|l| Some(format!("{}{}", l.origin().ok()?, l.pathname().ok()?)))
+        .unwrap_or_default()
+}
+
+#[component]
+pub fn LessonsPanel(p: &LessonsProps) -> Html {
+    let lib = use_memo((), |_| library(LESSONS_JSON));
+    let lesson = use_state(|| None::<usize>);
+    let step = use_state(|| 0usize);
+    let answers = use_state(|| storage::load::<Vec<Answer>>(SAVED_ANSWERS).unwrap_or_default());
+    {
+        use_effect_with((*answers).clone(), |a| storage::save(SAVED_ANSWERS, a));
+    }
+    let lessons: &Library = match &*lib {
+        Ok(l) => l,
+        Err(e) => return html! { <p class="error" role="alert">{ e }</p> },
+    };
+
+    let go = {
+        let (on_step, scenario, step_h) = (p.on_step.clone(), p.scenario.clone(), step.clone());
+        move |s: &Step, k: usize| {
+            step_h.set(k);
+            let next = if s.load.is_some() || !s.set.is_empty() { s.scenario(&scenario).ok() } else { None };
+            on_step.emit((next, s.highlight.clone()));
+        }
+    };
+    let on_pick = {
+        let (lesson, go, lessons) = (lesson.clone(), go.clone(), lessons.lessons.clone());
+        Callback::from(move |e: Event| {
+            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            let i = select.value().parse::<usize>().ok().filter(|&i| i < lessons.len());
+            lesson.set(i);
+            if let Some(first) = i.and_then(|i| lessons[i].steps.first()) {
+                go(first, 0);
+            }
+        })
+    };
+    let current = (*lesson).and_then(|i| lessons.lessons.get(i));
+    let steps = current.map(|l| {
+        let n = l.steps.len();
+        let k = (*step).min(n.saturating_sub(1));
+        let nav = |to: usize| {
+            let (go, s) = (go.clone(), l.steps[to].clone());
+            Callback::from(move |_| go(&s, to))
+        };
+        html! {
+            <div class="lesson-step" data-testid="lesson-step">
+                <p class="muted">{ format!("Step {} of {n}", k + 1) }</p>
+                <p data-testid="lesson-text">{ &l.steps[k].text }</p>
+                <div class="input-row">
+                    <button disabled={k == 0} onclick={nav(k.saturating_sub(1))} data-testid="lesson-back">{ "Back" }</button>
+                    <button disabled={k + 1 >= n} onclick={nav((k + 1).min(n - 1))} data-testid="lesson-next">{ "Next" }</button>
+                    <button onclick={nav(k)} data-testid="lesson-redo" title="Load this step's scenario again">{ "Do this step again" }</button>
+                </div>
+            </div>
+        }
+    });
+    let exercise = match (&p.linked, current) {
+        (Some(linked), _) if (*lesson).is_none() => match &**linked {
+            Ok(e) => Some(e.clone()),
+            Err(_) => None,
+        },
+        (_, Some(l)) => l.exercise.clone(),
+        _ => None,
+    };
+    let export = {
+        let answers = answers.clone();
+        Callback::from(move |_| {
+            let text = serde_json::to_string_pretty(&*answers).unwrap_or_default();
+            download_text(&text, "application/json", "ibcc-answers.json");
+        })
+    };
+    html! {
+        <details class="lessons" open=true data-testid="lessons">
+            <summary>{ "Lessons and exercises" }</summary>
+            if let Some(Err(e)) = p.linked.as_deref() {
+                <p class="error" role="alert" data-testid="exercise-link-error">{ format!("This exercise link could not be opened: {e}") }</p>
+            }
+            <div class="field">
+                <label for="lesson-picker">{ "Lesson" }</label>
+                <select id="lesson-picker" onchange={on_pick} data-testid="lesson-picker">
+                    <option value="" selected={lesson.is_none()}>{ if p.linked.as_deref().is_some_and(|l| l.is_ok()) { "(your teacher's exercise)" } else { "choose a lesson" } }</option>
+                    for (i, l) in lessons.lessons.iter().enumerate() {
+                        <option value={i.to_string()} selected={*lesson == Some(i)}>{ &l.title }</option>
+                    }
+                </select>
+            </div>
+            { for steps }
+            if let Some(e) = exercise {
+                <ExerciseView exercise={Rc::new(e)} on_step={p.on_step.clone()} probe={p.probe.clone()} answers={answers.clone()} />
+            }
+            if !answers.is_empty() {
+                <button onclick={export} data-testid="export-answers">{ format!("Export my answers ({})", answers.len()) }</button>
+            }
+            <Author scenario={p.scenario.clone()} />
+        </details>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct ExerciseProps {
+    exercise: Rc<Exercise>,
+    on_step: Callback<(Option<Scenario>, Option<Highlight>)>,
+    probe: RunProbe,
+    answers: UseStateHandle<Vec<Answer>>,
+}
+
+#[component]
+fn ExerciseView(p: &ExerciseProps) -> Html {
+    let answer = use_state(String::new);
+    let verdict = use_state(|| None::<Result<Verdict, String>>);
+    {
+        let (answer, verdict) = (answer.clone(), verdict.clone());
+        use_effect_with(p.exercise.id.clone(), move |_| {
+            answer.set(String::new());
+            verdict.set(None);
+        });
+    }
+    let e = p.exercise.clone();
+    let load = {
+        let (e, on_step) = (e.clone(), p.on_step.clone());
+        Callback::from(move |_| on_step.emit((e.scenario().ok(), None)))
+    };
+    let on_input = {
+        let answer = answer.clone();
+        Callback::from(move |ev: InputEvent| {
+            let input: web_sys::HtmlInputElement = ev.target_unchecked_into();
+            answer.set(input.value());
+        })
+    };
+    let check = {
+        let (e, answer, verdict, probe, answers) =
+            (e.clone(), answer.clone(), verdict.clone(), p.probe.clone(), p.answers.clone());
+        Callback::from(move |_| {
+            let Ok(a) = answer.trim().trim_end_matches('%').trim().parse::<f64>() else {
+                verdict.set(Some(Err(format!("{:?} is not a number: answer in percent, e.g. 42", answer.trim()))));
+                return;
+            };
+            let v = match probe.emit(e.measure.clone()) {
+                Some((ran, value)) => e.check(&ran, value, a),
+                None => Verdict::NotRun(String::from("load the exercise's scenario and run it first")),
+            };
+            if let Verdict::Right { simulated_pct } | Verdict::Wrong { simulated_pct } = v {
+                let mut list = (*answers).clone();
+                list.push(Answer {
+                    exercise: e.id.clone(),
+                    question: e.question.clone(),
+                    answer_pct: a,
+                    simulated_pct,
+                    right: matches!(v, Verdict::Right { .. }),
+                });
+                answers.set(list);
+            }
+            verdict.set(Some(Ok(v)));
+        })
+    };
+    let result = verdict.as_ref().map(|v| match v {
+        Err(msg) => html! { <p class="error" role="alert" data-testid="exercise-verdict">{ msg }</p> },
+        Ok(Verdict::Right { simulated_pct }) => html! {
+            <div class="verdict right" data-testid="exercise-verdict">
+                <p><strong>{ "Right. " }</strong>{ format!("The run gives {simulated_pct:.1}% (within ±{}).", e.tolerance_pct) }</p>
+                <p data-testid="exercise-explanation">{ &e.explanation }</p>
+            </div>
+        },
+        Ok(Verdict::Wrong { simulated_pct }) => html! {
+            <div class="verdict wrong" data-testid="exercise-verdict">
+                <p><strong>{ "Not quite. " }</strong>{ format!("The run gives {simulated_pct:.1}%; answers within ±{} points count.", e.tolerance_pct) }</p>
+                <p data-testid="exercise-explanation">{ &e.explanation }</p>
+            </div>
+        },
+        Ok(Verdict::Locked(path)) => html! {
+            <p class="error" role="alert" data-testid="exercise-verdict">{ format!("This exercise fixes {path}: you changed it. Load the exercise again.") }</p>
+        },
+        Ok(Verdict::NotRun(why)) => html! { <p class="notice" data-testid="exercise-verdict">{ format!("Not yet: {why}.") }</p> },
+    });
+    html! {
+        <div class="exercise" data-testid="exercise">
+            <h4>{ "Exercise" }</h4>
+            <p data-testid="exercise-question">{ &e.question }</p>
+            <p class="muted">{ format!("Measured: {}. Fixed: {}.", e.measure.describe(), if e.locked.is_empty() { String::from("nothing") } else { e.locked.join(", ") }) }</p>
+            <button onclick={load} data-testid="exercise-load">{ "Load the exercise's scenario" }</button>
+            <div class="field">
+                <label for="exercise-answer">{ "Your answer" }</label>
+                <div class="input-row">
+                    <input id="exercise-answer" type="text" inputmode="decimal" value={(*answer).clone()} oninput={on_input} data-testid="exercise-answer" />
+                    <span class="unit">{ "%" }</span>
+                    <button onclick={check} data-testid="exercise-check">{ "Check" }</button>
+                </div>
+                <small>{ "Predict, then run the scenario at least through the measured interval, then check." }</small>
+            </div>
+            { for result }
+        </div>
+    }
+}
+
+/// Settings a teacher may lock.
+const LOCKABLE: &[(&str, &str)] = &[
+    ("marking.policy", "marking (policy)"),
+    ("source.response", "response (source)"),
+    ("source.window_packets", "window (packets)"),
+    ("source.rate", "rates (continuous or discrete)"),
+    ("switch.buffer_packets", "buffers (size)"),
+    ("pft", "PFT"),
+    ("ib_cc", "Annex A10"),
+    ("flows", "the flows"),
+];
+
+#[derive(Properties, PartialEq)]
+struct AuthorProps {
+    scenario: Rc<Scenario>,
+}
+
+/// A teacher's form: an exercise about the current scenario, shared as a link.
+#[component]
+fn Author(p: &AuthorProps) -> Html {
+    let fields = use_state(|| BTreeMap::<&'static str, String>::from([("tolerance", String::from("5"))]));
+    let locked = use_state(Vec::<&'static str>::new);
+    let out = use_state(|| None::<Result<String, String>>);
+    let s = &p.scenario;
+    let groups: Vec<String> = {
+        let mut g: Vec<String> = s.flows.iter().map(|f| f.group.clone()).filter(|g| !g.is_empty()).collect();
+        g.sort();
+        g.dedup();
+        g
+    };
+    let links: Vec<String> =
+        s.links.iter().flat_map(|l| [format!("{}->{}", l.a, l.b), format!("{}->{}", l.b, l.a)]).collect();
+    let text = |key: &'static str, label: &'static str, area: bool| {
+        let f = fields.clone();
+        let oninput = Callback::from(move |e: InputEvent| {
+            let v = e.target_unchecked_into::<web_sys::HtmlInputElement>().value();
+            let mut m = (*f).clone();
+            m.insert(key, v);
+            f.set(m);
+        });
+        let value = fields.get(key).cloned().unwrap_or_default();
+        let id = format!("author-{key}");
+        html! {
+            <div class="field">
+                <label for={id.clone()}>{ label }</label>
+                if area {
+                    <textarea id={id.clone()} value={value} {oninput} data-testid={id} rows="3" />
+                } else {
+                    <input id={id.clone()} type="text" value={value} {oninput} data-testid={id} />
+                }
+            </div>
+        }
+    };
+    let on_what = {
+        let f = fields.clone();
+        Callback::from(move |e: Event| {
+            let v = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
+            let mut m = (*f).clone();
+            m.insert("what", v);
+            f.set(m);
+        })
+    };
+    let lock_box = |path: &'static str, label: &'static str| {
+        let l = locked.clone();
+        let onchange = Callback::from(move |_| {
+            let mut v = (*l).clone();
+            if let Some(i) = v.iter().position(|&x| x == path) {
+                v.remove(i);
+            } else {
+                v.push(path);
+            }
+            l.set(v);
+        });
+        html! { <label class="check"><input type="checkbox" checked={locked.contains(&path)} {onchange} data-testid={format!("author-lock-{path}")} />{ label }</label> }
+    };
+    let make = {
+        let (fields, locked, out, s) = (fields.clone(), locked.clone(), out.clone(), s.clone());
+        Callback::from(move |_| {
+            let get = |k: &str| fields.get(k).map(|v| v.trim().to_owned()).unwrap_or_default();
+            let ms = |k: &str| -> Result<Option<u64>, String> {
+                let v = get(k);
+                if v.is_empty() {
+                    return Ok(None);
+                }
+                v.parse::<f64>()
+                    .ok()
+                    .filter(|x| x.is_finite() && *x >= 0.0)
+                    .map(|x| Some((x * 1e6).round() as u64))
+                    .ok_or_else(|| format!("{k}: {v:?} is not a time in ms"))
+            };
+            let made = (|| {
+                let question = get("question");
+                if question.is_empty() {
+                    return Err(String::from("write the question"));
+                }
+                let what = get("what");
+                let metric = match what.split_once(':') {
+                    Some(("group", g)) => Metric::GroupRate { group: g.into() },
+                    Some(("link", l)) => Metric::LinkRate { link: l.into() },
+                    _ => return Err(String::from("choose what is measured")),
+                };
+                let tolerance_pct =
+                    get("tolerance").parse::<f64>().ok().filter(|t| t.is_finite() && *t >= 0.0).ok_or_else(|| {
+                        String::from("the tolerance must be a number of percentage points, 0 or more")
+                    })?;
+                let e = Exercise {
+                    id: format!("teacher-{}", question.len()),
+                    question,
+                    preset: None,
+                    scenario: Some((*s).clone()),
+                    set: BTreeMap::new(),
+                    locked: locked.iter().map(|p| (*p).to_owned()).collect(),
+                    measure: Measurement { metric, from_ns: ms("from")?, to_ns: ms("to")? },
+                    tolerance_pct,
+                    explanation: get("explanation"),
+                };
+                Ok(format!("{}#x={}", base_url(), e.to_link()))
+            })();
+            out.set(Some(made));
+        })
+    };
+    html! {
+        <details class="author" data-testid="author">
+            <summary>{ "Make an exercise from this scenario (teachers)" }</summary>
+            { text("question", "Question", true) }
+            <div class="field">
+                <label for="author-what">{ "Measured" }</label>
+                <select id="author-what" onchange={on_what} data-testid="author-what">
+                    <option value="" selected=true>{ "choose" }</option>
+                    for g in groups.iter() {
+                        <option value={format!("group:{g}")}>{ format!("rate of the {g} flows") }</option>
+                    }
+                    for l in links.iter() {
+                        <option value={format!("link:{l}")}>{ format!("utilization of {l}") }</option>
+                    }
+                </select>
+            </div>
+            { text("from", "From (ms; empty: the measurement start)", false) }
+            { text("to", "To (ms; empty: the end)", false) }
+            { text("tolerance", "Tolerance (percentage points)", false) }
+            { text("explanation", "Explanation shown after the answer", true) }
+            <fieldset class="locks"><legend>{ "Students may not change" }</legend>
+                { for LOCKABLE.iter().map(|&(path, label)| lock_box(path, label)) }
+            </fieldset>
+            <button onclick={make} data-testid="author-make">{ "Make the exercise link" }</button>
+            if let Some(r) = &*out {
+                { match r {
+                    Ok(url) => html! { <input class="share-link" type="text" readonly=true value={url.clone()} data-testid="author-link" aria-label="Exercise link" /> },
+                    Err(e) => html! { <p class="error" role="alert" data-testid="author-error">{ e }</p> },
+                } }
+            }
+        </details>
+    }
+}
