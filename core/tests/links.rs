@@ -83,3 +83,15 @@ fn the_fuzz_corpus_decodes_without_panicking() {
     }
     assert!(inputs >= 3 && opened >= 3, "{inputs} inputs, {opened} opened (the seeds are presets' links)");
 }
+
+/// Links already handed out must keep opening: this one was made by link format version 1 (INFOCOM'03 Fig. 3b,
+/// buffers plot) and is kept as it was. A format change must migrate it (scenario::link::migrate), not break it.
+#[test]
+fn a_version_1_link_still_opens() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/golden/link-v1.txt")).unwrap();
+    let shared = decode(&text).unwrap();
+    assert_eq!(shared.scenario.name, "infocom03-fig3b");
+    assert_eq!(shared.plot.as_deref(), Some("buffers"));
+    assert_eq!((shared.scenario.nodes.len(), shared.scenario.flows.len()), (11, 7));
+    assert_eq!(shared.scenario.source.window_packets, Some(1));
+}
