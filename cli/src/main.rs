@@ -11,6 +11,7 @@ mod opensm;
 mod output;
 mod presets;
 mod run;
+mod sweep;
 
 #[derive(Debug, Parser)]
 #[command(name = "ibcc", version, about = "IBCC Playground: congestion control in lossless InfiniBand-style networks")]
@@ -37,6 +38,13 @@ enum Command {
         /// The link, or the whole URL.
         link: String,
     },
+    /// Run a scenario over a grid of settings, in parallel (docs/sweeps.md).
+    Sweep(sweep::Args),
+    /// Join the shards of a sweep in DIR into results.csv and results.jsonl.
+    Merge {
+        /// The sweep's output directory.
+        dir: std::path::PathBuf,
+    },
     /// Measure the simulator's speed.
     Bench(bench::Args),
     /// Recovery time from Rmin to Rmax of the source-response functions (INFOCOM'03 Fig. 5).
@@ -60,6 +68,8 @@ fn main() -> ExitCode {
         Command::Preset { name } => presets::show(&name),
         Command::Link(args) => link::link(&args),
         Command::Unlink { link } => link::unlink(&link),
+        Command::Sweep(args) => sweep::sweep(&args),
+        Command::Merge { dir } => sweep::merge_dir(&dir),
         Command::Bench(args) => bench::run(&args),
         Command::Finc(args) => finc::run(&args),
         Command::Opensm(command) => opensm::run(&command),

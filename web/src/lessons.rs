@@ -100,37 +100,14 @@ pub fn library(text: &str) -> Result<Library, String> {
     serde_json::from_str(text).map_err(|e| format!("lessons: {e}"))
 }
 
-/// The value at `path` (dot-separated object keys; `flows` is the whole array) of `s`, if any.
+/// The value at `path` of `s` (see `Scenario::setting`).
 pub fn setting(s: &Scenario, path: &str) -> Option<Value> {
-    let mut v = serde_json::to_value(s).ok()?;
-    for key in path.split('.') {
-        v = v.get_mut(key)?.take();
-    }
-    Some(v)
+    s.setting(path)
 }
 
-/// `s` with each `(path, value)` set, validated.
+/// `s` with each `(path, value)` set, validated (see `Scenario::with_settings`).
 pub fn apply(s: &Scenario, set: &BTreeMap<String, Value>) -> Result<Scenario, String> {
-    let mut v = serde_json::to_value(s).map_err(|e| e.to_string())?;
-    for (path, value) in set {
-        let mut at = &mut v;
-        let keys: Vec<&str> = path.split('.').collect();
-        for (i, key) in keys.iter().enumerate() {
-            let obj = at.as_object_mut().ok_or_else(|| format!("{path}: not a setting"))?;
-            if i + 1 == keys.len() {
-                obj.insert((*key).to_owned(), value.clone());
-                break;
-            }
-            // Optional blocks (pft, ib_cc) may be absent: a path into them creates them.
-            at = obj.entry((*key).to_owned()).or_insert_with(|| Value::Object(Default::default()));
-            if at.is_null() {
-                *at = Value::Object(Default::default());
-            }
-        }
-    }
-    let next: Scenario = serde_json::from_value(v).map_err(|e| format!("settings {:?}: {e}", set.keys()))?;
-    next.validate().map_err(|e| e.to_string())?;
-    Ok(next)
+    s.with_settings(set)
 }
 
 impl Step {
@@ -300,19 +277,6 @@ mod tests {
             }
             assert!(matches!(e.check(&changed, Some(v), 100.0 * v), Verdict::Right { .. }), "the seed is not locked");
         }
-    }
-
-    #[test]
-    fn settings_apply_by_path_and_bad_ones_are_named() {
-        let s = find("infocom03-fig2").unwrap().scenario();
-        let set = BTreeMap::from([(String::from("marking.policy"), Value::from("naive"))]);
-        assert_eq!(apply(&s, &set).unwrap().marking.policy, ibcc_core::scenario::MarkingPolicy::Naive);
-        let bad = BTreeMap::from([(String::from("marking.policy"), Value::from("sometimes"))]);
-        assert!(apply(&s, &bad).unwrap_err().contains("marking.policy"));
-        let nowhere = BTreeMap::from([(String::from("seed.deeper"), Value::from(1))]);
-        assert!(apply(&s, &nowhere).unwrap_err().contains("not a setting"));
-        let pft = BTreeMap::from([(String::from("pft.m"), Value::from(2))]);
-        assert!(apply(&s, &pft).unwrap().pft.is_some(), "a path into an absent block creates it");
     }
 
     #[test]

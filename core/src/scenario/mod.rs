@@ -7,6 +7,8 @@
 
 mod error;
 pub mod link;
+mod path;
+pub use path::Settings;
 mod validate;
 
 pub use error::{Element, Problem, ScenarioError};

@@ -1,0 +1,80 @@
+//! Scenario settings by path (`"marking.policy"`, `"switch.buffer_packets"`, `"flows"`): read one, or set several
+//! and get a validated scenario. Lessons, exercises and sweeps name the settings they change this way, in the
+//! scenario format's own terms (docs/scenario.md).
+
+use super::Scenario;
+use alloc::borrow::ToOwned;
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use serde_json::Value;
+
+impl Scenario {
+    /// The value at `path` (dot-separated keys of the scenario's JSON), if there is one.
+    pub fn setting(&self, path: &str) -> Option<Value> {
+        let mut v = serde_json::to_value(self).ok()?;
+        for key in path.split('.') {
+            v = v.get_mut(key)?.take();
+        }
+        Some(v)
+    }
+
+    /// This scenario with each `(path, value)` set, validated; the error names the setting.
+    pub fn with_settings<'a>(
+        &self,
+        set: impl IntoIterator<Item = (&'a String, &'a Value)>,
+    ) -> Result<Scenario, String> {
+        let mut v = serde_json::to_value(self).map_err(|e| e.to_string())?;
+        let mut paths = Vec::new();
+        for (path, value) in set {
+            paths.push(path.clone());
+            let mut at = &mut v;
+            let keys: Vec<&str> = path.split('.').collect();
+            for (i, key) in keys.iter().enumerate() {
+                let obj = at.as_object_mut().ok_or_else(|| format!("{path}: not a setting"))?;
+                if i + 1 == keys.len() {
+                    obj.insert((*key).to_owned(), value.clone());
+                    break;
+                }
+                // Optional blocks (pft, ib_cc) may be absent: a path into them creates them.
+                at = obj.entry((*key).to_owned()).or_insert_with(|| Value::Object(Default::default()));
+                if at.is_null() {
+                    *at = Value::Object(Default::default());
+                }
+            }
+        }
+        let next: Scenario = serde_json::from_value(v).map_err(|e| format!("settings {}: {e}", paths.join(", ")))?;
+        next.validate().map_err(|e| e.to_string())?;
+        Ok(next)
+    }
+}
+
+/// Settings as a map, for [`Scenario::with_settings`].
+pub type Settings = BTreeMap<String, Value>;
+
+#[cfg(test)]
+mod tests {
+    use crate::presets::find;
+    use crate::scenario::MarkingPolicy;
+    use alloc::collections::BTreeMap;
+    use alloc::string::String;
+    use serde_json::Value;
+
+    #[test]
+    fn settings_apply_by_path_and_bad_ones_are_named() {
+        let s = find("infocom03-fig2").unwrap().scenario();
+        let set = BTreeMap::from([(String::from("marking.policy"), Value::from("naive"))]);
+        assert_eq!(s.with_settings(&set).unwrap().marking.policy, MarkingPolicy::Naive);
+        assert_eq!(s.setting("switch.buffer_packets"), Some(Value::from(4)));
+        assert_eq!(s.setting("switch.nothing"), None);
+        let bad = BTreeMap::from([(String::from("marking.policy"), Value::from("sometimes"))]);
+        assert!(s.with_settings(&bad).unwrap_err().contains("marking.policy"));
+        let nowhere = BTreeMap::from([(String::from("seed.deeper"), Value::from(1))]);
+        assert!(s.with_settings(&nowhere).unwrap_err().contains("not a setting"));
+        let pft = BTreeMap::from([(String::from("pft.m"), Value::from(2))]);
+        assert!(s.with_settings(&pft).unwrap().pft.is_some(), "a path into an absent block creates it");
+        let invalid = BTreeMap::from([(String::from("switch.buffer_packets"), Value::from(0))]);
+        assert!(s.with_settings(&invalid).unwrap_err().contains("buffer"));
+    }
+}
