@@ -17,6 +17,7 @@ use crate::cc::pft::{Detection, PftConfig};
 use crate::scenario::{IbCcConfig, MarkingPolicy, RateMode, Response, Scenario, SourceOverride, Traffic};
 use crate::sim::{Measurement, Metric};
 use alloc::string::String;
+use alloc::vec::Vec;
 
 /// A named experiment.
 #[derive(Debug, Clone, Copy)]
@@ -421,4 +422,35 @@ mod tests {
             assert_eq!(find(p.name).map(|q| q.name), Some(p.name));
         }
     }
+}
+
+/// The benchmark scenarios of `ibcc bench` and the page's `?bench` (the same runs natively and in wasm): the Fig. 4 case (R=10, L=10, LIPD, input-triggered marking, window 1).
+pub fn bench_scenarios(duration_ms: u64) -> Vec<(&'static str, Scenario)> {
+    let mut fig4 = find("infocom03-fig4b").expect("preset exists").scenario();
+    fig4.duration_ns = duration_ms * 1_000_000;
+    fig4.measure.from_ns = fig4.duration_ns / 5;
+    for f in &mut fig4.flows {
+        f.stop_ns = None;
+    }
+    let mut fig2 = find("infocom03-fig2").expect("preset exists").scenario();
+    fig2.duration_ns = duration_ms * 1_000_000;
+    fig2.measure.from_ns = fig2.duration_ns / 5;
+    // Scaling: 16 source hosts with 64 flows each (1024 flows) into the same root link, LIPD with input-triggered
+    // marking. The cost per event should match the 21-flow case: nothing in the event loop scans all flows.
+    let mut many = TwoSwitch { remote: 8, local: 8, stagger_ns: 10_000, victim: Some((0, None)), dynamic: None }
+        .scenario("many-flows", duration_ms * 1_000_000);
+    many.source.response = Response::Lipd;
+    many.marking.policy = MarkingPolicy::InputTriggered;
+    many.measure.from_ns = many.duration_ns / 5;
+    let base: Vec<_> = many.flows.drain(..).collect();
+    for f in base {
+        let copies = if f.group == "victim" { 1 } else { 64 };
+        for k in 0..copies {
+            let mut g = f.clone();
+            g.id = alloc::format!("{}-{k}", f.id);
+            g.start_ns += k * 1_000;
+            many.flows.push(g);
+        }
+    }
+    alloc::vec![("fig4-lipd-input-triggered", fig4), ("fig2-no-control", fig2), ("many-flows-1024", many)]
 }

@@ -3,7 +3,7 @@
 
 use super::finc_explorer::FincExplorer;
 use super::playground::Playground;
-use super::selftest::{self, DigestSelfTest};
+use super::selftest::{self, BenchSelfTest, DigestSelfTest};
 use yew::prelude::*;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,6 +52,8 @@ pub fn App() -> Html {
             <main>
                 if selftest::requested() {
                     <DigestSelfTest />
+                } else if selftest::bench_requested() {
+                    <BenchSelfTest />
                 } else if *view == View::Finc {
                     <FincExplorer />
                 } else {
