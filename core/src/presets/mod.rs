@@ -402,29 +402,8 @@ pub fn find(name: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.name == name)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_preset_is_valid_and_round_trips_through_json() {
-        for p in PRESETS {
-            let s = p.scenario();
-            s.validate().unwrap_or_else(|e| panic!("{}: {e}", p.name));
-            assert_eq!(Scenario::from_json(&s.to_json()).unwrap(), s, "{}", p.name);
-        }
-    }
-
-    #[test]
-    fn names_are_unique() {
-        for (i, p) in PRESETS.iter().enumerate() {
-            assert!(PRESETS[i + 1..].iter().all(|q| q.name != p.name), "{}", p.name);
-            assert_eq!(find(p.name).map(|q| q.name), Some(p.name));
-        }
-    }
-}
-
-/// The benchmark scenarios of `ibcc bench` and the page's `?bench` (the same runs natively and in wasm): the Fig. 4 case (R=10, L=10, LIPD, input-triggered marking, window 1).
+/// The benchmark scenarios of `ibcc bench` and the page's `?selftest=bench` (the same runs natively and in wasm):
+/// the Fig. 4 case (R=10, L=10, LIPD, input-triggered marking, window 1), Fig. 2 without control, and 1024 flows.
 pub fn bench_scenarios(duration_ms: u64) -> Vec<(&'static str, Scenario)> {
     let mut fig4 = find("infocom03-fig4b").expect("preset exists").scenario();
     fig4.duration_ns = duration_ms * 1_000_000;
@@ -453,4 +432,26 @@ pub fn bench_scenarios(duration_ms: u64) -> Vec<(&'static str, Scenario)> {
         }
     }
     alloc::vec![("fig4-lipd-input-triggered", fig4), ("fig2-no-control", fig2), ("many-flows-1024", many)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_preset_is_valid_and_round_trips_through_json() {
+        for p in PRESETS {
+            let s = p.scenario();
+            s.validate().unwrap_or_else(|e| panic!("{}: {e}", p.name));
+            assert_eq!(Scenario::from_json(&s.to_json()).unwrap(), s, "{}", p.name);
+        }
+    }
+
+    #[test]
+    fn names_are_unique() {
+        for (i, p) in PRESETS.iter().enumerate() {
+            assert!(PRESETS[i + 1..].iter().all(|q| q.name != p.name), "{}", p.name);
+            assert_eq!(find(p.name).map(|q| q.name), Some(p.name));
+        }
+    }
 }
