@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 mod analysis;
 mod bench;
+mod figures;
 mod finc;
 mod link;
 mod opensm;
@@ -45,6 +46,8 @@ enum Command {
         /// The sweep's output directory.
         dir: std::path::PathBuf,
     },
+    /// Regenerate the papers' figures (SVG and CSV) and a report next to the papers' statements.
+    Figures(figures::Args),
     /// Measure the simulator's speed.
     Bench(bench::Args),
     /// Recovery time from Rmin to Rmax of the source-response functions (INFOCOM'03 Fig. 5).
@@ -70,6 +73,7 @@ fn main() -> ExitCode {
         Command::Unlink { link } => link::unlink(&link),
         Command::Sweep(args) => sweep::sweep(&args),
         Command::Merge { dir } => sweep::merge_dir(&dir),
+        Command::Figures(args) => figures::figures(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Finc(args) => finc::run(&args),
         Command::Opensm(command) => opensm::run(&command),

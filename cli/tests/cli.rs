@@ -177,3 +177,43 @@ fn sweeps_run_every_point_shard_merge_and_resume() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("point 0"), "{}", String::from_utf8_lossy(&bad.stderr));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn figures_regenerates_every_listed_figure_with_a_report() {
+    let dir = std::env::temp_dir().join(format!("ibcc-figures-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    // Short long-runs: this checks that every figure is made, not the papers' numbers (core/tests/reproduction.rs).
+    let out = ibcc(&["figures", dir.to_str().unwrap(), "--long-ms", "10"], None);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut names = vec![];
+    for f in
+        ["2", "3a", "3b", "3c", "3d", "4a", "4b", "5", "6-root", "6-isl", "6-fairness", "7a-static", "7a-dynamic", "7b"]
+    {
+        names.push(format!("infocom03-fig{f}"));
+    }
+    for f in ["3a", "3b", "3c", "3d", "4a", "4b"] {
+        names.push(format!("globecom02-fig{f}"));
+    }
+    names.push("pft-fig1".into());
+    for n in &names {
+        let svg = std::fs::read_to_string(dir.join(format!("{n}.svg"))).unwrap_or_else(|e| panic!("{n}.svg: {e}"));
+        assert!(svg.starts_with("<svg") && svg.contains("<polyline"), "{n}.svg has curves");
+        let csv = std::fs::read_to_string(dir.join(format!("{n}.csv"))).unwrap();
+        assert!(csv.lines().count() > 2, "{n}.csv has data");
+    }
+    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    for title in [
+        "INFOCOM'03 Fig. 2",
+        "Fig. 5",
+        "Fig. 6",
+        "Fig. 7a",
+        "Fig. 7b",
+        "Globecom'02 Fig. 3c",
+        "Globecom'02 Fig. 4",
+        "PFT (IFIP'21) Fig. 1",
+    ] {
+        assert!(report.contains(title), "report.md covers {title}");
+    }
+    assert!(report.contains("**Paper:**") && report.contains("**Ours:**"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -78,6 +78,18 @@ pub fn draw<DB: DrawingBackend>(
     y: &YAxis,
     theme: PlotTheme,
 ) -> Result<(), String> {
+    draw_xy(area, curves, (0.0, end_ms), "simulated time (ms)", y, theme)
+}
+
+/// Draws `curves` against any x from `x.0` to `x.1` (the papers' sweep figures: buffer size, mean ON time).
+pub fn draw_xy<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    curves: &[Curve],
+    x: (f64, f64),
+    x_desc: &str,
+    y: &YAxis,
+    theme: PlotTheme,
+) -> Result<(), String> {
     let e = |err: DrawingAreaErrorKind<DB::ErrorType>| err.to_string();
     area.fill(&theme.background).map_err(e)?;
     let text = |size: u32| ("sans-serif", size).into_font().color(&theme.foreground);
@@ -85,11 +97,11 @@ pub fn draw<DB: DrawingBackend>(
         .margin(10)
         .x_label_area_size(40)
         .y_label_area_size(52)
-        .build_cartesian_2d(0.0..end_ms.max(1e-6), 0.0..y_top(curves, y.top))
+        .build_cartesian_2d(x.0..x.1.max(x.0 + 1e-6), 0.0..y_top(curves, y.top))
         .map_err(e)?;
     chart
         .configure_mesh()
-        .x_desc("simulated time (ms)")
+        .x_desc(x_desc)
         .y_desc(y.desc.as_str())
         .axis_desc_style(text(14))
         .label_style(text(12))

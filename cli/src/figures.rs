@@ -1,0 +1,399 @@
+//! `ibcc figures OUT_DIR`: the source papers' figures regenerated from the simulator, each as SVG (drawn with the
+//! page's own plot code) and CSV, and `report.md`, which sets each next to what the paper states.
+//!
+//! - time series (INFOCOM'03 Figs. 2, 3a-d, 4a-b; Globecom'02 Figs. 3a-d): the preset's run, the root link, the
+//!   inter-switch link and each group's rate in the papers' 2 ms window;
+//! - INFOCOM'03 Fig. 5: Finc(t) of AIMD, FIMD and LIPD (the Finc(t) explorer's model);
+//! - sweeps of 500 ms runs averaged over the last 400 ms (INFOCOM'03 Figs. 6, 7a, 7b; Globecom'02 Figs. 4a-b), run in
+//!   parallel;
+//! - the PFT paper's Fig. 1: the injection rate while congested against the credits in use, for several m, n, k.
+
+use ibcc_core::cc::pft::{injection_curve, PftConfig};
+use ibcc_core::cc::response::ResponseFunction;
+use ibcc_core::presets::{dynamic_run, find, long_run};
+use ibcc_core::scenario::{MarkingPolicy, RateMode, Response, Scenario};
+use ibcc_core::sim::{Results, Simulation};
+use ibcc_web::finc_plot::{self, FincInputs, PlotTheme};
+use ibcc_web::rate_plot::{self, Curve, YAxis};
+use plotters::prelude::*;
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Where the SVG, CSV and report.md files go (created if needed).
+    out: PathBuf,
+    /// Simulated milliseconds of the sweeps' long runs (the papers: 500; less for a quick look).
+    #[arg(long, default_value_t = 500)]
+    long_ms: u64,
+}
+
+/// One figure's files and what the report says of it.
+struct Entry {
+    file: String,
+    title: String,
+    paper: String,
+    ours: String,
+}
+
+/// Runs `scenarios` on all cores, keeping their order.
+fn run_all(scenarios: &[Scenario]) -> Vec<Results> {
+    let next = AtomicUsize::new(0);
+    let out: Mutex<Vec<Option<Results>>> = Mutex::new(vec![None; scenarios.len()]);
+    let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            scope.spawn(|| loop {
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                let Some(s) = scenarios.get(k) else { break };
+                let mut sim = Simulation::new(s).expect("figure scenarios are valid");
+                sim.run();
+                out.lock().expect("no panics while holding")[k] = Some(sim.results());
+            });
+        }
+    });
+    out.into_inner().expect("no panics").into_iter().map(|r| r.expect("every run finished")).collect()
+}
+
+fn svg(
+    path: &Path,
+    draw: impl FnOnce(&DrawingArea<SVGBackend, plotters::coord::Shift>) -> Result<(), String>,
+) -> Result<(), String> {
+    let area = SVGBackend::new(path, (900, 420)).into_drawing_area();
+    draw(&area)?;
+    area.present().map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn write(path: &Path, text: &str) -> Result<(), String> {
+    fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn link(r: &Results, id: &str) -> f64 {
+    r.link(id).map_or(f64::NAN, |l| l.utilization)
+}
+
+fn group(r: &Results, name: &str) -> f64 {
+    r.group(name).map_or(f64::NAN, |g| g.throughput_fraction)
+}
+
+/// A time-series figure from a preset.
+fn series(out: &Path, file: &str, preset: &str) -> Result<Entry, String> {
+    let p = find(preset).ok_or_else(|| format!("no preset {preset}"))?;
+    let mut sim = Simulation::new(&p.scenario()).map_err(|e| e.to_string())?;
+    sim.run();
+    let s = sim.scenario().clone();
+    let channel = |id: &str| {
+        s.links.iter().enumerate().find_map(|(i, l)| {
+            if format!("{}->{}", l.a, l.b) == id {
+                Some(2 * i as u32)
+            } else if format!("{}->{}", l.b, l.a) == id {
+                Some(2 * i as u32 + 1)
+            } else {
+                None
+            }
+        })
+    };
+    let ms = |pts: Vec<(f64, f64)>| pts.into_iter().map(|(t, r)| (t / 1e6, r)).collect::<Vec<_>>();
+    let mut curves = Vec::new();
+    for (id, label) in [("B->BC", "root link B->BC"), ("A->B", "inter-switch link A->B")] {
+        if let Some(c) = channel(id) {
+            curves.push(Curve::new(label, ms(sim.link_rate_series(c))));
+        }
+    }
+    for g in sim.groups() {
+        if let Some(points) = sim.group_rate_series(g) {
+            curves.push(Curve::new(format!("{g} flows"), ms(points)));
+        }
+    }
+    let y = YAxis {
+        desc: format!("rate ({} ms window, fraction of a link)", s.measure.window_ns as f64 / 1e6),
+        top: Some(1.05),
+    };
+    svg(&out.join(format!("{file}.svg")), |a| {
+        rate_plot::draw(a, &curves, s.duration_ns as f64 / 1e6, &y, PlotTheme::LIGHT)
+    })?;
+    write(&out.join(format!("{file}.csv")), &rate_plot::to_csv(&curves))?;
+    let mut ours = Vec::new();
+    for r in p.reported {
+        if let Ok(v) = sim.measure(&r.measurement()) {
+            ours.push(format!("{}: {:.1}% (paper: {})", r.measurement().describe(), 100.0 * v, r.paper));
+        }
+    }
+    let res = sim.results();
+    ours.push(format!(
+        "measured from {} ms: root {:.1}%, inter-switch {:.1}%, groups {}",
+        s.measure.from_ns / 1_000_000,
+        100.0 * link(&res, "B->BC"),
+        100.0 * link(&res, "A->B"),
+        res.groups
+            .iter()
+            .map(|g| format!("{} {:.1}%", g.name, 100.0 * g.throughput_fraction))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
+    Ok(Entry {
+        file: file.into(),
+        title: format!("{} {}", p.figure, p.description),
+        paper: p.paper_reports.into(),
+        ours: ours.join("; "),
+    })
+}
+
+/// A sweep figure: `x` values, one curve per variant, `value` of each run.
+struct Sweep<'a> {
+    file: &'a str,
+    x_desc: &'a str,
+    y: YAxis,
+    xs: Vec<f64>,
+    variants: Vec<(String, Vec<Results>)>,
+}
+
+fn sweep_figure(out: &Path, s: &Sweep, value: impl Fn(&Results) -> f64) -> Result<String, String> {
+    let curves: Vec<Curve> = s
+        .variants
+        .iter()
+        .map(|(label, runs)| Curve::new(label.clone(), s.xs.iter().zip(runs).map(|(&x, r)| (x, value(r))).collect()))
+        .collect();
+    let (x0, x1) = (s.xs.first().copied().unwrap_or(0.0), s.xs.last().copied().unwrap_or(1.0));
+    let pad = (x1 - x0) * 0.03;
+    svg(&out.join(format!("{}.svg", s.file)), |a| {
+        rate_plot::draw_xy(a, &curves, (x0 - pad, x1 + pad), s.x_desc, &s.y, PlotTheme::LIGHT)
+    })?;
+    write(&out.join(format!("{}.csv", s.file)), &rate_plot::to_csv(&curves).replacen("time_ms", s.x_desc, 1))?;
+    // A compact table of the values for the report.
+    let mut t = format!("| {} |", s.x_desc);
+    for (label, _) in &s.variants {
+        let _ = write!(t, " {label} |");
+    }
+    t += &format!("\n|{}\n", "---|".repeat(s.variants.len() + 1));
+    for (i, x) in s.xs.iter().enumerate() {
+        let _ = write!(t, "| {x} |");
+        for (_, runs) in &s.variants {
+            let _ = write!(t, " {:.3} |", value(&runs[i]));
+        }
+        t.push('\n');
+    }
+    Ok(t)
+}
+
+pub fn figures(args: &Args) -> Result<(), String> {
+    let out = &args.out;
+    fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let long_ns = args.long_ms.max(10) * 1_000_000;
+    let shorten = |mut s: Scenario| {
+        if s.duration_ns != long_ns {
+            s.measure.from_ns = s.measure.from_ns * long_ns / s.duration_ns;
+            s.duration_ns = long_ns;
+        }
+        s
+    };
+    let mut entries = Vec::new();
+    let mut report = String::from("# The papers' figures, regenerated\n\n");
+    let _ = writeln!(
+        report,
+        "Made by `ibcc figures` (long runs: {} ms simulated). Each figure is an SVG with its data as CSV. \
+         docs/reproduction.md discusses every difference.\n",
+        args.long_ms
+    );
+
+    for (file, preset) in [
+        ("infocom03-fig2", "infocom03-fig2"),
+        ("infocom03-fig3a", "infocom03-fig2"),
+        ("infocom03-fig3b", "infocom03-fig3b"),
+        ("infocom03-fig3c", "infocom03-fig3c"),
+        ("infocom03-fig3d", "infocom03-fig3d"),
+        ("infocom03-fig4a", "infocom03-fig4a"),
+        ("infocom03-fig4b", "infocom03-fig4b"),
+        ("globecom02-fig3a", "infocom03-fig4a"),
+        ("globecom02-fig3b", "infocom03-fig4b"),
+        ("globecom02-fig3c", "globecom02-fig3c"),
+        ("globecom02-fig3d", "globecom02-fig3d"),
+    ] {
+        eprintln!("figures: {file}");
+        entries.push(series(out, file, preset)?);
+    }
+
+    eprintln!("figures: infocom03-fig5");
+    let model = FincInputs { log_time: true, ..FincInputs::default() }.model().map_err(|e| format!("{e:?}"))?;
+    svg(&out.join("infocom03-fig5.svg"), |a| finc_plot::draw(a, &model, PlotTheme::LIGHT))?;
+    let mut csv = String::from("function,time_to_rmax_ms\n");
+    for f in [ResponseFunction::Aimd, ResponseFunction::Fimd, ResponseFunction::Lipd] {
+        let _ = writeln!(csv, "{f:?},{}", model.time_to_rmax_ms(f));
+    }
+    write(&out.join("infocom03-fig5.csv"), &csv)?;
+    entries.push(Entry {
+        file: "infocom03-fig5".into(),
+        title: "INFOCOM'03 Fig. 5: Finc(t), recovery from Rmin = Rmax/256 to Rmax (m = 2, 1 GB/s, 2 KB packets)."
+            .into(),
+        paper: "AIMD takes the longest by far; FIMD about 4 ms; LIPD about 134 ms.".into(),
+        ours: csv.lines().skip(1).map(|l| l.replace(',', ": ") + " ms").collect::<Vec<_>>().join(", "),
+    });
+
+    // INFOCOM'03 Fig. 6: static traffic, buffer size x response x rate mode.
+    eprintln!("figures: infocom03-fig6 (sweep)");
+    let buffers = [1u32, 2, 3, 4, 5, 6, 7, 8];
+    let mut variants = Vec::new();
+    for (resp, rname) in [(Response::Lipd, "LIPD"), (Response::Fimd, "FIMD"), (Response::Aimd, "AIMD")] {
+        for (rate, mode) in [(RateMode::Continuous, "continuous"), (RateMode::Discrete, "discrete")] {
+            let runs: Vec<Scenario> = buffers.iter().map(|&b| shorten(long_run(resp, rate, b))).collect();
+            variants.push((format!("{rname} {mode}"), run_all(&runs)));
+        }
+    }
+    let xs: Vec<f64> = buffers.iter().map(|&b| f64::from(b)).collect();
+    let util = |desc: &str| YAxis { desc: desc.into(), top: Some(1.05) };
+    let mut fig6 = String::new();
+    for (file, what, value) in [
+        ("infocom03-fig6-root", "root link utilization", link as fn(&Results, &str) -> f64),
+        ("infocom03-fig6-isl", "inter-switch link utilization", link),
+    ] {
+        let id = if file.ends_with("root") { "B->BC" } else { "A->B" };
+        let s =
+            Sweep { file, x_desc: "buffer size (packets)", y: util(what), xs: xs.clone(), variants: variants.clone() };
+        let _ = writeln!(fig6, "{what}:\n\n{}", sweep_figure(out, &s, |r| value(r, id))?);
+    }
+    let s = Sweep {
+        file: "infocom03-fig6-fairness",
+        x_desc: "buffer size (packets)",
+        y: YAxis { desc: "remote / local aggregate rate".into(), top: None },
+        xs: xs.clone(),
+        variants: variants.clone(),
+    };
+    let _ = writeln!(
+        fig6,
+        "fairness (remote / local):\n\n{}",
+        sweep_figure(out, &s, |r| group(r, "remote") / group(r, "local"))?
+    );
+    entries.push(Entry {
+        file: "infocom03-fig6-root, -isl, -fairness".into(),
+        title: "INFOCOM'03 Fig. 6: static traffic (R=10, L=10, input-triggered marking, window 1) against buffer size."
+            .into(),
+        paper: find("infocom03-fig6").map_or("", |p| p.paper_reports).into(),
+        ours: fig6,
+    });
+
+    // INFOCOM'03 Fig. 7: dynamic traffic against the mean ON time.
+    eprintln!("figures: infocom03-fig7a, fig7b (sweeps)");
+    let on_ms = [0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0];
+    let xs7: Vec<f64> = on_ms.iter().map(|m: &f64| m.log10()).collect();
+    let on_ns = |m: f64| (m * 1e6) as u64;
+    let mut v7a = Vec::new();
+    for (persistent, label) in [(false, "no persistent state"), (true, "persistent state")] {
+        let runs: Vec<Scenario> =
+            on_ms.iter().map(|&m| shorten(dynamic_run(Response::Lipd, on_ns(m), persistent, false))).collect();
+        v7a.push((label.to_string(), run_all(&runs)));
+    }
+    let mut fig7a = String::new();
+    for (file, g) in [("infocom03-fig7a-static", "static"), ("infocom03-fig7a-dynamic", "dynamic")] {
+        let s = Sweep {
+            file,
+            x_desc: "log10 mean ON time (ms)",
+            y: YAxis { desc: format!("{g} flows' aggregate rate"), top: Some(1.05) },
+            xs: xs7.clone(),
+            variants: v7a.clone(),
+        };
+        let _ = writeln!(fig7a, "{g} flows:\n\n{}", sweep_figure(out, &s, |r| group(r, g))?);
+    }
+    entries.push(Entry {
+        file: "infocom03-fig7a-static, -dynamic".into(),
+        title:
+            "INFOCOM'03 Fig. 7a: half the flows ON/OFF, LIPD, with and without persistent state, against mean ON time."
+                .into(),
+        paper: find("infocom03-fig7a").map_or("", |p| p.paper_reports).into(),
+        ours: fig7a,
+    });
+    let mut v7b = Vec::new();
+    for (resp, label) in [(Response::Lipd, "LIPD"), (Response::Fimd, "FIMD"), (Response::Aimd, "AIMD")] {
+        let runs: Vec<Scenario> = on_ms.iter().map(|&m| shorten(dynamic_run(resp, on_ns(m), true, true))).collect();
+        v7b.push((label.to_string(), run_all(&runs)));
+    }
+    let s = Sweep {
+        file: "infocom03-fig7b",
+        x_desc: "log10 mean ON time (ms)",
+        y: util("root link utilization"),
+        xs: xs7.clone(),
+        variants: v7b,
+    };
+    entries.push(Entry {
+        file: "infocom03-fig7b".into(),
+        title: "INFOCOM'03 Fig. 7b: all flows but the victim ON/OFF with persistent state: root utilization against mean ON time.".into(),
+        paper: find("infocom03-fig7b").map_or("", |p| p.paper_reports).into(),
+        ours: sweep_figure(out, &s, |r| link(r, "B->BC"))?,
+    });
+
+    // Globecom'02 Fig. 4: buffer size x output threshold.
+    eprintln!("figures: globecom02-fig4a, fig4b (sweep)");
+    let gbuf = [2u32, 4, 6, 8, 10, 12, 16];
+    let mut v4 = Vec::new();
+    for threshold in [None, Some(4u32), Some(6), Some(8)] {
+        let runs: Vec<Scenario> = gbuf
+            .iter()
+            .map(|&b| {
+                let mut s = long_run(Response::Lipd, RateMode::Continuous, b);
+                if let Some(t) = threshold {
+                    s.marking.policy = MarkingPolicy::InputOutputTriggered;
+                    s.marking.output_threshold_packets = Some(t);
+                }
+                shorten(s)
+            })
+            .collect();
+        let label = threshold.map_or(String::from("no output marking"), |t| format!("output threshold {t}"));
+        v4.push((label, run_all(&runs)));
+    }
+    let xs4: Vec<f64> = gbuf.iter().map(|&b| f64::from(b)).collect();
+    let s = Sweep {
+        file: "globecom02-fig4a",
+        x_desc: "buffer size (packets)",
+        y: util("root link utilization"),
+        xs: xs4.clone(),
+        variants: v4.clone(),
+    };
+    let g4a = sweep_figure(out, &s, |r| link(r, "B->BC"))?;
+    let s = Sweep {
+        file: "globecom02-fig4b",
+        x_desc: "buffer size (packets)",
+        y: YAxis { desc: "remote / local aggregate rate".into(), top: None },
+        xs: xs4,
+        variants: v4,
+    };
+    let g4b = sweep_figure(out, &s, |r| group(r, "remote") / group(r, "local"))?;
+    entries.push(Entry {
+        file: "globecom02-fig4a, globecom02-fig4b".into(),
+        title: "Globecom'02 Fig. 4: root link utilization (a) and remote/local fairness (b) against buffer size, by output threshold.".into(),
+        paper: find("globecom02-fig4").map_or("", |p| p.paper_reports).into(),
+        ours: format!("(a) root utilization:\n\n{g4a}\n(b) remote / local:\n\n{g4b}"),
+    });
+
+    // The PFT paper's Fig. 1.
+    eprintln!("figures: pft-fig1");
+    let mut curves = Vec::new();
+    for (m, n, k) in [(1, 0, 0), (2, 0, 0), (1, 1, 0), (1, 0, 2), (0, 0, 0)] {
+        let cfg = PftConfig { m, n, k, ..PftConfig::default() };
+        let pts: Vec<(f64, f64)> = injection_curve(&cfg, 264).into_iter().map(|(c, r)| (f64::from(c), r)).collect();
+        curves.push(Curve::new(format!("m={m} n={n} k={k}"), pts));
+    }
+    let y = YAxis { desc: "injection rate while congested (fraction of the link)".into(), top: Some(1.05) };
+    svg(&out.join("pft-fig1.svg"), |a| {
+        rate_plot::draw_xy(a, &curves, (0.0, 264.0), "credits in use (blocks)", &y, PlotTheme::LIGHT)
+    })?;
+    write(&out.join("pft-fig1.csv"), &rate_plot::to_csv(&curves).replacen("time_ms", "credits_in_use", 1))?;
+    entries.push(Entry {
+        file: "pft-fig1".into(),
+        title: "PFT (IFIP'21) Fig. 1: injection rate against credits in use for m, n, k (f(c) = 2^(m-n) c + k).".into(),
+        paper: "The injection rate falls as more credits are in use; larger m (or smaller n) throttles harder, k adds a floor.".into(),
+        ours: String::from("see pft-fig1.csv"),
+    });
+
+    for e in &entries {
+        let _ = writeln!(
+            report,
+            "## {}\n\nFiles: `{}` (.svg, .csv)\n\n**Paper:** {}\n\n**Ours:** {}\n",
+            e.title, e.file, e.paper, e.ours
+        );
+    }
+    write(&out.join("report.md"), &report)?;
+    eprintln!("figures: {} figures and report.md in {}", entries.len(), out.display());
+    Ok(())
+}
