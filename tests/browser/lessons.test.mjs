@@ -97,3 +97,15 @@ test('a teacher makes an exercise link; a student opens it and answers', async (
   assert.match(await broken.getByTestId('exercise-link-error').innerText(), /could not be opened: .*damaged/);
   assert.deepEqual([...teacher.errors, ...student.errors, ...broken.errors], []);
 });
+
+test('a lesson opens the Finc(t) explorer and the place is kept on return', async () => {
+  const page = await openPage(browser, server.url);
+  await page.getByTestId('lesson-picker').selectOption({ label: '6. Source-response functions and recovery time' });
+  await page.getByTestId('lesson-open-finc').click();
+  await page.getByTestId('finc-plot').waitFor();
+  await page.getByTestId('tab-playground').click();
+  assert.equal(await page.getByTestId('lesson-picker').inputValue(), '5');
+  assert.match(await page.getByTestId('lesson-text').innerText(), /Finc\(t\) explorer/);
+  assert.equal(await page.getByLabel('Scenario').inputValue(), 'infocom03-fig6');
+  assert.deepEqual(page.errors, []);
+});

@@ -42,6 +42,9 @@ pub struct Step {
     pub set: BTreeMap<String, Value>,
     #[serde(default)]
     pub highlight: Option<Highlight>,
+    /// Another view to open from this step: `"finc"`, the Finc(t) explorer.
+    #[serde(default)]
+    pub open: Option<String>,
 }
 
 /// What a step points at.
@@ -229,6 +232,7 @@ mod tests {
                     Some(Highlight::Plot(p)) => assert!(["rates", "limits", "buffers", "marks"].contains(&p.as_str())),
                     None => {}
                 }
+                assert!(step.open.as_deref().is_none_or(|v| v == "finc"), "{} step {i}: open", lesson.id);
             }
             let e = lesson.exercise.as_ref().unwrap_or_else(|| panic!("{} has no exercise", lesson.id));
             let s = e.scenario().unwrap_or_else(|err| panic!("{}: {err}", e.id));

@@ -24,6 +24,23 @@ fn view_from_hash() -> View {
 #[component]
 pub fn App() -> Html {
     let view = use_state(view_from_hash);
+    // Links inside the page (a lesson's "open the Finc(t) explorer") change the fragment: follow them.
+    {
+        let view = view.clone();
+        use_effect_with((), move |_| {
+            let listener = web_sys::window().map(|w| {
+                gloo_events::EventListener::new(&w, "hashchange", move |_| {
+                    let next = view_from_hash();
+                    if next == View::Finc
+                        || web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default().is_empty()
+                    {
+                        view.set(next);
+                    }
+                })
+            });
+            move || drop(listener)
+        });
+    }
     let go = |to: View| {
         let view = view.clone();
         Callback::from(move |_| {

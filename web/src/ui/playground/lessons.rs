@@ -12,6 +12,8 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 const SAVED_ANSWERS: &str = "ibcc.lessons.answers";
+/// The lesson and step the student was at, so coming back from the Finc(t) explorer (or a reload) keeps the place.
+const SAVED_POSITION: &str = "ibcc.lessons.position";
 
 /// What a check of the run reports: the run's scenario and the measurement's value in it (if reached).
 pub type RunProbe = Callback<Measurement, Option<(Rc<Scenario>, Option<f64>)>>;
@@ -36,8 +38,13 @@ fn base_url() -> String {
 #[component]
 pub fn LessonsPanel(p: &LessonsProps) -> Html {
     let lib = use_memo((), |_| library(LESSONS_JSON));
-    let lesson = use_state(|| None::<usize>);
-    let step = use_state(|| 0usize);
+    let saved = use_memo((), |_| storage::load::<(Option<usize>, usize)>(SAVED_POSITION));
+    // An exercise link starts without a lesson; otherwise the saved place.
+    let lesson = use_state(|| if p.linked.is_some() { None } else { saved.and_then(|s| s.0) });
+    let step = use_state(|| saved.map_or(0, |s| s.1));
+    {
+        use_effect_with((*lesson, *step), |&(l, k)| storage::save(SAVED_POSITION, &(l, k)));
+    }
     let answers = use_state(|| storage::load::<Vec<Answer>>(SAVED_ANSWERS).unwrap_or_default());
     {
         use_effect_with((*answers).clone(), |a| storage::save(SAVED_ANSWERS, a));
@@ -78,6 +85,13 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
             <div class="lesson-step" data-testid="lesson-step">
                 <p class="muted">{ format!("Step {} of {n}", k + 1) }</p>
                 <p data-testid="lesson-text">{ &l.steps[k].text }</p>
+                if l.steps[k].open.as_deref() == Some("finc") {
+                    <button onclick={Callback::from(|_| {
+                        if let Some(loc) = web_sys::window().map(|w| w.location()) {
+                            let _ = loc.set_hash("finc");
+                        }
+                    })} data-testid="lesson-open-finc">{ "Open the Finc(t) explorer" }</button>
+                }
                 <div class="input-row">
                     <button disabled={k == 0} onclick={nav(k.saturating_sub(1))} data-testid="lesson-back">{ "Back" }</button>
                     <button disabled={k + 1 >= n} onclick={nav((k + 1).min(n - 1))} data-testid="lesson-next">{ "Next" }</button>
