@@ -169,8 +169,9 @@ fn sweep_figure(out: &Path, s: &Sweep, value: impl Fn(&Results) -> f64) -> Resul
         let _ = write!(t, " {label} |");
     }
     t += &format!("\n|{}\n", "---|".repeat(s.variants.len() + 1));
-    for (i, x) in s.xs.iter().enumerate() {
-        let _ = write!(t, "| {x} |");
+    for (i, &x) in s.xs.iter().enumerate() {
+        let shown = if x.fract() == 0.0 { format!("{x}") } else { format!("{x:.3}") };
+        let _ = write!(t, "| {shown} |");
         for (_, runs) in &s.variants {
             let _ = write!(t, " {:.3} |", value(&runs[i]));
         }

@@ -10,10 +10,10 @@ use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One direction of a link.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LinkResult {
     /// `"A->B"`.
     pub id: String,
@@ -34,7 +34,7 @@ pub struct LinkResult {
 }
 
 /// One flow.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FlowResult {
     pub id: String,
     pub group: String,
@@ -55,12 +55,12 @@ pub struct FlowResult {
     /// Its window at the end (`None`: unlimited).
     pub window: Option<u32>,
     /// Annex A10: its CCTI at the end.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ccti: Option<u16>,
 }
 
 /// Flows of one group.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GroupResult {
     pub name: String,
     pub flows: u32,
@@ -71,7 +71,7 @@ pub struct GroupResult {
 }
 
 /// A switch input buffer (data lane).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BufferResult {
     pub node: String,
     /// The node upstream of this input.
@@ -83,7 +83,7 @@ pub struct BufferResult {
 }
 
 /// Packet counts over the whole run.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Totals {
     pub injected_packets: u64,
     pub delivered_packets: u64,
@@ -95,7 +95,7 @@ pub struct Totals {
 }
 
 /// Everything measured.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Results {
     pub scenario: String,
     pub seed: u64,

@@ -206,7 +206,7 @@ pub fn Compare(p: &CompareProps) -> Html {
                         if *running {
                             <button onclick={on_stop} data-testid="compare-stop">{ "Pause" }</button>
                         } else {
-                            <button onclick={on_run} data-testid="compare-run">{ "Run A and B" }</button>
+                            <button onclick={on_run} data-testid="compare-run">{ "Start A and B" }</button>
                         }
                         <button onclick={setup} data-testid="compare-reset-b">{ "Copy A again" }</button>
                         <progress max="1" value={progress.to_string()} data-testid="compare-progress" aria-label="Comparison progress" />

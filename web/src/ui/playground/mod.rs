@@ -17,6 +17,7 @@ mod params;
 mod plot;
 mod results;
 mod share;
+mod sweep;
 mod topology;
 
 use super::storage;
@@ -39,6 +40,7 @@ use results::ResultsTable;
 use share::ShareBar;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
+use sweep::SweepPanel;
 use yew::prelude::*;
 
 /// Simulated time per wall-clock second; `None`: as fast as the frame budget allows.
@@ -404,7 +406,7 @@ pub fn Playground() -> Html {
                 </select>
                 <output data-testid="sim-time" aria-label="Simulated time">{ format!("{:.3} ms", time_ns / 1e6) }</output>
                 <progress data-testid="progress" max="1" value={(time_ns / end_ns).min(1.0).to_string()} aria-label="Progress" />
-                <ShareBar scenario={scenario.clone()} plot={*kind} on_open={on_open} />
+                <ShareBar scenario={scenario.clone()} plot={*kind} on_open={on_open.clone()} />
             </div>
             if let Some(Err(e)) = &*linked {
                 <p class="error" role="alert" data-testid="link-error">
@@ -472,6 +474,7 @@ pub fn Playground() -> Html {
             if let Some(v) = &*view {
                 <ResultsTable results={v.frame.results.clone()} measure_from_ns={scenario.measure.from_ns as f64} />
             }
+            <SweepPanel scenario={scenario.clone()} on_open={on_open.clone()} />
             <Compare scenario={scenario.clone()} />
         </section>
     }

@@ -1,0 +1,262 @@
+//! The browser sweep: up to three settings of the current scenario swept over lists of values, each point a full
+//! run (in web workers), and a result plotted against the first setting, one curve per combination of the others.
+//! Pure Rust, tested natively; the panel is `ui/playground/sweep.rs`.
+
+use crate::rate_plot::Curve;
+use ibcc_core::scenario::{NodeKind, Scenario};
+use ibcc_core::sim::Results;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// Most points one browser sweep may have.
+pub const MAX_POINTS: usize = 400;
+
+/// One swept setting.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Axis {
+    pub path: String,
+    pub values: Vec<Value>,
+}
+
+/// Values typed by the user: `1..8` (step 1), `1..16 step 2`, or a comma-separated list of numbers, words
+/// (`lipd, aimd`) or `true`/`false`.
+pub fn parse_values(text: &str) -> Result<Vec<Value>, String> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Err(String::from("give values: a list (1, 2, 4) or a range (1..8, or 1..16 step 2)"));
+    }
+    if let Some((from, rest)) = t.split_once("..") {
+        let (to, step) = match rest.split_once("step") {
+            Some((to, step)) => (to.trim(), step.trim()),
+            None => (rest.trim(), "1"),
+        };
+        let num = |s: &str| s.trim().parse::<f64>().ok().filter(|x| x.is_finite());
+        let (Some(a), Some(b), Some(d)) = (num(from), num(to), num(step)) else {
+            return Err(format!("{t:?}: a range is FROM..TO or FROM..TO step STEP, with numbers"));
+        };
+        if d <= 0.0 || b < a {
+            return Err(format!("{t:?}: a range needs FROM <= TO and a step above 0"));
+        }
+        let n = ((b - a) / d + 1e-9).floor() as usize + 1;
+        if n > MAX_POINTS {
+            return Err(format!("{t:?}: {n} values is too many (at most {MAX_POINTS})"));
+        }
+        return Ok((0..n).map(|i| number(a + i as f64 * d)).collect());
+    }
+    Ok(t.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| match s {
+            "true" => Value::Bool(true),
+            "false" => Value::Bool(false),
+            _ => s.parse::<f64>().ok().filter(|x| x.is_finite()).map_or_else(|| Value::String(s.to_owned()), number),
+        })
+        .collect())
+}
+
+/// A number as JSON: whole numbers as integers, so integer settings accept them.
+fn number(x: f64) -> Value {
+    if x.fract() == 0.0 && x.abs() < 9.0e15 {
+        Value::from(x as i64)
+    } else {
+        Value::from(x)
+    }
+}
+
+/// Every point's values and scenario, validated; the error names the point's values.
+pub fn points(base: &Scenario, axes: &[Axis]) -> Result<Vec<(Vec<Value>, Scenario)>, String> {
+    let total: usize = axes.iter().map(|a| a.values.len()).product();
+    if axes.is_empty() || total == 0 {
+        return Err(String::from("choose at least one setting and its values"));
+    }
+    if total > MAX_POINTS {
+        return Err(format!("{total} points is too many for the browser (at most {MAX_POINTS}; use ibcc sweep)"));
+    }
+    (0..total)
+        .map(|index| {
+            let mut rest = index;
+            let mut values = vec![Value::Null; axes.len()];
+            for (k, a) in axes.iter().enumerate().rev() {
+                values[k] = a.values[rest % a.values.len()].clone();
+                rest /= a.values.len();
+            }
+            let set: BTreeMap<String, Value> =
+                axes.iter().zip(&values).map(|(a, v)| (a.path.clone(), v.clone())).collect();
+            let s = base.with_settings(&set).map_err(|e| format!("{}: {e}", describe(axes, &values)))?;
+            Ok((values, s))
+        })
+        .collect()
+}
+
+/// `"switch.buffer_packets = 4, source.response = lipd"`.
+pub fn describe(axes: &[Axis], values: &[Value]) -> String {
+    axes.iter()
+        .zip(values)
+        .map(|(a, v)| format!("{} = {}", a.path, v.as_str().map_or_else(|| v.to_string(), str::to_owned)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// What the sweep plots.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Quantity {
+    Aggregate,
+    Group(String),
+    Link(String),
+}
+
+impl Quantity {
+    pub fn value(&self, r: &Results) -> f64 {
+        match self {
+            Self::Aggregate => r.aggregate_throughput(),
+            Self::Group(g) => r.group(g).map_or(f64::NAN, |g| g.throughput_fraction),
+            Self::Link(l) => r.link(l).map_or(f64::NAN, |l| l.utilization),
+        }
+    }
+
+    pub fn label(&self) -> String {
+        match self {
+            Self::Aggregate => String::from("aggregate throughput (links)"),
+            Self::Group(g) => format!("{g} flows' throughput"),
+            Self::Link(l) => format!("utilization of {l}"),
+        }
+    }
+
+    pub fn id(&self) -> String {
+        match self {
+            Self::Aggregate => String::from("aggregate"),
+            Self::Group(g) => format!("group:{g}"),
+            Self::Link(l) => format!("link:{l}"),
+        }
+    }
+
+    pub fn from_id(id: &str) -> Self {
+        match id.split_once(':') {
+            Some(("group", g)) => Self::Group(g.into()),
+            Some(("link", l)) => Self::Link(l.into()),
+            _ => Self::Aggregate,
+        }
+    }
+}
+
+/// The quantities worth offering for `s`: the aggregate, each group, and every link between two switches (both
+/// directions), then the hosts' links.
+pub fn quantities(s: &Scenario) -> Vec<Quantity> {
+    let mut out = vec![Quantity::Aggregate];
+    let mut groups: Vec<&str> = Vec::new();
+    for f in &s.flows {
+        if !f.group.is_empty() && !groups.contains(&f.group.as_str()) {
+            groups.push(&f.group);
+        }
+    }
+    out.extend(groups.into_iter().map(|g| Quantity::Group(g.into())));
+    let is_switch = |id: &str| s.nodes.iter().any(|n| n.id == id && n.kind == NodeKind::Switch);
+    let (mut inner, mut edge) = (Vec::new(), Vec::new());
+    for l in &s.links {
+        for (a, b) in [(&l.a, &l.b), (&l.b, &l.a)] {
+            let q = Quantity::Link(format!("{a}->{b}"));
+            if is_switch(a) && is_switch(b) {
+                inner.push(q);
+            } else if is_switch(a) {
+                edge.push(q);
+            }
+        }
+    }
+    out.extend(inner);
+    out.extend(edge);
+    out
+}
+
+/// The plot of a sweep: `quantity` against the first axis (its values if all are numbers, else their positions),
+/// one curve per combination of the other axes' values. Points without results yet are left out.
+pub fn curves(axes: &[Axis], results: &[Option<Results>], quantity: &Quantity) -> (Vec<Curve>, bool) {
+    let Some(first) = axes.first() else { return (Vec::new(), false) };
+    let numeric = first.values.iter().all(Value::is_number);
+    let x = |i: usize| if numeric { first.values[i].as_f64().unwrap_or(i as f64) } else { i as f64 };
+    let n0 = first.values.len();
+    let rest = &axes[1..];
+    let n1: usize = rest.iter().map(|a| a.values.len()).product();
+    let curves = (0..n1)
+        .map(|j| {
+            // The other axes' values of combination j (the last varies fastest, as in `points`).
+            let mut k = j;
+            let mut values = vec![Value::Null; rest.len()];
+            for (m, a) in rest.iter().enumerate().rev() {
+                values[m] = a.values[k % a.values.len()].clone();
+                k /= a.values.len();
+            }
+            let label = if rest.is_empty() { quantity.label() } else { describe(rest, &values) };
+            let points = (0..n0)
+                .filter_map(|i| results.get(i * n1 + j).and_then(Option::as_ref).map(|r| (x(i), quantity.value(r))))
+                .collect();
+            Curve::new(label, points)
+        })
+        .collect();
+    (curves, numeric)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ibcc_core::presets::find;
+    use ibcc_core::sim::Simulation;
+
+    #[test]
+    fn values_parse_as_lists_and_ranges() {
+        assert_eq!(parse_values("1..4").unwrap(), [1, 2, 3, 4].map(Value::from));
+        assert_eq!(parse_values("2..8 step 3").unwrap(), [2, 5, 8].map(Value::from));
+        assert_eq!(parse_values("0.5, 2").unwrap(), [Value::from(0.5), Value::from(2)]);
+        assert_eq!(parse_values("lipd, aimd").unwrap(), [Value::from("lipd"), Value::from("aimd")]);
+        assert_eq!(parse_values("true,false").unwrap(), [Value::Bool(true), Value::Bool(false)]);
+        assert!(parse_values("").is_err() && parse_values("8..1").is_err() && parse_values("1..x").is_err());
+        assert!(parse_values("1..100000").unwrap_err().contains("too many"));
+    }
+
+    #[test]
+    fn points_cover_the_grid_and_bad_ones_are_named() {
+        let base = find("infocom03-fig2").unwrap().scenario();
+        let axes = [
+            Axis { path: "switch.buffer_packets".into(), values: parse_values("2..4").unwrap() },
+            Axis { path: "source.response".into(), values: parse_values("lipd, aimd").unwrap() },
+        ];
+        let p = points(&base, &axes).unwrap();
+        assert_eq!(p.len(), 6);
+        assert_eq!(p[1].1.switch.buffer_packets, 2);
+        assert_eq!(p[5].1.switch.buffer_packets, 4);
+        let bad = [Axis { path: "source.response".into(), values: parse_values("lipd, quick").unwrap() }];
+        assert!(points(&base, &bad).unwrap_err().starts_with("source.response = quick:"));
+    }
+
+    #[test]
+    fn curves_follow_the_axes() {
+        let mut base = find("infocom03-fig2").unwrap().scenario();
+        base.duration_ns = 2_000_000;
+        base.measure.from_ns = 1_000_000;
+        let axes = [
+            Axis { path: "switch.buffer_packets".into(), values: parse_values("2, 4").unwrap() },
+            Axis { path: "seed".into(), values: parse_values("1, 2").unwrap() },
+        ];
+        let results: Vec<Option<Results>> = points(&base, &axes)
+            .unwrap()
+            .iter()
+            .map(|(_, s)| {
+                let mut sim = Simulation::new(s).unwrap();
+                sim.run();
+                Some(sim.results())
+            })
+            .collect();
+        let q = Quantity::Link("B->BC".into());
+        let (c, numeric) = curves(&axes, &results, &q);
+        assert!(numeric);
+        assert_eq!(c.len(), 2);
+        assert_eq!(c[1].label, "seed = 2");
+        assert_eq!(c[0].points.iter().map(|p| p.0).collect::<Vec<_>>(), [2.0, 4.0]);
+        assert!(c[0].points.iter().all(|p| p.1 > 0.9), "the root link is full");
+        let partial = vec![results[0].clone(), None, None, None];
+        assert_eq!(curves(&axes, &partial, &q).0[0].points.len(), 1, "missing points are left out");
+        let qs = quantities(&base);
+        assert_eq!(qs[0], Quantity::Aggregate);
+        assert!(qs.contains(&Quantity::Group("victim".into())) && qs.contains(&Quantity::Link("A->B".into())));
+        assert_eq!(Quantity::from_id(&Quantity::Link("A->B".into()).id()), Quantity::Link("A->B".into()));
+    }
+}
