@@ -50,6 +50,8 @@ struct Job {
     workers: Vec<Worker>,
     /// The workers' message handlers, kept alive as long as the workers.
     handlers: Vec<Closure<dyn FnMut(MessageEvent)>>,
+    /// Their error handlers (a worker that fails to load or crashes stops the sweep with its message).
+    error_handlers: Vec<Closure<dyn FnMut(ErrorEvent)>>,
 }
 
 impl Job {
@@ -59,6 +61,7 @@ impl Job {
         }
         self.workers.clear();
         self.handlers.clear();
+        self.error_handlers.clear();
     }
 
     /// Gives worker `w` the next point, if any.
@@ -188,6 +191,7 @@ pub fn SweepPanel(p: &SweepProps) -> Html {
                 finished_ms: None,
                 workers: Vec::new(),
                 handlers: Vec::new(),
+                error_handlers: Vec::new(),
             });
             for w in 0..cores().min(n) {
                 let worker = match spawn_worker() {
@@ -224,9 +228,20 @@ pub fn SweepPanel(p: &SweepProps) -> Html {
                     tick_h.set(*tick_h + 1);
                 });
                 worker.set_onmessage(Some(handler.as_ref().unchecked_ref()));
+                let (job_e, tick_e) = (job.clone(), tick.clone());
+                let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |e: ErrorEvent| {
+                    if let Some(j) = job_e.borrow_mut().as_mut() {
+                        j.error = Some(format!("a sweep worker failed: {}", e.message()));
+                        j.finished_ms.get_or_insert(super::wall_ms());
+                        j.stop();
+                    }
+                    tick_e.set(*tick_e + 1);
+                });
+                worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
                 if let Some(j) = job.borrow_mut().as_mut() {
                     j.workers.push(worker);
                     j.handlers.push(handler);
+                    j.error_handlers.push(on_error);
                     j.feed(w);
                 }
             }
