@@ -85,21 +85,10 @@ fn series(out: &Path, file: &str, preset: &str) -> Result<Entry, String> {
     let mut sim = Simulation::new(&p.scenario()).map_err(|e| e.to_string())?;
     sim.run();
     let s = sim.scenario().clone();
-    let channel = |id: &str| {
-        s.links.iter().enumerate().find_map(|(i, l)| {
-            if format!("{}->{}", l.a, l.b) == id {
-                Some(2 * i as u32)
-            } else if format!("{}->{}", l.b, l.a) == id {
-                Some(2 * i as u32 + 1)
-            } else {
-                None
-            }
-        })
-    };
     let ms = |pts: Vec<(f64, f64)>| pts.into_iter().map(|(t, r)| (t / 1e6, r)).collect::<Vec<_>>();
     let mut curves = Vec::new();
     for (id, label) in [("B->BC", "root link B->BC"), ("A->B", "inter-switch link A->B")] {
-        if let Some(c) = channel(id) {
+        if let Some(c) = s.channel(id) {
             curves.push(Curve::new(label, ms(sim.link_rate_series(c))));
         }
     }

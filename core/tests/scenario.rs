@@ -250,3 +250,22 @@ fn group_series_count_towards_the_sample_limit() {
     let e = refuse(v);
     assert_eq!(e.field, "measure.sample_ns", "{e}");
 }
+
+/// Links are named by direction, `"A->B"`, in the topology's channel numbering (link i: 2i from a to b, 2i + 1
+/// back), the same names results use.
+#[test]
+fn channels_are_named_by_direction_like_results() {
+    let s = ibcc_core::presets::find("infocom03-fig2").unwrap().scenario();
+    let mut sim = ibcc_core::sim::Simulation::new(&s).unwrap();
+    sim.run_until(1_000_000);
+    for (c, l) in sim.results().links.iter().enumerate() {
+        assert_eq!(s.channel_name(c as u32).as_deref(), Some(l.id.as_str()));
+        assert_eq!(s.channel(&l.id), Some(c as u32));
+    }
+    assert_eq!(s.channel_name(2 * s.links.len() as u32), None);
+    assert_eq!(s.channel("A->nowhere"), None);
+    let mut moved = s.clone();
+    moved.nodes[0].x = Some(-1.0);
+    moved.name = "other".into();
+    assert_eq!(moved.without_layout(), s.without_layout());
+}

@@ -28,14 +28,8 @@ fn leaves(v: &Value, path: String, out: &mut Vec<(String, String)>) {
 }
 
 fn flat(s: &Scenario) -> Vec<(String, String)> {
-    let mut s = s.clone();
-    s.name.clear();
-    s.description.clear();
-    for n in &mut s.nodes {
-        (n.x, n.y) = (None, None);
-    }
     let mut out = Vec::new();
-    if let Ok(v) = serde_json::to_value(&s) {
+    if let Ok(v) = serde_json::to_value(s.without_layout()) {
         leaves(&v, String::new(), &mut out);
     }
     out

@@ -46,16 +46,7 @@ pub struct Run {
 
 /// Whether two scenarios make the same run (they may differ in name, description and layout).
 pub fn same_run(a: &Scenario, b: &Scenario) -> bool {
-    let bare = |s: &Scenario| {
-        let mut s = s.clone();
-        s.name.clear();
-        s.description.clear();
-        for n in &mut s.nodes {
-            (n.x, n.y) = (None, None);
-        }
-        s
-    };
-    bare(a) == bare(b)
+    a.without_layout() == b.without_layout()
 }
 
 impl Run {

@@ -184,13 +184,9 @@ fn grow<T>(v: &mut Vec<Vec<T>>, n: usize) {
     v.resize_with(v.len().max(n), Vec::new);
 }
 
-/// `"A->B"` for channel `c` (link `c / 2`, forward when even).
+/// `"A->B"` for channel `c` (see `Scenario::channel_name`), or its number if the scenario has no such link.
 pub fn channel_name(s: &Scenario, c: u32) -> String {
-    match s.links.get((c / 2) as usize) {
-        Some(l) if c % 2 == 0 => format!("{}->{}", l.a, l.b),
-        Some(l) => format!("{}->{}", l.b, l.a),
-        None => format!("channel {c}"),
-    }
+    s.channel_name(c).unwrap_or_else(|| format!("channel {c}"))
 }
 
 /// The y axis of a plot kind: its description with unit, and its top (`None`: fit the data).

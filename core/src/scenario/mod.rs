@@ -460,6 +460,38 @@ impl Scenario {
         s
     }
 
+    /// The name of directed channel `c` as results and the page name links, `"A->B"`: link `c / 2`, from `a` to
+    /// `b` when `c` is even (the topology's numbering).
+    pub fn channel_name(&self, c: u32) -> Option<String> {
+        let l = self.links.get((c / 2) as usize)?;
+        Some(if c % 2 == 0 { alloc::format!("{}->{}", l.a, l.b) } else { alloc::format!("{}->{}", l.b, l.a) })
+    }
+
+    /// The directed channel named `"A->B"`.
+    pub fn channel(&self, name: &str) -> Option<u32> {
+        let (from, to) = name.split_once("->")?;
+        self.links.iter().enumerate().find_map(|(i, l)| {
+            if l.a == from && l.b == to {
+                Some(2 * i as u32)
+            } else if l.b == from && l.a == to {
+                Some(2 * i as u32 + 1)
+            } else {
+                None
+            }
+        })
+    }
+
+    /// This scenario without what does not change a run: its name, description and the nodes' positions.
+    pub fn without_layout(&self) -> Scenario {
+        let mut s = self.clone();
+        s.name.clear();
+        s.description.clear();
+        for n in &mut s.nodes {
+            (n.x, n.y) = (None, None);
+        }
+        s
+    }
+
     /// Pretty-printed JSON.
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("a scenario always serializes")

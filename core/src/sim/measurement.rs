@@ -80,22 +80,8 @@ impl Simulation {
                 &self.group_series[g]
             }
             Metric::LinkRate { link } => {
-                let channel = self
-                    .scenario
-                    .links
-                    .iter()
-                    .enumerate()
-                    .find_map(|(i, l)| {
-                        if format!("{}->{}", l.a, l.b) == *link {
-                            Some(2 * i)
-                        } else if format!("{}->{}", l.b, l.a) == *link {
-                            Some(2 * i + 1)
-                        } else {
-                            None
-                        }
-                    })
-                    .ok_or_else(|| MeasureError::UnknownLink(link.clone()))?;
-                &self.series[channel]
+                let channel = self.scenario.channel(link).ok_or_else(|| MeasureError::UnknownLink(link.clone()))?;
+                &self.series[channel as usize]
             }
         };
         let from: Time = m.from_ns.map_or(self.measure_from, |t| t.saturating_mul(NS));

@@ -11,16 +11,10 @@ use crate::scenario::Scenario;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NeedsRestart(pub &'static str);
 
-/// `s` without what does not shape the run (its name, description and the nodes' positions) or what retune
-/// changes (marking).
+/// `s` without what does not shape the run (see `Scenario::without_layout`) or what retune changes (marking).
 fn fixed_part(s: &Scenario) -> Scenario {
-    let mut s = s.clone();
-    s.name.clear();
-    s.description.clear();
+    let mut s = s.without_layout();
     s.marking = Default::default();
-    for n in &mut s.nodes {
-        (n.x, n.y) = (None, None);
-    }
     s
 }
 
