@@ -103,16 +103,6 @@ pub fn library(text: &str) -> Result<Library, String> {
     serde_json::from_str(text).map_err(|e| format!("lessons: {e}"))
 }
 
-/// The value at `path` of `s` (see `Scenario::setting`).
-pub fn setting(s: &Scenario, path: &str) -> Option<Value> {
-    s.setting(path)
-}
-
-/// `s` with each `(path, value)` set, validated (see `Scenario::with_settings`).
-pub fn apply(s: &Scenario, set: &BTreeMap<String, Value>) -> Result<Scenario, String> {
-    s.with_settings(set)
-}
-
 impl Step {
     /// The scenario after this step, from `current`.
     pub fn scenario(&self, current: &Scenario) -> Result<Scenario, String> {
@@ -123,7 +113,7 @@ impl Step {
         if self.set.is_empty() {
             Ok(base)
         } else {
-            apply(&base, &self.set)
+            base.with_settings(&self.set)
         }
     }
 }
@@ -136,7 +126,7 @@ impl Exercise {
             (None, Some(name)) => find(name).ok_or_else(|| format!("no preset {name:?}"))?.scenario(),
             (None, None) => return Err(String::from("the exercise has no scenario")),
         };
-        apply(&base, &self.set)
+        base.with_settings(&self.set)
     }
 
     /// Checks `answer_pct` against `simulated` (the measurement's value in the student's run of `ran`, if it has
@@ -147,7 +137,7 @@ impl Exercise {
             return Verdict::NotRun(String::from("load the exercise's scenario and run it first"));
         }
         for path in &self.locked {
-            if setting(ran, path) != setting(&own, path) {
+            if ran.setting(path) != own.setting(path) {
                 return Verdict::Locked(path.clone());
             }
         }
@@ -237,7 +227,7 @@ mod tests {
             let e = lesson.exercise.as_ref().unwrap_or_else(|| panic!("{} has no exercise", lesson.id));
             let s = e.scenario().unwrap_or_else(|err| panic!("{}: {err}", e.id));
             for path in &e.locked {
-                assert!(setting(&s, path).is_some(), "{}: locked {path} is not a setting", e.id);
+                assert!(s.setting(path).is_some(), "{}: locked {path} is not a setting", e.id);
             }
         }
     }

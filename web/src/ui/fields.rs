@@ -12,24 +12,41 @@ pub struct NumberFieldProps {
     pub value: AttrValue,
     pub error: Option<AttrValue>,
     pub on_change: Callback<String>,
+    /// Shown while the field is empty (the value used then).
+    #[prop_or_default]
+    pub placeholder: AttrValue,
+    /// Report the value when the field is left or Enter is pressed, not at every keystroke (one undo step per
+    /// edit).
+    #[prop_or_default]
+    pub on_commit_only: bool,
+    /// Free text rather than a number (names, groups).
+    #[prop_or_default]
+    pub text: bool,
 }
 
-/// A labelled number input with its unit, a one-line definition, and its error (if any) right next to it.
+/// A labelled input (a number unless `text`) with its unit, a one-line definition, and its error (if any) right
+/// next to it.
 #[component]
 pub fn NumberField(p: &NumberFieldProps) -> Html {
-    let oninput = {
+    let emit = {
         let on_change = p.on_change.clone();
-        Callback::from(move |e: InputEvent| {
+        move |e: &Event| {
             let input: web_sys::HtmlInputElement = e.target_unchecked_into();
             on_change.emit(input.value());
-        })
+        }
+    };
+    let (oninput, onchange) = if p.on_commit_only {
+        (None, Some(Callback::from(move |e: Event| emit(&e))))
+    } else {
+        (Some(Callback::from(move |e: InputEvent| emit(&e))), None)
     };
     let help_id = format!("{}-help", p.id);
     html! {
         <div class={classes!("field", p.error.is_some().then_some("invalid"))}>
             <label for={p.id.clone()}>{ &p.label }</label>
             <div class="input-row">
-                <input id={p.id.clone()} type="text" inputmode="decimal" value={p.value.clone()} {oninput}
+                <input id={p.id.clone()} type="text" inputmode={if p.text { "text" } else { "decimal" }} value={p.value.clone()}
+                    placeholder={p.placeholder.clone()} {oninput} {onchange}
                     aria-describedby={help_id.clone()} aria-invalid={p.error.is_some().to_string()}
                     data-testid={format!("input-{}", p.id)} />
                 <span class="unit">{ &p.unit }</span>

@@ -13,7 +13,6 @@ use crate::view_model::{client_to_view, hit_test, layout, zoom_box, Hit};
 use gloo_events::{EventListener, EventListenerOptions};
 use ibcc_core::scenario::{NodeKind, Scenario};
 use ibcc_core::sim::{Results, Snapshot};
-use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -413,7 +412,6 @@ pub fn Canvas(p: &CanvasProps) -> Html {
 /// node), listened for on the whole page except while typing in a field.
 #[hook]
 pub fn use_edit_keys(dispatch: UseReducerDispatcher<Doc>) {
-    let dispatch = Rc::new(RefCell::new(dispatch));
     use_effect_with((), move |_| {
         let listener = web_sys::window().and_then(|w| w.document()).map(|doc| {
             // Not passive (gloo's default): Ctrl+Z and Backspace must not reach the browser.
@@ -443,7 +441,7 @@ pub fn use_edit_keys(dispatch: UseReducerDispatcher<Doc>) {
                 };
                 if let Some(a) = action {
                     k.prevent_default();
-                    dispatch.borrow().dispatch(a);
+                    dispatch.dispatch(a);
                 }
             })
         });

@@ -2,6 +2,7 @@
 //! Enter is pressed, and refused next to the field if the network cannot have it), its live figures, and the
 //! keyboard's way to build: link a node to another, add a flow from a host, delete.
 
+use super::super::fields::NumberField;
 use super::canvas::LiveData;
 use super::document::{Action, Doc};
 use crate::edit::{self, Selection};
@@ -48,45 +49,6 @@ struct Field {
     value: String,
     placeholder: String,
     apply: Apply,
-}
-
-#[derive(Properties, PartialEq)]
-struct FieldViewProps {
-    id: AttrValue,
-    label: AttrValue,
-    unit: AttrValue,
-    help: AttrValue,
-    value: AttrValue,
-    placeholder: AttrValue,
-    error: Option<AttrValue>,
-    on_commit: Callback<String>,
-}
-
-#[component]
-fn FieldView(p: &FieldViewProps) -> Html {
-    let onchange = {
-        let on_commit = p.on_commit.clone();
-        Callback::from(move |e: Event| {
-            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-            on_commit.emit(input.value());
-        })
-    };
-    let help_id = format!("{}-help", p.id);
-    html! {
-        <div class={classes!("field", p.error.is_some().then_some("invalid"))}>
-            <label for={p.id.clone()}>{ &p.label }</label>
-            <div class="input-row">
-                <input id={p.id.clone()} type="text" value={p.value.clone()} placeholder={p.placeholder.clone()} {onchange}
-                    aria-describedby={help_id.clone()} aria-invalid={p.error.is_some().to_string()}
-                    data-testid={format!("input-{}", p.id)} />
-                <span class="unit">{ &p.unit }</span>
-            </div>
-            <small id={help_id}>{ &p.help }</small>
-            if let Some(err) = &p.error {
-                <small class="error" role="alert" data-testid={format!("error-{}", p.id)}>{ err }</small>
-            }
-        </div>
-    }
 }
 
 fn node_fields(s: &Scenario, id: &str) -> Vec<Field> {
@@ -315,8 +277,8 @@ pub fn Inspector(p: &InspectorProps) -> Html {
             _ => (f.value.clone(), None),
         };
         html! {
-            <FieldView id={f.id} label={f.label} unit={f.unit} help={f.help} value={value} placeholder={f.placeholder}
-                error={error.map(AttrValue::from)} {on_commit} />
+            <NumberField id={f.id} label={f.label} unit={f.unit} help={f.help} value={value} placeholder={f.placeholder}
+                error={error.map(AttrValue::from)} on_change={on_commit} on_commit_only=true text={f.unit.is_empty()} />
         }
     });
     // Live figures of the selection.

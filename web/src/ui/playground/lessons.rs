@@ -28,13 +28,6 @@ pub struct LessonsProps {
     pub linked: Option<Rc<Result<Exercise, String>>>,
 }
 
-fn base_url() -> String {
-    web_sys::window()
-        .map(|w| w.location())
-        .and_then(|l| Some(format!("{}{}", l.origin().ok()?, l.pathname().ok()?)))
-        .unwrap_or_default()
-}
-
 #[component]
 pub fn LessonsPanel(p: &LessonsProps) -> Html {
     let lib = use_memo((), |_| library(LESSONS_JSON));
@@ -354,7 +347,7 @@ fn Author(p: &AuthorProps) -> Html {
                     tolerance_pct,
                     explanation: get("explanation"),
                 };
-                Ok(format!("{}#x={}", base_url(), e.to_link()))
+                Ok(format!("{}#x={}", super::share::page_url(), e.to_link()))
             })();
             out.set(Some(made));
         })

@@ -11,18 +11,25 @@ use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-/// The share link in the page's address, if any: `Ok` with what it holds, or `Err` saying why it cannot be opened.
-/// The fragment is then removed from the address, so a reload shows the work saved since rather than the link again.
-pub fn from_location() -> Option<Result<(Scenario, Option<PlotKind>), String>> {
+/// The part of the page's address after `#{prefix}` (percent-decoding it, as some mail and chat clients encode
+/// it), if the address has one. The fragment is then removed from the address, so a reload shows the work saved
+/// since rather than the link again.
+fn take_fragment(prefix: &str) -> Option<String> {
     let window = web_sys::window()?;
     let hash = window.location().hash().ok()?;
-    let link = hash.strip_prefix("#s=")?;
-    // The fragment may arrive percent-encoded (some mail and chat clients do it).
+    let link = hash.strip_prefix('#')?.strip_prefix(prefix)?;
     let link = js_sys::decode_uri_component(link).ok().and_then(|s| s.as_string()).unwrap_or_else(|| link.to_owned());
     if let Ok(history) = window.history() {
         let path = window.location().pathname().unwrap_or_default();
         let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&path));
     }
+    Some(link)
+}
+
+/// The share link in the page's address (`#s=`), if any: `Ok` with what it holds, or `Err` saying why it cannot
+/// be opened.
+pub fn from_location() -> Option<Result<(Scenario, Option<PlotKind>), String>> {
+    let link = take_fragment("s=")?;
     Some(
         decode(&link)
             .map(|shared| (shared.scenario, shared.plot.as_deref().map(PlotKind::from_id)))
@@ -30,24 +37,17 @@ pub fn from_location() -> Option<Result<(Scenario, Option<PlotKind>), String>> {
     )
 }
 
-/// The exercise link in the page's address, if any (`#x=`), removed from the address like a share link.
+/// The exercise link in the page's address (`#x=`), if any.
 pub fn exercise_from_location() -> Option<Result<Exercise, String>> {
-    let window = web_sys::window()?;
-    let hash = window.location().hash().ok()?;
-    let link = hash.strip_prefix("#x=")?;
-    let link = js_sys::decode_uri_component(link).ok().and_then(|s| s.as_string()).unwrap_or_else(|| link.to_owned());
-    if let Ok(history) = window.history() {
-        let path = window.location().pathname().unwrap_or_default();
-        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&path));
-    }
-    Some(Exercise::from_link(&link))
+    Some(Exercise::from_link(&take_fragment("x=")?))
 }
 
-/// The page's address with `link` as its fragment.
-fn url_of(link: &str) -> String {
-    let location = web_sys::window().map(|w| w.location());
-    let base = location.and_then(|l| Some(format!("{}{}", l.origin().ok()?, l.pathname().ok()?))).unwrap_or_default();
-    format!("{base}#s={link}")
+/// The page's address without query or fragment: where its files are, and what links append `#…` to.
+pub fn page_url() -> String {
+    web_sys::window()
+        .map(|w| w.location())
+        .and_then(|l| Some(format!("{}{}", l.origin().ok()?, l.pathname().ok()?)))
+        .unwrap_or_default()
 }
 
 #[derive(Properties, PartialEq)]
@@ -74,7 +74,8 @@ pub fn ShareBar(p: &ShareProps) -> Html {
     let on_share = {
         let (link, copied, scenario, plot) = (link.clone(), copied.clone(), p.scenario.clone(), p.plot);
         Callback::from(move |_| {
-            let url = url_of(&encode(&Shared { scenario: (*scenario).clone(), plot: Some(plot.id().into()) }));
+            let payload = encode(&Shared { scenario: (*scenario).clone(), plot: Some(plot.id().into()) });
+            let url = format!("{}#s={payload}", page_url());
             // The clipboard may be refused (no permission, not a secure page): the link is shown to copy by hand.
             if let Some(clipboard) = web_sys::window().map(|w| w.navigator().clipboard()) {
                 let copied = copied.clone();

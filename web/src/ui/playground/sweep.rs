@@ -81,10 +81,8 @@ impl Job {
 /// A worker: the Trunk-built no-modules script, started from a small shim that holds messages until the wasm has
 /// loaded (the worker's `main` sets the real handler).
 fn spawn_worker() -> Result<Worker, JsValue> {
-    let location = web_sys::window().ok_or("no window")?.location();
-    let href = location.href()?;
-    let base = &href[..href.rfind('/').map_or(href.len(), |i| i + 1)];
-    let base = base.split('#').next().unwrap_or(base);
+    let page = super::share::page_url();
+    let base = &page[..page.rfind('/').map_or(page.len(), |i| i + 1)];
     let script = format!(
         "importScripts('{base}sweep-worker.js');\
          const queued = []; self.onmessage = (e) => queued.push(e);\
