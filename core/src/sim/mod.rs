@@ -356,12 +356,7 @@ impl Simulation {
     /// the clock to `t` (at most the end).
     pub fn run_until(&mut self, t: Time) {
         let t = t.min(self.end);
-        while let Some(next) = self.queue.peek_time() {
-            if next > t || next >= self.end {
-                break;
-            }
-            self.dispatch_next();
-        }
+        while self.dispatch_until(t) {}
         if t > self.queue.now() {
             self.queue.advance_to(t);
         }
@@ -370,22 +365,7 @@ impl Simulation {
     /// Processes at most `max_events` events (not past the end of the run); returns how many it processed. The page
     /// uses this to bound the work of one animation frame.
     pub fn step(&mut self, max_events: u64) -> u64 {
-        let mut done = 0;
-        while done < max_events {
-            match self.queue.peek_time() {
-                Some(next) if next < self.end => {
-                    self.dispatch_next();
-                    done += 1;
-                }
-                _ => {
-                    if self.queue.now() < self.end {
-                        self.queue.advance_to(self.end);
-                    }
-                    break;
-                }
-            }
-        }
-        done
+        self.step_until(self.end, max_events)
     }
 
     /// Processes at most `max_events` events at or before `t` (and before the end of the run); when none are left
@@ -395,18 +375,13 @@ impl Simulation {
         let t = t.min(self.end);
         let mut done = 0;
         while done < max_events {
-            match self.queue.peek_time() {
-                Some(next) if next <= t && next < self.end => {
-                    self.dispatch_next();
-                    done += 1;
+            if !self.dispatch_until(t) {
+                if t > self.queue.now() {
+                    self.queue.advance_to(t);
                 }
-                _ => {
-                    if t > self.queue.now() {
-                        self.queue.advance_to(t);
-                    }
-                    break;
-                }
+                break;
             }
+            done += 1;
         }
         done
     }
@@ -416,8 +391,10 @@ impl Simulation {
         self.run_until(self.end);
     }
 
-    fn dispatch_next(&mut self) {
-        let Some((_, event)) = self.queue.pop() else { return };
+    /// Processes the next event if it is at or before `t` and before the end of the run; false if there is none.
+    fn dispatch_until(&mut self, t: Time) -> bool {
+        let Some(limit) = self.end.checked_sub(1) else { return false };
+        let Some((_, event)) = self.queue.pop_until(t.min(limit)) else { return false };
         match event {
             Event::Eligible { node } => self.node_pass(node),
             Event::TxEnd { channel } => self.on_tx_end(channel),
@@ -430,6 +407,7 @@ impl Simulation {
             Event::FlowOff { flow, gen } => self.on_flow_off(flow, gen),
             Event::PftTimer { host, gen } => self.on_pft_timer(host, gen),
         }
+        true
     }
 
     /// Lets a node start whatever it can now.
