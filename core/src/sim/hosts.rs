@@ -59,11 +59,7 @@ impl Simulation {
     /// the ready list. If only rate limits hold flows back, a wake-up is set for the earliest of them.
     pub(super) fn host_pass(&mut self, slot: usize) {
         let now = self.queue.now();
-        let node = self.hosts[slot].node;
-        if self.topo.nodes()[node as usize].out_channels.is_empty() {
-            return;
-        }
-        let channel = self.topo.out_channel(node, 0);
+        let Some(channel) = self.hosts[slot].channel else { return };
         if self.channels[channel as usize].is_busy() {
             return;
         }

@@ -110,8 +110,10 @@ pub struct Simulation {
     queue: EventQueue<Event>,
     packets: PacketPool,
     channels: Vec<ChannelState>,
-    /// Per node: its index in `switches` or `hosts`.
+    /// Per node: its index in `switches` or `hosts`, and whether it is a host (the topology's, kept flat for the
+    /// event loop).
     node_slot: Vec<u32>,
+    is_host: Vec<bool>,
     switches: Vec<SwitchState>,
     hosts: Vec<HostState>,
     flows: Vec<FlowState>,
@@ -161,6 +163,7 @@ impl Simulation {
                 node_slot[n] = hosts.len() as u32;
                 hosts.push(HostState {
                     node: n as NodeId,
+                    channel: info.out_channels.first().copied(),
                     ready: Default::default(),
                     timers: Default::default(),
                     acks: Default::default(),
@@ -181,6 +184,7 @@ impl Simulation {
                 let full_at = full_at(capacity, data_blocks, scenario.marking.buffer_threshold_packets);
                 switches.push(SwitchState {
                     node: n as NodeId,
+                    out_channels: info.out_channels.clone(),
                     inputs: (0..ports).map(|_| [InputLane::default(), InputLane::default()]).collect(),
                     outputs: (0..ports).map(|_| Output::default()).collect(),
                     capacity,
@@ -262,7 +266,9 @@ impl Simulation {
             })
             .collect();
         let occupancy = switches.iter().map(|s| vec![Occupancy::default(); s.inputs.len()]).collect();
+        let is_host = topo.nodes().iter().map(|n| n.is_host).collect();
         let mut sim = Self {
+            is_host,
             series: (0..topo.channels().len()).map(|_| BusySeries::new(sample, end)).collect(),
             group_series: (0..groups.len()).map(|_| BusySeries::new(sample, end)).collect(),
             groups,
@@ -413,7 +419,7 @@ impl Simulation {
     /// Lets a node start whatever it can now.
     fn node_pass(&mut self, node: NodeId) {
         let slot = self.node_slot[node as usize] as usize;
-        if self.topo.nodes()[node as usize].is_host {
+        if self.is_host[node as usize] {
             self.host_pass(slot);
         } else {
             self.switch_pass(slot);

@@ -6,7 +6,7 @@ use crate::cc::marking::PortCounters;
 use crate::cc::pft::Detector;
 use crate::cc::source::SourceCc;
 use crate::net::packet::{Lane, PacketId};
-use crate::net::topology::{NodeId, PortId};
+use crate::net::topology::{ChannelId, NodeId, PortId};
 use crate::rng::Rng;
 use crate::time::Time;
 use alloc::collections::{BinaryHeap, VecDeque};
@@ -95,6 +95,8 @@ pub struct Output {
 #[derive(Debug, Clone)]
 pub struct SwitchState {
     pub node: NodeId,
+    /// The channel each port sends on (the topology's, kept here for the passes).
+    pub out_channels: Vec<ChannelId>,
     /// `inputs[port][lane]`.
     pub inputs: Vec<[InputLane; 2]>,
     pub outputs: Vec<Output>,
@@ -118,6 +120,8 @@ pub struct SwitchState {
 #[derive(Debug, Clone)]
 pub struct HostState {
     pub node: NodeId,
+    /// The channel its NIC sends on, if it has a link.
+    pub channel: Option<ChannelId>,
     /// Flows that were ready when queued (checked again when they reach the front).
     pub ready: VecDeque<u32>,
     /// `(time its rate limit allows it, flow)`, earliest first; an entry is live only if it matches the flow's

@@ -72,7 +72,7 @@ impl Simulation {
         let slot = self.node_slot[node as usize] as usize;
         let p = self.packets[packet];
         let out = self.topo.route(node, p.dst).expect("validated scenarios route every flow");
-        let out_channel = self.topo.out_channel(node, out);
+        let out_channel = self.switches[slot].out_channels[out as usize];
         let l = p.lane.index();
         let sw = &mut self.switches[slot];
         // Cut-through: after the forwarding delay, and never so early that a faster output would catch up with the
@@ -194,7 +194,7 @@ impl Simulation {
                     continue;
                 }
                 for &out in &sw.pending_outputs {
-                    let channel = self.topo.out_channel(sw.node, out);
+                    let channel = sw.out_channels[out as usize];
                     let state = &self.channels[channel as usize];
                     if state.is_busy() {
                         continue;
@@ -225,7 +225,6 @@ impl Simulation {
     fn start_from_switch(&mut self, slot: usize, cand: Candidate) {
         let l = cand.lane.index();
         let sw = &mut self.switches[slot];
-        let node: NodeId = sw.node;
         let buffer = &mut sw.inputs[cand.input as usize][l];
         for older in buffer.queue.iter_mut().take(cand.pos).filter(|e| !e.started) {
             older.bypassed += 1;
@@ -248,7 +247,7 @@ impl Simulation {
             sw.pending_outputs.swap_remove(i);
             sw.is_pending[cand.out as usize] = false;
         }
-        let channel = self.topo.out_channel(node, cand.out);
+        let channel = sw.out_channels[cand.out as usize];
         let fecn = cand.lane == Lane::Data
             && self.scenario.ib_cc.as_ref().is_some_and(|cfg| {
                 // Annex A10: congested (the data waiting for this port passes the Threshold's level), eligible
@@ -335,6 +334,7 @@ mod tests {
         }
         SwitchState {
             node: 0,
+            out_channels: vec![0, 1],
             inputs: vec![[input, InputLane::default()]],
             outputs,
             capacity: 132,

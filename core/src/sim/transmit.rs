@@ -49,7 +49,7 @@ impl Simulation {
         if lane == Lane::Data && from_input.is_none() {
             self.pft_credits_changed(channel);
         }
-        if !self.topo.nodes()[c.to as usize].is_host {
+        if !self.is_host[c.to as usize] {
             if c.propagation == 0 {
                 self.arrive(channel, packet);
             } else {
@@ -66,7 +66,7 @@ impl Simulation {
         if let Some(input) = sending.from_input {
             self.leave_input(c.from, input, sending.lane, sending.packet);
         }
-        if self.topo.nodes()[c.to as usize].is_host {
+        if self.is_host[c.to as usize] {
             if c.propagation == 0 {
                 self.deliver(channel, sending.packet);
             } else {
