@@ -20,7 +20,7 @@ test('the golden run gives the recorded digest in wasm', async () => {
 test('the benchmark page runs the bench scenarios in wasm', async () => {
   const page = await openPage(browser, `${server.url}?selftest=bench&duration=5`);
   const rows = (await page.getByTestId('bench-json').textContent()).trim().split('\n').map((l) => JSON.parse(l));
-  assert.deepEqual(rows.map((r) => r.scenario), ['fig4-lipd-input-triggered', 'fig2-no-control', 'many-flows-1024']);
+  assert.deepEqual(rows.map((r) => r.scenario), ['fig4-lipd-input-triggered', 'fig2-no-control', 'many-flows-1024', 'fattree8-shift']);
   assert.ok(rows.every((r) => r.events > 1000 && r.events_per_s > 0));
   assert.deepEqual(page.errors, []);
 });

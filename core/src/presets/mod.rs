@@ -403,7 +403,8 @@ pub fn find(name: &str) -> Option<&'static Preset> {
 }
 
 /// The benchmark scenarios of `ibcc bench` and the page's `?selftest=bench` (the same runs natively and in wasm):
-/// the Fig. 4 case (R=10, L=10, LIPD, input-triggered marking, window 1), Fig. 2 without control, and 1024 flows.
+/// the Fig. 4 case (R=10, L=10, LIPD, input-triggered marking, window 1), Fig. 2 without control, 1024 flows, and a
+/// k=8 fat tree.
 pub fn bench_scenarios(duration_ms: u64) -> Vec<(&'static str, Scenario)> {
     let mut fig4 = find("infocom03-fig4b").expect("preset exists").scenario();
     fig4.duration_ns = duration_ms * 1_000_000;
@@ -431,7 +432,32 @@ pub fn bench_scenarios(duration_ms: u64) -> Vec<(&'static str, Scenario)> {
             many.flows.push(g);
         }
     }
-    alloc::vec![("fig4-lipd-input-triggered", fig4), ("fig2-no-control", fig2), ("many-flows-1024", many)]
+    // Scaling with the network: a k=8 fat tree (80 switches, 128 hosts), every host sending to the host half the
+    // network away, so all traffic crosses the core (deterministic routes share core links: congestion everywhere),
+    // LIPD with input-triggered marking. A tenth of the duration: it has about 40x the events per simulated ms.
+    let mut tree = fat_tree(8, "fattree8-shift", (duration_ms * 1_000_000 / 10).max(1));
+    let hosts = 128u32;
+    for h in 0..hosts {
+        tree.flows.push(crate::scenario::Flow {
+            id: alloc::format!("f{h}"),
+            src: alloc::format!("h{h}"),
+            dst: alloc::format!("h{}", (h + hosts / 2) % hosts),
+            group: String::from("shift"),
+            start_ns: u64::from(h) * 100,
+            stop_ns: None,
+            traffic: Traffic::Greedy,
+            source: None,
+        });
+    }
+    tree.source.response = Response::Lipd;
+    tree.marking.policy = MarkingPolicy::InputTriggered;
+    tree.measure.from_ns = tree.duration_ns / 5;
+    alloc::vec![
+        ("fig4-lipd-input-triggered", fig4),
+        ("fig2-no-control", fig2),
+        ("many-flows-1024", many),
+        ("fattree8-shift", tree),
+    ]
 }
 
 #[cfg(test)]

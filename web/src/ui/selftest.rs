@@ -41,7 +41,7 @@ pub fn BenchSelfTest() -> Html {
             sim.run();
             let wall = (now() - t0) / 1000.0;
             let r = sim.results();
-            let doc = serde_json::json!({ "scenario": name, "sim_ms": duration_ms, "wall_s": wall, "events": r.events,
+            let doc = serde_json::json!({ "scenario": name, "sim_ms": scenario.duration_ns as f64 / 1e6, "wall_s": wall, "events": r.events,
                 "events_per_s": r.events as f64 / wall, "delivered_per_s": r.totals.delivered_packets as f64 / wall });
             out += &(doc.to_string() + "\n");
         }
