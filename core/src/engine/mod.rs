@@ -99,7 +99,7 @@ impl<E: Copy> EventQueue<E> {
     }
 
     /// Puts an entry where it waits relative to `last` (its time is not before `last`). Entries reach `current`
-    /// in `seq` order: scheduled ones have the highest `seq` so far, re-filed ones are sorted by `refill`.
+    /// in `seq` order: scheduled ones have the highest `seq` so far, and `pop_until` sorts the ones it re-files.
     fn file(&mut self, entry: Entry<E>) {
         let diff = entry.time ^ self.last;
         if diff == 0 {

@@ -1,5 +1,6 @@
 //! A k-ary fat tree (three levels: k pods of k/2 edge and k/2 aggregation switches, (k/2)^2 core switches,
-//! k/2 hosts per edge switch; k^3/4 hosts in all), with a hot spot: every host but a few sends to one host.
+//! k/2 hosts per edge switch; k^3/4 hosts in all), with a hot spot (every host but a few sends to one host) or a
+//! shift (every host sends to the host half the network away).
 
 use crate::scenario::{Flow, Link, Node, NodeKind, Scenario, Traffic};
 use alloc::format;
@@ -11,6 +12,19 @@ fn node(id: String, kind: NodeKind, x: f64, y: f64) -> Node {
 
 fn link(a: &str, b: &str) -> Link {
     Link { a: a.into(), b: b.into(), bandwidth_gbps: None, propagation_ns: None }
+}
+
+fn greedy(id: String, src: u32, dst: u32, group: &str, start_ns: u64) -> Flow {
+    Flow {
+        id,
+        src: format!("h{src}"),
+        dst: format!("h{dst}"),
+        group: group.into(),
+        start_ns,
+        stop_ns: None,
+        traffic: Traffic::Greedy,
+        source: None,
+    }
 }
 
 /// The network of a k-ary fat tree (`k` even, at least 2). Hosts are `h0`, `h1`, ...; switches `e{pod}.{i}`,
@@ -65,26 +79,19 @@ pub fn fat_tree_hotspot(k: u32, name: &str, duration_ns: u64) -> Scenario {
     let victim_src = pod0;
     let victim_dst = pod0 + k / 2;
     for h in (pod0..hosts).filter(|&h| h != victim_src) {
-        s.flows.push(Flow {
-            id: format!("hot{h}"),
-            src: format!("h{h}"),
-            dst: String::from("h0"),
-            group: String::from("hotspot"),
-            start_ns: u64::from(h) * 10_000,
-            stop_ns: None,
-            traffic: Traffic::Greedy,
-            source: None,
-        });
+        s.flows.push(greedy(format!("hot{h}"), h, 0, "hotspot", u64::from(h) * 10_000));
     }
-    s.flows.push(Flow {
-        id: String::from("victim"),
-        src: format!("h{victim_src}"),
-        dst: format!("h{victim_dst}"),
-        group: String::from("victim"),
-        start_ns: 0,
-        stop_ns: None,
-        traffic: Traffic::Greedy,
-        source: None,
-    });
+    s.flows.push(greedy(String::from("victim"), victim_src, victim_dst, "victim", 0));
+    s
+}
+
+/// A k-ary fat tree where host `h` sends to host `h + hosts/2` (group "shift"), starting 100 ns apart: all traffic
+/// crosses the core, and deterministic routes make flows share core links, so congestion is everywhere.
+pub fn fat_tree_shift(k: u32, name: &str, duration_ns: u64) -> Scenario {
+    let mut s = fat_tree(k, name, duration_ns);
+    let hosts = k * k * k / 4;
+    for h in 0..hosts {
+        s.flows.push(greedy(format!("f{h}"), h, (h + hosts / 2) % hosts, "shift", u64::from(h) * 100));
+    }
     s
 }

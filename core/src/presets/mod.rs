@@ -9,7 +9,7 @@ mod fat_tree;
 mod parking_lot;
 mod two_switch;
 
-pub use fat_tree::{fat_tree, fat_tree_hotspot};
+pub use fat_tree::{fat_tree, fat_tree_hotspot, fat_tree_shift};
 pub use parking_lot::parking_lot;
 pub use two_switch::TwoSwitch;
 
@@ -432,23 +432,9 @@ pub fn bench_scenarios(duration_ms: u64) -> Vec<(&'static str, Scenario)> {
             many.flows.push(g);
         }
     }
-    // Scaling with the network: a k=8 fat tree (80 switches, 128 hosts), every host sending to the host half the
-    // network away, so all traffic crosses the core (deterministic routes share core links: congestion everywhere),
-    // LIPD with input-triggered marking. A tenth of the duration: it has about 40x the events per simulated ms.
-    let mut tree = fat_tree(8, "fattree8-shift", (duration_ms * 1_000_000 / 10).max(1));
-    let hosts = 128u32;
-    for h in 0..hosts {
-        tree.flows.push(crate::scenario::Flow {
-            id: alloc::format!("f{h}"),
-            src: alloc::format!("h{h}"),
-            dst: alloc::format!("h{}", (h + hosts / 2) % hosts),
-            group: String::from("shift"),
-            start_ns: u64::from(h) * 100,
-            stop_ns: None,
-            traffic: Traffic::Greedy,
-            source: None,
-        });
-    }
+    // Scaling with the network: a k=8 fat tree (80 switches, 128 hosts) under a shift pattern, LIPD with
+    // input-triggered marking. A tenth of the duration: it has about 40x the events per simulated ms.
+    let mut tree = fat_tree_shift(8, "fattree8-shift", (duration_ms * 1_000_000 / 10).max(1));
     tree.source.response = Response::Lipd;
     tree.marking.policy = MarkingPolicy::InputTriggered;
     tree.measure.from_ns = tree.duration_ns / 5;

@@ -110,9 +110,9 @@ pub struct Simulation {
     queue: EventQueue<Event>,
     packets: PacketPool,
     channels: Vec<ChannelState>,
-    /// Per node: its index in `switches` or `hosts`, and whether it is a host (the topology's, kept flat for the
-    /// event loop).
+    /// Per node: its index in `switches` or `hosts`.
     node_slot: Vec<u32>,
+    /// Per node: whether it is a host (the topology's, kept flat for the event loop).
     is_host: Vec<bool>,
     switches: Vec<SwitchState>,
     hosts: Vec<HostState>,
@@ -162,7 +162,6 @@ impl Simulation {
             if info.is_host {
                 node_slot[n] = hosts.len() as u32;
                 hosts.push(HostState {
-                    node: n as NodeId,
                     channel: info.out_channels.first().copied(),
                     ready: Default::default(),
                     timers: Default::default(),

@@ -25,7 +25,7 @@ impl Simulation {
     pub(super) fn pft_credits_changed(&mut self, channel: ChannelId) {
         let Some(cfg) = self.scenario.pft else { return };
         let from = self.topo.channel(channel).from;
-        if !self.topo.nodes()[from as usize].is_host {
+        if !self.is_host[from as usize] {
             return;
         }
         let slot = self.node_slot[from as usize] as usize;
@@ -72,7 +72,7 @@ impl Simulation {
     /// follow it.
     pub(super) fn pft_after_data_packet(&mut self, slot: usize, ends: Time) {
         let Some(cfg) = self.scenario.pft else { return };
-        let channel = self.topo.out_channel(self.hosts[slot].node, 0);
+        let channel = self.hosts[slot].channel.expect("a host that sends data has a link");
         let (c, flits) = (self.data_credits_in_use(channel), self.flits(&cfg));
         let pft = self.hosts[slot].pft.as_mut().expect("PFT is on");
         pft.next_data_at = if pft.detector.state() == PftState::Congested {

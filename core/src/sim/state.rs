@@ -119,7 +119,6 @@ pub struct SwitchState {
 /// Both are kept up to date as flows change, so a pass costs the same however many flows the host has.
 #[derive(Debug, Clone)]
 pub struct HostState {
-    pub node: NodeId,
     /// The channel its NIC sends on, if it has a link.
     pub channel: Option<ChannelId>,
     /// Flows that were ready when queued (checked again when they reach the front).

@@ -165,7 +165,6 @@ impl Simulation {
     /// A data input buffer became full: naive marking marks its waiting packets; input-triggered marking arms the
     /// counters of every output its waiting packets are bound for (Globecom'02 §IV-A, §IV-B).
     fn buffer_full(&mut self, slot: usize, port: PortId) {
-        let node = self.switches[slot].node;
         let sw = &mut self.switches[slot];
         let buffer = &sw.inputs[port as usize][Lane::Data.index()];
         for e in buffer.queue.iter().filter(|e| !e.started) {
@@ -174,7 +173,7 @@ impl Simulation {
                 if !p.marked {
                     p.marked = true;
                     self.totals.marked += 1;
-                    self.links[self.topo.out_channel(node, e.out) as usize].marks += 1;
+                    self.links[sw.out_channels[e.out as usize] as usize].marks += 1;
                 }
             }
             if self.marker.triggers_outputs() {
