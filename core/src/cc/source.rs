@@ -20,6 +20,7 @@
 use super::ipd::{rate_of, IpdTable};
 use super::response::{ResponseFunction, ResponseParams};
 use crate::time::Time;
+use core::cell::Cell;
 use alloc::rc::Rc;
 
 /// What delayed a flow's last injection (the HP slides' RWL).
@@ -38,7 +39,8 @@ enum Rate {
     /// A constant fraction of `Rmax`.
     Fixed(f64),
     /// Any value in `[Rmin, Rmax]`, changed by `finc`/`fdec`.
-    Continuous { function: ResponseFunction, params: ResponseParams, r: f64 },
+    /// `memo`: the last gap computed, with the rate bits and packet time it was computed for.
+    Continuous { function: ResponseFunction, params: ResponseParams, r: f64, memo: Cell<(u64, Time, Time)> },
     /// An IPD with its countdown of unmarked ACKs to the next increase.
     Discrete { table: Rc<IpdTable>, ipd: u16, rpi: u32 },
 }
@@ -80,7 +82,7 @@ impl SourceCc {
             SourceKind::None => Rate::Unlimited,
             SourceKind::Fixed(r) => Rate::Fixed(*r),
             SourceKind::Continuous(function, params) => {
-                Rate::Continuous { function: *function, params: *params, r: 1.0 }
+                Rate::Continuous { function: *function, params: *params, r: 1.0, memo: Cell::new((u64::MAX, 0, 0)) }
             }
             SourceKind::Discrete(table) => Rate::Discrete { table: table.clone(), ipd: 0, rpi: table.rpi(0) },
         };
@@ -113,11 +115,17 @@ impl SourceCc {
             Rate::Unlimited => packet_time,
             // The papers' discrete rates are exact multiples of the packet time.
             Rate::Discrete { ipd, .. } => packet_time * (1 + u64::from(*ipd)),
-            _ => {
-                let gap = libm::round(packet_time as f64 / self.rate());
-                // r >= Rmin > 0 bounds the gap well inside u64.
-                gap as Time
+            Rate::Continuous { r, memo, .. } => {
+                // Asked after every send and every ACK; the rate changes only on ACKs.
+                let (bits, time, gap) = memo.get();
+                if bits == r.to_bits() && time == packet_time {
+                    return gap;
+                }
+                let gap = gap_at(packet_time, *r);
+                memo.set((r.to_bits(), packet_time, gap));
+                gap
             }
+            Rate::Fixed(r) => gap_at(packet_time, *r),
         }
     }
 
@@ -161,10 +169,16 @@ impl SourceCc {
     }
 }
 
+/// The gap between packet starts at rate `r` (a fraction of `Rmax`).
+fn gap_at(packet_time: Time, r: f64) -> Time {
+    // r >= Rmin > 0 bounds the gap well inside u64.
+    libm::round(packet_time as f64 / r) as Time
+}
+
 fn decrease(rate: &mut Rate) {
     match rate {
         Rate::Unlimited | Rate::Fixed(_) => {}
-        Rate::Continuous { function, params, r } => *r = function.fdec(params, *r),
+        Rate::Continuous { function, params, r, .. } => *r = function.fdec(params, *r),
         Rate::Discrete { table, ipd, rpi } => {
             *ipd = table.decrease(*ipd);
             *rpi = table.rpi(*ipd);
@@ -176,7 +190,7 @@ fn decrease(rate: &mut Rate) {
 fn step_up(rate: &mut Rate) {
     match rate {
         Rate::Unlimited | Rate::Fixed(_) => {}
-        Rate::Continuous { function, params, r } => *r = function.finc(params, *r),
+        Rate::Continuous { function, params, r, .. } => *r = function.finc(params, *r),
         Rate::Discrete { table, ipd, .. } => *ipd = table.increase(*ipd),
     }
 }
@@ -194,7 +208,7 @@ fn reload(limiter: Limiter, window: u32, rate: &Rate) -> u32 {
 fn increase(rate: &mut Rate) {
     match rate {
         Rate::Unlimited | Rate::Fixed(_) => {}
-        Rate::Continuous { function, params, r } => *r = function.finc(params, *r),
+        Rate::Continuous { function, params, r, .. } => *r = function.finc(params, *r),
         Rate::Discrete { table, ipd, rpi } => {
             if *ipd == 0 {
                 return;

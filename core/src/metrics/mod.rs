@@ -19,24 +19,49 @@ pub struct BusySeries {
     bin: Time,
     end: Time,
     bins: Vec<Time>,
+    /// The bin the last busy time started in, and its start: starts never go back (simulated time is monotone),
+    /// so the next one is usually in this bin or the next, found without a division.
+    cur: usize,
+    cur_start: Time,
 }
 
 impl BusySeries {
     /// Bins of width `bin` covering `[0, duration]`.
     pub fn new(bin: Time, duration: Time) -> Self {
-        Self { bin, end: duration, bins: vec![0; (duration / bin + 1) as usize] }
+        Self { bin, end: duration, bins: vec![0; (duration / bin + 1) as usize], cur: 0, cur_start: 0 }
+    }
+
+    /// The bin holding time `t` (and its start).
+    fn bin_of(&mut self, t: Time) -> (usize, Time) {
+        let next = self.cur_start + self.bin;
+        if t < self.cur_start || t >= next + self.bin {
+            self.cur = (t / self.bin) as usize;
+            self.cur_start = self.cur as Time * self.bin;
+        } else if t >= next {
+            self.cur += 1;
+            self.cur_start = next;
+        }
+        (self.cur, self.cur_start)
     }
 
     /// Adds busy time `[start, end)`, split across the bins it spans; time after the end of the run is not counted.
     pub fn add(&mut self, start: Time, end: Time) {
         let end = end.min(self.end);
+        if start >= end {
+            return;
+        }
+        let (mut i, bin_start) = self.bin_of(start);
         let mut t = start;
-        while t < end {
-            let i = (t / self.bin) as usize;
-            let bin_end = (i as Time + 1) * self.bin;
+        let mut bin_end = bin_start + self.bin;
+        loop {
             let until = end.min(bin_end);
             self.bins[i] += until - t;
+            if until == end {
+                break;
+            }
             t = until;
+            i += 1;
+            bin_end += self.bin;
         }
     }
 

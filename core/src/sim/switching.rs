@@ -187,6 +187,9 @@ impl Simulation {
         let now = self.queue.now();
         loop {
             let mut best: Option<Candidate> = None;
+            // Candidates this scan found: starting one only takes resources (its input, its output, credit), so if
+            // it was the only one, nothing else can start and the scan need not be repeated.
+            let mut found = 0;
             for lane in [Lane::Ack, Lane::Data] {
                 let sw = &self.switches[slot];
                 if sw.waiting[lane.index()] == 0 {
@@ -206,6 +209,7 @@ impl Simulation {
                         }
                         continue;
                     }
+                    found += 1;
                     if best.is_none_or(|b| cand.seq < b.seq) {
                         best = Some(cand);
                     }
@@ -214,9 +218,12 @@ impl Simulation {
                     break;
                 }
             }
-            match best {
-                Some(cand) => self.start_from_switch(slot, cand),
-                None => break,
+            let Some(cand) = best else { break };
+            // An ACK scan stops before the data lane, which may hold candidates of its own.
+            let last = found == 1 && (cand.lane == Lane::Data || self.switches[slot].waiting[Lane::Data.index()] == 0);
+            self.start_from_switch(slot, cand);
+            if last {
+                break;
             }
         }
     }
