@@ -20,8 +20,8 @@
 use super::ipd::{rate_of, IpdTable};
 use super::response::{ResponseFunction, ResponseParams};
 use crate::time::Time;
-use core::cell::Cell;
 use alloc::rc::Rc;
+use core::cell::Cell;
 
 /// What delayed a flow's last injection (the HP slides' RWL).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
