@@ -14,9 +14,11 @@ fn run(s: &Scenario) -> Results {
     sim.results()
 }
 
-/// Globecom'02 Fig. 2's network without end-to-end congestion control, measured while the victim runs.
+/// Globecom'02 Fig. 2's network without end-to-end congestion control (no window either), measured while the
+/// victim runs.
 fn spreading(pft: Option<PftConfig>) -> Scenario {
     let mut s = find("globecom02-fig2").unwrap().scenario();
+    s.source.window_packets = None;
     s.duration_ns = 60_000_000;
     s.measure.from_ns = 40_000_000;
     s.pft = pft;

@@ -46,15 +46,18 @@ fn infocom03_fig2_congestion_spreading_starves_the_victim() {
     assert!(root(&r) > 0.99, "the root link stays saturated");
 }
 
-/// Globecom'02 Fig. 2 (R=10, L=10): the paper reports the victim at 4% of the inter-switch link with the link 32.5%
-/// utilized. We reproduce the claim (a starved victim beside a mostly idle link) but not the numbers: with
-/// oldest-first arbitration every input of B gets 1/11 of the root link, so the remote flows together get ~9% and
-/// the victim under 1% (docs/reproduction.md discusses the difference). Tested: the claim.
+/// Globecom'02 Fig. 2 (R=10, L=10, no marking, and the window of one packet that "all" the paper's runs use, its
+/// footnote 1): "the victim flow uses only 4% of the bandwidth on the inter-switch link, even though the
+/// inter-switch link is only 32.5% utilized". ±3 points for the link as for INFOCOM'03 Fig. 2 (a value read off a
+/// plot); ±1.5 for the victim, a small number read off the bottom of the same plot: tight enough to tell it from a
+/// victim starved outright (under 1% without the window, docs/reproduction.md).
 #[test]
 fn globecom02_fig2_victim_starved_beside_an_idle_link() {
     let r = during_victim("globecom02-fig2", |_| {});
-    assert!(group(&r, "victim") < 0.05, "victim {}", group(&r, "victim"));
-    assert!(isl(&r) < 0.5, "inter-switch link {}", isl(&r));
+    let (victim, isl) = (group(&r, "victim"), isl(&r));
+    assert!((victim - 0.04).abs() <= 0.015, "victim {victim}");
+    assert!((isl - 0.325).abs() <= 0.03, "inter-switch link {isl}");
+    assert!(root(&r) > 0.99, "the root link stays saturated");
 }
 
 /// INFOCOM'03 Fig. 3b: with a window of one packet "the inter-switch link is fully utilized and the victim flow
@@ -105,8 +108,9 @@ fn infocom03_fig3d_fixed_rates_give_the_ideal_shares() {
 
 /// INFOCOM'03 Fig. 4a / Globecom'02 Fig. 3a: with naive marking "the local flows utilize 90% of the available root
 /// link bandwidth", and congestion spreading is avoided. ±3 points as for Fig. 2 (a value read off a plot). "Avoids
-/// spreading": the victim does far better than without congestion control in the same network (Globecom'02 Fig. 2);
-/// the paper's "high throughput" for the victim we do not reproduce (docs/reproduction.md).
+/// spreading": the victim does far better, at least five times, than in the same network with the same window and
+/// no marking (Globecom'02 Fig. 2, where it gets 4%); the paper's "high throughput" for the victim we do not
+/// reproduce (docs/reproduction.md).
 #[test]
 fn infocom03_fig4a_naive_marking_favours_local_flows() {
     let r = during_victim("infocom03-fig4a", |_| {});
@@ -115,7 +119,7 @@ fn infocom03_fig4a_naive_marking_favours_local_flows() {
     assert!(root(&r) > 0.97, "root link {}", root(&r));
     let none = during_victim("globecom02-fig2", |_| {});
     assert!(
-        group(&r, "victim") > 10.0 * group(&none, "victim"),
+        group(&r, "victim") > 5.0 * group(&none, "victim"),
         "victim {} vs {}",
         group(&r, "victim"),
         group(&none, "victim")

@@ -167,11 +167,14 @@ pub const PRESETS: &[Preset] = &[
     Preset {
         name: "globecom02-fig2",
         figure: "Globecom'02 Fig. 2.",
-        description: "Congestion spreading without congestion control with 10 remote and 10 local flows: the \
-                      victim is starved even harder.",
+        description: "Congestion spreading with 10 remote and 10 local flows and no ECN response, only the window \
+                      of one packet that all of this paper's runs use (its footnote 1): ten remote flows can fill \
+                      the 4-packet buffer at B, so the window does not stop the spreading and the victim starves.",
         paper_reports: "The victim gets 4% of the inter-switch link, which is 32.5% utilized.",
         reported: &[victim_period(Quantity::Group("victim"), "4%"), victim_period(Quantity::Link("A->B"), "32.5%")],
-        build: || no_control(10, 10),
+        // "The simulation results in this paper all use LIPD rate control and a fixed window size of one packet"
+        // (Globecom'02 footnote 1): "no congestion control" here is no marking, with the window kept.
+        build: || timed(10, 10),
     },
     Preset {
         name: "infocom03-fig3b",
