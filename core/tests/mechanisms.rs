@@ -93,6 +93,40 @@ fn fixed_rate_spaces_injections() {
     assert!((f.throughput_fraction - 0.25).abs() < 1e-9);
 }
 
+/// How many packets one input buffer sends at once (`switch.input_transfers`), by hand. H0 sends one packet of f1 (to
+/// D1, whose link is 4 Gb/s) at 0 and one of f2 (to D2, 8 Gb/s) right behind it, at 2068 ns. f1's packet leaves S at
+/// 40 ns and takes 4136 ns on the slow link, so its tail leaves S's input buffer at 4176 ns, when it also reaches D1.
+/// f2's packet may leave at 2068 + 40 = 2108 ns: with no limit it does, and its tail reaches D2 at 2108 + 2068 =
+/// 4176 ns (a delay of 2108 ns); with one transfer per input it waits for f1's tail and arrives at 4176 + 2068 =
+/// 6244 ns (a delay of 4176 ns).
+#[test]
+fn an_input_buffer_sends_to_two_outputs_at_once_unless_limited() {
+    let mut s = Scenario::empty("fan-out", 10_000);
+    s.nodes = vec![
+        node("H0", NodeKind::Host),
+        node("S", NodeKind::Switch),
+        node("D1", NodeKind::Host),
+        node("D2", NodeKind::Host),
+    ];
+    let mut slow = link("S", "D1");
+    slow.bandwidth_gbps = Some(4.0);
+    s.links = vec![link("H0", "S"), slow, link("S", "D2")];
+    // One packet each: f1 stops before its ACK could let it send again, f2 just after its first start.
+    s.flows = vec![flow("f1", "H0", "D1"), flow("f2", "H0", "D2")];
+    s.flows[0].stop_ns = Some(1_000);
+    s.flows[1].stop_ns = Some(2_100);
+    for (limit, want) in [(None, 2108.0), (Some(1), 4176.0), (Some(2), 2108.0)] {
+        s.switch.input_transfers = limit;
+        let mut sim = Simulation::new(&s).unwrap();
+        sim.run();
+        let r = sim.results();
+        assert_eq!(r.flow("f1").unwrap().mean_delay_ns, Some(4176.0), "{limit:?}");
+        let f2 = r.flow("f2").unwrap();
+        assert_eq!((f2.delivered_packets, f2.mean_delay_ns), (1, Some(want)), "{limit:?}");
+        sim.check_invariants().unwrap();
+    }
+}
+
 /// H1 and H2 both send to D through switch S, with no window: S's output to D is the bottleneck.
 fn incast(duration_ns: u64) -> Scenario {
     let mut s = Scenario::empty("incast", duration_ns);

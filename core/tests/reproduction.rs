@@ -63,16 +63,18 @@ fn globecom02_fig2_victim_starved_beside_an_idle_link() {
 /// INFOCOM'03 Fig. 3b: with a window of one packet "the inter-switch link is fully utilized and the victim flow
 /// consumes all its idle bandwidth (the slight under-utilization ... is an artifact of the starvation prevention
 /// function of switch B's scheduling mechanism)". A lone window-1 flow can use at most 2068/2248 = 92% of its path
-/// (it waits 180 ns for each ACK), which bounds what "fully" can mean. We require the link above 80% and the victim
-/// above 65% (over four times its Fig. 2 share), and check that the remaining shortfall is indeed the bypass limit:
-/// without it the victim gets more.
+/// (it waits 180 ns for each ACK), which bounds what "fully" can mean: we require the link at 90% or more and the
+/// victim to take at least 90% of what the remote flow leaves idle. With one transfer per input buffer
+/// (`input_transfers: 1`) the victim waits behind every remote packet B sends to the root link and the link drops
+/// to 86% (docs/reproduction.md): checked too, as the reason for the default.
 #[test]
 fn infocom03_fig3b_window_one_stops_spreading_for_one_remote_flow() {
     let r = during_victim("infocom03-fig3b", |_| {});
-    assert!(isl(&r) > 0.80, "inter-switch link {}", isl(&r));
-    assert!(group(&r, "victim") > 0.65, "victim {}", group(&r, "victim"));
-    let unlimited = during_victim("infocom03-fig3b", |s| s.switch.max_bypass = 255);
-    assert!(group(&unlimited, "victim") > group(&r, "victim") + 0.05, "starvation prevention costs the victim");
+    assert!(isl(&r) >= 0.90, "inter-switch link {}", isl(&r));
+    let idle = 1.0 - group(&r, "remote");
+    assert!(group(&r, "victim") >= 0.9 * idle, "victim {} of the idle {idle}", group(&r, "victim"));
+    let one = during_victim("infocom03-fig3b", |s| s.switch.input_transfers = Some(1));
+    assert!(isl(&one) < isl(&r) - 0.05, "one transfer per input: {} vs {}", isl(&one), isl(&r));
 }
 
 /// INFOCOM'03 Fig. 3c: with five remote flows a window of one packet is not enough: "congestion spreading prevents
@@ -92,18 +94,20 @@ fn infocom03_fig3c_window_one_fails_with_five_remote_flows() {
 }
 
 /// INFOCOM'03 Fig. 3d: with fixed rates (1/10 per remote and local flow, 1/2 for the victim) "all flows can achieve
-/// their ideal throughputs". The ten flows on the root link get exactly their rate (±0.5% for packet granularity
-/// over 20 ms). The victim's ideal is 1/2, but the inter-switch link is then loaded to exactly 100% and with a
-/// window of one packet every queueing delay there is lost time for the victim; we reproduce at least 75% of its
-/// ideal and say so in docs/reproduction.md.
+/// their ideal throughputs". Every flow within half a point of its rate (packet granularity over 20 ms: one packet
+/// of a 10% flow is 1% of its 20 ms). The inter-switch link is then loaded to exactly 100%, so any wait the victim's
+/// window of one packet cannot absorb is lost for good: with one transfer per input buffer the victim waits behind
+/// the remote packets B sends to the root link and gets 40%, not 50% (docs/reproduction.md), checked too.
 #[test]
 fn infocom03_fig3d_fixed_rates_give_the_ideal_shares() {
     let r = during_victim("infocom03-fig3d", |_| {});
-    for f in r.flows.iter().filter(|f| f.group != "victim") {
-        assert!((f.throughput_fraction - 0.1).abs() < 0.005, "{} {}", f.id, f.throughput_fraction);
+    for f in &r.flows {
+        let ideal = if f.group == "victim" { 0.5 } else { 0.1 };
+        assert!((f.throughput_fraction - ideal).abs() < 0.005, "{} {}", f.id, f.throughput_fraction);
     }
-    assert!(group(&r, "victim") >= 0.75 * 0.5, "victim {}", group(&r, "victim"));
     assert!(root(&r) > 0.99);
+    let one = during_victim("infocom03-fig3d", |s| s.switch.input_transfers = Some(1));
+    assert!(group(&one, "victim") < 0.45, "one transfer per input: victim {}", group(&one, "victim"));
 }
 
 /// INFOCOM'03 Fig. 4a / Globecom'02 Fig. 3a: with naive marking "the local flows utilize 90% of the available root
@@ -128,8 +132,11 @@ fn infocom03_fig4a_naive_marking_favours_local_flows() {
 
 /// INFOCOM'03 Fig. 4b / Globecom'02 Fig. 3b: input-triggered marking "also avoids congestion spreading and keeps the
 /// inter-switch link at high utilization. Moreover, fairness between the remote and local flows is improved when
-/// compared to the naive scheme", while "unfairness is not entirely eliminated" (remotes still get less). The paper
-/// gives no numbers; we require the remote/local ratio at least doubled, still below 1, and the root link busy.
+/// compared to the naive scheme", while "unfairness is not entirely eliminated" (remotes still get less); and victim
+/// packets "rarely receive marks" (§VI-B.1). The paper gives no numbers; we require the remote/local ratio at least
+/// doubled and still below 1, the root link busy, the inter-switch link at 90% or more (against 33% with spreading,
+/// Globecom'02 Fig. 2), and under 1% of the victim's packets marked (LIPD keeps a flow near full rate only with
+/// fewer than about 1 mark in 256 packets).
 #[test]
 fn infocom03_fig4b_input_triggered_marking_is_fairer() {
     let naive = during_victim("infocom03-fig4a", |_| {});
@@ -138,7 +145,14 @@ fn infocom03_fig4b_input_triggered_marking_is_fairer() {
     assert!(ratio(&it) > 2.0 * ratio(&naive), "remote/local {} vs naive {}", ratio(&it), ratio(&naive));
     assert!(ratio(&it) < 1.0, "remote flows still get less: {}", ratio(&it));
     assert!(root(&it) > 0.97, "root link {}", root(&it));
-    assert!(isl(&it) > isl(&naive), "the inter-switch link carries more");
+    assert!(isl(&it) >= 0.90, "inter-switch link {}", isl(&it));
+    let victim = it.flow("victim").unwrap();
+    assert!(
+        victim.marks * 100 < victim.delivered_packets,
+        "victim marks {} of {}",
+        victim.marks,
+        victim.delivered_packets
+    );
 }
 
 /// Globecom'02 Fig. 3c-d: input-output-triggered marking. "With a small output threshold of 4 packets, packets are too
@@ -175,33 +189,58 @@ fn ratio(r: &Results) -> f64 {
 }
 
 /// INFOCOM'03 Fig. 6: "LIPD performs the best for this static flow scenario, resulting in almost 100% utilization
-/// of the root link" and, "in contrast to LIPD and FIMD, with AIMD the inter-switch link has low utilization in
-/// scenarios with small input buffers"; "for all the schemes, fairness between local and remote flows improves with
-/// larger buffers". "Almost 100%": at least 95% from 4-packet buffers up. AIMD's shortfall on the inter-switch link
-/// must be clear (10 points) at 2- and 4-packet buffers.
+/// of the root link and high utilization of the inter-switch link"; "for all the schemes, fairness between local and
+/// remote flows improves with larger buffers". "Almost 100%": at least 95% from 4-packet buffers up. "High": at
+/// least 80% at 2, 4 and 8 packets (against 33% with spreading, Globecom'02 Fig. 2).
 #[test]
 fn infocom03_fig6_static_traffic() {
     let lipd: Vec<Results> =
         [2, 4, 8].iter().map(|&b| run(&long_run(Response::Lipd, RateMode::Continuous, b))).collect();
     assert!(root(&lipd[1]) > 0.95 && root(&lipd[2]) > 0.95, "LIPD root {} {}", root(&lipd[1]), root(&lipd[2]));
-    for (i, b) in [2, 4].iter().enumerate() {
-        let aimd = run(&long_run(Response::Aimd, RateMode::Continuous, *b));
-        assert!(isl(&aimd) < isl(&lipd[i]) - 0.10, "buffer {b}: AIMD ISL {} vs LIPD {}", isl(&aimd), isl(&lipd[i]));
+    for r in &lipd {
+        assert!(isl(r) >= 0.80, "LIPD inter-switch link {}", isl(r));
     }
     assert!(ratio(&lipd[0]) < ratio(&lipd[1]) && ratio(&lipd[1]) < ratio(&lipd[2]), "fairness grows with buffers");
 }
 
+/// INFOCOM'03 Fig. 6, AIMD: "in contrast to LIPD and FIMD, with AIMD the inter-switch link has low utilization in
+/// scenarios with small input buffers": "victim packets receive more marks with smaller buffer sizes" and AIMD
+/// recovers slowly from these "sporadic marks". Not reproduced by default: our victims, which cut through B, are
+/// marked still more rarely than the paper's, not at all at 2-packet buffers, so AIMD's victim is not held back
+/// (docs/reproduction.md). With one transfer per input buffer victims wait in B's buffer and are marked often
+/// enough: AIMD's inter-switch link is then at least 10 points below LIPD's at 2- and 4-packet buffers. Both checked.
+#[test]
+fn infocom03_fig6_aimd_and_the_victims_marks() {
+    for b in [2, 4] {
+        let lipd = run(&long_run(Response::Lipd, RateMode::Continuous, b));
+        let aimd = run(&long_run(Response::Aimd, RateMode::Continuous, b));
+        assert!(isl(&aimd) > 0.9, "buffer {b}: default AIMD ISL {}", isl(&aimd));
+        assert!(
+            aimd.flow("victim").unwrap().marks < 10,
+            "buffer {b}: victim marks {}",
+            aimd.flow("victim").unwrap().marks
+        );
+        let one = |f| {
+            let mut s = long_run(f, RateMode::Continuous, b);
+            s.switch.input_transfers = Some(1);
+            run(&s)
+        };
+        let (lipd1, aimd1) = (one(Response::Lipd), one(Response::Aimd));
+        assert!(isl(&aimd1) < isl(&lipd1) - 0.10, "buffer {b}: AIMD ISL {} vs LIPD {}", isl(&aimd1), isl(&lipd1));
+        assert!(isl(&lipd1) < isl(&lipd) - 0.2, "buffer {b}: LIPD ISL {} vs {} by default", isl(&lipd1), isl(&lipd));
+    }
+}
+
 /// INFOCOM'03 Fig. 6: "the discrete and continuous curves are nearly identical". For LIPD (whose IPD tables are
-/// exact) the root link, carried by the twenty low-rate flows where the IPD ladder is fine, agrees within 3 points
-/// (run-to-run spread is under 0.1 point). The inter-switch link does not: it carries the fast victim, and at the
-/// top of the ladder one mark halves a discrete rate (IPD 0 -> 1) for a whole Trec where the continuous rate climbs
-/// back along 1/(2 - t/Trec), averaging ln 2 (docs/reproduction.md); so only the root link is asserted.
+/// exact) both links agree within 3 points at 4- and 8-packet buffers (runs are deterministic; moving the victim's
+/// start shifts them by under a point). FIMD's and AIMD's curves differ more (docs/reproduction.md).
 #[test]
 fn infocom03_fig6_discrete_rates_match_continuous_for_lipd() {
     for b in [4, 8] {
         let c = run(&long_run(Response::Lipd, RateMode::Continuous, b));
         let d = run(&long_run(Response::Lipd, RateMode::Discrete, b));
         assert!((root(&c) - root(&d)).abs() < 0.03, "buffer {b}: root {} vs {}", root(&c), root(&d));
+        assert!((isl(&c) - isl(&d)).abs() < 0.03, "buffer {b}: inter-switch link {} vs {}", isl(&c), isl(&d));
     }
 }
 
@@ -244,9 +283,10 @@ fn infocom03_fig7a_persistent_state_protects_static_flows() {
 
 /// INFOCOM'03 Fig. 7b: all flows dynamic with persistent state. "The intermediate range of ON durations (from
 /// approximately 0.2 ms to 2 ms) ... benefits from using FIMD"; for more static traffic "utilization is maximized by
-/// LIPD"; "AIMD has the worst performance on all ranges achieving approximately 10% lower utilization than the best",
-/// and its inter-switch link is the least used. Tested at 0.5 ms and 10 ms mean ON time; "approximately 10%": at least
-/// 5 points below the best.
+/// LIPD"; "AIMD has the worst performance on all ranges achieving approximately 10% lower utilization than the
+/// best"; "the inter-switch link has high utilization, except in the case of AIMD". Tested at 0.5 ms and 10 ms mean
+/// ON time; "approximately 10%": at least 5 points below the best; "high": at least 90% for LIPD and FIMD. AIMD's
+/// lower inter-switch link we do not reproduce, as for Fig. 6 (infocom03_fig6_aimd_and_the_victims_marks).
 #[test]
 fn infocom03_fig7b_fimd_wins_for_dynamic_traffic() {
     let at = |on_ns: u64| -> Vec<Results> {
@@ -262,7 +302,7 @@ fn infocom03_fig7b_fimd_wins_for_dynamic_traffic() {
     for (name, rs) in [("0.5 ms", &mid), ("10 ms", &slow)] {
         let best = rs.iter().map(root).fold(0.0, f64::max);
         assert!(root(&rs[2]) < best - 0.05, "{name}: AIMD {} vs best {best}", root(&rs[2]));
-        assert!(isl(&rs[2]) < isl(&rs[0]) && isl(&rs[2]) < isl(&rs[1]), "{name}: AIMD's ISL is the least used");
+        assert!(isl(&rs[0]) >= 0.9 && isl(&rs[1]) >= 0.9, "{name}: ISL {} {}", isl(&rs[0]), isl(&rs[1]));
     }
 }
 

@@ -47,6 +47,26 @@ fn the_documented_example_is_valid() {
     assert!(!s.flows.is_empty());
 }
 
+/// Version 1 had no `switch.input_transfers` and meant one transfer per input buffer at a time; a version-1 document
+/// read now keeps that meaning (so old links and files replay exactly), while a current one without the field has
+/// no limit. A switch may override either way; `null` there lifts its limit.
+#[test]
+fn version_1_keeps_one_transfer_per_input_and_overrides_apply_per_switch() {
+    let v1 = Scenario::from_json_validated(&base().to_string()).unwrap();
+    assert_eq!((v1.version, v1.switch.input_transfers), (VERSION, Some(1)));
+    let mut v = base();
+    v["version"] = VERSION.into();
+    let current = Scenario::from_json_validated(&v.to_string()).unwrap();
+    assert_eq!(current.switch.input_transfers, None);
+    v["switch"] = serde_json::json!({"input_transfers": 2});
+    v["nodes"][0]["switch"] = serde_json::json!({"input_transfers": null});
+    let s = Scenario::from_json_validated(&v.to_string()).unwrap();
+    assert_eq!(s.switch.input_transfers, Some(2));
+    assert_eq!(s.switch.with(s.nodes[0].switch.as_ref()).input_transfers, None);
+    // What it writes reads back the same (a current document is not upgraded again).
+    assert_eq!(Scenario::from_json(&s.to_json()).unwrap(), s);
+}
+
 #[test]
 fn null_window_means_no_window_and_overrides_apply_per_flow() {
     let mut v = base();
@@ -118,6 +138,12 @@ fn each_bad_element_is_named() {
             Element::Node { index: 0, id: "S".into() },
             "switch.buffer_packets",
             |p| *p == Problem::BufferSmallerThanPacket,
+        ),
+        (
+            Box::new(|v| v["nodes"][0]["switch"] = serde_json::json!({"input_transfers": 0})),
+            Element::Node { index: 0, id: "S".into() },
+            "switch.input_transfers",
+            |p| matches!(p, Problem::OutOfRange(_)),
         ),
         (Box::new(|v| v["flows"][0]["dst"] = "S".into()), Element::Flow { index: 0, id: "f".into() }, "dst", |p| {
             *p == Problem::NotAHost("S".into())

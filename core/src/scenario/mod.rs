@@ -1,9 +1,10 @@
 //! The scenario format: plain data describing a network, its flows, its congestion control and what to measure.
 //!
 //! This is a public contract (share links, the CLI and the tests depend on it), documented field by field in
-//! `docs/scenario.md`. It is versioned: `format` is always `"ibcc-scenario"` and `version` is [`VERSION`]. Parsing
-//! refuses unknown fields so a typo is an error, not a silently ignored setting; [`Scenario::validate`] then checks
-//! everything the types cannot (references, topology, ranges, limits) and names the offending element and field.
+//! `docs/scenario.md`. It is versioned: `format` is always `"ibcc-scenario"` and `version` is [`VERSION`]; older
+//! versions are upgraded as they are read, keeping their meaning (see [`Scenario::upgrade`]). Parsing refuses unknown
+//! fields so a typo is an error, not a silently ignored setting; [`Scenario::validate`] then checks everything the
+//! types cannot (references, topology, ranges, limits) and names the offending element and field.
 
 mod error;
 pub mod link;
@@ -23,16 +24,17 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 /// The value of the `format` field.
 pub const FORMAT: &str = "ibcc-scenario";
-/// The scenario format version this build reads and writes.
-pub const VERSION: u32 = 1;
+/// The scenario format version this build writes. It reads this one and every older one (upgraded as read).
+pub const VERSION: u32 = 2;
 
 /// A complete scenario.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+// The derived code becomes inherent functions; the trait impls below wrap them (deserializing also upgrades).
+#[serde(remote = "Self", deny_unknown_fields)]
 pub struct Scenario {
     /// Always [`FORMAT`].
     pub format: String,
-    /// Always [`VERSION`] for this build.
+    /// [`VERSION`] once read (an older version is upgraded as it is read).
     pub version: u32,
     #[serde(default)]
     pub name: String,
@@ -76,6 +78,20 @@ fn one_u64() -> u64 {
     1
 }
 
+impl Serialize for Scenario {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        Scenario::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Scenario {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let mut s = Scenario::deserialize(deserializer)?;
+        s.upgrade();
+        Ok(s)
+    }
+}
+
 /// Packet sizes (INFOCOM'03 Table I).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -108,11 +124,15 @@ pub struct SwitchConfig {
     pub forwarding_delay_ns: u64,
     /// How many times the oldest packet of an input buffer may be bypassed before it blocks the buffer.
     pub max_bypass: u32,
+    /// How many packets one input buffer (per lane) may send through the crossbar at the same time; `None`: no
+    /// limit. The papers do not say; their results need no limit (docs/reproduction.md), so that is the default.
+    /// 1 is a classic input-queued crossbar, where an input reads one packet at a time.
+    pub input_transfers: Option<u32>,
 }
 
 impl Default for SwitchConfig {
     fn default() -> Self {
-        Self { buffer_packets: 4, forwarding_delay_ns: 40, max_bypass: 4 }
+        Self { buffer_packets: 4, forwarding_delay_ns: 40, max_bypass: 4, input_transfers: None }
     }
 }
 
@@ -126,6 +146,9 @@ pub struct SwitchOverride {
     pub forwarding_delay_ns: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_bypass: Option<u32>,
+    /// `null` here means "no limit" for this switch.
+    #[serde(deserialize_with = "present_or_null", skip_serializing_if = "Option::is_none")]
+    pub input_transfers: Option<Option<u32>>,
 }
 
 impl SwitchConfig {
@@ -136,6 +159,7 @@ impl SwitchConfig {
             buffer_packets: o.buffer_packets.unwrap_or(self.buffer_packets),
             forwarding_delay_ns: o.forwarding_delay_ns.unwrap_or(self.forwarding_delay_ns),
             max_bypass: o.max_bypass.unwrap_or(self.max_bypass),
+            input_transfers: o.input_transfers.unwrap_or(self.input_transfers),
         }
     }
 }
@@ -430,6 +454,17 @@ impl Scenario {
             measure: Measure::default(),
             pft: None,
             ib_cc: None,
+        }
+    }
+
+    /// Brings a scenario read in an older format version to [`VERSION`] without changing what it means:
+    /// - version 1 had no `switch.input_transfers` and meant one transfer per input at a time, which it keeps.
+    ///
+    /// Any other version is left alone for validation to refuse by name.
+    pub fn upgrade(&mut self) {
+        if self.version == 1 {
+            self.switch.input_transfers = Some(1);
+            self.version = 2;
         }
     }
 

@@ -95,6 +95,13 @@ fn check_switch(element: impl Fn() -> Element, s: &SwitchConfig, limits: &Limits
     if s.max_bypass > 255 {
         return Err(err(element(), "switch.max_bypass", Problem::OutOfRange("at most 255")));
     }
+    if s.input_transfers.is_some_and(|t| t == 0 || t > 65_535) {
+        return Err(err(
+            element(),
+            "switch.input_transfers",
+            Problem::OutOfRange("from 1 to 65535, or null for no limit"),
+        ));
+    }
     Ok(())
 }
 

@@ -8,10 +8,10 @@
 //! 1. its source host's NIC starts it when the flow's window and rate limit allow, the link is idle and the first
 //!    switch's input buffer has credit for it (INFOCOM'03 §IV-B; flows of one host take turns);
 //! 2. its head reaches the next switch one propagation delay later and enters that input buffer (ECN counters and
-//!    full-buffer triggers, Globecom'02 §IV); it may leave after the forwarding delay (cut-through), when its input
-//!    buffer is not sending another packet, its output is idle and the next buffer has credit; the oldest such packet
-//!    goes first, younger packets of a buffer may bypass an older one that cannot go, at most `max_bypass` times
-//!    (INFOCOM'03 footnote 6);
+//!    full-buffer triggers, Globecom'02 §IV); it may leave after the forwarding delay (cut-through), when its output
+//!    is idle, the next buffer has credit and its input buffer is not already sending `input_transfers` packets (no
+//!    limit by default); the oldest such packet goes first, younger packets of a buffer may bypass an older one that
+//!    cannot go, at most `max_bypass` times (INFOCOM'03 footnote 6);
 //! 3. when its tail has left a buffer, the credit goes back upstream (one propagation delay);
 //! 4. the destination host absorbs it when its tail arrives and returns an ACK that echoes its ECN bit, on the ACK
 //!    lane, which each link serves before its next data packet (model.md §5);
@@ -190,6 +190,7 @@ impl Simulation {
                     full_at,
                     forwarding_delay: cfg.forwarding_delay_ns * NS,
                     max_bypass: cfg.max_bypass,
+                    input_transfers: cfg.input_transfers.unwrap_or(u32::MAX),
                     next_seq: 0,
                     pending_outputs: Vec::new(),
                     is_pending: vec![false; ports],

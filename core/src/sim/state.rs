@@ -74,8 +74,8 @@ pub struct InputLane {
     pub queue: Vec<Entry>,
     /// Blocks occupied (from head arrival until the tail leaves).
     pub used: u32,
-    /// Sending a packet through the crossbar: one at a time per input buffer.
-    pub busy: bool,
+    /// Packets it is sending through the crossbar now (at most the switch's `input_transfers`).
+    pub sending: u32,
     /// Found full at the last `on_receipt` check (a new trigger needs a new crossing).
     pub full: bool,
 }
@@ -106,6 +106,8 @@ pub struct SwitchState {
     pub full_at: u32,
     pub forwarding_delay: Time,
     pub max_bypass: u32,
+    /// Packets one input buffer may send at once (`u32::MAX`: no limit).
+    pub input_transfers: u32,
     pub next_seq: u64,
     /// Outputs with waiting packets, in no particular order (each at most once).
     pub pending_outputs: Vec<PortId>,

@@ -3,7 +3,8 @@
 //! (counters, full-buffer triggers) and at departure (cnt2).
 //!
 //! Scheduling (INFOCOM'03 footnote 6, Globecom'02 Table I): among the packets that could start now (eligible, their
-//! input buffer not already sending, their output idle with credit downstream), the oldest by arrival goes first.
+//! output idle with credit downstream, and their input buffer not already sending `input_transfers` packets: no
+//! limit by default, 1 for a classic crossbar), the oldest by arrival goes first.
 //! A packet may overtake older packets of its own buffer that cannot go; each such older packet counts a bypass,
 //! and one bypassed `max_bypass` times blocks its buffer until it leaves. ACKs (their own lane) go first at every
 //! output. The cost of a pass grows with the switch's ports and buffer sizes, never with flows or network size.
@@ -44,7 +45,7 @@ impl SwitchState {
         let l = lane.index();
         for &(seq, input) in &self.outputs[out as usize].waiting[l] {
             let buffer = &self.inputs[input as usize][l];
-            if buffer.busy {
+            if buffer.sending >= self.input_transfers {
                 continue;
             }
             let Some(pos) = buffer.queue.iter().position(|e| e.seq == seq) else { continue };
@@ -239,7 +240,7 @@ impl Simulation {
         entry.started = true;
         entry.started_at = self.queue.now();
         let packet = entry.packet;
-        buffer.busy = true;
+        buffer.sending += 1;
         let waiting = &mut sw.outputs[cand.out as usize].waiting[l];
         let at = waiting.iter().position(|&(seq, _)| seq == cand.seq).expect("a candidate is waiting");
         waiting.remove(at);
@@ -303,7 +304,7 @@ impl Simulation {
         let blocks = self.packets[packet].blocks;
         let before = buffer.used;
         buffer.used -= blocks;
-        buffer.busy = false;
+        buffer.sending -= 1;
         if buffer.used < full_at {
             buffer.full = false;
         }
@@ -347,6 +348,7 @@ mod tests {
             full_at: 100,
             forwarding_delay: 0,
             max_bypass,
+            input_transfers: 1,
             next_seq: 3,
             pending_outputs: vec![0, 1],
             is_pending: vec![true, true],
@@ -377,7 +379,7 @@ mod tests {
         sw.inputs[0][0].queue[2].eligible_at = 60;
         assert!(sw.first_startable(1, Lane::Data, 49).is_none());
         assert_eq!(sw.first_startable(1, Lane::Data, 50).map(|c| c.seq), Some(1));
-        sw.inputs[0][0].busy = true;
+        sw.inputs[0][0].sending = 1;
         assert!(sw.first_startable(0, Lane::Data, 100).is_none());
     }
 }

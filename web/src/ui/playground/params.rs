@@ -41,6 +41,11 @@ fn whole(v: f64) -> Result<u64, &'static str> {
     }
 }
 
+/// A whole number that fits a `u32` setting; a larger one is left for validation to refuse by name (no wrap-around).
+fn whole_u32(v: f64) -> Result<u32, &'static str> {
+    whole(v).map(|x| x.min(u64::from(u32::MAX)) as u32)
+}
+
 fn opt_u32(v: Option<u32>) -> String {
     v.map(|x| x.to_string()).unwrap_or_default()
 }
@@ -92,7 +97,7 @@ const MARKING_NUM: &[Num] = &[Num {
     help: "Input-output-triggered: mark when more packets than this wait for one output.",
     get: |s| opt_u32(s.marking.output_threshold_packets),
     set: |s, v| {
-        s.marking.output_threshold_packets = v.map(whole).transpose()?.map(|x| x as u32);
+        s.marking.output_threshold_packets = v.map(whole_u32).transpose()?;
         Ok(())
     },
 }];
@@ -158,7 +163,7 @@ const SOURCE_NUM: &[Num] = &[
         help: "Most unacknowledged packets per flow; empty for no window (INFOCOM'03 §IV-B).",
         get: |s| opt_u32(s.source.window_packets),
         set: |s, v| {
-            s.source.window_packets = v.map(whole).transpose()?.map(|x| x as u32);
+            s.source.window_packets = v.map(whole_u32).transpose()?;
             Ok(())
         },
     },
@@ -205,7 +210,7 @@ const NETWORK_NUM: &[Num] = &[
         help: "Per switch input port (Table I: 4).",
         get: |s| s.switch.buffer_packets.to_string(),
         set: |s, v| {
-            s.switch.buffer_packets = whole(required(v)?)? as u32;
+            s.switch.buffer_packets = whole_u32(required(v)?)?;
             Ok(())
         },
     },
@@ -216,7 +221,19 @@ const NETWORK_NUM: &[Num] = &[
         help: "How often the oldest packet of a buffer may be overtaken before it blocks it (INFOCOM'03 fn. 6).",
         get: |s| s.switch.max_bypass.to_string(),
         set: |s, v| {
-            s.switch.max_bypass = whole(required(v)?)? as u32;
+            s.switch.max_bypass = whole_u32(required(v)?)?;
+            Ok(())
+        },
+    },
+    Num {
+        id: "input-transfers",
+        label: "Input transfers",
+        unit: "packets",
+        help: "Packets one input buffer may send through the crossbar at once; empty for no limit (the papers' \
+               results need none), 1 for a crossbar that reads one packet at a time per input.",
+        get: |s| opt_u32(s.switch.input_transfers),
+        set: |s, v| {
+            s.switch.input_transfers = v.map(whole_u32).transpose()?;
             Ok(())
         },
     },
