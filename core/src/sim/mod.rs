@@ -141,6 +141,9 @@ pub struct Simulation {
     occupancy: Vec<Vec<Occupancy>>,
     flow_counters: Vec<FlowCounters>,
     totals: TotalCounters,
+    /// Events handled the moment they happened instead of through the queue: a head arrival, a credit or a delivery
+    /// across a link without propagation delay (with a delay they are queued like any other event).
+    immediate: u64,
 }
 
 impl Simulation {
@@ -297,6 +300,7 @@ impl Simulation {
             window: scenario.measure.window_ns * NS,
             occupancy,
             totals: TotalCounters::default(),
+            immediate: 0,
         };
         sim.schedule_flow_starts();
         Ok(sim)
@@ -353,8 +357,15 @@ impl Simulation {
         self.queue.now() >= self.end
     }
 
-    /// Events processed so far.
+    /// Events processed so far: every head arrival, end of transmission, credit, delivery, timer... whether it went
+    /// through the event queue or, across a link without propagation delay, was handled the moment it happened. So
+    /// the count does not depend on that shortcut (a 1 ns delay queues the same events).
     pub fn events(&self) -> u64 {
+        self.queue.processed() + self.immediate
+    }
+
+    /// The part of [`Simulation::events`] that went through the event queue.
+    pub fn queued_events(&self) -> u64 {
         self.queue.processed()
     }
 
@@ -368,13 +379,13 @@ impl Simulation {
         }
     }
 
-    /// Processes at most `max_events` events (not past the end of the run); returns how many it processed. The page
-    /// uses this to bound the work of one animation frame.
+    /// Processes at most `max_events` queued events (each with the immediate ones it sets off; not past the end of
+    /// the run); returns how many it processed. The page uses this to bound the work of one animation frame.
     pub fn step(&mut self, max_events: u64) -> u64 {
         self.step_until(self.end, max_events)
     }
 
-    /// Processes at most `max_events` events at or before `t` (and before the end of the run); when none are left
+    /// Processes at most `max_events` queued events at or before `t` (and before the end of the run); when none are left
     /// before `t`, sets the clock to `t`. Returns how many it processed. The page uses this for a frame: bounded work,
     /// and never past the simulated time the frame should reach.
     pub fn step_until(&mut self, t: Time, max_events: u64) -> u64 {

@@ -106,7 +106,7 @@ pub struct Results {
     pub groups: Vec<GroupResult>,
     pub buffers: Vec<BufferResult>,
     pub totals: Totals,
-    /// Simulation events processed.
+    /// Simulation events processed, queued or immediate ([`crate::sim::Simulation::events`]).
     pub events: u64,
 }
 
@@ -310,7 +310,7 @@ impl Simulation {
                 marked_packets: t.marked,
                 acks_delivered: t.acks_delivered,
             },
-            events: self.queue.processed(),
+            events: self.events(),
         }
     }
 }

@@ -101,7 +101,7 @@ impl Simulation {
                 outstanding: f.outstanding,
             })
             .collect();
-        Snapshot { time_ns: now as f64 / NS as f64, events: self.queue.processed(), links, buffers, flows }
+        Snapshot { time_ns: now as f64 / NS as f64, events: self.events(), links, buffers, flows }
     }
 
     /// The groups of flows, in the order they first appear in the scenario.

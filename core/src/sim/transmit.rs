@@ -51,6 +51,7 @@ impl Simulation {
         }
         if !self.is_host[c.to as usize] {
             if c.propagation == 0 {
+                self.immediate += 1;
                 self.arrive(channel, packet);
             } else {
                 self.queue.schedule(now + c.propagation, Event::Arrive { channel, packet });
@@ -68,6 +69,7 @@ impl Simulation {
         }
         if self.is_host[c.to as usize] {
             if c.propagation == 0 {
+                self.immediate += 1;
                 self.deliver(channel, sending.packet);
             } else {
                 let t = self.queue.now() + c.propagation;
@@ -81,6 +83,7 @@ impl Simulation {
     pub(super) fn return_credit(&mut self, channel: ChannelId, lane: Lane, blocks: u32) {
         let prop = self.topo.channel(channel).propagation;
         if prop == 0 {
+            self.immediate += 1;
             self.on_credit(channel, lane, blocks);
         } else {
             let t = self.queue.now() + prop;
