@@ -128,6 +128,7 @@ impl<E: Copy> EventQueue<E> {
     }
 
     /// Schedules `event` at `time`, which must not be in the past.
+    #[inline(always)]
     pub fn schedule(&mut self, time: Time, event: E) {
         assert!(time >= self.now, "event scheduled in the past: {time} < {}", self.now);
         let entry = Entry { time, seq: self.next_seq, event };
@@ -219,6 +220,7 @@ impl<E: Copy> EventQueue<E> {
     }
 
     /// Pops the next event if it is at or before `limit`, and advances the clock to its time.
+    #[inline]
     pub fn pop_until(&mut self, limit: Time) -> Option<(Time, E)> {
         // Everything not in `current` is in a later bucket, so `current`'s head, if any, is the next event. Moving
         // `cursor` on without popping is harmless: whatever is scheduled later at or before it joins `current`.

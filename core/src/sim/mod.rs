@@ -49,7 +49,7 @@ use alloc::rc::Rc;
 use alloc::vec;
 use alloc::vec::Vec;
 use events::Event;
-use state::{ChannelState, FlowState, HostState, InputLane, Output, SwitchState};
+use state::{ChannelState, End, FlowState, HostState, InputLane, Output, SwitchState};
 
 /// Per-link counters.
 #[derive(Debug, Clone, Default)]
@@ -141,6 +141,8 @@ pub struct Simulation {
     occupancy: Vec<Vec<Occupancy>>,
     flow_counters: Vec<FlowCounters>,
     totals: TotalCounters,
+    /// The scenario has PFT (checked on every data credit).
+    pft_on: bool,
     /// Events handled the moment they happened instead of through the queue: a head arrival, a credit or a delivery
     /// across a link without propagation delay (with a delay they are queued like any other event).
     immediate: u64,
@@ -213,7 +215,16 @@ impl Simulation {
                     let cap = switches[node_slot[c.to as usize] as usize].capacity;
                     [cap, cap]
                 };
+                let end = |node: NodeId, port| End {
+                    node,
+                    host: topo.nodes()[node as usize].is_host,
+                    slot: node_slot[node as usize],
+                    port,
+                };
                 ChannelState {
+                    from: end(c.from, c.from_port),
+                    to: end(c.to, c.to_port),
+                    propagation: c.propagation,
                     sending: None,
                     credits: capacity,
                     capacity,
@@ -300,6 +311,7 @@ impl Simulation {
             window: scenario.measure.window_ns * NS,
             occupancy,
             totals: TotalCounters::default(),
+            pft_on: scenario.pft.is_some(),
             immediate: 0,
         };
         sim.schedule_flow_starts();
@@ -413,7 +425,7 @@ impl Simulation {
         let Some(limit) = self.end.checked_sub(1) else { return false };
         let Some((_, event)) = self.queue.pop_until(t.min(limit)) else { return false };
         match event {
-            Event::Eligible { node } => self.node_pass(node),
+            Event::Eligible { node } => self.switch_pass(self.node_slot[node as usize] as usize),
             Event::TxEnd { channel } => self.on_tx_end(channel),
             Event::Arrive { channel, packet } => self.arrive(channel, packet),
             Event::Received { node, port, packet } => self.received(node, port, packet),
@@ -427,13 +439,12 @@ impl Simulation {
         true
     }
 
-    /// Lets a node start whatever it can now.
-    fn node_pass(&mut self, node: NodeId) {
-        let slot = self.node_slot[node as usize] as usize;
-        if self.is_host[node as usize] {
-            self.host_pass(slot);
+    /// Lets the node at `end` start whatever it can now.
+    fn node_pass(&mut self, end: End) {
+        if end.host {
+            self.host_pass(end.slot as usize);
         } else {
-            self.switch_pass(slot);
+            self.switch_pass(end.slot as usize);
         }
     }
 

@@ -21,7 +21,7 @@ impl Simulation {
     }
 
     /// The credits in use on `channel` changed: if its sender is a host NIC running PFT, tell its detector. Called
-    /// on every data credit taken or returned, so it returns at once when the scenario has no PFT.
+    /// (when the scenario has PFT) on every data credit a host takes or gets back.
     pub(super) fn pft_credits_changed(&mut self, channel: ChannelId) {
         let Some(cfg) = self.scenario.pft else { return };
         let from = self.topo.channel(channel).from;

@@ -24,9 +24,23 @@ pub struct Sending {
     pub ends_at: Time,
 }
 
+/// One end of a channel as the event loop needs it: the node, whether it is a host, its index among the hosts or
+/// switches, and the port (the topology's, resolved once).
+#[derive(Debug, Clone, Copy)]
+pub struct End {
+    pub node: NodeId,
+    pub host: bool,
+    pub slot: u32,
+    pub port: PortId,
+}
+
 /// A directed channel: its transmitter and the credits it holds for the receiver's buffers.
 #[derive(Debug, Clone)]
 pub struct ChannelState {
+    /// The sender and the receiver.
+    pub from: End,
+    pub to: End,
+    pub propagation: Time,
     pub sending: Option<Sending>,
     /// Free blocks in the receiver's buffer, per lane. Hosts absorb everything they receive at line rate, so a
     /// channel into a host never runs out (`u32::MAX`).

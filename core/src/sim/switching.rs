@@ -68,9 +68,8 @@ impl Simulation {
     /// A packet's head arrives at a switch input.
     pub(super) fn arrive(&mut self, channel: ChannelId, packet: PacketId) {
         let now = self.queue.now();
-        let c = *self.topo.channel(channel);
-        let (node, port) = (c.to, c.to_port);
-        let slot = self.node_slot[node as usize] as usize;
+        let to = self.channels[channel as usize].to;
+        let (node, port, slot) = (to.node, to.port, to.slot as usize);
         let p = self.packets[packet];
         let out = self.topo.route(node, p.dst).expect("validated scenarios route every flow");
         let out_channel = self.switches[slot].out_channels[out as usize];
@@ -292,10 +291,9 @@ impl Simulation {
         self.start_tx(channel, packet, cand.lane, Some(cand.input));
     }
 
-    /// A packet's tail has left input `port` of switch `node`: free its space and send the credit upstream.
-    pub(super) fn leave_input(&mut self, node: NodeId, port: PortId, lane: Lane, packet: PacketId) {
+    /// A packet's tail has left input `port` of switch `slot`: free its space and send the credit upstream.
+    pub(super) fn leave_input(&mut self, slot: usize, port: PortId, lane: Lane, packet: PacketId) {
         let now = self.queue.now();
-        let slot = self.node_slot[node as usize] as usize;
         let full_at = self.switches[slot].full_at;
         let buffer = &mut self.switches[slot].inputs[port as usize][lane.index()];
         let pos = buffer.queue.iter().position(|e| e.packet == packet).expect("the leaving packet is buffered");
@@ -312,7 +310,9 @@ impl Simulation {
             let used = buffer.used;
             self.occupancy[slot][port as usize].change(now, before, used, self.measure_from);
         }
-        self.return_credit(self.topo.in_channel(node, port), lane, blocks);
+        // The channel a port receives on is the reverse of the one it sends on (topology numbering).
+        let in_channel = self.switches[slot].out_channels[port as usize] ^ 1;
+        self.return_credit(in_channel, lane, blocks);
     }
 }
 

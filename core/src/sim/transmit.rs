@@ -6,16 +6,16 @@ use super::state::Sending;
 use super::Simulation;
 use crate::metrics::overlap;
 use crate::net::packet::{Lane, PacketId};
-use crate::net::topology::{ChannelId, NodeId, PortId};
+use crate::net::topology::{ChannelId, PortId};
 
 impl Simulation {
     /// Starts sending `packet` on `channel` now. The caller has checked that the transmitter is idle and the
     /// receiver has room (credit) for it.
     pub(super) fn start_tx(&mut self, channel: ChannelId, packet: PacketId, lane: Lane, from_input: Option<PortId>) {
         let now = self.queue.now();
-        let c = *self.topo.channel(channel);
         let p = self.packets[packet];
         let state = &mut self.channels[channel as usize];
+        let (to_host, propagation) = (state.to.host, state.propagation);
         debug_assert!(!state.is_busy(), "a transmitter sends one packet at a time");
         let credits = &mut state.credits[lane.index()];
         if *credits != u32::MAX {
@@ -46,15 +46,15 @@ impl Simulation {
                 link.ack_packets += 1;
             }
         }
-        if lane == Lane::Data && from_input.is_none() {
+        if self.pft_on && lane == Lane::Data && from_input.is_none() {
             self.pft_credits_changed(channel);
         }
-        if !self.is_host[c.to as usize] {
-            if c.propagation == 0 {
+        if !to_host {
+            if propagation == 0 {
                 self.immediate += 1;
                 self.arrive(channel, packet);
             } else {
-                self.queue.schedule(now + c.propagation, Event::Arrive { channel, packet });
+                self.queue.schedule(now + propagation, Event::Arrive { channel, packet });
             }
         }
     }
@@ -62,26 +62,27 @@ impl Simulation {
     /// A transmitter finished: its packet's tail has left the sender (freeing a switch's input buffer) and, one
     /// propagation delay later, reaches the receiver (a host absorbs it then).
     pub(super) fn on_tx_end(&mut self, channel: ChannelId) {
-        let c = *self.topo.channel(channel);
-        let sending = self.channels[channel as usize].sending.take().expect("TxEnd without a transmission");
+        let state = &mut self.channels[channel as usize];
+        let sending = state.sending.take().expect("TxEnd without a transmission");
+        let (from, to, propagation) = (state.from, state.to, state.propagation);
         if let Some(input) = sending.from_input {
-            self.leave_input(c.from, input, sending.lane, sending.packet);
+            self.leave_input(from.slot as usize, input, sending.lane, sending.packet);
         }
-        if self.is_host[c.to as usize] {
-            if c.propagation == 0 {
+        if to.host {
+            if propagation == 0 {
                 self.immediate += 1;
                 self.deliver(channel, sending.packet);
             } else {
-                let t = self.queue.now() + c.propagation;
+                let t = self.queue.now() + propagation;
                 self.queue.schedule(t, Event::Deliver { channel, packet: sending.packet });
             }
         }
-        self.node_pass(c.from);
+        self.node_pass(from);
     }
 
     /// Returns `blocks` of `lane` credit to the transmitter of `channel`, now or after its propagation delay.
     pub(super) fn return_credit(&mut self, channel: ChannelId, lane: Lane, blocks: u32) {
-        let prop = self.topo.channel(channel).propagation;
+        let prop = self.channels[channel as usize].propagation;
         if prop == 0 {
             self.immediate += 1;
             self.on_credit(channel, lane, blocks);
@@ -96,10 +97,10 @@ impl Simulation {
         let credits = &mut state.credits[lane.index()];
         *credits += blocks;
         assert!(*credits <= state.capacity[lane.index()], "credit above the receiver's buffer size");
-        if lane == Lane::Data {
+        let from = state.from;
+        if self.pft_on && lane == Lane::Data && from.host {
             self.pft_credits_changed(channel);
         }
-        let from: NodeId = self.topo.channel(channel).from;
         self.node_pass(from);
     }
 }
