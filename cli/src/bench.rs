@@ -3,6 +3,7 @@
 //! processed (`Simulation::events`); "queued" are those that went through the event queue (the rest happened across
 //! links without propagation delay and were handled at once).
 
+use crate::output::outln;
 use ibcc_core::presets::bench_scenarios;
 use ibcc_core::sim::Simulation;
 use std::time::Instant;
@@ -22,9 +23,16 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<(), String> {
     if !args.json {
-        println!(
+        outln!(
             "{:<28} {:>8} {:>9} {:>10} {:>12} {:>10} {:>12} {:>10}",
-            "scenario", "sim ms", "wall s", "events", "events/s", "ns/event", "queued/s", "pkts/s"
+            "scenario",
+            "sim ms",
+            "wall s",
+            "events",
+            "events/s",
+            "ns/event",
+            "queued/s",
+            "pkts/s"
         );
     }
     for (name, scenario) in bench_scenarios(args.duration_ms) {
@@ -45,10 +53,10 @@ pub fn run(args: &Args) -> Result<(), String> {
             let doc = serde_json::json!({ "scenario": name, "sim_ms": sim_ms, "wall_s": wall, "events": events,
                 "events_per_s": events as f64 / wall, "queued_events": queued, "queued_per_s": queued as f64 / wall,
                 "delivered_per_s": delivered as f64 / wall });
-            println!("{doc}");
+            outln!("{doc}");
             continue;
         }
-        println!(
+        outln!(
             "{:<28} {:>8.0} {:>9.3} {:>10} {:>12.0} {:>10.1} {:>12.0} {:>10.0}",
             name,
             sim_ms,

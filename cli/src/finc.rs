@@ -1,6 +1,7 @@
 //! `ibcc finc`: the time each source-response function takes from Rmin to Rmax, and optionally the Finc(t) curve as
 //! CSV (INFOCOM'03 §VI-B, Fig. 5).
 
+use crate::output::outln;
 use ibcc_core::cc::response::{ResponseFunction, ResponseParams};
 
 #[derive(Debug, clap::Args)]
@@ -33,24 +34,19 @@ pub fn run(args: &Args) -> Result<(), String> {
     let packet_time_ms = args.packet_bytes * 8.0 / (args.gbps * 1e9) * 1e3;
     match args.csv_points {
         None => {
-            println!(
-                "Rmin = Rmax/{}, m = {}, packet time = {:.4} us",
-                args.r_min_divisor,
-                args.m,
-                packet_time_ms * 1e3
-            );
+            outln!("Rmin = Rmax/{}, m = {}, packet time = {:.4} us", args.r_min_divisor, args.m, packet_time_ms * 1e3);
             for f in ResponseFunction::ALL {
-                println!("{:<5} Rmin -> Rmax in {:10.3} ms", f.name(), f.time_to_rmax(&p) * packet_time_ms);
+                outln!("{:<5} Rmin -> Rmax in {:10.3} ms", f.name(), f.time_to_rmax(&p) * packet_time_ms);
             }
         }
         Some(n) => {
             let n = n.max(2);
             let end = ResponseFunction::ALL.iter().map(|f| f.time_to_rmax(&p)).fold(0.0, f64::max);
-            println!("t_ms,aimd,fimd,lipd");
+            outln!("t_ms,aimd,fimd,lipd");
             for i in 0..n {
                 let t = end * f64::from(i) / f64::from(n - 1);
                 let [a, f, l] = ResponseFunction::ALL.map(|func| func.finc_t(&p, t));
-                println!("{},{a},{f},{l}", t * packet_time_ms);
+                outln!("{},{a},{f},{l}", t * packet_time_ms);
             }
         }
     }

@@ -7,3 +7,11 @@ pub fn print(text: &str) {
     let mut out = std::io::stdout().lock();
     let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
 }
+
+/// `println!` through [`print`]: a closed pipe (`ibcc bench | head`) ends the output quietly.
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        $crate::output::print(&format!("{}\n", format_args!($($arg)*)))
+    };
+}
+pub(crate) use outln;
