@@ -1,7 +1,7 @@
 //! The scenario format as a contract: the documented example parses, defaults are as documented, and every kind of
 //! bad input is refused with an error that names the element and the field, never a panic.
 
-use ibcc_core::scenario::{Element, Problem, Scenario, ScenarioError, FORMAT, VERSION};
+use ibcc_core::scenario::{BypassCounting, Element, Problem, Scenario, ScenarioError, FORMAT, VERSION};
 
 fn base() -> serde_json::Value {
     serde_json::json!({
@@ -47,22 +47,27 @@ fn the_documented_example_is_valid() {
     assert!(!s.flows.is_empty());
 }
 
-/// Version 1 had no `switch.input_transfers` and meant one transfer per input buffer at a time; a version-1 document
-/// read now keeps that meaning (so old links and files replay exactly), while a current one without the field has
-/// no limit. A switch may override either way; `null` there lifts its limit.
+/// Version 1 had neither `switch.input_transfers` nor `switch.bypass_counting` and meant one transfer per input
+/// buffer at a time, every overtaken packet counting its bypasses; a version-1 document read now keeps that meaning
+/// (so old links and files replay exactly), while a current one without the fields has no transfer limit and counts
+/// at the head. A switch may override either; `null` there lifts its transfer limit.
 #[test]
-fn version_1_keeps_one_transfer_per_input_and_overrides_apply_per_switch() {
+fn version_1_keeps_its_switch_and_overrides_apply_per_switch() {
     let v1 = Scenario::from_json_validated(&base().to_string()).unwrap();
-    assert_eq!((v1.version, v1.switch.input_transfers), (VERSION, Some(1)));
+    assert_eq!(
+        (v1.version, v1.switch.input_transfers, v1.switch.bypass_counting),
+        (VERSION, Some(1), BypassCounting::EachPacket)
+    );
     let mut v = base();
     v["version"] = VERSION.into();
     let current = Scenario::from_json_validated(&v.to_string()).unwrap();
-    assert_eq!(current.switch.input_transfers, None);
+    assert_eq!((current.switch.input_transfers, current.switch.bypass_counting), (None, BypassCounting::Head));
     v["switch"] = serde_json::json!({"input_transfers": 2});
-    v["nodes"][0]["switch"] = serde_json::json!({"input_transfers": null});
+    v["nodes"][0]["switch"] = serde_json::json!({"input_transfers": null, "bypass_counting": "each_packet"});
     let s = Scenario::from_json_validated(&v.to_string()).unwrap();
     assert_eq!(s.switch.input_transfers, Some(2));
-    assert_eq!(s.switch.with(s.nodes[0].switch.as_ref()).input_transfers, None);
+    let own = s.switch.with(s.nodes[0].switch.as_ref());
+    assert_eq!((own.input_transfers, own.bypass_counting), (None, BypassCounting::EachPacket));
     // What it writes reads back the same (a current document is not upgraded again).
     assert_eq!(Scenario::from_json(&s.to_json()).unwrap(), s);
 }

@@ -124,6 +124,8 @@ pub struct SwitchConfig {
     pub forwarding_delay_ns: u64,
     /// How many times the oldest packet of an input buffer may be bypassed before it blocks the buffer.
     pub max_bypass: u32,
+    /// Which packets count the times they are bypassed.
+    pub bypass_counting: BypassCounting,
     /// How many packets one input buffer (per lane) may send through the crossbar at the same time; `None`: no
     /// limit. The papers do not say; their results need no limit (docs/reproduction.md), so that is the default.
     /// 1 is a classic input-queued crossbar, where an input reads one packet at a time.
@@ -132,8 +134,27 @@ pub struct SwitchConfig {
 
 impl Default for SwitchConfig {
     fn default() -> Self {
-        Self { buffer_packets: 4, forwarding_delay_ns: 40, max_bypass: 4, input_transfers: None }
+        Self {
+            buffer_packets: 4,
+            forwarding_delay_ns: 40,
+            max_bypass: 4,
+            bypass_counting: BypassCounting::Head,
+            input_transfers: None,
+        }
     }
+}
+
+/// Which packets count bypasses toward `max_bypass`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BypassCounting {
+    /// Only the head of the buffer (its oldest packet not yet sent) counts, from when it became the head:
+    /// "the head of the queue can be bypassed at most 4 times" (INFOCOM'03 footnote 6).
+    #[default]
+    Head,
+    /// Every packet counts each younger packet of its buffer that goes ahead of it, also before it is the head, and
+    /// one that reaches the limit blocks the buffer until it leaves (model.md §3's wording; format version 1).
+    EachPacket,
 }
 
 /// Per-switch overrides of [`SwitchConfig`].
@@ -146,6 +167,8 @@ pub struct SwitchOverride {
     pub forwarding_delay_ns: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_bypass: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bypass_counting: Option<BypassCounting>,
     /// `null` here means "no limit" for this switch.
     #[serde(deserialize_with = "present_or_null", skip_serializing_if = "Option::is_none")]
     pub input_transfers: Option<Option<u32>>,
@@ -159,6 +182,7 @@ impl SwitchConfig {
             buffer_packets: o.buffer_packets.unwrap_or(self.buffer_packets),
             forwarding_delay_ns: o.forwarding_delay_ns.unwrap_or(self.forwarding_delay_ns),
             max_bypass: o.max_bypass.unwrap_or(self.max_bypass),
+            bypass_counting: o.bypass_counting.unwrap_or(self.bypass_counting),
             input_transfers: o.input_transfers.unwrap_or(self.input_transfers),
         }
     }
@@ -458,12 +482,14 @@ impl Scenario {
     }
 
     /// Brings a scenario read in an older format version to [`VERSION`] without changing what it means:
-    /// - version 1 had no `switch.input_transfers` and meant one transfer per input at a time, which it keeps.
+    /// - version 1 had no `switch.input_transfers` and meant one transfer per input at a time, which it keeps;
+    /// - nor `switch.bypass_counting`: every packet counted its bypasses, which it keeps.
     ///
     /// Any other version is left alone for validation to refuse by name.
     pub fn upgrade(&mut self) {
         if self.version == 1 {
             self.switch.input_transfers = Some(1);
+            self.switch.bypass_counting = BypassCounting::EachPacket;
             self.version = 2;
         }
     }

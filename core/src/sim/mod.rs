@@ -11,7 +11,7 @@
 //!    full-buffer triggers, Globecom'02 §IV); it may leave after the forwarding delay (cut-through), when its output
 //!    is idle, the next buffer has credit and its input buffer is not already sending `input_transfers` packets (no
 //!    limit by default); the oldest such packet goes first, younger packets of a buffer may bypass an older one that
-//!    cannot go, at most `max_bypass` times (INFOCOM'03 footnote 6);
+//!    cannot go, the buffer's head at most `max_bypass` times (INFOCOM'03 footnote 6);
 //! 3. when its tail has left a buffer, the credit goes back upstream (one propagation delay);
 //! 4. the destination host absorbs it when its tail arrives and returns an ACK that echoes its ECN bit, on the ACK
 //!    lane, which each link serves before its next data packet (model.md §5);
@@ -43,7 +43,9 @@ use crate::metrics::{BusySeries, Occupancy};
 use crate::net::packet::{blocks, Lane, PacketPool};
 use crate::net::topology::{NodeId, Topology};
 use crate::rng::Rng;
-use crate::scenario::{FullCheck, RateFunction, RateMode, Response, Scenario, ScenarioError, Source, Traffic};
+use crate::scenario::{
+    BypassCounting, FullCheck, RateFunction, RateMode, Response, Scenario, ScenarioError, Source, Traffic,
+};
 use crate::time::{Time, NS};
 use alloc::rc::Rc;
 use alloc::vec;
@@ -195,6 +197,7 @@ impl Simulation {
                     full_at,
                     forwarding_delay: cfg.forwarding_delay_ns * NS,
                     max_bypass: cfg.max_bypass,
+                    bypass_head_only: cfg.bypass_counting == BypassCounting::Head,
                     input_transfers: cfg.input_transfers.unwrap_or(u32::MAX),
                     next_seq: 0,
                     pending_outputs: Vec::new(),

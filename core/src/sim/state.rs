@@ -120,6 +120,8 @@ pub struct SwitchState {
     pub full_at: u32,
     pub forwarding_delay: Time,
     pub max_bypass: u32,
+    /// Only the head of a buffer counts bypasses (else every packet overtaken does).
+    pub bypass_head_only: bool,
     /// Packets one input buffer may send at once (`u32::MAX`: no limit).
     pub input_transfers: u32,
     pub next_seq: u64,

@@ -5,8 +5,9 @@
 //! Scheduling (INFOCOM'03 footnote 6, Globecom'02 Table I): among the packets that could start now (eligible, their
 //! output idle with credit downstream, and their input buffer not already sending `input_transfers` packets: no
 //! limit by default, 1 for a classic crossbar), the oldest by arrival goes first.
-//! A packet may overtake older packets of its own buffer that cannot go; each such older packet counts a bypass,
-//! and one bypassed `max_bypass` times blocks its buffer until it leaves. ACKs (their own lane) go first at every
+//! A packet may overtake older packets of its own buffer that cannot go. The head of the buffer (its oldest packet
+//! not yet sent) counts each time it is overtaken, and once overtaken `max_bypass` times blocks its buffer until it
+//! leaves; with `bypass_counting: each_packet` every overtaken packet counts, the head or not. ACKs (their own lane) go first at every
 //! output. The cost of a pass grows with the switch's ports and buffer sizes, never with flows or network size.
 
 use super::events::Event;
@@ -37,6 +38,18 @@ impl SwitchState {
         if !self.is_pending[out as usize] {
             self.is_pending[out as usize] = true;
             self.pending_outputs.push(out);
+        }
+    }
+
+    /// The packet at `pos` of an input buffer starts ahead of older ones that still wait: the head counts a bypass,
+    /// and with `each_packet` counting so does every other one it overtakes.
+    fn count_bypasses(&mut self, input: PortId, lane: usize, pos: usize) {
+        let head_only = self.bypass_head_only;
+        for older in self.inputs[input as usize][lane].queue.iter_mut().take(pos).filter(|e| !e.started) {
+            older.bypassed += 1;
+            if head_only {
+                break;
+            }
         }
     }
 
@@ -231,10 +244,8 @@ impl Simulation {
     fn start_from_switch(&mut self, slot: usize, cand: Candidate) {
         let l = cand.lane.index();
         let sw = &mut self.switches[slot];
+        sw.count_bypasses(cand.input, l, cand.pos);
         let buffer = &mut sw.inputs[cand.input as usize][l];
-        for older in buffer.queue.iter_mut().take(cand.pos).filter(|e| !e.started) {
-            older.bypassed += 1;
-        }
         let entry = &mut buffer.queue[cand.pos];
         entry.started = true;
         entry.started_at = self.queue.now();
@@ -324,9 +335,15 @@ mod tests {
 
     /// One input holding, oldest first, packets for outputs 0, 1, 1; two outputs.
     fn switch(max_bypass: u32) -> SwitchState {
+        switch_with(max_bypass, &[0, 1, 1], true)
+    }
+
+    /// One input holding, oldest first (seq 0, 1, ...), packets for the outputs `outs`; two outputs.
+    fn switch_with(max_bypass: u32, outs: &[PortId], bypass_head_only: bool) -> SwitchState {
         let mut input = InputLane::default();
         let mut outputs = vec![Output::default(), Output::default()];
-        for (seq, out) in [(0u64, 0u16), (1, 1), (2, 1)] {
+        for (seq, &out) in outs.iter().enumerate() {
+            let seq = seq as u64;
             input.queue.push(Entry {
                 packet: seq as u32,
                 out,
@@ -348,11 +365,12 @@ mod tests {
             full_at: 100,
             forwarding_delay: 0,
             max_bypass,
+            bypass_head_only,
             input_transfers: 1,
-            next_seq: 3,
+            next_seq: outs.len() as u64,
             pending_outputs: vec![0, 1],
             is_pending: vec![true, true],
-            waiting: [3, 0],
+            waiting: [outs.len() as u32, 0],
         }
     }
 
@@ -370,6 +388,27 @@ mod tests {
         // With a limit of 0 nothing ever bypasses.
         let sw = switch(0);
         assert!(sw.first_startable(1, Lane::Data, 0).is_none());
+    }
+
+    /// Two packets for a busy output 0 (seq 0, 1), then packets for output 1, limit 2. Packets 2 and 3 overtake both;
+    /// then packet 0 leaves. Counting at the head only, packet 1 is a fresh head and packet 4 may overtake it; counting
+    /// every packet, packet 1 was overtaken twice already and blocks the buffer (INFOCOM'03 footnote 6, model.md §3).
+    #[test]
+    fn head_only_counting_starts_each_head_afresh() {
+        for (head_only, counts, next) in [(true, [2, 0], Some(4)), (false, [2, 2], None)] {
+            let mut sw = switch_with(2, &[0, 0, 1, 1, 1], head_only);
+            for pos in [2, 3] {
+                assert_eq!(sw.first_startable(1, Lane::Data, 0).map(|c| c.pos), Some(pos));
+                sw.count_bypasses(0, 0, pos);
+                sw.inputs[0][0].queue[pos].started = true;
+                sw.outputs[1].waiting[0].remove(0);
+            }
+            let bypassed = [sw.inputs[0][0].queue[0].bypassed, sw.inputs[0][0].queue[1].bypassed];
+            assert_eq!(bypassed, counts, "head only: {head_only}");
+            assert!(sw.first_startable(1, Lane::Data, 0).is_none(), "the head reached the limit");
+            sw.inputs[0][0].queue[0].started = true;
+            assert_eq!(sw.first_startable(1, Lane::Data, 0).map(|c| c.seq), next, "head only: {head_only}");
+        }
     }
 
     #[test]

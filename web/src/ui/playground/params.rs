@@ -4,7 +4,7 @@
 
 use super::super::fields::{Choice, NumberField};
 use ibcc_core::cc::pft::{Detection, PftConfig, Throttling};
-use ibcc_core::scenario::{FullCheck, MarkingPolicy, RateMode, Response, Scenario};
+use ibcc_core::scenario::{BypassCounting, FullCheck, MarkingPolicy, RateMode, Response, Scenario};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -201,6 +201,18 @@ const SOURCE_NUM: &[Num] = &[
         },
     },
 ];
+
+const NETWORK: &[Pick] = &[Pick {
+    id: "bypass-counting",
+    label: "Bypass counted by",
+    help: "Which packets count toward the bypass limit: the head of a buffer, afresh each time a packet becomes head \
+           (INFOCOM'03 fn. 6), or every packet overtaken, head or not.",
+    options: &[("head", "the head only"), ("each_packet", "every packet overtaken")],
+    get: |s| if s.switch.bypass_counting == BypassCounting::EachPacket { "each_packet" } else { "head" },
+    set: |s, v| {
+        s.switch.bypass_counting = if v == "each_packet" { BypassCounting::EachPacket } else { BypassCounting::Head }
+    },
+}];
 
 const NETWORK_NUM: &[Num] = &[
     Num {
@@ -419,6 +431,7 @@ pub fn ParamsPanel(p: &ParamsProps) -> Html {
             </details>
             <details>
                 <summary>{ "Network and run" }</summary>
+                { for NETWORK.iter().map(pick_field) }
                 { for NETWORK_NUM.iter().map(num_field) }
             </details>
             <details>

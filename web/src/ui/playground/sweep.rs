@@ -30,6 +30,7 @@ const PATHS: &[&str] = &[
     "source.fixed_rate_fraction",
     "source.persistent_state",
     "switch.max_bypass",
+    "switch.bypass_counting",
     "switch.input_transfers",
     "switch.forwarding_delay_ns",
     "link.bandwidth_gbps",
