@@ -43,9 +43,7 @@ use crate::metrics::{BusySeries, Occupancy};
 use crate::net::packet::{blocks, Lane, PacketPool};
 use crate::net::topology::{NodeId, Topology};
 use crate::rng::Rng;
-use crate::scenario::{
-    BypassCounting, FullCheck, RateFunction, RateMode, Response, Scenario, ScenarioError, Source, Traffic,
-};
+use crate::scenario::{FullCheck, RateFunction, RateMode, Response, Scenario, ScenarioError, Source, Traffic};
 use crate::time::{Time, NS};
 use alloc::rc::Rc;
 use alloc::vec;
@@ -197,7 +195,7 @@ impl Simulation {
                     full_at,
                     forwarding_delay: cfg.forwarding_delay_ns * NS,
                     max_bypass: cfg.max_bypass,
-                    bypass_head_only: cfg.bypass_counting == BypassCounting::Head,
+                    bypass_counting: cfg.bypass_counting,
                     input_transfers: cfg.input_transfers.unwrap_or(u32::MAX),
                     next_seq: 0,
                     pending_outputs: Vec::new(),

@@ -8,6 +8,7 @@ use crate::cc::source::SourceCc;
 use crate::net::packet::{Lane, PacketId};
 use crate::net::topology::{ChannelId, NodeId, PortId};
 use crate::rng::Rng;
+use crate::scenario::BypassCounting;
 use crate::time::Time;
 use alloc::collections::{BinaryHeap, VecDeque};
 use alloc::vec::Vec;
@@ -120,8 +121,7 @@ pub struct SwitchState {
     pub full_at: u32,
     pub forwarding_delay: Time,
     pub max_bypass: u32,
-    /// Only the head of a buffer counts bypasses (else every packet overtaken does).
-    pub bypass_head_only: bool,
+    pub bypass_counting: BypassCounting,
     /// Packets one input buffer may send at once (`u32::MAX`: no limit).
     pub input_transfers: u32,
     pub next_seq: u64,

@@ -7,15 +7,15 @@
 //! limit by default, 1 for a classic crossbar), the oldest by arrival goes first.
 //! A packet may overtake older packets of its own buffer that cannot go. The head of the buffer (its oldest packet
 //! not yet sent) counts each time it is overtaken, and once overtaken `max_bypass` times blocks its buffer until it
-//! leaves; with `bypass_counting: each_packet` every overtaken packet counts, the head or not. ACKs (their own lane) go first at every
-//! output. The cost of a pass grows with the switch's ports and buffer sizes, never with flows or network size.
+//! leaves; with `bypass_counting: each_packet` every overtaken packet counts, the head or not. ACKs (their own lane)
+//! go first at every output. The cost of a pass grows with the switch's ports and buffer sizes, never with flows or network size.
 
 use super::events::Event;
 use super::state::{Entry, SwitchState};
 use super::Simulation;
 use crate::net::packet::{Lane, PacketId, CREDIT_BLOCK_BYTES};
 use crate::net::topology::{ChannelId, NodeId, PortId};
-use crate::scenario::FullCheck;
+use crate::scenario::{BypassCounting, FullCheck};
 use crate::time::Time;
 
 /// A packet that can start now: which output, which input, where it is in that input's queue, its age.
@@ -44,7 +44,7 @@ impl SwitchState {
     /// The packet at `pos` of an input buffer starts ahead of older ones that still wait: the head counts a bypass,
     /// and with `each_packet` counting so does every other one it overtakes.
     fn count_bypasses(&mut self, input: PortId, lane: usize, pos: usize) {
-        let head_only = self.bypass_head_only;
+        let head_only = self.bypass_counting == BypassCounting::Head;
         for older in self.inputs[input as usize][lane].queue.iter_mut().take(pos).filter(|e| !e.started) {
             older.bypassed += 1;
             if head_only {
@@ -335,11 +335,11 @@ mod tests {
 
     /// One input holding, oldest first, packets for outputs 0, 1, 1; two outputs.
     fn switch(max_bypass: u32) -> SwitchState {
-        switch_with(max_bypass, &[0, 1, 1], true)
+        switch_with(max_bypass, &[0, 1, 1], BypassCounting::Head)
     }
 
     /// One input holding, oldest first (seq 0, 1, ...), packets for the outputs `outs`; two outputs.
-    fn switch_with(max_bypass: u32, outs: &[PortId], bypass_head_only: bool) -> SwitchState {
+    fn switch_with(max_bypass: u32, outs: &[PortId], bypass_counting: BypassCounting) -> SwitchState {
         let mut input = InputLane::default();
         let mut outputs = vec![Output::default(), Output::default()];
         for (seq, &out) in outs.iter().enumerate() {
@@ -365,7 +365,7 @@ mod tests {
             full_at: 100,
             forwarding_delay: 0,
             max_bypass,
-            bypass_head_only,
+            bypass_counting,
             input_transfers: 1,
             next_seq: outs.len() as u64,
             pending_outputs: vec![0, 1],
@@ -395,8 +395,10 @@ mod tests {
     /// every packet, packet 1 was overtaken twice already and blocks the buffer (INFOCOM'03 footnote 6, model.md §3).
     #[test]
     fn head_only_counting_starts_each_head_afresh() {
-        for (head_only, counts, next) in [(true, [2, 0], Some(4)), (false, [2, 2], None)] {
-            let mut sw = switch_with(2, &[0, 0, 1, 1, 1], head_only);
+        for (counting, counts, next) in
+            [(BypassCounting::Head, [2, 0], Some(4)), (BypassCounting::EachPacket, [2, 2], None)]
+        {
+            let mut sw = switch_with(2, &[0, 0, 1, 1, 1], counting);
             for pos in [2, 3] {
                 assert_eq!(sw.first_startable(1, Lane::Data, 0).map(|c| c.pos), Some(pos));
                 sw.count_bypasses(0, 0, pos);
@@ -404,10 +406,10 @@ mod tests {
                 sw.outputs[1].waiting[0].remove(0);
             }
             let bypassed = [sw.inputs[0][0].queue[0].bypassed, sw.inputs[0][0].queue[1].bypassed];
-            assert_eq!(bypassed, counts, "head only: {head_only}");
+            assert_eq!(bypassed, counts, "{counting:?}");
             assert!(sw.first_startable(1, Lane::Data, 0).is_none(), "the head reached the limit");
             sw.inputs[0][0].queue[0].started = true;
-            assert_eq!(sw.first_startable(1, Lane::Data, 0).map(|c| c.seq), next, "head only: {head_only}");
+            assert_eq!(sw.first_startable(1, Lane::Data, 0).map(|c| c.seq), next, "{counting:?}");
         }
     }
 
