@@ -398,6 +398,22 @@ mod tests {
     }
 
     #[test]
+    fn the_shipped_specs_build_every_point() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../sweeps");
+        let mut checked = 0;
+        for entry in fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let (spec, base) = load_spec(&path).unwrap_or_else(|e| panic!("{e}"));
+            for p in points(&spec).unwrap() {
+                let settings: BTreeMap<String, Value> = p.settings.into_iter().collect();
+                base.with_settings(&settings).unwrap_or_else(|e| panic!("{}: point {}: {e}", path.display(), p.index));
+            }
+            checked += 1;
+        }
+        assert!(checked >= 2, "sweeps/ holds the Fig. 6 and switch-readings specs");
+    }
+
+    #[test]
     fn ranges_keep_integers_whole() {
         let a: Axis = serde_json::from_str(r#"{"path": "m", "range": {"from": 1.5, "to": 2.5, "step": 0.5}}"#).unwrap();
         assert_eq!(a.values().unwrap(), [json!(1.5), json!(2), json!(2.5)]);
