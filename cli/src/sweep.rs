@@ -174,6 +174,8 @@ fn row(point: &Point, spec: &Spec, sim: &Simulation, r: &Results) -> Value {
         let name = if g.name.is_empty() { "(none)" } else { g.name.as_str() };
         m.insert(format!("{name}.throughput"), json!(g.throughput_fraction));
         m.insert(format!("{name}.jain"), json!(g.jain_index));
+        m.insert(format!("{name}.marks"), json!(g.marks));
+        m.insert(format!("{name}.mean_delay_ns"), json!(g.mean_delay_ns));
     }
     let s = sim.scenario();
     let is_switch = |id: &str| s.nodes.iter().any(|n| n.id == id && n.kind == NodeKind::Switch);

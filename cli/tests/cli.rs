@@ -44,7 +44,7 @@ fn run_json_has_the_documented_fields() {
         assert!(flow.get(key).is_some(), "flows[].{key}");
     }
     let group = &r["groups"][0];
-    for key in ["name", "flows", "throughput_fraction", "jain_index"] {
+    for key in ["name", "flows", "throughput_fraction", "jain_index", "marks", "mean_delay_ns"] {
         assert!(!group[key].is_null(), "groups[].{key}");
     }
     for key in ["injected_packets", "delivered_packets", "in_flight_packets", "dropped_packets", "marked_packets"] {

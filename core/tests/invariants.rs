@@ -31,6 +31,19 @@ fn invariants_hold_at_every_step_of_random_scenarios() {
         for f in &r.flows {
             assert!((0.0..=1.0 + 1e-9).contains(&f.throughput_fraction), "seed {seed} {}", f.id);
         }
+        for g in &r.groups {
+            let members: Vec<_> = r.flows.iter().filter(|f| f.group == g.name).collect();
+            assert_eq!(g.flows as usize, members.len(), "seed {seed} group {}", g.name);
+            assert_eq!(g.marks, members.iter().map(|f| f.marks).sum::<u64>(), "seed {seed} group {}", g.name);
+            let delays: Vec<f64> = members.iter().filter_map(|f| f.mean_delay_ns).collect();
+            match g.mean_delay_ns {
+                None => assert!(delays.is_empty(), "seed {seed} group {}", g.name),
+                Some(d) => {
+                    let (lo, hi) = delays.iter().fold((f64::MAX, 0.0f64), |(lo, hi), &x| (lo.min(x), hi.max(x)));
+                    assert!(lo - 1e-6 <= d && d <= hi + 1e-6, "seed {seed} group {}: {d} outside [{lo}, {hi}]", g.name);
+                }
+            }
+        }
         checked += 1;
     }
     assert_eq!(checked, 60);

@@ -68,6 +68,10 @@ pub struct GroupResult {
     pub throughput_fraction: f64,
     /// Jain's index over its flows' throughputs.
     pub jain_index: f64,
+    /// Marked ACKs its flows received over the whole run.
+    pub marks: u64,
+    /// Mean delay of its flows' packets delivered in the interval (each packet weighs the same).
+    pub mean_delay_ns: Option<f64>,
 }
 
 /// A switch input buffer (data lane).
@@ -136,15 +140,20 @@ impl Results {
 
     /// Mean packet delay D over every packet delivered in the interval, in nanoseconds.
     pub fn mean_delay_ns(&self) -> Option<f64> {
-        let n: u64 = self.flows.iter().map(|f| f.measured_packets).sum();
-        let total: f64 = self.flows.iter().filter_map(|f| f.mean_delay_ns.map(|d| d * f.measured_packets as f64)).sum();
-        (n > 0).then(|| total / n as f64)
+        pooled_delay(&self.flows.iter().collect::<Vec<_>>())
     }
 
     /// The link with this id (`"A->B"`).
     pub fn link(&self, id: &str) -> Option<&LinkResult> {
         self.links.iter().find(|l| l.id == id)
     }
+}
+
+/// The mean delay over all the packets these flows delivered in the interval: each flow's mean weighted by its count.
+fn pooled_delay(flows: &[&FlowResult]) -> Option<f64> {
+    let n: u64 = flows.iter().map(|f| f.measured_packets).sum();
+    let total: f64 = flows.iter().filter_map(|f| f.mean_delay_ns.map(|d| d * f.measured_packets as f64)).sum();
+    (n > 0).then(|| total / n as f64)
 }
 
 /// The PFT paper's control factor FC = (Bc·D0)/(B0·Dc) (§IV-A): throughput B and mean packet delay D with congestion
@@ -262,17 +271,22 @@ impl Simulation {
             })
             .collect();
 
-        let mut by_group: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
+        let mut by_group: BTreeMap<&str, Vec<&FlowResult>> = BTreeMap::new();
         for f in &flows {
-            by_group.entry(f.group.as_str()).or_default().push(f.throughput_fraction);
+            by_group.entry(f.group.as_str()).or_default().push(f);
         }
         let groups = by_group
             .into_iter()
-            .map(|(name, xs)| GroupResult {
-                name: name.into(),
-                flows: xs.len() as u32,
-                throughput_fraction: xs.iter().sum(),
-                jain_index: jain_index(&xs),
+            .map(|(name, members)| {
+                let xs: Vec<f64> = members.iter().map(|f| f.throughput_fraction).collect();
+                GroupResult {
+                    name: name.into(),
+                    flows: xs.len() as u32,
+                    throughput_fraction: xs.iter().sum(),
+                    jain_index: jain_index(&xs),
+                    marks: members.iter().map(|f| f.marks).sum(),
+                    mean_delay_ns: pooled_delay(&members),
+                }
             })
             .collect();
 
@@ -312,5 +326,37 @@ impl Simulation {
             },
             events: self.events(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn flow(mean_delay_ns: Option<f64>, measured_packets: u64) -> FlowResult {
+        FlowResult {
+            id: String::new(),
+            group: String::new(),
+            src: String::new(),
+            dst: String::new(),
+            throughput_fraction: 0.0,
+            injected_packets: 0,
+            delivered_packets: 0,
+            marks: 0,
+            mean_delay_ns,
+            measured_packets,
+            rate_limit: 1.0,
+            window: None,
+            ccti: None,
+        }
+    }
+
+    #[test]
+    fn pooled_delay_weighs_every_packet_the_same() {
+        // One packet at 100 ns and three at 400 ns: (100 + 3 * 400) / 4, not the mean of the means (250).
+        let (a, b, idle) = (flow(Some(100.0), 1), flow(Some(400.0), 3), flow(None, 0));
+        assert_eq!(pooled_delay(&[&a, &b, &idle]), Some(325.0));
+        assert_eq!(pooled_delay(&[&idle]), None);
+        assert_eq!(pooled_delay(&[]), None);
     }
 }

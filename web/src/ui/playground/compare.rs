@@ -76,6 +76,17 @@ fn rows(a: &Results, b: &Results) -> Vec<(String, String, String)> {
             format!("{:.3}", g.jain_index),
             other.map_or(String::from("-"), |o| format!("{:.3}", o.jain_index)),
         ));
+        r.push((
+            format!("{name} marks"),
+            g.marks.to_string(),
+            other.map_or(String::from("-"), |o| o.marks.to_string()),
+        ));
+        let delay = |d: Option<f64>| d.map_or(String::from("-"), |d| format!("{:.2} µs", d / 1000.0));
+        r.push((
+            format!("{name} mean delay"),
+            delay(g.mean_delay_ns),
+            other.map_or(String::from("-"), |o| delay(o.mean_delay_ns)),
+        ));
     }
     let delay = |x: &Results| x.mean_delay_ns().map_or(String::from("-"), |d| format!("{:.2} µs", d / 1000.0));
     r.push((String::from("mean delay"), delay(a), delay(b)));
