@@ -196,6 +196,13 @@ fn each_bad_element_is_named() {
             |p| matches!(p, Problem::LimitExceeded { .. }),
         ),
         (
+            // Found in review: a huge threshold overflowed its size in credit blocks.
+            Box::new(|v| v["marking"] = serde_json::json!({"buffer_threshold_packets": 200_000_000})),
+            Element::Scenario,
+            "marking.buffer_threshold_packets",
+            |p| matches!(p, Problem::LimitExceeded { .. }),
+        ),
+        (
             Box::new(|v| v["flows"][0]["stop_ns"] = 0.into()),
             Element::Flow { index: 0, id: "f".into() },
             "stop_ns",
@@ -234,7 +241,8 @@ fn garbage_is_refused_without_panicking() {
         }
         let text = String::from_utf8_lossy(&bytes);
         if let Ok(s) = Scenario::from_json_validated(&text) {
-            ibcc_core::sim::Simulation::new(&s).expect("a validated scenario builds");
+            let mut sim = ibcc_core::sim::Simulation::new(&s).expect("a validated scenario builds");
+            sim.step(2000); // and runs
         }
     }
 }

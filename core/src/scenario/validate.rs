@@ -192,6 +192,10 @@ impl Scenario {
         if m.buffer_threshold_packets == Some(0) {
             return Err(err(top(), "marking.buffer_threshold_packets", Problem::OutOfRange("at least 1, or null")));
         }
+        if let Some(t) = m.buffer_threshold_packets {
+            // No buffer may be larger, and the threshold in credit blocks must fit the buffers' counters.
+            limit(top(), "marking.buffer_threshold_packets", limits.buffer_packets, u64::from(t))?;
+        }
         match (m.policy, m.output_threshold_packets) {
             (super::MarkingPolicy::InputOutputTriggered, None) => {
                 return Err(err(

@@ -97,7 +97,7 @@ struct TotalCounters {
 /// maximum-size packet (model.md §3), or the configured lower threshold (INFOCOM'03 footnote 4).
 fn full_at(capacity: u32, data_blocks: u32, threshold_packets: Option<u32>) -> u32 {
     match threshold_packets {
-        Some(t) => (t * data_blocks).min(capacity),
+        Some(t) => t.saturating_mul(data_blocks).min(capacity),
         None => capacity - data_blocks + 1,
     }
 }
