@@ -9,7 +9,6 @@ use ibcc_core::sim::Simulation;
 
 #[test]
 fn invariants_hold_at_every_step_of_random_scenarios() {
-    let mut checked = 0;
     for seed in 1..=60 {
         let s = random_scenario(seed);
         // The switches form a connected tree (plus loops), so every random scenario is valid.
@@ -44,9 +43,7 @@ fn invariants_hold_at_every_step_of_random_scenarios() {
                 }
             }
         }
-        checked += 1;
     }
-    assert_eq!(checked, 60);
 }
 
 #[test]

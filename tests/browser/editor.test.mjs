@@ -2,7 +2,8 @@
 // flows between them, run it, change the marking, reset, undo; select, move, delete; zoom; edit properties.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launchBrowser, openPage, screenshot } from './harness.mjs';
+import { join } from 'node:path';
+import { serveDist, launchBrowser, openPage, screenshot, OUTPUT } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launchBrowser(); });
@@ -228,11 +229,12 @@ test('A/B comparison: B with marking and LIPD against A without, overlaid and si
   await page.waitForFunction(() => Number(document.querySelector('[data-testid=compare-progress]').value) >= 1, null, { timeout: 60_000 });
   const table = await page.getByTestId('compare-results').innerText();
   assert.match(table, /victim throughput/);
+  assert.match(table, /remote marks\s+0\s+[1-9]/, 'B marks the remote flows');
   assert.match(table, /dropped packets\s+0\s+0/);
   const marked = table.match(/marked packets\s+(\d+)\s+(\d+)/);
   assert.equal(marked[1], '0', 'A marks nothing');
   assert.ok(Number(marked[2]) > 0, 'B marks');
   assert.ok(Number(await page.getByTestId('cmp-rate-plot').getAttribute('data-curves')) >= 4, 'A and B curves overlaid');
-  await page.getByTestId('compare').screenshot({ path: 'tests/browser/output/editor-compare.png' });
+  await page.getByTestId('compare').screenshot({ path: join(OUTPUT, 'editor-compare.png') });
   assert.deepEqual(page.errors, []);
 });
