@@ -1,4 +1,5 @@
-//! `ibcc run FILE|-`: run a scenario and print its results as a table or, with `--json`, as one JSON document.
+//! `ibcc run FILE|-`: run a scenario and print its results as a table or, with `--json`, as one JSON document;
+//! `--series` adds the rate series of model.md §9 (as CSV, or inside the JSON).
 
 use ibcc_core::scenario::Scenario;
 use ibcc_core::sim::{ControlFactor, Results, Simulation};
@@ -22,6 +23,62 @@ pub struct Args {
     /// FC = (Bc·D0)/(B0·Dc) with both throughputs B and mean delays D.
     #[arg(long)]
     baseline: bool,
+    /// Also give the rate over time of every link that carried data and of every group (data sent in a
+    /// `measure.window_ns` window centred on each sample): as CSV instead of the table, or as `series` in the JSON.
+    #[arg(long)]
+    series: bool,
+}
+
+/// Rate series sampled at the same times: each a fraction of one link's capacity.
+struct Series {
+    time_ns: Vec<f64>,
+    columns: Vec<(String, Vec<f64>)>,
+}
+
+impl Series {
+    fn of(sim: &Simulation, r: &Results) -> Self {
+        let s = sim.scenario();
+        let mut time_ns = Vec::new();
+        let mut columns = Vec::new();
+        let mut add = |name: String, points: Vec<(f64, f64)>| {
+            time_ns = points.iter().map(|p| p.0).collect();
+            columns.push((name, points.into_iter().map(|p| p.1).collect()));
+        };
+        for l in r.links.iter().filter(|l| l.data_packets > 0) {
+            if let Some(c) = s.channel(&l.id) {
+                add(l.id.clone(), sim.link_rate_series(c));
+            }
+        }
+        for g in sim.groups() {
+            if let Some(points) = sim.group_rate_series(g) {
+                add(format!("group {g}"), points);
+            }
+        }
+        Series { time_ns, columns }
+    }
+
+    fn json(&self) -> serde_json::Value {
+        let columns: serde_json::Map<String, serde_json::Value> =
+            self.columns.iter().map(|(name, v)| (name.clone(), serde_json::json!(v))).collect();
+        serde_json::json!({ "time_ns": self.time_ns, "rates": columns })
+    }
+
+    fn csv(&self) -> String {
+        let mut out = String::from("time_ns");
+        for (name, _) in &self.columns {
+            out.push(',');
+            out.push_str(name);
+        }
+        out.push('\n');
+        for (k, t) in self.time_ns.iter().enumerate() {
+            let _ = write!(out, "{t}");
+            for (_, v) in &self.columns {
+                let _ = write!(out, ",{:.6}", v[k]);
+            }
+            out.push('\n');
+        }
+        out
+    }
 }
 
 /// Reads and validates a scenario from a file, `-` (stdin), `preset:NAME` or a share link (a URL with `#s=`); the
@@ -53,9 +110,10 @@ pub fn run(args: &Args) -> Result<(), String> {
     if let Some(f) = args.measure_from_ns {
         scenario.measure.from_ns = f;
     }
-    let results = simulate(&scenario).map_err(|e| format!("{}: {e}", args.file))?;
+    let (results, series) = simulate(&scenario, args.series).map_err(|e| format!("{}: {e}", args.file))?;
     let control = if args.baseline {
-        let base = simulate(&scenario.without_congestion_control()).map_err(|e| format!("{}: {e}", args.file))?;
+        let (base, _) =
+            simulate(&scenario.without_congestion_control(), false).map_err(|e| format!("{}: {e}", args.file))?;
         Some(ControlFactor::new(&results, &base).ok_or("no packet was delivered in the measurement interval")?)
     } else {
         None
@@ -65,7 +123,12 @@ pub fn run(args: &Args) -> Result<(), String> {
         if let Some(c) = &control {
             doc["control_factor"] = serde_json::to_value(c).expect("serializes");
         }
+        if let Some(s) = &series {
+            doc["series"] = s.json();
+        }
         serde_json::to_string_pretty(&doc).expect("serializes") + "\n"
+    } else if let Some(s) = &series {
+        s.csv()
     } else {
         let mut t = table(&results);
         if let Some(c) = &control {
@@ -85,10 +148,12 @@ pub fn run(args: &Args) -> Result<(), String> {
     Ok(())
 }
 
-fn simulate(s: &Scenario) -> Result<Results, ibcc_core::scenario::ScenarioError> {
+fn simulate(s: &Scenario, series: bool) -> Result<(Results, Option<Series>), ibcc_core::scenario::ScenarioError> {
     let mut sim = Simulation::new(s)?;
     sim.run();
-    Ok(sim.results())
+    let r = sim.results();
+    let series = series.then(|| Series::of(&sim, &r));
+    Ok((r, series))
 }
 
 fn table(r: &Results) -> String {

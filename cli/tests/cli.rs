@@ -217,3 +217,27 @@ fn figures_regenerates_every_listed_figure_with_a_report() {
     assert!(report.contains("**Paper:**") && report.contains("**Ours:**"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn run_series_gives_the_rates_over_time() {
+    // INFOCOM'03 Fig. 2: the victim flow runs from 40 to 60 ms, so its rate is zero before and positive during.
+    let out = ibcc(&["run", "preset:infocom03-fig2", "--series"], None);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let csv = String::from_utf8(out.stdout).unwrap();
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(header[0], "time_ns");
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap_or_else(|| panic!("no column {name}"));
+    let (root, victim) = (col("B->BC"), col("group victim"));
+    let rows: Vec<Vec<f64>> = lines.map(|l| l.split(',').map(|x| x.parse().unwrap()).collect()).collect();
+    assert_eq!(rows.len(), 1001, "100 ms in 100 us samples, both ends included");
+    let at = |ms: f64| rows.iter().find(|r| r[0] == ms * 1e6).unwrap();
+    assert!(at(20.0)[victim] == 0.0 && at(50.0)[victim] > 0.05, "{} {}", at(20.0)[victim], at(50.0)[victim]);
+    assert!(at(50.0)[root] > 0.95, "the root link is saturated");
+    // The same series inside the JSON document.
+    let out = ibcc(&["run", "preset:infocom03-fig2", "--series", "--json"], None);
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["series"]["time_ns"].as_array().unwrap().len(), 1001);
+    let json_victim = doc["series"]["rates"]["group victim"][500].as_f64().unwrap();
+    assert!((json_victim - at(50.0)[victim]).abs() < 1e-6);
+}
