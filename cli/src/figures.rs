@@ -113,8 +113,9 @@ fn series(out: &Path, file: &str, preset: &str) -> Result<Entry, String> {
     }
     let res = sim.results();
     ours.push(format!(
-        "measured from {} ms: root {:.1}%, inter-switch {:.1}%, groups {}",
-        s.measure.from_ns / 1_000_000,
+        "measured {}-{} ms: root {:.1}%, inter-switch {:.1}%, groups {}",
+        res.measured_from_ns / 1e6,
+        res.measured_to_ns / 1e6,
         100.0 * link(&res, "B->BC"),
         100.0 * link(&res, "A->B"),
         res.groups
@@ -176,6 +177,7 @@ pub fn figures(args: &Args) -> Result<(), String> {
     let shorten = |mut s: Scenario| {
         if s.duration_ns != long_ns {
             s.measure.from_ns = s.measure.from_ns * long_ns / s.duration_ns;
+            s.measure.to_ns = s.measure.to_ns.map(|t| t * long_ns / s.duration_ns);
             s.duration_ns = long_ns;
         }
         s

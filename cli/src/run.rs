@@ -19,6 +19,9 @@ pub struct Args {
     /// Measure from this time instead of the scenario's `measure.from_ns`.
     #[arg(long)]
     measure_from_ns: Option<u64>,
+    /// Measure until this time instead of the scenario's `measure.to_ns` (0: to the end of the run).
+    #[arg(long)]
+    measure_to_ns: Option<u64>,
     /// Also run the scenario with congestion control off (same seed) and report the control factor
     /// FC = (Bc·D0)/(B0·Dc) with both throughputs B and mean delays D.
     #[arg(long)]
@@ -110,6 +113,9 @@ pub fn run(args: &Args) -> Result<(), String> {
     if let Some(f) = args.measure_from_ns {
         scenario.measure.from_ns = f;
     }
+    if let Some(t) = args.measure_to_ns {
+        scenario.measure.to_ns = (t > 0).then_some(t);
+    }
     let (results, series) = simulate(&scenario, args.series).map_err(|e| format!("{}: {e}", args.file))?;
     let control = if args.baseline {
         let (base, _) =
@@ -163,11 +169,12 @@ fn table(r: &Results) -> String {
         ($($arg:tt)*) => {{ let _ = writeln!(out, $($arg)*); }};
     }
     println!(
-        "{}  (seed {}, {:.3} ms simulated, measured from {:.3} ms, {} events)",
+        "{}  (seed {}, {:.3} ms simulated, measured from {:.3} to {:.3} ms, {} events)",
         if r.scenario.is_empty() { "scenario" } else { &r.scenario },
         r.seed,
         r.simulated_ns / 1e6,
         r.measured_from_ns / 1e6,
+        r.measured_to_ns / 1e6,
         r.events
     );
     println!("\nlinks (data utilization over the measurement interval)");

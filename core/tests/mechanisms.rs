@@ -223,6 +223,39 @@ fn results_before_the_measurement_interval_are_empty_not_wrong() {
     }
 }
 
+/// `measure.to_ns` ends the interval, by hand: a greedy flow sends back to back (2068 ns a packet) until it stops at
+/// 1 ms; its last packet starts at 483 x 2068 = 998844 ns and ends at 1000912 ns. Every packet takes 2068 + 2 x 40 =
+/// 2148 ns to arrive, so those delivered before 1 ms are the 483 with k x 2068 + 2148 < 1000000.
+#[test]
+fn the_measurement_interval_ends_at_to_ns() {
+    let mut s = line(2_000_000);
+    s.source.window_packets = None;
+    s.flows[0].stop_ns = Some(1_000_000);
+    let measure = |to_ns: Option<u64>| {
+        let mut s = s.clone();
+        s.measure.to_ns = to_ns;
+        let mut sim = Simulation::new(&s).unwrap();
+        sim.run();
+        sim.results()
+    };
+    let (until_stop, to_end) = (measure(Some(1_000_000)), measure(None));
+    let util = |r: &ibcc_core::sim::Results| r.link("H0->S1").unwrap().utilization;
+    assert!((util(&until_stop) - 1.0).abs() < 1e-9, "busy throughout [0, 1 ms): {}", util(&until_stop));
+    assert!((util(&to_end) - 1_000_912.0 / 2_000_000.0).abs() < 1e-9, "{}", util(&to_end));
+    assert_eq!((until_stop.measured_from_ns, until_stop.measured_to_ns), (0.0, 1_000_000.0));
+    let f = &until_stop.flows[0];
+    assert_eq!(f.measured_packets, 483);
+    assert_eq!(f.mean_delay_ns, Some(2148.0));
+    assert!((f.throughput_fraction - 1.0).abs() < 1e-9);
+    assert_eq!(to_end.flows[0].measured_packets, 484, "the last packet arrives after 1 ms");
+    // Read halfway, the interval ends at the present.
+    let mut half = s.clone();
+    half.measure.to_ns = Some(1_000_000);
+    let mut sim = Simulation::new(&half).unwrap();
+    sim.run_until(500_000 * 1000);
+    assert_eq!(sim.results().measured_to_ns, 500_000.0);
+}
+
 /// `step_until` never passes its time, processes at most its count, and sliced runs equal one run to the end.
 #[test]
 fn step_until_is_bounded_in_events_and_time() {

@@ -196,6 +196,12 @@ fn each_bad_element_is_named() {
             |p| matches!(p, Problem::LimitExceeded { .. }),
         ),
         (
+            Box::new(|v| v["measure"] = serde_json::json!({"from_ns": 500000, "to_ns": 500000})),
+            Element::Scenario,
+            "measure.to_ns",
+            |p| matches!(p, Problem::OutOfRange(_)),
+        ),
+        (
             // Found in review: a huge threshold overflowed its size in credit blocks.
             Box::new(|v| v["marking"] = serde_json::json!({"buffer_threshold_packets": 200_000_000})),
             Element::Scenario,

@@ -108,19 +108,20 @@ pub struct Occupancy {
 }
 
 impl Occupancy {
-    /// The buffer held `used_before` blocks since the last change and holds `used_now` from `now` on.
-    pub fn change(&mut self, now: Time, used_before: u32, used_now: u32, from: Time) {
-        let counted = overlap(self.last_change, now, from, Time::MAX);
+    /// The buffer held `used_before` blocks since the last change and holds `used_now` from `now` on; only time in
+    /// `[from, to)` counts toward the mean.
+    pub fn change(&mut self, now: Time, used_before: u32, used_now: u32, (from, to): (Time, Time)) {
+        let counted = overlap(self.last_change, now, from, to);
         self.integral += u128::from(used_before) * u128::from(counted);
         self.last_change = now;
         self.max = self.max.max(used_now);
     }
 
-    /// Mean blocks over `[from, now)`, with `used` held since the last change.
-    pub fn mean(&self, now: Time, used: u32, from: Time) -> f64 {
-        let counted = overlap(self.last_change, now, from, Time::MAX);
+    /// Mean blocks over `[from, min(now, to))`, with `used` held since the last change.
+    pub fn mean(&self, now: Time, used: u32, (from, to): (Time, Time)) -> f64 {
+        let counted = overlap(self.last_change, now, from, to);
         let total = self.integral + u128::from(used) * u128::from(counted);
-        let span = now.saturating_sub(from);
+        let span = now.min(to).saturating_sub(from);
         if span == 0 {
             return f64::from(used);
         }
@@ -169,10 +170,15 @@ mod tests {
     #[test]
     fn occupancy_mean_counts_only_the_interval() {
         let mut o = Occupancy::default();
-        o.change(10, 0, 4, 100); // 4 blocks from t=10
-        o.change(150, 4, 2, 100); // 2 from t=150; 4 blocks × 50 ps count (100..150)
-        assert_eq!(o.mean(250, 2, 100), (4.0 * 50.0 + 2.0 * 100.0) / 150.0);
+        o.change(10, 0, 4, (100, Time::MAX)); // 4 blocks from t=10
+        o.change(150, 4, 2, (100, Time::MAX)); // 2 from t=150; 4 blocks × 50 ps count (100..150)
+        assert_eq!(o.mean(250, 2, (100, Time::MAX)), (4.0 * 50.0 + 2.0 * 100.0) / 150.0);
         assert_eq!(o.max, 4);
+        // An interval that ends at 200: the 2 blocks count for 50 ps, and what follows not at all.
+        assert_eq!(o.mean(250, 2, (100, 200)), (4.0 * 50.0 + 2.0 * 50.0) / 100.0);
+        let mut late = o.clone();
+        late.change(300, 2, 9, (100, 200));
+        assert_eq!(late.mean(400, 9, (100, 200)), (4.0 * 50.0 + 2.0 * 50.0) / 100.0);
     }
 
     #[test]

@@ -436,8 +436,10 @@ impl Source {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Measure {
-    /// Utilization, throughput and delay count from this time to the end (the papers: the last 400 ms of 500 ms).
+    /// Utilization, throughput and delay count from this time (the papers: the last 400 ms of 500 ms).
     pub from_ns: u64,
+    /// ... until this time; `null`: to the end of the run (INFOCOM'03 Figs. 2-4 quote the victim's 40-60 ms).
+    pub to_ns: Option<u64>,
     /// Width of the sliding window of the link-rate series, centred on each sample (the papers: 2 ms).
     pub window_ns: u64,
     /// Spacing of the rate-series samples; `null`: a twentieth of the window.
@@ -446,7 +448,7 @@ pub struct Measure {
 
 impl Default for Measure {
     fn default() -> Self {
-        Self { from_ns: 0, window_ns: 2_000_000, sample_ns: None }
+        Self { from_ns: 0, to_ns: None, window_ns: 2_000_000, sample_ns: None }
     }
 }
 

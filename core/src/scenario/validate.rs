@@ -281,6 +281,9 @@ impl Scenario {
         if me.from_ns >= self.duration_ns {
             return Err(err(top(), "measure.from_ns", Problem::OutOfRange("before the end of the run (duration_ns)")));
         }
+        if me.to_ns.is_some_and(|t| t <= me.from_ns) {
+            return Err(err(top(), "measure.to_ns", Problem::OutOfRange("after measure.from_ns, or null")));
+        }
         if me.sample_ns == Some(0) {
             return Err(err(top(), "measure.sample_ns", Problem::OutOfRange("greater than 0, or null")));
         }

@@ -174,7 +174,7 @@ impl Simulation {
         self.totals.injected += 1;
         let counters = &mut self.flow_counters[f];
         counters.injected += 1;
-        counters.busy += overlap(now, now + self.packet_time[f], self.measure_from, self.end);
+        counters.busy += overlap(now, now + self.packet_time[f], self.measure_from, self.measure_to);
         self.group_series[self.flow_group[f] as usize].add(now, now + self.packet_time[f]);
         self.start_tx(channel, packet, Lane::Data, None);
     }
@@ -191,7 +191,7 @@ impl Simulation {
                 self.totals.delivered += 1;
                 let counters = &mut self.flow_counters[f];
                 counters.delivered += 1;
-                if now >= self.measure_from {
+                if (self.measure_from..self.measure_to).contains(&now) {
                     counters.delivered_in_interval += 1;
                     counters.delay_sum += u128::from(now - p.injected_at);
                 }

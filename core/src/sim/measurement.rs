@@ -85,7 +85,7 @@ impl Simulation {
             }
         };
         let from: Time = m.from_ns.map_or(self.measure_from, |t| t.saturating_mul(NS));
-        let to: Time = m.to_ns.map_or(self.end, |t| t.saturating_mul(NS)).min(self.end).min(self.queue.now());
+        let to: Time = m.to_ns.map_or(self.measure_to, |t| t.saturating_mul(NS)).min(self.end).min(self.queue.now());
         if to <= from {
             return Err(MeasureError::NotReached);
         }

@@ -128,7 +128,9 @@ pub struct Simulation {
     ack_bytes: u32,
     ack_blocks: u32,
     end: Time,
+    /// The measurement interval `[measure_from, measure_to)`; `measure_to` is at most `end`.
     measure_from: Time,
+    measure_to: Time,
     window: Time,
     series: Vec<BusySeries>,
     /// Group names in first-appearance order, each flow's group index, and each group's data sent on its sources'
@@ -309,6 +311,7 @@ impl Simulation {
             ack_blocks,
             end,
             measure_from: scenario.measure.from_ns * NS,
+            measure_to: scenario.measure.to_ns.map_or(end, |t| t.saturating_mul(NS).min(end)),
             window: scenario.measure.window_ns * NS,
             occupancy,
             totals: TotalCounters::default(),

@@ -105,6 +105,8 @@ pub struct Results {
     pub seed: u64,
     pub simulated_ns: f64,
     pub measured_from_ns: f64,
+    /// Where the interval ends: `measure.to_ns`, or the end of the run so far.
+    pub measured_to_ns: f64,
     pub links: Vec<LinkResult>,
     pub flows: Vec<FlowResult>,
     pub groups: Vec<GroupResult>,
@@ -187,16 +189,17 @@ fn ns(t: Time) -> f64 {
 }
 
 impl Simulation {
-    /// The interval measured so far: `[from, now]` (empty before `from`).
+    /// The interval measured so far: `[from, min(now, to)]` (empty before `from`).
     fn interval(&self) -> (Time, Time) {
         let now = self.queue.now();
-        (self.measure_from.min(now), now)
+        (self.measure_from.min(now), now.min(self.measure_to))
     }
 
     /// The measurements so far (at the end of the run: the final results).
     pub fn results(&self) -> Results {
-        let (from, now) = self.interval();
-        let span = (now - from).max(1) as f64;
+        let (from, until) = self.interval();
+        let now = self.queue.now();
+        let span = (until - from).max(1) as f64;
         let names = &self.scenario.nodes;
         let node_id = |n: u32| names[n as usize].id.clone();
         let links = self
@@ -211,13 +214,13 @@ impl Simulation {
                 let mut ack_busy = l.ack_busy;
                 if let Some(s) = self.channels[i].sending {
                     // Counted from measure_from on at the start; remove what lies after now.
-                    let beyond = overlap(now, s.ends_at, self.measure_from, self.end);
+                    let beyond = overlap(now, s.ends_at, self.measure_from, self.measure_to);
                     match s.lane {
                         Lane::Data => data_busy -= beyond,
                         Lane::Ack => ack_busy -= beyond,
                     }
                 }
-                let stall = l.stall + self.channels[i].stalled_since.map_or(0, |s| overlap(s, now, from, self.end));
+                let stall = l.stall + self.channels[i].stalled_since.map_or(0, |s| overlap(s, now, from, until));
                 LinkResult {
                     id: format!("{}->{}", node_id(c.from), node_id(c.to)),
                     from: node_id(c.from),
@@ -244,7 +247,7 @@ impl Simulation {
                 let mut busy = c.busy;
                 if let Some(last) = state.last_start {
                     // The last packet may still be on the wire after `now`.
-                    busy -= overlap(now.max(last), last + self.packet_time[i], self.measure_from, self.end);
+                    busy -= overlap(now.max(last), last + self.packet_time[i], self.measure_from, self.measure_to);
                 }
                 FlowResult {
                     id: spec.id.clone(),
@@ -299,7 +302,8 @@ impl Simulation {
                 buffers.push(BufferResult {
                     node: node_id(sw.node),
                     from: node_id(upstream),
-                    mean_packets: occ.mean(now, lanes[Lane::Data.index()].used, from) / packet_blocks,
+                    mean_packets: occ.mean(now, lanes[Lane::Data.index()].used, (self.measure_from, self.measure_to))
+                        / packet_blocks,
                     max_packets: f64::from(occ.max) / packet_blocks,
                     capacity_packets: f64::from(sw.capacity) / packet_blocks,
                 });
@@ -312,6 +316,7 @@ impl Simulation {
             seed: self.scenario.seed,
             simulated_ns: ns(now),
             measured_from_ns: ns(from),
+            measured_to_ns: ns(until),
             links,
             flows,
             groups,

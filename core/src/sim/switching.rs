@@ -117,7 +117,7 @@ impl Simulation {
         sw.waiting[l] += 1;
         sw.mark_pending(out);
         if p.lane == Lane::Data {
-            self.occupancy[slot][port as usize].change(now, before, used, self.measure_from);
+            self.occupancy[slot][port as usize].change(now, before, used, (self.measure_from, self.measure_to));
             self.marker.arrival(&mut sw.outputs[out as usize].counters);
             match self.full_check {
                 // Triggered when the buffer becomes full: on the crossing (with the default threshold every
@@ -319,7 +319,7 @@ impl Simulation {
         }
         if lane == Lane::Data {
             let used = buffer.used;
-            self.occupancy[slot][port as usize].change(now, before, used, self.measure_from);
+            self.occupancy[slot][port as usize].change(now, before, used, (self.measure_from, self.measure_to));
         }
         // The channel a port receives on is the reverse of the one it sends on (topology numbering).
         let in_channel = self.switches[slot].out_channels[port as usize] ^ 1;

@@ -27,12 +27,12 @@ impl Simulation {
         state.sending = Some(Sending { packet, lane, from_input, ends_at: done });
         if let Some(since) = state.stalled_since.take() {
             let link = &mut self.links[channel as usize];
-            link.stall += overlap(since, now, self.measure_from, self.end);
+            link.stall += overlap(since, now, self.measure_from, self.measure_to);
             link.stall_all += now - since;
         }
         self.queue.schedule(done, Event::TxEnd { channel });
 
-        let counted = overlap(now, done, self.measure_from, self.end);
+        let counted = overlap(now, done, self.measure_from, self.measure_to);
         let link = &mut self.links[channel as usize];
         match lane {
             Lane::Data => {

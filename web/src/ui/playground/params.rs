@@ -264,10 +264,22 @@ const NETWORK_NUM: &[Num] = &[
         id: "measure-from",
         label: "Measure from",
         unit: "ms",
-        help: "Results count from here to the end (the papers: the last 400 ms of 500).",
+        help: "Results count from here (the papers: the last 400 ms of 500).",
         get: |s| (s.measure.from_ns as f64 / 1e6).to_string(),
         set: |s, v| {
             s.measure.from_ns = whole((required(v)? * 1e6).round())?;
+            Ok(())
+        },
+    },
+    Num {
+        id: "measure-to",
+        label: "Measure until",
+        unit: "ms",
+        help: "Results count up to here; empty for the end of the run (INFOCOM'03 Figs. 2-4 read the victim's \
+               40-60 ms).",
+        get: |s| s.measure.to_ns.map(|t| (t as f64 / 1e6).to_string()).unwrap_or_default(),
+        set: |s, v| {
+            s.measure.to_ns = v.map(|v| whole((v * 1e6).round())).transpose()?;
             Ok(())
         },
     },

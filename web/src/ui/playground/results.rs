@@ -24,7 +24,7 @@ pub fn ResultsTable(p: &ResultsProps) -> Html {
                     if r.simulated_ns < p.measure_from_ns {
                         { format!("Groups: measuring starts at {:.1} ms (measure.from_ns)", p.measure_from_ns / 1e6) }
                     } else {
-                        { format!("Groups, measured from {:.1} ms", r.measured_from_ns / 1e6) }
+                        { format!("Groups, measured from {:.1} to {:.1} ms", r.measured_from_ns / 1e6, r.measured_to_ns / 1e6) }
                     }
                 </caption>
                 <thead><tr><th scope="col">{ "group" }</th><th scope="col">{ "flows" }</th><th scope="col">{ "throughput" }</th><th scope="col">{ "Jain" }</th><th scope="col">{ "marks" }</th><th scope="col">{ "delay" }</th></tr></thead>
