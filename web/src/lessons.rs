@@ -239,8 +239,8 @@ mod tests {
         for lesson in lib().lessons {
             let e = lesson.exercise.unwrap();
             let mut s = e.scenario().unwrap();
-            // Up to the end of the measured interval is enough.
-            if let Some(to) = e.measure.to_ns {
+            // Up to the end of the measured interval is enough (if the scenario's own interval starts before it).
+            if let Some(to) = e.measure.to_ns.filter(|&to| s.measure.from_ns < to) {
                 s.duration_ns = s.duration_ns.min(to);
             }
             let mut sim = Simulation::new(&s).unwrap();
