@@ -462,6 +462,8 @@ pub fn Playground() -> Html {
                     if let Some(v) = &*view {
                         <Plot kind={*kind} on_kind={on_kind} curves={v.curves.clone()} end_ms={v.frame.end_ns / 1e6}
                             y={YAxis { desc: y_desc, top: y_top }} highlighted={matches!(*highlight, Some(Highlight::Plot(_)))} />
+                        // Beside the settings, under the plot: no scrolling past the side panels to see the numbers.
+                        <ResultsTable results={v.frame.results.clone()} measure_from_ns={scenario.measure.from_ns as f64} />
                     }
                 </div>
                 <div class="side">
@@ -471,9 +473,6 @@ pub fn Playground() -> Html {
                     <ParamsPanel scenario={scenario.clone()} on_change={on_params} />
                 </div>
             </div>
-            if let Some(v) = &*view {
-                <ResultsTable results={v.frame.results.clone()} measure_from_ns={scenario.measure.from_ns as f64} />
-            }
             <SweepPanel scenario={scenario.clone()} on_open={on_open.clone()} />
             <Compare scenario={scenario.clone()} />
         </section>
