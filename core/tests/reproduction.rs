@@ -329,4 +329,12 @@ fn reported_numbers_are_measured_like_the_tests_measure_them() {
     let link = sim.measure(&fig2.reported[1].measurement()).unwrap();
     assert!((victim - group(&reference, "victim")).abs() < 1e-9, "{victim} vs {}", group(&reference, "victim"));
     assert!((link - isl(&reference)).abs() < 1e-9, "{link} vs {}", isl(&reference));
+    // An end left out is the scenario's own (Fig. 2 measures 40-60 ms): from 70 ms on, nothing is left.
+    use ibcc_core::sim::{Measurement, Metric};
+    let late =
+        |to_ns| Measurement { metric: Metric::GroupRate { group: "victim".into() }, from_ns: Some(70_000_000), to_ns };
+    let s = fig2.scenario();
+    assert_eq!(late(None).interval_ns(&s), Err(MeasureError::Empty { from_ns: 70_000_000, to_ns: 60_000_000 }));
+    assert_eq!(late(Some(200_000_000)).interval_ns(&s), Ok((70_000_000, 100_000_000)), "at most to the run's end");
+    assert!(late(None).interval_ns(&s).unwrap_err().to_string().contains("empty"));
 }

@@ -3,6 +3,7 @@
 //! students to predict. They come from the run's rate series, so any interval can be measured after the run.
 
 use super::Simulation;
+use crate::scenario::Scenario;
 use crate::time::{Time, NS};
 use alloc::format;
 use alloc::string::String;
@@ -19,7 +20,8 @@ pub enum Metric {
     LinkRate { link: String },
 }
 
-/// A metric over an interval; `None` ends mean the scenario's measurement interval (`measure.from_ns` to the end).
+/// A metric over an interval; an end left `None` is that end of the scenario's measurement interval
+/// (`measure.from_ns`; `measure.to_ns`, or the end of the run).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Measurement {
@@ -45,6 +47,16 @@ impl Measurement {
             }
         }
     }
+
+    /// The interval `[from, to)` it covers in `s`, in nanoseconds; an error if it is empty.
+    pub fn interval_ns(&self, s: &Scenario) -> Result<(u64, u64), MeasureError> {
+        let from = self.from_ns.unwrap_or(s.measure.from_ns);
+        let to = self.to_ns.or(s.measure.to_ns).unwrap_or(s.duration_ns).min(s.duration_ns);
+        if to <= from {
+            return Err(MeasureError::Empty { from_ns: from, to_ns: to });
+        }
+        Ok((from, to))
+    }
 }
 
 /// Why a measurement has no value (yet).
@@ -52,8 +64,13 @@ impl Measurement {
 pub enum MeasureError {
     UnknownGroup(String),
     UnknownLink(String),
-    /// The run has not reached the interval's start, or the interval is empty.
+    /// The run has not reached the interval's start.
     NotReached,
+    /// The interval ends (at the latest at the end of the run) before it starts.
+    Empty {
+        from_ns: u64,
+        to_ns: u64,
+    },
 }
 
 impl core::fmt::Display for MeasureError {
@@ -62,6 +79,12 @@ impl core::fmt::Display for MeasureError {
             Self::UnknownGroup(g) => write!(f, "the scenario has no flow group {g:?}"),
             Self::UnknownLink(l) => write!(f, "the scenario has no link {l:?} (write it as \"A->B\")"),
             Self::NotReached => f.write_str("the run has not reached the measured interval yet"),
+            Self::Empty { from_ns, to_ns } => write!(
+                f,
+                "the interval is empty: it ends at {} ms, not after its start at {} ms",
+                *to_ns as f64 / 1e6,
+                *from_ns as f64 / 1e6
+            ),
         }
     }
 }
@@ -84,8 +107,9 @@ impl Simulation {
                 &self.series[channel as usize]
             }
         };
-        let from: Time = m.from_ns.map_or(self.measure_from, |t| t.saturating_mul(NS));
-        let to: Time = m.to_ns.map_or(self.measure_to, |t| t.saturating_mul(NS)).min(self.end).min(self.queue.now());
+        let (from_ns, to_ns) = m.interval_ns(&self.scenario)?;
+        let from: Time = from_ns.saturating_mul(NS);
+        let to: Time = to_ns.saturating_mul(NS).min(self.queue.now());
         if to <= from {
             return Err(MeasureError::NotReached);
         }

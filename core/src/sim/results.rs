@@ -1,6 +1,6 @@
 //! The measurements of a run (model.md §9), as plain serializable data: per link, per flow, per group, per buffer,
 //! and totals. Utilization and throughput are fractions of link capacity over the measurement interval
-//! `[measure.from_ns, now]`.
+//! `[measure.from_ns, min(now, measure.to_ns)]`.
 
 use super::Simulation;
 use crate::metrics::{jain_index, overlap};

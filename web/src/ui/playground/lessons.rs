@@ -336,6 +336,8 @@ fn Author(p: &AuthorProps) -> Html {
                     get("tolerance").parse::<f64>().ok().filter(|t| t.is_finite() && *t >= 0.0).ok_or_else(|| {
                         String::from("the tolerance must be a number of percentage points, 0 or more")
                     })?;
+                let measure = Measurement { metric, from_ns: ms("from")?, to_ns: ms("to")? };
+                measure.interval_ns(&s).map_err(|e| e.to_string())?;
                 let e = Exercise {
                     id: format!("teacher-{}", question.len()),
                     question,
@@ -343,7 +345,7 @@ fn Author(p: &AuthorProps) -> Html {
                     scenario: Some((*s).clone()),
                     set: BTreeMap::new(),
                     locked: locked.iter().map(|p| (*p).to_owned()).collect(),
-                    measure: Measurement { metric, from_ns: ms("from")?, to_ns: ms("to")? },
+                    measure,
                     tolerance_pct,
                     explanation: get("explanation"),
                 };
@@ -369,7 +371,7 @@ fn Author(p: &AuthorProps) -> Html {
                 </select>
             </div>
             { text("from", "From (ms; empty: the measurement start)", false) }
-            { text("to", "To (ms; empty: the end)", false) }
+            { text("to", "To (ms; empty: the measurement end)", false) }
             { text("tolerance", "Tolerance (percentage points)", false) }
             { text("explanation", "Explanation shown after the answer", true) }
             <fieldset class="locks"><legend>{ "Students may not change" }</legend>
