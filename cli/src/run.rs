@@ -70,7 +70,7 @@ impl Series {
         let mut out = String::from("time_ns");
         for (name, _) in &self.columns {
             out.push(',');
-            out.push_str(name);
+            out.push_str(&crate::output::csv_field(name));
         }
         out.push('\n');
         for (k, t) in self.time_ns.iter().enumerate() {
@@ -115,6 +115,11 @@ pub fn run(args: &Args) -> Result<(), String> {
     }
     if let Some(t) = args.measure_to_ns {
         scenario.measure.to_ns = (t > 0).then_some(t);
+    }
+    if args.series && args.baseline && !args.json {
+        return Err(String::from(
+            "--series prints only the series as CSV; add --json to get them with --baseline's control factor",
+        ));
     }
     let (results, series) = simulate(&scenario, args.series).map_err(|e| format!("{}: {e}", args.file))?;
     let control = if args.baseline {

@@ -17,6 +17,7 @@
 //!                  "from_ns": 40000000, "to_ns": 60000000 } ] }
 //! ```
 
+use crate::output::csv_field;
 use ibcc_core::scenario::{NodeKind, Scenario, Settings};
 use ibcc_core::sim::{Measurement, Results, Simulation};
 use serde_json::{json, Map, Value};
@@ -342,10 +343,10 @@ pub fn merge_dir(dir: &Path) -> Result<(), String> {
     columns.extend(rest);
     let cell = |v: Option<&Value>| match v {
         None | Some(Value::Null) => String::new(),
-        Some(Value::String(s)) => quote(s),
-        Some(other) => quote(&other.to_string()),
+        Some(Value::String(s)) => csv_field(s),
+        Some(other) => csv_field(&other.to_string()),
     };
-    let mut csv = columns.iter().map(|c| quote(c)).collect::<Vec<_>>().join(",") + "\n";
+    let mut csv = columns.iter().map(|c| csv_field(c)).collect::<Vec<_>>().join(",") + "\n";
     let mut jsonl = String::new();
     for r in rows.values() {
         csv += &(columns.iter().map(|c| cell(r.get(c))).collect::<Vec<_>>().join(",") + "\n");
@@ -355,14 +356,6 @@ pub fn merge_dir(dir: &Path) -> Result<(), String> {
     fs::write(dir.join("results.jsonl"), jsonl).map_err(|e| format!("{}: {e}", dir.display()))?;
     eprintln!("merge: {} points into {}", rows.len(), dir.join("results.csv").display());
     Ok(())
-}
-
-fn quote(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_owned()
-    }
 }
 
 #[cfg(test)]

@@ -240,4 +240,13 @@ fn run_series_gives_the_rates_over_time() {
     assert_eq!(doc["series"]["time_ns"].as_array().unwrap().len(), 1001);
     let json_victim = doc["series"]["rates"]["group victim"][500].as_f64().unwrap();
     assert!((json_victim - at(50.0)[victim]).abs() < 1e-6);
+    // A group name with a comma and a quote is one quoted CSV field.
+    let mut s: serde_json::Value = serde_json::from_str(&short_preset("infocom03-fig2")).unwrap();
+    s["flows"][0]["group"] = "a,\"b\"".into();
+    let out = ibcc(&["run", "-", "--series"], Some(&s.to_string()));
+    let header = String::from_utf8(out.stdout).unwrap().lines().next().unwrap().to_owned();
+    assert!(header.contains(",\"group a,\"\"b\"\"\","), "{header}");
+    // The CSV has no room for --baseline's control factor: say so rather than drop it.
+    let out = ibcc(&["run", "preset:infocom03-fig2", "--series", "--baseline"], None);
+    assert_eq!(out.status.code(), Some(2));
 }
