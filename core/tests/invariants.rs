@@ -30,6 +30,9 @@ fn invariants_hold_at_every_step_of_random_scenarios() {
         for f in &r.flows {
             assert!((0.0..=1.0 + 1e-9).contains(&f.throughput_fraction), "seed {seed} {}", f.id);
         }
+        for b in &r.buffers {
+            assert!((0.0..=b.capacity_packets + 1e-9).contains(&b.mean_packets), "seed {seed} {}<-{}", b.node, b.from);
+        }
         for g in &r.groups {
             let members: Vec<_> = r.flows.iter().filter(|f| f.group == g.name).collect();
             assert_eq!(g.flows as usize, members.len(), "seed {seed} group {}", g.name);

@@ -122,6 +122,8 @@ pub fn random_scenario(seed: u64) -> Scenario {
         }
     }
     s.measure.from_ns = rng.below(s.duration_ns);
+    // Half the time the interval ends early (or, clipped, past the end of the run).
+    s.measure.to_ns = (rng.below(2) == 0).then(|| s.measure.from_ns + 1 + rng.below(s.duration_ns));
     s.measure.window_ns = 50_000;
     s
 }
