@@ -44,7 +44,10 @@ impl Series {
         let mut time_ns = Vec::new();
         let mut columns = Vec::new();
         let mut add = |name: String, points: Vec<(f64, f64)>| {
-            time_ns = points.iter().map(|p| p.0).collect();
+            // Every series has the same sample times.
+            if time_ns.is_empty() {
+                time_ns = points.iter().map(|p| p.0).collect();
+            }
             columns.push((name, points.into_iter().map(|p| p.1).collect()));
         };
         for l in r.links.iter().filter(|l| l.data_packets > 0) {

@@ -457,6 +457,11 @@ impl Measure {
     pub fn sample_ns(&self) -> u64 {
         self.sample_ns.unwrap_or(self.window_ns / 20).max(1)
     }
+
+    /// Where the measurement interval ends in a run of `duration_ns`: `to_ns`, at most the run's end.
+    pub fn until_ns(&self, duration_ns: u64) -> u64 {
+        self.to_ns.map_or(duration_ns, |t| t.min(duration_ns))
+    }
 }
 
 impl Scenario {

@@ -51,7 +51,7 @@ impl Measurement {
     /// The interval `[from, to)` it covers in `s`, in nanoseconds; an error if it is empty.
     pub fn interval_ns(&self, s: &Scenario) -> Result<(u64, u64), MeasureError> {
         let from = self.from_ns.unwrap_or(s.measure.from_ns);
-        let to = self.to_ns.or(s.measure.to_ns).unwrap_or(s.duration_ns).min(s.duration_ns);
+        let to = self.to_ns.map_or(s.measure.until_ns(s.duration_ns), |t| t.min(s.duration_ns));
         if to <= from {
             return Err(MeasureError::Empty { from_ns: from, to_ns: to });
         }

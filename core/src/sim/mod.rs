@@ -311,7 +311,7 @@ impl Simulation {
             ack_blocks,
             end,
             measure_from: scenario.measure.from_ns * NS,
-            measure_to: scenario.measure.to_ns.map_or(end, |t| t.saturating_mul(NS).min(end)),
+            measure_to: scenario.measure.until_ns(scenario.duration_ns) * NS,
             window: scenario.measure.window_ns * NS,
             occupancy,
             totals: TotalCounters::default(),
