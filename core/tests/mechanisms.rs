@@ -1,6 +1,6 @@
 //! The simulator's mechanisms on small hand-built networks, each checked against numbers worked out by hand.
 
-use ibcc_core::scenario::{Flow, Link, MarkingPolicy, Node, NodeKind, Response, Scenario, Traffic};
+use ibcc_core::scenario::{Cnt1Until, Flow, Link, MarkingPolicy, Node, NodeKind, Response, Scenario, Traffic};
 use ibcc_core::sim::Simulation;
 
 fn node(id: &str, kind: NodeKind) -> Node {
@@ -187,6 +187,47 @@ fn marking_policies_mark_the_incast() {
     assert!(marks[2].1 > 100 && marks[2].2 > 100, "{marks:?}");
 }
 
+/// The two readings of `cnt1` (Globecom'02 §IV-B, `marking.cnt1_until`), by hand. H0 sends six packets back to back
+/// (it stops at 11 us) into S, whose link to D runs at 4 Gb/s: packet k (33 blocks) is received at 2068k ns, and S
+/// sends packet j from 40 + 4136(j - 1) ns. When packet 6 is received, at 12408 ns, packet 3 has sent 2048 of its
+/// bytes (32 blocks, one still held) and packets 4-6 are whole: 100 blocks, the level at which a 4-packet buffer is
+/// full (less than one packet of room). It is the only trigger: packet 5's receipt found 84 blocks, and nothing
+/// arrives after packet 6 on this input. `start` counts the three waiting packets and marks packets 4-6; `departure`
+/// also counts packet 3, still being sent, so one more departure is marked: H1's single packet, sent at 30 us through
+/// another input, long after packet 6 has gone.
+#[test]
+fn cnt1_counts_a_packet_being_sent_only_until_departure() {
+    let mut s = Scenario::empty("slow-out", 100_000);
+    s.nodes = vec![
+        node("H0", NodeKind::Host),
+        node("H1", NodeKind::Host),
+        node("S", NodeKind::Switch),
+        node("D", NodeKind::Host),
+    ];
+    let mut slow = link("S", "D");
+    slow.bandwidth_gbps = Some(4.0);
+    s.links = vec![link("H0", "S"), link("H1", "S"), slow];
+    s.flows = vec![flow("six", "H0", "D"), flow("late", "H1", "D")];
+    s.flows[0].stop_ns = Some(11_000);
+    (s.flows[1].start_ns, s.flows[1].stop_ns) = (30_000, Some(30_001));
+    s.source.window_packets = None;
+    s.marking.policy = MarkingPolicy::InputTriggered;
+    for (until, late_marks) in [(Cnt1Until::Start, 0), (Cnt1Until::Departure, 1)] {
+        s.marking.cnt1_until = until;
+        let mut sim = Simulation::new(&s).unwrap();
+        sim.run_until(12_407_000);
+        assert_eq!(sim.results().totals.marked_packets, 0, "{until:?}: nothing before packet 6 is received");
+        while !sim.is_finished() {
+            sim.step(5);
+            sim.check_invariants().unwrap();
+        }
+        let r = sim.results();
+        let (six, late) = (r.flow("six").unwrap(), r.flow("late").unwrap());
+        assert_eq!((six.injected_packets, late.injected_packets), (6, 1), "{until:?}");
+        assert_eq!((six.marks, late.marks), (3, late_marks), "{until:?}");
+    }
+}
+
 /// A victim packet bound for an idle output may bypass older packets of its buffer that wait for a busy output, but
 /// only `max_bypass` times each. With no bypass at all the victim is stuck behind them; allowing it lets the
 /// victim through (INFOCOM'03 footnote 6).
@@ -302,6 +343,18 @@ fn marking_retunes_during_a_run_and_nothing_else_does() {
     halfway.check_invariants().unwrap();
     let late = halfway.results().totals.marked_packets;
     assert!(late > 0 && late < fresh.results().totals.marked_packets, "{late}");
+
+    // What cnt1 counts may change too: it is recounted from the buffers, packets being sent included or not.
+    let mut departure = marked.clone();
+    departure.marking.cnt1_until = Cnt1Until::Departure;
+    let mut sim = Simulation::new(&marked).unwrap();
+    for (at, next) in [(100_000_000, &departure), (200_000_000, &marked), (300_000_000, &departure)] {
+        sim.run_until(at);
+        sim.retune(next).unwrap();
+        sim.check_invariants().unwrap();
+    }
+    sim.run();
+    sim.check_invariants().unwrap();
 
     let mut other = marked.clone();
     other.flows.pop();

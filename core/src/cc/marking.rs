@@ -2,7 +2,8 @@
 //! of the buffers.
 //!
 //! Per output port `o`: `cnt1[o]` counts packets in the switch waiting for `o` (up on arrival, down when the packet
-//! starts on `o`); `cnt2[o]` counts packets still to be marked on `o`.
+//! starts on `o`, or with `cnt1_until: departure` when its tail has left the switch); `cnt2[o]` counts packets still
+//! to be marked on `o`.
 //! - naive: when an input buffer becomes full, every packet in it that has not started is marked.
 //! - input-triggered: when an input buffer becomes full, `cnt2[o] = cnt1[o]` for every output `o` that a waiting
 //!   packet of that buffer is bound for; a packet starting on `o` while `cnt2[o] > 0` is marked and `cnt2[o]` drops.
@@ -11,7 +12,7 @@
 //!
 //! A started packet is no longer marked; nobody clears a mark.
 
-use crate::scenario::MarkingPolicy;
+use crate::scenario::{Cnt1Until, MarkingPolicy};
 
 /// The two counters of one output port.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -27,12 +28,31 @@ pub struct PortCounters {
 pub struct Marker {
     policy: MarkingPolicy,
     output_threshold: u32,
+    cnt1_until: Cnt1Until,
 }
 
 impl Marker {
     /// `output_threshold` is used by input-output-triggered marking only.
     pub fn new(policy: MarkingPolicy, output_threshold: Option<u32>) -> Self {
-        Self { policy, output_threshold: output_threshold.unwrap_or(u32::MAX) }
+        Self { policy, output_threshold: output_threshold.unwrap_or(u32::MAX), cnt1_until: Cnt1Until::Start }
+    }
+
+    /// Until when a packet counts in `cnt1`.
+    pub fn with_cnt1_until(self, cnt1_until: Cnt1Until) -> Self {
+        Self { cnt1_until, ..self }
+    }
+
+    /// Whether a packet being sent still counts as in the switch (and arms its output when its buffer fills).
+    pub fn counts_until_departure(&self) -> bool {
+        self.cnt1_until == Cnt1Until::Departure
+    }
+
+    /// A data packet's tail has left the switch.
+    pub fn left(&self, c: &mut PortCounters) {
+        if self.counts_until_departure() {
+            debug_assert!(c.cnt1 > 0, "a departure without an arrival");
+            c.cnt1 -= 1;
+        }
     }
 
     /// The policy.
@@ -67,8 +87,10 @@ impl Marker {
 
     /// A packet starts on this output; returns whether the output marks it.
     pub fn departure(&self, c: &mut PortCounters) -> bool {
-        debug_assert!(c.cnt1 > 0, "a departure without an arrival");
-        c.cnt1 -= 1;
+        if !self.counts_until_departure() {
+            debug_assert!(c.cnt1 > 0, "a departure without an arrival");
+            c.cnt1 -= 1;
+        }
         if self.triggers_outputs() && c.cnt2 > 0 {
             c.cnt2 -= 1;
             return true;
@@ -102,6 +124,35 @@ mod tests {
         assert_eq!(marks, [true; 4]);
         m.arrival(&mut c);
         assert!(!m.departure(&mut c), "nothing is armed any more");
+    }
+
+    /// Counting until departure, a packet being sent still counts: a trigger then arms one departure more, and the
+    /// count drops only when the tail leaves.
+    #[test]
+    fn until_departure_a_packet_being_sent_still_counts() {
+        let m = Marker::new(MarkingPolicy::InputTriggered, None).with_cnt1_until(Cnt1Until::Departure);
+        let mut c = PortCounters::default();
+        m.arrival(&mut c);
+        m.arrival(&mut c);
+        assert!(!m.departure(&mut c));
+        assert_eq!(c.cnt1, 2, "the first is being sent and still in the switch");
+        m.buffer_full(&mut c);
+        assert_eq!(c.cnt2, 2);
+        m.left(&mut c);
+        assert_eq!(c.cnt1, 1);
+        assert!(m.departure(&mut c));
+        m.arrival(&mut c);
+        assert!(m.departure(&mut c), "the second mark goes to the next packet to start");
+        m.left(&mut c);
+        m.left(&mut c);
+        assert_eq!(c, PortCounters { cnt1: 0, cnt2: 0 });
+        // The default: `left` changes nothing, the start already counted the packet out.
+        let m = Marker::new(MarkingPolicy::InputTriggered, None);
+        let mut c = PortCounters::default();
+        m.arrival(&mut c);
+        m.departure(&mut c);
+        m.left(&mut c);
+        assert_eq!(c.cnt1, 0);
     }
 
     #[test]

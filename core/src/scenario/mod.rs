@@ -299,11 +299,25 @@ pub enum FullCheck {
     OnHead,
 }
 
+/// Until when a packet counts in its output's `cnt1` (Globecom'02 §IV-B: "as packets enter and leave the switch").
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Cnt1Until {
+    /// Until it starts on its output: `cnt1` counts packets that still wait (model.md §4).
+    #[default]
+    Start,
+    /// Until its tail has left the switch: a packet being sent still counts, and a full buffer also arms the outputs
+    /// its packets in transmission are bound for.
+    Departure,
+}
+
 /// ECN marking at the switches.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Marking {
     pub policy: MarkingPolicy,
+    /// Until when a packet counts as waiting for its output.
+    pub cnt1_until: Cnt1Until,
     /// When a buffer is checked for being full.
     pub full_check: FullCheck,
     /// An input buffer counts as full at this many packets (`null`: when less than one packet of room is left).

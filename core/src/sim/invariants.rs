@@ -1,5 +1,6 @@
 //! Checks of the model's invariants, for tests (and for anyone debugging a scenario): nothing dropped, packets
-//! conserved, credits within bounds and consistent with buffer occupancy, buffers within capacity.
+//! conserved, credits within bounds and consistent with buffer occupancy, buffers within capacity, marking counters
+//! consistent with the buffers.
 
 use super::Simulation;
 use crate::net::packet::Lane;
@@ -51,6 +52,19 @@ impl Simulation {
                 if sum > capacity || (c.propagation == 0 && sum != capacity) {
                     return Err(format!(
                         "channel {i} lane {l}: {credits} credits + {used} used vs capacity {capacity}"
+                    ));
+                }
+            }
+        }
+        let until_departure = self.marker.counts_until_departure();
+        for sw in &self.switches {
+            let mut recounted = sw.clone();
+            recounted.recount_cnt1(until_departure);
+            for (port, (o, r)) in sw.outputs.iter().zip(&recounted.outputs).enumerate() {
+                if o.counters.cnt1 != r.counters.cnt1 {
+                    return Err(format!(
+                        "node {} output {port}: cnt1 is {} but the buffers hold {} packets for it",
+                        sw.node, o.counters.cnt1, r.counters.cnt1
                     ));
                 }
             }

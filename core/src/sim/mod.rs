@@ -303,7 +303,8 @@ impl Simulation {
             flows,
             flow_kinds,
             packet_time,
-            marker: Marker::new(scenario.marking.policy, scenario.marking.output_threshold_packets),
+            marker: Marker::new(scenario.marking.policy, scenario.marking.output_threshold_packets)
+                .with_cnt1_until(scenario.marking.cnt1_until),
             full_check: scenario.marking.full_check,
             data_bytes,
             data_blocks,

@@ -34,6 +34,19 @@ fn blocks_of(bytes: u64) -> u32 {
 }
 
 impl SwitchState {
+    /// Sets every output's `cnt1` from the buffers: the data packets bound for it that have not started, and with
+    /// `until_departure` also those being sent. For a change of `marking.cnt1_until` during a run.
+    pub(super) fn recount_cnt1(&mut self, until_departure: bool) {
+        for o in &mut self.outputs {
+            o.counters.cnt1 = 0;
+        }
+        for input in &self.inputs {
+            for e in input[Lane::Data.index()].queue.iter().filter(|e| !e.started || until_departure) {
+                self.outputs[e.out as usize].counters.cnt1 += 1;
+            }
+        }
+    }
+
     fn mark_pending(&mut self, out: PortId) {
         if !self.is_pending[out as usize] {
             self.is_pending[out as usize] = true;
@@ -180,8 +193,9 @@ impl Simulation {
     fn buffer_full(&mut self, slot: usize, port: PortId) {
         let sw = &mut self.switches[slot];
         let buffer = &sw.inputs[port as usize][Lane::Data.index()];
-        for e in buffer.queue.iter().filter(|e| !e.started) {
-            if self.marker.marks_full_buffer() {
+        let in_transmission_counts = self.marker.counts_until_departure();
+        for e in buffer.queue.iter().filter(|e| !e.started || in_transmission_counts) {
+            if self.marker.marks_full_buffer() && !e.started {
                 let p = &mut self.packets[e.packet];
                 if !p.marked {
                     p.marked = true;
@@ -270,8 +284,8 @@ impl Simulation {
                 // Annex A10: congested (the data waiting for this port passes the Threshold's level), eligible
                 // (long enough), a root (it did not wait for credit) or in the Victim_Mask, one in Marking_Rate + 1.
                 let output = &mut sw.outputs[cand.out as usize];
-                // Data waiting for this port besides the packet now leaving it.
-                let queued = output.counters.cnt1.saturating_sub(1) * self.data_blocks;
+                // Data waiting for this port besides the packet now leaving it (already taken off the list).
+                let queued = output.waiting[Lane::Data.index()].len() as u32 * self.data_blocks;
                 let congested = cfg.queue_level(sw.capacity).is_some_and(|level| queued >= level);
                 let eligible = self.packets[packet].blocks >= u32::from(cfg.packet_size_credits);
                 let victim = self.channels[channel as usize].stalled_since.is_some();
@@ -310,6 +324,10 @@ impl Simulation {
         let pos = buffer.queue.iter().position(|e| e.packet == packet).expect("the leaving packet is buffered");
         let entry = buffer.queue.remove(pos);
         debug_assert!(entry.started);
+        if lane == Lane::Data {
+            self.marker.left(&mut self.switches[slot].outputs[entry.out as usize].counters);
+        }
+        let buffer = &mut self.switches[slot].inputs[port as usize][lane.index()];
         let blocks = self.packets[packet].blocks;
         let before = buffer.used;
         buffer.used -= blocks;

@@ -3,8 +3,8 @@
 use ibcc_core::cc::pft::{Detection, PftConfig, Throttling};
 use ibcc_core::rng::Rng;
 use ibcc_core::scenario::{
-    BypassCounting, Flow, IbCcConfig, Link, MarkingPolicy, Node, NodeKind, RateMode, Response, Scenario,
-    SourceOverride, Traffic,
+    BypassCounting, Cnt1Until, Flow, FullCheck, IbCcConfig, Link, MarkingPolicy, Node, NodeKind, RateMode, Response,
+    Scenario, SourceOverride, Traffic,
 };
 
 /// A random connected network: a random tree of switches plus a few extra switch links, hosts on random switches,
@@ -54,6 +54,8 @@ pub fn random_scenario(seed: u64) -> Scenario {
     if rng.below(3) == 0 {
         s.marking.buffer_threshold_packets = Some(1 + rng.below(4) as u32);
     }
+    s.marking.full_check = [FullCheck::OnReceipt, FullCheck::OnHead][rng.below(2) as usize];
+    s.marking.cnt1_until = [Cnt1Until::Start, Cnt1Until::Departure][rng.below(2) as usize];
     let responses = [Response::None, Response::Fixed, Response::Aimd, Response::Fimd, Response::Lipd, Response::Hybrid];
     s.source.response = responses[rng.below(6) as usize];
     s.source.rate = if rng.below(2) == 0 { RateMode::Continuous } else { RateMode::Discrete };

@@ -4,7 +4,7 @@
 
 use super::super::fields::{Choice, NumberField};
 use ibcc_core::cc::pft::{Detection, PftConfig, Throttling};
-use ibcc_core::scenario::{BypassCounting, FullCheck, MarkingPolicy, RateMode, Response, Scenario};
+use ibcc_core::scenario::{BypassCounting, Cnt1Until, FullCheck, MarkingPolicy, RateMode, Response, Scenario};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -87,6 +87,15 @@ const MARKING: &[Pick] = &[
         options: &[("on_receipt", "on receipt"), ("on_head", "at head arrival")],
         get: |s| if s.marking.full_check == FullCheck::OnHead { "on_head" } else { "on_receipt" },
         set: |s, v| s.marking.full_check = if v == "on_head" { FullCheck::OnHead } else { FullCheck::OnReceipt },
+    },
+    Pick {
+        id: "cnt1-until",
+        label: "cnt1 counts a packet until",
+        help: "it starts on its output (waiting packets only), or until its tail has left the switch (a packet being \
+               sent still counts, and a full buffer also arms its output).",
+        options: &[("start", "it starts"), ("departure", "its tail leaves")],
+        get: |s| if s.marking.cnt1_until == Cnt1Until::Departure { "departure" } else { "start" },
+        set: |s, v| s.marking.cnt1_until = if v == "departure" { Cnt1Until::Departure } else { Cnt1Until::Start },
     },
 ];
 

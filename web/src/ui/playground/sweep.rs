@@ -23,6 +23,8 @@ const PATHS: &[&str] = &[
     "switch.buffer_packets",
     "marking.policy",
     "marking.output_threshold_packets",
+    "marking.full_check",
+    "marking.cnt1_until",
     "source.response",
     "source.rate",
     "source.window_packets",
