@@ -94,6 +94,12 @@ test('parameter changes while running: marking applies at once, others offer a r
   assert.match(await page.getByTestId('notice').innerText(), /Marking changed at .* applies from then on/);
   assert.ok(await simMs(page) > 2, 'no restart');
   await page.waitForFunction(() => /marked [1-9]/.test(document.querySelector('[data-testid=totals]').innerText));
+  // What cnt1 counts is a marking setting too: recounted from the buffers, it applies without a restart.
+  const before = await simMs(page);
+  await page.getByLabel('cnt1 counts a packet until').selectOption('departure');
+  assert.equal(await page.getByTestId('restart').count(), 0, 'no restart offered');
+  assert.ok(await simMs(page) >= before, 'the clock does not go back');
+  await page.waitForFunction((t) => parseFloat(document.querySelector('[data-testid=sim-time]').innerText) > t + 1, before);
   await page.getByRole('button', { name: 'Pause' }).click();
 
   // A bad value: refused next to its field, the scenario unchanged.
