@@ -176,6 +176,7 @@ fn row(point: &Point, spec: &Spec, sim: &Simulation, r: &Results) -> Value {
         m.insert(format!("{name}.throughput"), json!(g.throughput_fraction));
         m.insert(format!("{name}.jain"), json!(g.jain_index));
         m.insert(format!("{name}.marks"), json!(g.marks));
+        m.insert(format!("{name}.measured_marks"), json!(g.measured_marks));
         m.insert(format!("{name}.mean_delay_ns"), json!(g.mean_delay_ns));
     }
     let s = sim.scenario();

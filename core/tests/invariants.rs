@@ -29,6 +29,7 @@ fn invariants_hold_at_every_step_of_random_scenarios() {
         }
         for f in &r.flows {
             assert!((0.0..=1.0 + 1e-9).contains(&f.throughput_fraction), "seed {seed} {}", f.id);
+            assert!(f.measured_marks <= f.marks, "seed {seed} {}", f.id);
         }
         for b in &r.buffers {
             assert!((0.0..=b.capacity_packets + 1e-9).contains(&b.mean_packets), "seed {seed} {}<-{}", b.node, b.from);
@@ -37,6 +38,8 @@ fn invariants_hold_at_every_step_of_random_scenarios() {
             let members: Vec<_> = r.flows.iter().filter(|f| f.group == g.name).collect();
             assert_eq!(g.flows as usize, members.len(), "seed {seed} group {}", g.name);
             assert_eq!(g.marks, members.iter().map(|f| f.marks).sum::<u64>(), "seed {seed} group {}", g.name);
+            let measured = members.iter().map(|f| f.measured_marks).sum::<u64>();
+            assert_eq!(g.measured_marks, measured, "seed {seed} group {}", g.name);
             let delays: Vec<f64> = members.iter().filter_map(|f| f.mean_delay_ns).collect();
             match g.mean_delay_ns {
                 None => assert!(delays.is_empty(), "seed {seed} group {}", g.name),

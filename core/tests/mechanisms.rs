@@ -185,6 +185,18 @@ fn marking_policies_mark_the_incast() {
     assert_eq!(marks[0].1, 0);
     assert!(marks[1].1 > 100 && marks[1].2 > 100, "{marks:?}");
     assert!(marks[2].1 > 100 && marks[2].2 > 100, "{marks:?}");
+    // Marks in the measurement interval: all of them when it is the whole run, fewer when it is the second half.
+    let mut s = base.clone();
+    s.marking.policy = MarkingPolicy::InputTriggered;
+    for (from_ns, whole) in [(0, true), (500_000, false)] {
+        s.measure.from_ns = from_ns;
+        let mut sim = Simulation::new(&s).unwrap();
+        sim.run();
+        for f in &sim.results().flows {
+            assert!(f.measured_marks > 0, "{from_ns}: {f:?}");
+            assert_eq!(f.measured_marks == f.marks, whole, "{from_ns}: {f:?}");
+        }
+    }
 }
 
 /// The two readings of `cnt1` (Globecom'02 §IV-B, `marking.cnt1_until`), by hand. H0 sends six packets back to back

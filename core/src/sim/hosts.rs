@@ -214,6 +214,9 @@ impl Simulation {
                 let counters = &mut self.flow_counters[f];
                 counters.acks += 1;
                 counters.marked_acks += u64::from(p.marked);
+                if p.marked && (self.measure_from..self.measure_to).contains(&now) {
+                    counters.marked_acks_in_interval += 1;
+                }
                 let flow = &mut self.flows[f];
                 if p.psn.wrapping_sub(flow.epoch_psn) >= flow.next_psn.wrapping_sub(flow.epoch_psn) {
                     // An ACK for a previous ON period's flow: it no longer concerns this one (INFOCOM'03 §VI-B.2:

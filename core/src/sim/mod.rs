@@ -78,6 +78,8 @@ struct FlowCounters {
     delivered_in_interval: u64,
     delay_sum: u128,
     marked_acks: u64,
+    /// Marked ACKs received inside the measurement interval.
+    marked_acks_in_interval: u64,
     acks: u64,
 }
 

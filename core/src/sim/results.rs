@@ -46,6 +46,9 @@ pub struct FlowResult {
     pub delivered_packets: u64,
     /// Marked ACKs it received over the whole run.
     pub marks: u64,
+    /// Marked ACKs it received in the interval.
+    #[serde(default)]
+    pub measured_marks: u64,
     /// Mean time from injection start to delivery of the packets delivered in the interval.
     pub mean_delay_ns: Option<f64>,
     /// Packets delivered in the interval (the weight of `mean_delay_ns`).
@@ -70,6 +73,9 @@ pub struct GroupResult {
     pub jain_index: f64,
     /// Marked ACKs its flows received over the whole run.
     pub marks: u64,
+    /// Marked ACKs its flows received in the interval.
+    #[serde(default)]
+    pub measured_marks: u64,
     /// Mean delay of its flows' packets delivered in the interval (each packet weighs the same).
     pub mean_delay_ns: Option<f64>,
 }
@@ -258,6 +264,7 @@ impl Simulation {
                     injected_packets: c.injected,
                     delivered_packets: c.delivered,
                     marks: c.marked_acks,
+                    measured_marks: c.marked_acks_in_interval,
                     mean_delay_ns: (c.delivered_in_interval > 0)
                         .then(|| c.delay_sum as f64 / c.delivered_in_interval as f64 / NS as f64),
                     measured_packets: c.delivered_in_interval,
@@ -288,6 +295,7 @@ impl Simulation {
                     throughput_fraction: xs.iter().sum(),
                     jain_index: jain_index(&xs),
                     marks: members.iter().map(|f| f.marks).sum(),
+                    measured_marks: members.iter().map(|f| f.measured_marks).sum(),
                     mean_delay_ns: pooled_delay(&members),
                 }
             })
@@ -348,6 +356,7 @@ mod tests {
             injected_packets: 0,
             delivered_packets: 0,
             marks: 0,
+            measured_marks: 0,
             mean_delay_ns,
             measured_packets,
             rate_limit: 1.0,

@@ -27,7 +27,7 @@ pub fn ResultsTable(p: &ResultsProps) -> Html {
                         { format!("Groups, measured from {:.1} to {:.1} ms", r.measured_from_ns / 1e6, r.measured_to_ns / 1e6) }
                     }
                 </caption>
-                <thead><tr><th scope="col">{ "group" }</th><th scope="col">{ "flows" }</th><th scope="col">{ "throughput" }</th><th scope="col">{ "Jain" }</th><th scope="col">{ "marks" }</th><th scope="col">{ "delay" }</th></tr></thead>
+                <thead><tr><th scope="col">{ "group" }</th><th scope="col">{ "flows" }</th><th scope="col">{ "throughput" }</th><th scope="col">{ "Jain" }</th><th scope="col" title="marked ACKs over the whole run">{ "marks" }</th><th scope="col">{ "delay" }</th></tr></thead>
                 <tbody>
                     for g in &r.groups {
                         <tr data-testid={format!("group-{}", g.name)}>
@@ -35,7 +35,7 @@ pub fn ResultsTable(p: &ResultsProps) -> Html {
                             <td>{ g.flows }</td>
                             <td>{ format!("{:.1}%", 100.0 * g.throughput_fraction) }</td>
                             <td>{ format!("{:.3}", g.jain_index) }</td>
-                            <td>{ g.marks }</td>
+                            <td title={format!("{} in the measurement interval", g.measured_marks)}>{ g.marks }</td>
                             <td>{ g.mean_delay_ns.map_or_else(|| String::from("-"), |d| format!("{:.1} µs", d / 1e3)) }</td>
                         </tr>
                     }
