@@ -209,9 +209,39 @@ fn load_spec(path: &Path) -> Result<(Spec, Scenario), String> {
     Ok((spec, base))
 }
 
-/// The points already in DIR's JSONL files.
-fn done(dir: &Path) -> BTreeSet<usize> {
-    read_rows(dir).unwrap_or_default().keys().copied().collect()
+/// The points already in DIR's JSONL files, after checking that they belong to this sweep: a directory holds one
+/// sweep, and resuming one whose base scenario or points differ would silently mix the rows of two (the points are
+/// numbered, so a new axis renumbers them all). DIR's `base.json` records the base scenario.
+fn done(dir: &Path, base: &Scenario, all: &[Point]) -> Result<BTreeSet<usize>, String> {
+    let again = || format!("use another --out directory, or delete {} to start again", dir.display());
+    let base_file = dir.join("base.json");
+    match fs::read_to_string(&base_file) {
+        Ok(recorded) if recorded != base.to_json() => {
+            return Err(format!(
+                "{} holds a sweep of another base scenario (see its base.json): {}",
+                dir.display(),
+                again()
+            ));
+        }
+        Ok(_) => {}
+        Err(_) => fs::write(&base_file, base.to_json()).map_err(|e| format!("{}: {e}", base_file.display()))?,
+    }
+    let rows = read_rows(dir).unwrap_or_default();
+    for p in all {
+        let Some(row) = rows.get(&p.index) else { continue };
+        for (path, value) in &p.settings {
+            let recorded = row.get(path).unwrap_or(&Value::Null);
+            if recorded != value {
+                return Err(format!(
+                    "{} holds another sweep: its point {} has {path} = {recorded}, this one's has {value}; {}",
+                    dir.display(),
+                    p.index,
+                    again()
+                ));
+            }
+        }
+    }
+    Ok(rows.keys().copied().collect())
 }
 
 fn read_rows(dir: &Path) -> Result<BTreeMap<usize, Value>, String> {
@@ -243,7 +273,7 @@ pub fn sweep(args: &Args) -> Result<(), String> {
     fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
     // Every point's scenario is checked before any runs, so a bad axis value fails at once, naming the point.
     let mut todo = Vec::new();
-    let finished = done(&args.out);
+    let finished = done(&args.out, &base, &all)?;
     for p in &all {
         let settings: BTreeMap<String, Value> = p.settings.iter().cloned().collect();
         let s = base.with_settings(&settings).map_err(|e| format!("point {}: {e}", p.index))?;

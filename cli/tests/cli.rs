@@ -155,6 +155,30 @@ fn sweeps_run_every_point_shard_merge_and_resume() {
     // Again: nothing left to run.
     let again = ibcc(&["sweep", spec.to_str().unwrap(), "--out", whole.to_str().unwrap()], None);
     assert!(String::from_utf8_lossy(&again.stderr).contains("0 to run (4 already done)"));
+    // Another sweep in the same directory is refused, not mixed with this one's rows: other points, another base.
+    let other = dir.join("other.json");
+    for (text, want) in [
+        (
+            r#"{"base": "preset:infocom03-fig2", "set": {"duration_ns": 2000000, "measure.from_ns": 1000000},
+                "axes": [{"path": "switch.buffer_packets", "values": [4, 3]}], "seeds": [1, 2]}"#,
+            "its point 0 has switch.buffer_packets = 2, this one's has 4",
+        ),
+        (
+            r#"{"base": "preset:infocom03-fig2", "set": {"duration_ns": 3000000, "measure.from_ns": 1000000},
+                "axes": [{"path": "switch.buffer_packets", "range": {"from": 2, "to": 3, "step": 1}}], "seeds": [1, 2]}"#,
+            "another base scenario",
+        ),
+    ] {
+        std::fs::write(&other, text).unwrap();
+        let o = ibcc(&["sweep", other.to_str().unwrap(), "--out", whole.to_str().unwrap()], None);
+        assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(String::from_utf8_lossy(&o.stderr).contains(want), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    assert_eq!(
+        std::fs::read_to_string(whole.join("results.csv")).unwrap(),
+        csv,
+        "the first sweep's results are intact"
+    );
     // Two shards and a merge give the same table.
     let split = dir.join("split");
     for shard in ["0/2", "1/2"] {
