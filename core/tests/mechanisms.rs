@@ -185,58 +185,62 @@ fn marking_policies_mark_the_incast() {
     assert_eq!(marks[0].1, 0);
     assert!(marks[1].1 > 100 && marks[1].2 > 100, "{marks:?}");
     assert!(marks[2].1 > 100 && marks[2].2 > 100, "{marks:?}");
-    // Marks in the measurement interval: all of them when it is the whole run, fewer when it is the second half.
+    // Marks in the measurement interval: all of them when it is the whole run, fewer when it is either half.
     let mut s = base.clone();
     s.marking.policy = MarkingPolicy::InputTriggered;
-    for (from_ns, whole) in [(0, true), (500_000, false)] {
-        s.measure.from_ns = from_ns;
+    for (from_ns, to_ns, whole) in [(0, None, true), (500_000, None, false), (0, Some(500_000), false)] {
+        (s.measure.from_ns, s.measure.to_ns) = (from_ns, to_ns);
         let mut sim = Simulation::new(&s).unwrap();
         sim.run();
         for f in &sim.results().flows {
-            assert!(f.measured_marks > 0, "{from_ns}: {f:?}");
-            assert_eq!(f.measured_marks == f.marks, whole, "{from_ns}: {f:?}");
+            assert!(f.measured_marks > 0, "{from_ns}-{to_ns:?}: {f:?}");
+            assert_eq!(f.measured_marks == f.marks, whole, "{from_ns}-{to_ns:?}: {f:?}");
         }
     }
 }
 
-/// The two readings of `cnt1` (Globecom'02 §IV-B, `marking.cnt1_until`), by hand. H0 sends six packets back to back
-/// (it stops at 11 us) into S, whose link to D runs at 4 Gb/s: packet k (33 blocks) is received at 2068k ns, and S
-/// sends packet j from 40 + 4136(j - 1) ns. When packet 6 is received, at 12408 ns, packet 3 has sent 2048 of its
-/// bytes (32 blocks, one still held) and packets 4-6 are whole: 100 blocks, the level at which a 4-packet buffer is
-/// full (less than one packet of room). It is the only trigger: packet 5's receipt found 84 blocks, and nothing
-/// arrives after packet 6 on this input. `start` counts the three waiting packets and marks packets 4-6; `departure`
-/// also counts packet 3, still being sent, so one more departure is marked: H1's single packet, sent at 30 us through
-/// another input, long after packet 6 has gone.
+/// The two readings of `cnt1` (Globecom'02 §IV-B, `marking.cnt1_until`), by hand. Into S's buffer from H0 (a 2068-byte
+/// packet is 33 blocks and takes 2068 ns): `one`'s single packet to D2 (1 Gb/s, so it is sent from 40 to 16584 ns),
+/// then `many`'s four to D (2 Gb/s, 8272 ns each): q1 at 2068, q2 at 4136, q3 at 6204 and, when credit comes back
+/// as q1's tail leaves at 10380 ns, q4 (received at 12448). S sends q1 from 2108 and q2 from 10380. When q3 is
+/// received (8272 ns) the buffer holds 17 + 9 + 33 + 33 = 92 blocks; when q4 is received it holds 9 (`one`, 1551
+/// bytes sent) + 25 (q2, 517 bytes sent) + 33 + 33 = 100: full (less than a packet of room), the only trigger.
+/// Both readings mark the two waiting packets, q3 and q4. `departure` also counts the two being sent: it arms D
+/// for one more packet, and D2, which nothing waits for, for one: so H1's single packets to D2 (at 40 us) and to D
+/// (at 60 us), long after, are marked only there.
 #[test]
-fn cnt1_counts_a_packet_being_sent_only_until_departure() {
-    let mut s = Scenario::empty("slow-out", 100_000);
+fn cnt1_counts_packets_being_sent_only_until_departure() {
+    let mut s = Scenario::empty("arming", 100_000);
     s.nodes = vec![
         node("H0", NodeKind::Host),
         node("H1", NodeKind::Host),
         node("S", NodeKind::Switch),
         node("D", NodeKind::Host),
+        node("D2", NodeKind::Host),
     ];
-    let mut slow = link("S", "D");
-    slow.bandwidth_gbps = Some(4.0);
-    s.links = vec![link("H0", "S"), link("H1", "S"), slow];
-    s.flows = vec![flow("six", "H0", "D"), flow("late", "H1", "D")];
-    s.flows[0].stop_ns = Some(11_000);
-    (s.flows[1].start_ns, s.flows[1].stop_ns) = (30_000, Some(30_001));
+    let (mut to_d, mut to_d2) = (link("S", "D"), link("S", "D2"));
+    (to_d.bandwidth_gbps, to_d2.bandwidth_gbps) = (Some(2.0), Some(1.0));
+    s.links = vec![link("H0", "S"), link("H1", "S"), to_d, to_d2];
+    s.flows =
+        vec![flow("one", "H0", "D2"), flow("many", "H0", "D"), flow("late", "H1", "D2"), flow("late_d", "H1", "D")];
+    let windows = [(0, 1), (1, 11_000), (40_000, 40_001), (60_000, 60_001)];
+    for (f, (start, stop)) in s.flows.iter_mut().zip(windows) {
+        (f.start_ns, f.stop_ns) = (start, Some(stop));
+    }
     s.source.window_packets = None;
     s.marking.policy = MarkingPolicy::InputTriggered;
     for (until, late_marks) in [(Cnt1Until::Start, 0), (Cnt1Until::Departure, 1)] {
         s.marking.cnt1_until = until;
         let mut sim = Simulation::new(&s).unwrap();
-        sim.run_until(12_407_000);
-        assert_eq!(sim.results().totals.marked_packets, 0, "{until:?}: nothing before packet 6 is received");
+        sim.run_until(12_447_000);
+        assert_eq!(sim.results().totals.marked_packets, 0, "{until:?}: nothing before q4 is received");
         while !sim.is_finished() {
-            sim.step(5);
+            sim.step(3);
             sim.check_invariants().unwrap();
         }
         let r = sim.results();
-        let (six, late) = (r.flow("six").unwrap(), r.flow("late").unwrap());
-        assert_eq!((six.injected_packets, late.injected_packets), (6, 1), "{until:?}");
-        assert_eq!((six.marks, late.marks), (3, late_marks), "{until:?}");
+        let got: Vec<(u64, u64)> = r.flows.iter().map(|f| (f.injected_packets, f.marks)).collect();
+        assert_eq!(got, [(1, 0), (4, 2), (1, late_marks), (1, late_marks)], "{until:?}");
     }
 }
 
@@ -356,17 +360,29 @@ fn marking_retunes_during_a_run_and_nothing_else_does() {
     let late = halfway.results().totals.marked_packets;
     assert!(late > 0 && late < fresh.results().totals.marked_packets, "{late}");
 
-    // What cnt1 counts may change too: it is recounted from the buffers, packets being sent included or not.
+    // What cnt1 counts may change too: it is counted again from the buffers, with or without the packets being sent.
+    // Checked at every step after each change (a count carried over unchanged would be off by the packets being sent).
     let mut departure = marked.clone();
     departure.marking.cnt1_until = Cnt1Until::Departure;
     let mut sim = Simulation::new(&marked).unwrap();
-    for (at, next) in [(100_000_000, &departure), (200_000_000, &marked), (300_000_000, &departure)] {
-        sim.run_until(at);
-        sim.retune(next).unwrap();
+    let mut changes = [(100_000_000, &departure), (200_000_000, &marked), (300_000_000, &departure)].into_iter();
+    let mut next = changes.next();
+    while !sim.is_finished() {
+        if let Some((at, to)) = next.filter(|(at, _)| sim.now() >= *at) {
+            sim.retune(to).unwrap();
+            next = changes.next();
+            assert!(sim.now() >= at);
+        }
+        sim.step(3);
         sim.check_invariants().unwrap();
     }
-    sim.run();
-    sim.check_invariants().unwrap();
+    assert!(next.is_none(), "every change was made");
+    let mut fresh = Simulation::new(&departure).unwrap();
+    fresh.run();
+    let mut at_zero = Simulation::new(&marked).unwrap();
+    at_zero.retune(&departure).unwrap();
+    at_zero.run();
+    assert_eq!(at_zero.results().digest(), fresh.results().digest());
 
     let mut other = marked.clone();
     other.flows.pop();

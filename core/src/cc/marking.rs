@@ -6,7 +6,8 @@
 //! to be marked on `o`.
 //! - naive: when an input buffer becomes full, every packet in it that has not started is marked.
 //! - input-triggered: when an input buffer becomes full, `cnt2[o] = cnt1[o]` for every output `o` that a waiting
-//!   packet of that buffer is bound for; a packet starting on `o` while `cnt2[o] > 0` is marked and `cnt2[o]` drops.
+//!   packet of that buffer (with `departure`, also one being sent) is bound for; a packet starting on `o` while
+//!   `cnt2[o] > 0` is marked and `cnt2[o]` drops.
 //! - input-output-triggered: as input-triggered, and an arrival that makes `cnt1[o]` exceed the output threshold
 //!   also sets `cnt2[o] = cnt1[o]`.
 //!

@@ -1,7 +1,7 @@
 //! Changing a run's settings while it goes on, where the model allows it: the marking block (policy, thresholds,
-//! when "full" is checked, what `cnt1` counts, recounted from the buffers) is read afresh at every arrival and transmission, so a new one applies from the next
-//! event on. Everything else (the network, the flows, the sources' response functions and their state, PFT,
-//! Annex A10) shapes state built at time 0, so changing it needs a new run.
+//! when "full" is checked, what `cnt1` counts) is read afresh at every arrival and transmission, so a new one applies
+//! from the next event on. Everything else (the network, the flows, the sources' response functions and their state,
+//! PFT, Annex A10) shapes state built at time 0, so changing it needs a new run.
 
 use super::Simulation;
 use crate::cc::marking::Marker;
@@ -29,11 +29,15 @@ impl Simulation {
             return Err(NeedsRestart("only marking settings can change during a run"));
         }
         let m = next.marking;
+        // What cnt1 counts changes: count it again from the buffers (otherwise it is carried over as it is).
+        let recount = m.cnt1_until != self.scenario.marking.cnt1_until;
         self.marker = Marker::new(m.policy, m.output_threshold_packets).with_cnt1_until(m.cnt1_until);
         self.full_check = m.full_check;
         for sw in &mut self.switches {
             sw.full_at = super::full_at(sw.capacity, self.data_blocks, m.buffer_threshold_packets);
-            sw.recount_cnt1(self.marker.counts_until_departure());
+            if recount {
+                sw.recount_cnt1(self.marker.counts_until_departure());
+            }
         }
         self.scenario = next.clone();
         Ok(())

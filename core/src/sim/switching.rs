@@ -17,6 +17,8 @@ use crate::net::packet::{Lane, PacketId, CREDIT_BLOCK_BYTES};
 use crate::net::topology::{ChannelId, NodeId, PortId};
 use crate::scenario::{BypassCounting, FullCheck};
 use crate::time::Time;
+use alloc::vec;
+use alloc::vec::Vec;
 
 /// A packet that can start now: which output, which input, where it is in that input's queue, its age.
 #[derive(Debug, Clone, Copy)]
@@ -34,16 +36,23 @@ fn blocks_of(bytes: u64) -> u32 {
 }
 
 impl SwitchState {
-    /// Sets every output's `cnt1` from the buffers: the data packets bound for it that have not started, and with
-    /// `until_departure` also those being sent. For a change of `marking.cnt1_until` during a run.
-    pub(super) fn recount_cnt1(&mut self, until_departure: bool) {
-        for o in &mut self.outputs {
-            o.counters.cnt1 = 0;
-        }
+    /// What every output's `cnt1` should be, from the buffers: the data packets bound for it that have not started,
+    /// and with `until_departure` also those being sent.
+    pub(super) fn cnt1_from_buffers(&self, until_departure: bool) -> Vec<u32> {
+        let mut cnt1 = vec![0; self.outputs.len()];
         for input in &self.inputs {
             for e in input[Lane::Data.index()].queue.iter().filter(|e| !e.started || until_departure) {
-                self.outputs[e.out as usize].counters.cnt1 += 1;
+                cnt1[e.out as usize] += 1;
             }
+        }
+        cnt1
+    }
+
+    /// Sets every output's `cnt1` from the buffers, for a change of `marking.cnt1_until` during a run.
+    pub(super) fn recount_cnt1(&mut self, until_departure: bool) {
+        let cnt1 = self.cnt1_from_buffers(until_departure);
+        for (o, n) in self.outputs.iter_mut().zip(cnt1) {
+            o.counters.cnt1 = n;
         }
     }
 
@@ -189,7 +198,8 @@ impl Simulation {
     }
 
     /// A data input buffer became full: naive marking marks its waiting packets; input-triggered marking arms the
-    /// counters of every output its waiting packets are bound for (Globecom'02 §IV-A, §IV-B).
+    /// counters of every output its waiting packets (with `cnt1_until: departure`, also those being sent) are bound
+    /// for (Globecom'02 §IV-A, §IV-B).
     fn buffer_full(&mut self, slot: usize, port: PortId) {
         let sw = &mut self.switches[slot];
         let buffer = &sw.inputs[port as usize][Lane::Data.index()];
