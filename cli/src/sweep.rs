@@ -211,20 +211,15 @@ fn load_spec(path: &Path) -> Result<(Spec, Scenario), String> {
 
 /// The points already in DIR's JSONL files, after checking that they belong to this sweep: a directory holds one
 /// sweep, and resuming one whose base scenario or points differ would silently mix the rows of two (the points are
-/// numbered, so a new axis renumbers them all). DIR's `base.json` records the base scenario.
+/// numbered, so a new axis renumbers them all). DIR's `base.json`, written by [`sweep`], records the base scenario.
 fn done(dir: &Path, base: &Scenario, all: &[Point]) -> Result<BTreeSet<usize>, String> {
     let again = || format!("use another --out directory, or delete {} to start again", dir.display());
-    let base_file = dir.join("base.json");
-    match fs::read_to_string(&base_file) {
-        Ok(recorded) if recorded != base.to_json() => {
-            return Err(format!(
-                "{} holds a sweep of another base scenario (see its base.json): {}",
-                dir.display(),
-                again()
-            ));
-        }
-        Ok(_) => {}
-        Err(_) => fs::write(&base_file, base.to_json()).map_err(|e| format!("{}: {e}", base_file.display()))?,
+    if fs::read_to_string(dir.join("base.json")).is_ok_and(|recorded| recorded != base.to_json()) {
+        return Err(format!(
+            "{} holds a sweep of another base scenario (see its base.json): {}",
+            dir.display(),
+            again()
+        ));
     }
     let rows = read_rows(dir).unwrap_or_default();
     for p in all {
@@ -287,6 +282,7 @@ pub fn sweep(args: &Args) -> Result<(), String> {
     leading
         .extend(all.first().map(|p| p.settings.iter().map(|(k, _)| k.clone()).collect::<Vec<_>>()).unwrap_or_default());
     fs::write(args.out.join("columns.json"), json!(leading).to_string())
+        .and_then(|()| fs::write(args.out.join("base.json"), base.to_json()))
         .map_err(|e| format!("{}: {e}", args.out.display()))?;
     let file_name = match shard {
         Some((i, n)) => format!("points-{i}-of-{n}.jsonl"),

@@ -13,7 +13,7 @@
 //!
 //! A started packet is no longer marked; nobody clears a mark.
 
-use crate::scenario::{Cnt1Until, MarkingPolicy};
+use crate::scenario::{Cnt1Until, Marking, MarkingPolicy};
 
 /// The two counters of one output port.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -34,13 +34,13 @@ pub struct Marker {
 
 impl Marker {
     /// `output_threshold` is used by input-output-triggered marking only.
-    pub fn new(policy: MarkingPolicy, output_threshold: Option<u32>) -> Self {
-        Self { policy, output_threshold: output_threshold.unwrap_or(u32::MAX), cnt1_until: Cnt1Until::Start }
+    pub fn new(policy: MarkingPolicy, output_threshold: Option<u32>, cnt1_until: Cnt1Until) -> Self {
+        Self { policy, output_threshold: output_threshold.unwrap_or(u32::MAX), cnt1_until }
     }
 
-    /// Until when a packet counts in `cnt1`.
-    pub fn with_cnt1_until(self, cnt1_until: Cnt1Until) -> Self {
-        Self { cnt1_until, ..self }
+    /// The marker a scenario's `marking` block describes.
+    pub fn of(m: &Marking) -> Self {
+        Self::new(m.policy, m.output_threshold_packets, m.cnt1_until)
     }
 
     /// Whether a packet being sent still counts as in the switch (and arms its output when its buffer fills).
@@ -108,7 +108,7 @@ mod tests {
     /// trigger before `cnt2` runs out re-arms it with everything waiting then.
     #[test]
     fn input_triggered_marks_the_next_cnt1_departures() {
-        let m = Marker::new(MarkingPolicy::InputTriggered, None);
+        let m = Marker::new(MarkingPolicy::InputTriggered, None, Cnt1Until::Start);
         let mut c = PortCounters::default();
         for _ in 0..5 {
             m.arrival(&mut c);
@@ -131,7 +131,7 @@ mod tests {
     /// count drops only when the tail leaves.
     #[test]
     fn until_departure_a_packet_being_sent_still_counts() {
-        let m = Marker::new(MarkingPolicy::InputTriggered, None).with_cnt1_until(Cnt1Until::Departure);
+        let m = Marker::new(MarkingPolicy::InputTriggered, None, Cnt1Until::Departure);
         let mut c = PortCounters::default();
         m.arrival(&mut c);
         m.arrival(&mut c);
@@ -148,7 +148,7 @@ mod tests {
         m.left(&mut c);
         assert_eq!(c, PortCounters { cnt1: 0, cnt2: 0 });
         // The default: `left` changes nothing, the start already counted the packet out.
-        let m = Marker::new(MarkingPolicy::InputTriggered, None);
+        let m = Marker::new(MarkingPolicy::InputTriggered, None, Cnt1Until::Start);
         let mut c = PortCounters::default();
         m.arrival(&mut c);
         m.departure(&mut c);
@@ -158,7 +158,7 @@ mod tests {
 
     #[test]
     fn output_threshold_triggers_on_the_arrival_that_exceeds_it() {
-        let m = Marker::new(MarkingPolicy::InputOutputTriggered, Some(3));
+        let m = Marker::new(MarkingPolicy::InputOutputTriggered, Some(3), Cnt1Until::Start);
         let mut c = PortCounters::default();
         for _ in 0..3 {
             m.arrival(&mut c);
@@ -171,7 +171,7 @@ mod tests {
     #[test]
     fn naive_and_none_never_mark_at_the_output() {
         for policy in [MarkingPolicy::None, MarkingPolicy::Naive] {
-            let m = Marker::new(policy, Some(1));
+            let m = Marker::new(policy, Some(1), Cnt1Until::Start);
             let mut c = PortCounters::default();
             for _ in 0..4 {
                 m.arrival(&mut c);
@@ -180,6 +180,6 @@ mod tests {
             assert_eq!(c.cnt2, 0);
             assert!(!m.departure(&mut c));
         }
-        assert!(Marker::new(MarkingPolicy::Naive, None).marks_full_buffer());
+        assert!(Marker::new(MarkingPolicy::Naive, None, Cnt1Until::Start).marks_full_buffer());
     }
 }

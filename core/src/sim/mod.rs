@@ -305,8 +305,7 @@ impl Simulation {
             flows,
             flow_kinds,
             packet_time,
-            marker: Marker::new(scenario.marking.policy, scenario.marking.output_threshold_packets)
-                .with_cnt1_until(scenario.marking.cnt1_until),
+            marker: Marker::of(&scenario.marking),
             full_check: scenario.marking.full_check,
             data_bytes,
             data_blocks,

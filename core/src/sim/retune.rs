@@ -31,7 +31,7 @@ impl Simulation {
         let m = next.marking;
         // What cnt1 counts changes: count it again from the buffers (otherwise it is carried over as it is).
         let recount = m.cnt1_until != self.scenario.marking.cnt1_until;
-        self.marker = Marker::new(m.policy, m.output_threshold_packets).with_cnt1_until(m.cnt1_until);
+        self.marker = Marker::of(&m);
         self.full_check = m.full_check;
         for sw in &mut self.switches {
             sw.full_at = super::full_at(sw.capacity, self.data_blocks, m.buffer_threshold_packets);

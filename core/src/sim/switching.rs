@@ -334,10 +334,6 @@ impl Simulation {
         let pos = buffer.queue.iter().position(|e| e.packet == packet).expect("the leaving packet is buffered");
         let entry = buffer.queue.remove(pos);
         debug_assert!(entry.started);
-        if lane == Lane::Data {
-            self.marker.left(&mut self.switches[slot].outputs[entry.out as usize].counters);
-        }
-        let buffer = &mut self.switches[slot].inputs[port as usize][lane.index()];
         let blocks = self.packets[packet].blocks;
         let before = buffer.used;
         buffer.used -= blocks;
@@ -348,6 +344,7 @@ impl Simulation {
         if lane == Lane::Data {
             let used = buffer.used;
             self.occupancy[slot][port as usize].change(now, before, used, (self.measure_from, self.measure_to));
+            self.marker.left(&mut self.switches[slot].outputs[entry.out as usize].counters);
         }
         // The channel a port receives on is the reverse of the one it sends on (topology numbering).
         let in_channel = self.switches[slot].out_channels[port as usize] ^ 1;

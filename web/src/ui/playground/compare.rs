@@ -56,6 +56,11 @@ fn pct(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
 }
 
+/// A mean delay in microseconds, or "-" when nothing was delivered.
+fn delay(d: Option<f64>) -> String {
+    d.map_or(String::from("-"), |d| format!("{:.2} µs", d / 1000.0))
+}
+
 /// Rows of the side-by-side table: what, A, B.
 fn rows(a: &Results, b: &Results) -> Vec<(String, String, String)> {
     let mut r = vec![(
@@ -81,15 +86,13 @@ fn rows(a: &Results, b: &Results) -> Vec<(String, String, String)> {
             g.marks.to_string(),
             other.map_or(String::from("-"), |o| o.marks.to_string()),
         ));
-        let delay = |d: Option<f64>| d.map_or(String::from("-"), |d| format!("{:.2} µs", d / 1000.0));
         r.push((
             format!("{name} mean delay"),
             delay(g.mean_delay_ns),
             other.map_or(String::from("-"), |o| delay(o.mean_delay_ns)),
         ));
     }
-    let delay = |x: &Results| x.mean_delay_ns().map_or(String::from("-"), |d| format!("{:.2} µs", d / 1000.0));
-    r.push((String::from("mean delay"), delay(a), delay(b)));
+    r.push((String::from("mean delay"), delay(a.mean_delay_ns()), delay(b.mean_delay_ns())));
     r.push((String::from("marked packets"), a.totals.marked_packets.to_string(), b.totals.marked_packets.to_string()));
     r.push((
         String::from("dropped packets"),
