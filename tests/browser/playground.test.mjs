@@ -111,6 +111,14 @@ test('parameter changes while running: marking applies at once, others offer a r
   await page.getByLabel('m', { exact: true }).fill('4');
   await page.waitForFunction(() => !document.querySelector('[data-testid=error-m]'));
   await screenshot(page, 'playground-params');
+
+  // How an output chooses among its inputs is built into the switches: changing it offers a new run, which uses it.
+  await page.getByText('Network and run').click();
+  await page.getByLabel('Output serves').selectOption('round_robin');
+  await page.getByTestId('restart').waitFor();
+  await page.getByTestId('restart').click();
+  await page.waitForFunction(() => parseFloat(document.querySelector('[data-testid=sim-time]').innerText) === 0);
+  assert.equal(await page.getByLabel('Output serves').inputValue(), 'round_robin');
   assert.deepEqual(page.errors, []);
 });
 

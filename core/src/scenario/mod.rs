@@ -130,6 +130,8 @@ pub struct SwitchConfig {
     /// limit. The papers do not say; their results need no limit (docs/reproduction.md), so that is the default.
     /// 1 is a classic input-queued crossbar, where an input reads one packet at a time.
     pub input_transfers: Option<u32>,
+    /// How an output chooses among the input buffers that have a packet for it.
+    pub arbitration: Arbitration,
 }
 
 impl Default for SwitchConfig {
@@ -140,8 +142,23 @@ impl Default for SwitchConfig {
             max_bypass: 4,
             bypass_counting: BypassCounting::Head,
             input_transfers: None,
+            arbitration: Arbitration::OldestFirst,
         }
     }
+}
+
+/// How an output chooses among the input buffers with a packet for it. The papers only give the order within one
+/// buffer ("FIFO with possible bypass of older packets", Globecom'02 Table I); this is our choice, documented in
+/// docs/scenario.md.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Arbitration {
+    /// The oldest packet by arrival at the switch goes first.
+    #[default]
+    OldestFirst,
+    /// The inputs take turns: the first input after the one this output served last that has a packet for it
+    /// goes first (its oldest such packet that may go).
+    RoundRobin,
 }
 
 /// Which packets count bypasses toward `max_bypass`.
@@ -172,6 +189,8 @@ pub struct SwitchOverride {
     /// `null` here means "no limit" for this switch.
     #[serde(deserialize_with = "present_or_null", skip_serializing_if = "Option::is_none")]
     pub input_transfers: Option<Option<u32>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub arbitration: Option<Arbitration>,
 }
 
 impl SwitchConfig {
@@ -184,6 +203,7 @@ impl SwitchConfig {
             max_bypass: o.max_bypass.unwrap_or(self.max_bypass),
             bypass_counting: o.bypass_counting.unwrap_or(self.bypass_counting),
             input_transfers: o.input_transfers.unwrap_or(self.input_transfers),
+            arbitration: o.arbitration.unwrap_or(self.arbitration),
         }
     }
 }

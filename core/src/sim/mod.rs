@@ -201,6 +201,7 @@ impl Simulation {
                     max_bypass: cfg.max_bypass,
                     bypass_counting: cfg.bypass_counting,
                     input_transfers: cfg.input_transfers.unwrap_or(u32::MAX),
+                    arbitration: cfg.arbitration,
                     next_seq: 0,
                     pending_outputs: Vec::new(),
                     is_pending: vec![false; ports],

@@ -8,7 +8,7 @@ use crate::cc::source::SourceCc;
 use crate::net::packet::{Lane, PacketId};
 use crate::net::topology::{ChannelId, NodeId, PortId};
 use crate::rng::Rng;
-use crate::scenario::BypassCounting;
+use crate::scenario::{Arbitration, BypassCounting};
 use crate::time::Time;
 use alloc::collections::{BinaryHeap, VecDeque};
 use alloc::vec::Vec;
@@ -104,6 +104,8 @@ pub struct Output {
     pub counters: PortCounters,
     /// Annex A10: eligible packets still to pass unmarked before the next FECN.
     pub fecn_skip: u16,
+    /// Round-robin arbitration: the input whose turn it is next, per lane.
+    pub next_input: [PortId; 2],
 }
 
 /// An input-buffered switch.
@@ -124,6 +126,7 @@ pub struct SwitchState {
     pub bypass_counting: BypassCounting,
     /// Packets one input buffer may send at once (`u32::MAX`: no limit).
     pub input_transfers: u32,
+    pub arbitration: Arbitration,
     pub next_seq: u64,
     /// Outputs with waiting packets, in no particular order (each at most once).
     pub pending_outputs: Vec<PortId>,

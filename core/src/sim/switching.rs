@@ -15,7 +15,7 @@ use super::state::{Entry, SwitchState};
 use super::Simulation;
 use crate::net::packet::{Lane, PacketId, CREDIT_BLOCK_BYTES};
 use crate::net::topology::{ChannelId, NodeId, PortId};
-use crate::scenario::{BypassCounting, FullCheck};
+use crate::scenario::{Arbitration, BypassCounting, FullCheck};
 use crate::time::Time;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -75,27 +75,37 @@ impl SwitchState {
         }
     }
 
-    /// The oldest packet waiting for `out` on `lane` that could start now if `out` were idle with credit.
+    /// The packet that goes first on `out` and `lane` if `out` is idle with credit: among those that could start
+    /// now, the oldest (`oldest_first`), or the oldest of the first input in round-robin order (`round_robin`).
     fn first_startable(&self, out: PortId, lane: Lane, now: Time) -> Option<Candidate> {
-        let l = lane.index();
-        for &(seq, input) in &self.outputs[out as usize].waiting[l] {
-            let buffer = &self.inputs[input as usize][l];
-            if buffer.sending >= self.input_transfers {
-                continue;
+        let output = &self.outputs[out as usize];
+        let mut startable =
+            output.waiting[lane.index()].iter().filter_map(|&(seq, input)| self.startable(seq, input, out, lane, now));
+        match self.arbitration {
+            Arbitration::OldestFirst => startable.next(),
+            Arbitration::RoundRobin => {
+                let (ports, turn) = (self.inputs.len(), usize::from(output.next_input[lane.index()]));
+                startable.min_by_key(|c| ((usize::from(c.input) + ports - turn) % ports, c.seq))
             }
-            let Some(pos) = buffer.queue.iter().position(|e| e.seq == seq) else { continue };
-            let entry = &buffer.queue[pos];
-            if entry.eligible_at > now {
-                continue;
-            }
-            // An older packet bypassed too often blocks everything behind it.
-            let blocked = buffer.queue.iter().take(pos).any(|e| !e.started && e.bypassed >= self.max_bypass);
-            if blocked {
-                continue;
-            }
-            return Some(Candidate { seq, out, input, pos, lane });
         }
-        None
+    }
+
+    /// The waiting packet `seq` of buffer `input`, if it could start now: eligible, its buffer free to send
+    /// another packet, and no older packet of the buffer bypassed too often.
+    fn startable(&self, seq: u64, input: PortId, out: PortId, lane: Lane, now: Time) -> Option<Candidate> {
+        let buffer = &self.inputs[input as usize][lane.index()];
+        if buffer.sending >= self.input_transfers {
+            return None;
+        }
+        let pos = buffer.queue.iter().position(|e| e.seq == seq)?;
+        if buffer.queue[pos].eligible_at > now {
+            return None;
+        }
+        // An older packet bypassed too often blocks everything behind it.
+        if buffer.queue.iter().take(pos).any(|e| !e.started && e.bypassed >= self.max_bypass) {
+            return None;
+        }
+        Some(Candidate { seq, out, input, pos, lane })
     }
 }
 
@@ -275,6 +285,8 @@ impl Simulation {
         entry.started_at = self.queue.now();
         let packet = entry.packet;
         buffer.sending += 1;
+        let ports = sw.inputs.len() as PortId;
+        sw.outputs[cand.out as usize].next_input[l] = (cand.input + 1) % ports;
         let waiting = &mut sw.outputs[cand.out as usize].waiting[l];
         let at = waiting.iter().position(|&(seq, _)| seq == cand.seq).expect("a candidate is waiting");
         waiting.remove(at);
@@ -392,6 +404,7 @@ mod tests {
             max_bypass,
             bypass_counting,
             input_transfers: 1,
+            arbitration: Arbitration::OldestFirst,
             next_seq: outs.len() as u64,
             pending_outputs: vec![0, 1],
             is_pending: vec![true, true],
@@ -436,6 +449,47 @@ mod tests {
             sw.inputs[0][0].queue[0].started = true;
             assert_eq!(sw.first_startable(1, Lane::Data, 0).map(|c| c.seq), next, "{counting:?}");
         }
+    }
+
+    /// Three inputs with one packet each for output 0, arriving from input 2, then 0, then 1 (seq 0, 1, 2).
+    fn three_inputs(arbitration: Arbitration) -> SwitchState {
+        let mut sw = switch_with(4, &[], BypassCounting::Head);
+        sw.inputs = vec![Default::default(), Default::default(), Default::default()];
+        sw.outputs = vec![Output::default(), Output::default(), Output::default()];
+        for (seq, input) in [(0, 2), (1, 0), (2, 1)] {
+            sw.inputs[input][0].queue.push(Entry {
+                packet: seq as u32,
+                out: 0,
+                seq,
+                eligible_at: 0,
+                bypassed: 0,
+                started: false,
+                arrived_at: 0,
+                started_at: 0,
+            });
+            sw.outputs[0].waiting[0].push((seq, input as PortId));
+        }
+        sw.arbitration = arbitration;
+        sw
+    }
+
+    /// Oldest first serves the oldest packet whatever its input; round robin serves the first input, from the one
+    /// whose turn it is, that has a packet able to go.
+    #[test]
+    fn round_robin_serves_the_inputs_in_turn() {
+        let sw = three_inputs(Arbitration::OldestFirst);
+        assert_eq!(sw.first_startable(0, Lane::Data, 0).map(|c| (c.input, c.seq)), Some((2, 0)));
+        let mut sw = three_inputs(Arbitration::RoundRobin);
+        for (turn, input) in [(0, 0), (1, 1), (2, 2)] {
+            sw.outputs[0].next_input[0] = turn;
+            assert_eq!(sw.first_startable(0, Lane::Data, 0).map(|c| c.input), Some(input), "turn {turn}");
+        }
+        // Input 1's turn, but its packet is still in its forwarding delay: input 2 goes, then (wrapping) input 0.
+        sw.outputs[0].next_input[0] = 1;
+        sw.inputs[1][0].queue[0].eligible_at = 10;
+        assert_eq!(sw.first_startable(0, Lane::Data, 0).map(|c| c.input), Some(2));
+        sw.inputs[2][0].sending = 1;
+        assert_eq!(sw.first_startable(0, Lane::Data, 0).map(|c| c.input), Some(0));
     }
 
     #[test]

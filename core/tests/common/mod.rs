@@ -3,8 +3,8 @@
 use ibcc_core::cc::pft::{Detection, PftConfig, Throttling};
 use ibcc_core::rng::Rng;
 use ibcc_core::scenario::{
-    BypassCounting, Cnt1Until, Flow, FullCheck, IbCcConfig, Link, MarkingPolicy, Node, NodeKind, RateMode, Response,
-    Scenario, SourceOverride, Traffic,
+    Arbitration, BypassCounting, Cnt1Until, Flow, FullCheck, IbCcConfig, Link, MarkingPolicy, Node, NodeKind, RateMode,
+    Response, Scenario, SourceOverride, Traffic,
 };
 
 /// A random connected network: a random tree of switches plus a few extra switch links, hosts on random switches,
@@ -45,6 +45,7 @@ pub fn random_scenario(seed: u64) -> Scenario {
     s.switch.max_bypass = rng.below(6) as u32;
     s.switch.bypass_counting = [BypassCounting::Head, BypassCounting::EachPacket][rng.below(2) as usize];
     s.switch.input_transfers = [None, Some(1), Some(2)][rng.below(3) as usize];
+    s.switch.arbitration = [Arbitration::OldestFirst, Arbitration::RoundRobin][rng.below(2) as usize];
     s.switch.forwarding_delay_ns = rng.below(100);
     s.packet.payload_bytes = [256, 1024, 2048, 4096][rng.below(4) as usize];
     s.marking.policy =

@@ -4,7 +4,9 @@
 
 use super::super::fields::{Choice, NumberField};
 use ibcc_core::cc::pft::{Detection, PftConfig, Throttling};
-use ibcc_core::scenario::{BypassCounting, Cnt1Until, FullCheck, MarkingPolicy, RateMode, Response, Scenario};
+use ibcc_core::scenario::{
+    Arbitration, BypassCounting, Cnt1Until, FullCheck, MarkingPolicy, RateMode, Response, Scenario,
+};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -211,17 +213,31 @@ const SOURCE_NUM: &[Num] = &[
     },
 ];
 
-const NETWORK: &[Pick] = &[Pick {
-    id: "bypass-counting",
-    label: "Bypass counted by",
-    help: "Which packets count toward the bypass limit: the head of a buffer, afresh each time a packet becomes head \
-           (INFOCOM'03 fn. 6), or every packet overtaken, head or not.",
-    options: &[("head", "the head only"), ("each_packet", "every packet overtaken")],
-    get: |s| if s.switch.bypass_counting == BypassCounting::EachPacket { "each_packet" } else { "head" },
-    set: |s, v| {
-        s.switch.bypass_counting = if v == "each_packet" { BypassCounting::EachPacket } else { BypassCounting::Head }
+const NETWORK: &[Pick] = &[
+    Pick {
+        id: "bypass-counting",
+        label: "Bypass counted by",
+        help: "Which packets count toward the bypass limit: the head of a buffer, afresh each time a packet becomes \
+               head (INFOCOM'03 fn. 6), or every packet overtaken, head or not.",
+        options: &[("head", "the head only"), ("each_packet", "every packet overtaken")],
+        get: |s| if s.switch.bypass_counting == BypassCounting::EachPacket { "each_packet" } else { "head" },
+        set: |s, v| {
+            s.switch.bypass_counting =
+                if v == "each_packet" { BypassCounting::EachPacket } else { BypassCounting::Head }
+        },
     },
-}];
+    Pick {
+        id: "arbitration",
+        label: "Output serves",
+        help: "How an output chooses among the input buffers with a packet for it: the oldest packet in the switch \
+               (what the papers' numbers need), or the inputs in turn, as many crossbar arbiters do.",
+        options: &[("oldest_first", "the oldest packet"), ("round_robin", "the inputs in turn")],
+        get: |s| if s.switch.arbitration == Arbitration::RoundRobin { "round_robin" } else { "oldest_first" },
+        set: |s, v| {
+            s.switch.arbitration = if v == "round_robin" { Arbitration::RoundRobin } else { Arbitration::OldestFirst }
+        },
+    },
+];
 
 const NETWORK_NUM: &[Num] = &[
     Num {

@@ -34,6 +34,7 @@ const PATHS: &[&str] = &[
     "switch.max_bypass",
     "switch.bypass_counting",
     "switch.input_transfers",
+    "switch.arbitration",
     "switch.forwarding_delay_ns",
     "link.bandwidth_gbps",
     "link.propagation_ns",
