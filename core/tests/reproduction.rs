@@ -64,14 +64,15 @@ fn globecom02_fig2_victim_starved_beside_an_idle_link() {
 /// in turn (`switch.arbitration: round_robin`), B's eleven inputs, all backlogged, each get 1/11 of the root link:
 /// the ten remote flows, which share one of them, get 9.1% between them and the inter-switch link carries about
 /// 10%, a third of the paper's 32.5%. So the papers' switch serves the oldest packet first (the default, test above).
-/// ±0.5 points around 1/11: the share is exact while every input stays backlogged; the margin covers the packets
-/// in flight at the edges of the 20 ms interval (about 5 of the remote flows' 880).
+/// ±0.1 points around 1/11: the share is exact while every input stays backlogged, and one packet in the 20 ms
+/// interval is 0.01 points, so the margin allows ten packets at its edges. The link: under 12%, far outside the
+/// paper's 32.5% ± 3 (the test above).
 #[test]
 fn globecom02_fig2_rules_out_round_robin_arbitration() {
     let r = during_victim("globecom02-fig2", |s| s.switch.arbitration = Arbitration::RoundRobin);
     let remote = group(&r, "remote");
-    assert!((remote - 1.0 / 11.0).abs() <= 0.005, "remote flows {remote}");
-    assert!(isl(&r) < 0.325 - 0.15, "inter-switch link {}", isl(&r));
+    assert!((remote - 1.0 / 11.0).abs() <= 0.001, "remote flows {remote}");
+    assert!(isl(&r) < 0.12, "inter-switch link {}", isl(&r));
     assert!(root(&r) > 0.99, "the root link stays saturated");
 }
 

@@ -112,7 +112,7 @@ test('parameter changes while running: marking applies at once, others offer a r
   await page.waitForFunction(() => !document.querySelector('[data-testid=error-m]'));
   await screenshot(page, 'playground-params');
 
-  // How an output chooses among its inputs is built into the switches: changing it offers a new run, which uses it.
+  // How an output chooses among its inputs is built into the switches: changing it offers a new run, and it is kept.
   await page.getByText('Network and run').click();
   await page.getByLabel('Output serves').selectOption('round_robin');
   await page.getByTestId('restart').waitFor();

@@ -156,8 +156,8 @@ pub enum Arbitration {
     /// The oldest packet by arrival at the switch goes first.
     #[default]
     OldestFirst,
-    /// The inputs take turns: the first input after the one this output served last that has a packet for it
-    /// goes first (its oldest such packet that may go).
+    /// The inputs take turns: the first input after the one this output served last that has a packet able to go
+    /// sends its oldest such packet.
     RoundRobin,
 }
 

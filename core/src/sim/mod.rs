@@ -10,8 +10,9 @@
 //! 2. its head reaches the next switch one propagation delay later and enters that input buffer (ECN counters and
 //!    full-buffer triggers, Globecom'02 §IV); it may leave after the forwarding delay (cut-through), when its output
 //!    is idle, the next buffer has credit and its input buffer is not already sending `input_transfers` packets (no
-//!    limit by default); the oldest such packet goes first, younger packets of a buffer may bypass an older one that
-//!    cannot go, the buffer's head at most `max_bypass` times (INFOCOM'03 footnote 6);
+//!    limit by default); the oldest such packet goes first (or, with `switch.arbitration: round_robin`, the inputs
+//!    take turns), younger packets of a buffer may bypass an older one that cannot go, the buffer's head at most
+//!    `max_bypass` times (INFOCOM'03 footnote 6);
 //! 3. when its tail has left a buffer, the credit goes back upstream (one propagation delay);
 //! 4. the destination host absorbs it when its tail arrives and returns an ACK that echoes its ECN bit, on the ACK
 //!    lane, which each link serves before its next data packet (model.md §5);
