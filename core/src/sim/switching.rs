@@ -392,22 +392,27 @@ mod tests {
         switch_with(max_bypass, &[0, 1, 1], BypassCounting::Head)
     }
 
+    /// Packet `seq`, bound for `out`, eligible from time 0 and not yet started.
+    fn waiting(seq: u64, out: PortId) -> Entry {
+        Entry {
+            packet: seq as u32,
+            out,
+            seq,
+            eligible_at: 0,
+            bypassed: 0,
+            started: false,
+            arrived_at: 0,
+            started_at: 0,
+        }
+    }
+
     /// One input holding, oldest first (seq 0, 1, ...), packets for the outputs `outs`; two outputs.
     fn switch_with(max_bypass: u32, outs: &[PortId], bypass_counting: BypassCounting) -> SwitchState {
         let mut input = InputLane::default();
         let mut outputs = vec![Output::default(), Output::default()];
         for (seq, &out) in outs.iter().enumerate() {
             let seq = seq as u64;
-            input.queue.push(Entry {
-                packet: seq as u32,
-                out,
-                seq,
-                eligible_at: 0,
-                bypassed: 0,
-                started: false,
-                arrived_at: 0,
-                started_at: 0,
-            });
+            input.queue.push(waiting(seq, out));
             outputs[out as usize].waiting[0].push((seq, 0));
         }
         SwitchState {
@@ -474,16 +479,7 @@ mod tests {
         sw.inputs = vec![Default::default(), Default::default(), Default::default()];
         sw.outputs = vec![Output::default(), Output::default(), Output::default()];
         for (seq, input) in [(0, 2), (1, 0), (2, 1)] {
-            sw.inputs[input][0].queue.push(Entry {
-                packet: seq as u32,
-                out: 0,
-                seq,
-                eligible_at: 0,
-                bypassed: 0,
-                started: false,
-                arrived_at: 0,
-                started_at: 0,
-            });
+            sw.inputs[input][0].queue.push(waiting(seq, 0));
             sw.outputs[0].waiting[0].push((seq, input as PortId));
         }
         sw.arbitration = arbitration;
