@@ -32,6 +32,7 @@ impl<E> Entry<E> {
 }
 
 /// Far entries in a min-heap by `(time, seq)`.
+#[derive(Clone, Copy)]
 struct Far<E>(Entry<E>);
 
 impl<E> PartialEq for Far<E> {
@@ -60,7 +61,9 @@ pub const BUCKET_PS: Time = 1 << SHIFT;
 pub const SLOTS: usize = 512;
 const WORDS: usize = SLOTS / 64;
 
-/// A clock and a priority queue of events of type `E`.
+/// A clock and a priority queue of events of type `E`. Cloning it copies every pending event: the page keeps
+/// clones of a whole simulation as checkpoints to go back in time exactly.
+#[derive(Clone)]
 pub struct EventQueue<E> {
     /// The events of bucket `cursor` (and any scheduled since for an earlier time), sorted, from `head` on.
     current: Vec<Entry<E>>,

@@ -45,7 +45,7 @@ pub struct Packet {
 }
 
 /// Storage for packets in flight, reusing freed slots.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct PacketPool {
     slots: Vec<Packet>,
     free: Vec<PacketId>,

@@ -24,6 +24,10 @@ use alloc::vec::Vec;
 pub struct Preset {
     /// Stable name, used on the command line and in links.
     pub name: &'static str,
+    /// What it shows, in plain words (the page's scenario picker).
+    pub title: &'static str,
+    /// Where it comes from, briefly ("INFOCOM'03 Fig. 2"); empty when it is not from a source document.
+    pub source: &'static str,
     /// The figure it reproduces.
     pub figure: &'static str,
     /// What it shows and what to look for.
@@ -78,6 +82,15 @@ const fn measured(quantity: Quantity, paper: &'static str) -> Reported {
 }
 
 impl Preset {
+    /// How the page lists it: its title and, if it has one, its source ("Congestion spreading, INFOCOM'03 Fig. 2").
+    pub fn label(&self) -> String {
+        if self.source.is_empty() {
+            String::from(self.title)
+        } else {
+            alloc::format!("{}, {}", self.title, self.source)
+        }
+    }
+
     /// The scenario, with its name and description filled in.
     pub fn scenario(&self) -> Scenario {
         let mut s = (self.build)();
@@ -153,6 +166,8 @@ pub fn dynamic_run(response: Response, mean_on_ns: u64, persistent: bool, all_dy
 pub const PRESETS: &[Preset] = &[
     Preset {
         name: "infocom03-fig2",
+        title: "Congestion spreading",
+        source: "INFOCOM'03 Fig. 2",
         figure: "INFOCOM'03 Fig. 2 (= Fig. 3a).",
         description: "Congestion spreading without congestion control (L=5, R=1). The root link B->BC is \
                       oversubscribed; the input buffer of the inter-switch link at B fills with remote packets and \
@@ -167,6 +182,8 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "globecom02-fig2",
+        title: "Spreading with ten remote flows",
+        source: "Globecom'02 Fig. 2",
         figure: "Globecom'02 Fig. 2.",
         description: "Congestion spreading with 10 remote and 10 local flows and no ECN response, only the window \
                       of one packet that all of this paper's runs use (its footnote 1): ten remote flows can fill \
@@ -179,6 +196,8 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "infocom03-fig3b",
+        title: "A one-packet window stops the spreading",
+        source: "INFOCOM'03 Fig. 3b",
         figure: "INFOCOM'03 Fig. 3b.",
         description: "A window of one packet per flow (L=5, R=1): at most two packets ever wait at B's inter-switch \
                       input, so it never blocks and the victim takes all the idle inter-switch bandwidth.",
@@ -189,6 +208,8 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "infocom03-fig3c",
+        title: "A window is not enough: five remote flows",
+        source: "INFOCOM'03 Fig. 3c",
         figure: "INFOCOM'03 Fig. 3c.",
         description: "A window of one packet is not enough (L=5, R=5): five remote flows can fill the 4-packet \
                       buffer, so congestion spreads again and the victim suffers.",
@@ -199,6 +220,8 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "infocom03-fig3d",
+        title: "Ideal fixed rates",
+        source: "INFOCOM'03 Fig. 3d",
         figure: "INFOCOM'03 Fig. 3d.",
         description: "Rate control with the ideal fixed rates (L=5, R=5, window 1): 1/10 of the link for each remote \
                       and local flow, 1/2 for the victim.",
@@ -220,6 +243,8 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "infocom03-fig4a",
+        title: "Naive marking",
+        source: "INFOCOM'03 Fig. 4a",
         figure: "INFOCOM'03 Fig. 4a (= Globecom'02 Fig. 3a).",
         description: "Naive marking with LIPD (R=10, L=10, window 1): only packets in a full buffer are marked, and \
                       only the remote flows share a buffer at B, so they are slowed and the locals take the root link.",
@@ -230,6 +255,8 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "infocom03-fig4b",
+        title: "Input-triggered marking",
+        source: "INFOCOM'03 Fig. 4b",
         figure: "INFOCOM'03 Fig. 4b (= Globecom'02 Fig. 3b).",
         description: "Input-triggered marking with LIPD (R=10, L=10, window 1): a full buffer marks every packet in \
                       the switch bound for the congested output, locals included.",
@@ -240,6 +267,8 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "globecom02-fig3c",
+        title: "Input-output-triggered marking, threshold 4",
+        source: "Globecom'02 Fig. 3c",
         figure: "Globecom'02 Fig. 3c.",
         description: "Input-output-triggered marking, output threshold 4 (R=10, L=10, LIPD): marking starts before \
                       any input buffer fills.",
@@ -250,6 +279,8 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "globecom02-fig3d",
+        title: "Input-output-triggered marking, threshold 8",
+        source: "Globecom'02 Fig. 3d",
         figure: "Globecom'02 Fig. 3d.",
         description: "Input-output-triggered marking, output threshold 8 (R=10, L=10, LIPD).",
         paper_reports: "The root link is highly used without spreading; fairness is below threshold 4's but better \
@@ -259,6 +290,8 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "globecom02-fig4",
+        title: "Marking with threshold 6 over 500 ms",
+        source: "Globecom'02 Fig. 4",
         figure: "Globecom'02 Fig. 4 (one point).",
         description: "Input-output-triggered marking with output threshold 6 and 4-packet buffers over 500 ms \
                       (R=10, L=10, LIPD, victim on throughout). The figure sweeps buffer size and threshold; change \
@@ -275,6 +308,8 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "infocom03-fig6",
+        title: "LIPD with static traffic over 500 ms",
+        source: "INFOCOM'03 Fig. 6",
         figure: "INFOCOM'03 Fig. 6 (one point).",
         description: "Static traffic over 500 ms with LIPD, continuous rates and 4-packet buffers (R=10, L=10, \
                       input-triggered marking, victim on throughout). The figure sweeps the buffer size for LIPD, \
@@ -287,6 +322,8 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "infocom03-fig7a",
+        title: "ON/OFF flows without persistent state",
+        source: "INFOCOM'03 Fig. 7a",
         figure: "INFOCOM'03 Fig. 7a (one point).",
         description: "Half the flows ON/OFF with 0.2 ms mean ON and OFF times, without persistent state: every ON \
                       period is a new flow at Rmax. Compare with source.persistent_state = true.",
@@ -298,6 +335,8 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "infocom03-fig7b",
+        title: "ON/OFF flows with FIMD and persistent state",
+        source: "INFOCOM'03 Fig. 7b",
         figure: "INFOCOM'03 Fig. 7b (one point).",
         description: "All flows but the victim ON/OFF with 0.5 ms mean ON and OFF times and persistent state, with \
                       FIMD. Compare source.response lipd and aimd, and other ON times.",
@@ -309,6 +348,8 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "pft-two-switch",
+        title: "Proactive Flow Throttling against spreading",
+        source: "IFIP'21",
         figure: "PFT (IFIP'21) on INFOCOM'03 Fig. 2.",
         description: "Proactive Flow Throttling at every NIC (average threshold, fixed interval) and no other \
                       congestion control, on the Fig. 2 network (L=5, R=1). Run with --baseline for the control \
@@ -325,6 +366,8 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "a10-two-switch",
+        title: "InfiniBand Annex A10 against spreading",
+        source: "InfiniBand Annex A10",
         figure: "InfiniBand Annex A10 on INFOCOM'03 Fig. 2.",
         description: "InfiniBand's standard congestion control (FECN at congested switch ports, BECN on ACKs, CCTI \
                       and a linear CCT at the sources) on the Fig. 2 network (L=5, R=1), no window. Watch the victim \
@@ -341,6 +384,8 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "fattree4-hotspot",
+        title: "A hot spot in a fat tree",
+        source: "",
         figure: "A hot spot in a k=4 fat tree, no congestion control.",
         description: "The 8 hosts of pods 1-3 but one send to h0; the last host sends to h1, next to h0 on the same \
                       edge switch. Congestion spreads up the tree from h0's link and the victim, whose own path is \
@@ -351,6 +396,8 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "pft-fattree4-hotspot",
+        title: "Proactive Flow Throttling on a fat-tree hot spot",
+        source: "IFIP'21",
         figure: "PFT on a hot spot in a k=4 fat tree.",
         description: "fattree4-hotspot with Proactive Flow Throttling (average threshold, fixed interval) at every \
                       NIC. Run with --baseline for FC.",
@@ -362,6 +409,8 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "a10-fattree4-hotspot",
+        title: "Annex A10 on a fat-tree hot spot",
+        source: "InfiniBand Annex A10",
         figure: "Annex A10 on a hot spot in a k=4 fat tree.",
         description: "fattree4-hotspot with InfiniBand's Annex A10 congestion control at every switch and source.",
         paper_reports: "(Not a paper figure.) The hot-spot senders slow down and the victim recovers.",
@@ -470,6 +519,9 @@ mod tests {
         for (i, p) in PRESETS.iter().enumerate() {
             assert!(PRESETS[i + 1..].iter().all(|q| q.name != p.name), "{}", p.name);
             assert_eq!(find(p.name).map(|q| q.name), Some(p.name));
+            // The page lists presets by label: two alike could not be told apart.
+            assert!(PRESETS[i + 1..].iter().all(|q| q.label() != p.label()), "{}", p.label());
         }
+        assert_eq!(find("infocom03-fig2").unwrap().label(), "Congestion spreading, INFOCOM'03 Fig. 2");
     }
 }

@@ -105,8 +105,9 @@ fn full_at(capacity: u32, data_blocks: u32, threshold_packets: Option<u32>) -> u
     }
 }
 
-/// A running (or finished) simulation.
-#[derive(Debug)]
+/// A running (or finished) simulation. A clone is an exact copy of the run at its present time: running both on
+/// gives the same results (the page keeps clones as checkpoints, to go back in time).
+#[derive(Debug, Clone)]
 pub struct Simulation {
     scenario: Scenario,
     topo: Topology,

@@ -5,10 +5,10 @@ use super::Simulation;
 use crate::net::packet::Lane;
 use crate::time::{Time, NS};
 use alloc::vec::Vec;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One direction of a link, now.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct LinkSnapshot {
     /// Fraction of capacity used by data over the last half measurement window.
     pub rate: f32,
@@ -23,7 +23,7 @@ pub struct LinkSnapshot {
 }
 
 /// A switch input buffer (data lane), now.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct BufferSnapshot {
     /// Index of the channel feeding this buffer.
     pub channel: u32,
@@ -36,7 +36,7 @@ pub struct BufferSnapshot {
 }
 
 /// A flow's source, now.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct FlowSnapshot {
     pub active: bool,
     pub rate_limit: f32,
@@ -45,7 +45,7 @@ pub struct FlowSnapshot {
 }
 
 /// The whole network, now.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Snapshot {
     pub time_ns: f64,
     pub events: u64,
