@@ -13,8 +13,9 @@ use ibcc_core::cc::response::ResponseFunction;
 use ibcc_core::presets::{dynamic_run, find, long_run};
 use ibcc_core::scenario::{MarkingPolicy, RateMode, Response, Scenario};
 use ibcc_core::sim::{Results, Simulation};
-use ibcc_web::finc_plot::{self, FincInputs, PlotTheme};
-use ibcc_web::rate_plot::{self, Curve, YAxis};
+use ibcc_web::finc_plot::{self, FincInputs};
+use ibcc_web::palette::Theme;
+use ibcc_web::rate_plot::{self, Curve, Figure, What, YAxis};
 use plotters::prelude::*;
 use std::fmt::Write as _;
 use std::fs;
@@ -67,6 +68,33 @@ fn svg(
     area.present().map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// Draws `curves` as the page does (light theme, the palette's colours, the legend beside the chart).
+fn plot(
+    a: &DrawingArea<SVGBackend, plotters::coord::Shift>,
+    curves: &[Curve],
+    x: (f64, f64),
+    x_desc: &str,
+    y: &YAxis,
+    groups: &[String],
+    markers: bool,
+) -> Result<(), String> {
+    let f = Figure {
+        curves,
+        x,
+        x_desc,
+        x_log: false,
+        y,
+        groups,
+        title: None,
+        theme: Theme::Light,
+        scale: 1.0,
+        markers,
+        band: None,
+        cursor: None,
+    };
+    rate_plot::draw(a, &f)
+}
+
 fn write(path: &Path, text: &str) -> Result<(), String> {
     fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
 }
@@ -85,26 +113,26 @@ fn series(out: &Path, file: &str, preset: &str) -> Result<Entry, String> {
     let mut sim = Simulation::new(&p.scenario()).map_err(|e| e.to_string())?;
     sim.run();
     let s = sim.scenario().clone();
-    let ms = |pts: Vec<(f64, f64)>| pts.into_iter().map(|(t, r)| (t / 1e6, r)).collect::<Vec<_>>();
+    // Percent of a link, as the results tables give it.
+    let ms = |pts: Vec<(f64, f64)>| pts.into_iter().map(|(t, r)| (t / 1e6, 100.0 * r)).collect::<Vec<_>>();
     let mut curves = Vec::new();
     for (id, label) in [("B->BC", "root link B->BC"), ("A->B", "inter-switch link A->B")] {
         if let Some(c) = s.channel(id) {
-            curves.push(Curve::new(label, ms(sim.link_rate_series(c))));
+            curves.push(Curve::new(label, ms(sim.link_rate_series(c)), What::Link(c)));
         }
     }
     for g in sim.groups() {
         if let Some(points) = sim.group_rate_series(g) {
-            curves.push(Curve::new(format!("{g} flows"), ms(points)));
+            curves.push(Curve::new(format!("{g} flows"), ms(points), What::Group(g.clone())));
         }
     }
-    let y = YAxis {
-        desc: format!("rate ({} ms window, fraction of a link)", s.measure.window_ns as f64 / 1e6),
-        top: Some(1.05),
-    };
+    let y =
+        YAxis { desc: format!("rate, % of a link ({} ms window)", s.measure.window_ns as f64 / 1e6), top: Some(105.0) };
+    let groups = sim.groups().to_vec();
     svg(&out.join(format!("{file}.svg")), |a| {
-        rate_plot::draw(a, &curves, s.duration_ns as f64 / 1e6, &y, PlotTheme::LIGHT)
+        plot(a, &curves, (0.0, s.duration_ns as f64 / 1e6), "simulated time (ms)", &y, &groups, false)
     })?;
-    write(&out.join(format!("{file}.csv")), &rate_plot::to_csv(&curves))?;
+    write(&out.join(format!("{file}.csv")), &rate_plot::to_csv("time_ms", &curves))?;
     let mut ours = Vec::new();
     for r in p.reported {
         if let Ok(v) = sim.measure(&r.measurement()) {
@@ -145,14 +173,15 @@ fn sweep_figure(out: &Path, s: &Sweep, value: impl Fn(&Results) -> f64) -> Resul
     let curves: Vec<Curve> = s
         .variants
         .iter()
-        .map(|(label, runs)| Curve::new(label.clone(), s.xs.iter().zip(runs).map(|(&x, r)| (x, value(r))).collect()))
+        .enumerate()
+        .map(|(k, (label, runs))| {
+            Curve::new(label.clone(), s.xs.iter().zip(runs).map(|(&x, r)| (x, value(r))).collect(), What::Series(k))
+        })
         .collect();
     let (x0, x1) = (s.xs.first().copied().unwrap_or(0.0), s.xs.last().copied().unwrap_or(1.0));
     let pad = (x1 - x0) * 0.03;
-    svg(&out.join(format!("{}.svg", s.file)), |a| {
-        rate_plot::draw_xy(a, &curves, (x0 - pad, x1 + pad), s.x_desc, &s.y, PlotTheme::LIGHT)
-    })?;
-    write(&out.join(format!("{}.csv", s.file)), &rate_plot::to_csv(&curves).replacen("time_ms", s.x_desc, 1))?;
+    svg(&out.join(format!("{}.svg", s.file)), |a| plot(a, &curves, (x0 - pad, x1 + pad), s.x_desc, &s.y, &[], true))?;
+    write(&out.join(format!("{}.csv", s.file)), &rate_plot::to_csv(s.x_desc, &curves))?;
     // A compact table of the values for the report.
     let mut t = format!("| {} |", s.x_desc);
     for (label, _) in &s.variants {
@@ -210,7 +239,7 @@ pub fn figures(args: &Args) -> Result<(), String> {
 
     eprintln!("figures: infocom03-fig5");
     let model = FincInputs { log_time: true, ..FincInputs::default() }.model().map_err(|e| format!("{e:?}"))?;
-    svg(&out.join("infocom03-fig5.svg"), |a| finc_plot::draw(a, &model, PlotTheme::LIGHT))?;
+    svg(&out.join("infocom03-fig5.svg"), |a| finc_plot::draw(a, &model, Theme::Light))?;
     let mut csv = String::from("function,time_to_rmax_ms\n");
     for f in [ResponseFunction::Aimd, ResponseFunction::Fimd, ResponseFunction::Lipd] {
         let _ = writeln!(csv, "{f:?},{}", model.time_to_rmax_ms(f));
@@ -370,13 +399,12 @@ pub fn figures(args: &Args) -> Result<(), String> {
     for (m, n, k) in [(1, 0, 0), (2, 0, 0), (1, 1, 0), (1, 0, 2), (0, 0, 0)] {
         let cfg = PftConfig { m, n, k, ..PftConfig::default() };
         let pts: Vec<(f64, f64)> = injection_curve(&cfg, 264).into_iter().map(|(c, r)| (f64::from(c), r)).collect();
-        curves.push(Curve::new(format!("m={m} n={n} k={k}"), pts));
+        let series = What::Series(curves.len());
+        curves.push(Curve::new(format!("m={m} n={n} k={k}"), pts, series));
     }
     let y = YAxis { desc: "injection rate while congested (fraction of the link)".into(), top: Some(1.05) };
-    svg(&out.join("pft-fig1.svg"), |a| {
-        rate_plot::draw_xy(a, &curves, (0.0, 264.0), "credits in use (blocks)", &y, PlotTheme::LIGHT)
-    })?;
-    write(&out.join("pft-fig1.csv"), &rate_plot::to_csv(&curves).replacen("time_ms", "credits_in_use", 1))?;
+    svg(&out.join("pft-fig1.svg"), |a| plot(a, &curves, (0.0, 264.0), "credits in use (blocks)", &y, &[], false))?;
+    write(&out.join("pft-fig1.csv"), &rate_plot::to_csv("credits_in_use", &curves))?;
     entries.push(Entry {
         file: "pft-fig1".into(),
         title: "PFT (IFIP'21) Fig. 1: injection rate against credits in use for m, n, k (f(c) = 2^(m-n) c + k).".into(),

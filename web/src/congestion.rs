@@ -17,7 +17,7 @@ use std::collections::VecDeque;
 pub const BLOCKED_FRACTION: f64 = 0.25;
 
 /// What the page highlights now.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Tree {
     /// Per channel: fraction of the recent past spent waiting for credit.
     pub stall: Vec<f64>,
@@ -28,12 +28,16 @@ pub struct Tree {
     pub contributor: Vec<bool>,
 }
 
-/// Keeps recent snapshots' stall and mark counters, to measure stall fractions and fresh marks over `span_ns` of
-/// simulated time.
-#[derive(Debug, Clone, Default)]
+/// Each channel's stall and mark counters sampled at fixed simulated times (every quarter of `span`), to measure
+/// stall fractions and fresh marks over the recent past. Sampling at fixed times, never at frame times, makes the
+/// picture at a given moment the same however the run got there (played, stepped, or sought back to).
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Meter {
-    span_ns: f64,
-    past: VecDeque<(f64, Vec<f64>, Vec<u64>)>,
+    span_ps: u64,
+    every_ps: u64,
+    next_ps: u64,
+    /// `(time in ps, stalled ns per channel, marks per channel)`, oldest first.
+    past: VecDeque<(u64, Vec<f64>, Vec<u64>)>,
 }
 
 /// What happened on each channel over the recent past.
@@ -47,20 +51,41 @@ pub struct Recent {
 
 impl Meter {
     pub fn new(span_ns: f64) -> Self {
-        Self { span_ns, past: VecDeque::new() }
+        let span_ps = ((span_ns * 1000.0).round() as u64).max(4_000);
+        Self { span_ps, every_ps: span_ps / 4, next_ps: 0, past: VecDeque::new() }
     }
 
-    /// Each channel's stalled fraction and marks since the oldest kept snapshot within the span (the instant state
-    /// and no marks when there is no past yet), then remembers `now`.
-    pub fn update(&mut self, now: &Snapshot) -> Recent {
-        // A snapshot from before a reset (time went backwards) is not the past of this one.
-        self.past.retain(|(t, _, _)| *t < now.time_ns);
-        while self.past.len() > 1 && self.past[1].0 <= now.time_ns - self.span_ns {
+    /// The simulated time (ps) of the next sample: the run should stop there and call [`Meter::record`].
+    pub fn next_ps(&self) -> u64 {
+        self.next_ps
+    }
+
+    /// Takes the sample due at `snap`'s time (or later, if the run jumped past it).
+    pub fn record(&mut self, snap: &Snapshot) {
+        let now = (snap.time_ns * 1000.0).round() as u64;
+        if now < self.next_ps {
+            return;
+        }
+        self.next_ps = (now / self.every_ps + 1) * self.every_ps;
+        self.past.push_back((
+            now,
+            snap.links.iter().map(|l| l.stalled_ns).collect(),
+            snap.links.iter().map(|l| l.marks).collect(),
+        ));
+        // Keep what the span needs: the newest sample at or before `now - span`, and everything after.
+        while self.past.len() > 1 && self.past[1].0 + self.span_ps <= now {
             self.past.pop_front();
         }
-        let recent = match self.past.front() {
-            Some((t, stalled, marks)) if now.time_ns > *t => {
-                let dt = now.time_ns - t;
+    }
+
+    /// Each channel's stalled fraction and marks from the newest sample at least a span before `now` (or the
+    /// oldest kept) to `now`; the instant state and no marks when there is no earlier sample.
+    pub fn recent(&self, now: &Snapshot) -> Recent {
+        let t = (now.time_ns * 1000.0).round() as u64;
+        let base = self.past.iter().rev().find(|(at, _, _)| at + self.span_ps <= t).or(self.past.front());
+        match base {
+            Some((at, stalled, marks)) if t > *at => {
+                let dt = (t - at) as f64 / 1000.0;
                 Recent {
                     stall: now
                         .links
@@ -75,13 +100,7 @@ impl Meter {
                 stall: now.links.iter().map(|l| if l.stalled { 1.0 } else { 0.0 }).collect(),
                 marks: vec![0; now.links.len()],
             },
-        };
-        self.past.push_back((
-            now.time_ns,
-            now.links.iter().map(|l| l.stalled_ns).collect(),
-            now.links.iter().map(|l| l.marks).collect(),
-        ));
-        recent
+        }
     }
 }
 
@@ -119,18 +138,26 @@ mod tests {
     }
 
     #[test]
-    fn stall_fractions_come_from_the_counters_over_the_span() {
+    fn stall_fractions_come_from_samples_at_fixed_times() {
+        // Span 100 ns: samples every 25 ns.
         let mut m = Meter::new(100.0);
-        let first = m.update(&snap(0.0, vec![link(0.0, true), link(0.0, false)], vec![]));
-        assert_eq!(first, Recent { stall: vec![1.0, 0.0], marks: vec![0, 0] }, "no past: the instant state");
-        let later = m.update(&snap(50.0, vec![link(25.0, false), link(0.0, false)], vec![]));
-        assert_eq!(later, Recent { stall: vec![0.5, 0.0], marks: vec![2, 0] });
-        m.update(&snap(150.0, vec![link(25.0, false), link(100.0, true)], vec![]));
-        // The snapshot at 0 has left the span; the one at 50 is the past now.
-        let r = m.update(&snap(160.0, vec![link(25.0, false), link(110.0, true)], vec![]));
+        assert_eq!(m.next_ps(), 0);
+        let first = snap(0.0, vec![link(0.0, true), link(0.0, false)], vec![]);
+        assert_eq!(m.recent(&first), Recent { stall: vec![1.0, 0.0], marks: vec![0, 0] }, "no past: the instant state");
+        m.record(&first);
+        assert_eq!(m.next_ps(), 25_000);
+        let later = snap(50.0, vec![link(25.0, false), link(0.0, false)], vec![]);
+        assert_eq!(m.recent(&later), Recent { stall: vec![0.5, 0.0], marks: vec![2, 0] }, "since the sample at 0");
+        for t in [25.0, 50.0, 75.0, 100.0, 125.0, 150.0] {
+            m.record(&snap(t, vec![link(t / 2.0, false), link(0.0, false)], vec![]));
+        }
+        // At 160 the base is the newest sample at least 100 ns back: the one at 50 (stalled 25 then).
+        let r = m.recent(&snap(160.0, vec![link(25.0, false), link(110.0, true)], vec![]));
         assert_eq!(r, Recent { stall: vec![0.0, 1.0], marks: vec![0, 11] });
-        let after_reset = m.update(&snap(0.0, vec![link(0.0, false), link(0.0, false)], vec![]));
-        assert_eq!(after_reset.stall, [0.0, 0.0]);
+        // Samples are not taken between their times: a frame at any time reads the same.
+        let mut n = m.clone();
+        n.record(&snap(160.0, vec![link(25.0, false), link(110.0, true)], vec![]));
+        assert_eq!(n, m);
     }
 
     /// Two switches: channel 0 (A->B, inter-switch) blocked because B's buffer waits for channel 2 (B->root), which

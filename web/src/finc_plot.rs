@@ -3,6 +3,8 @@
 //!
 //! The drawing is generic over plotters' `DrawingBackend`: the page draws it on a canvas, native tests on SVG.
 
+use crate::palette::Theme;
+use crate::rate_plot::chrome;
 use ibcc_core::cc::response::{ResponseFunction, ResponseParams};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -106,42 +108,21 @@ impl FincModel {
     }
 }
 
-/// Colours of the plot, so it follows the page's light or dark theme.
-#[derive(Debug, Clone, Copy)]
-pub struct PlotTheme {
-    pub background: RGBColor,
-    pub foreground: RGBColor,
-    pub grid: RGBColor,
-}
-
-impl PlotTheme {
-    pub const LIGHT: Self =
-        Self { background: RGBColor(255, 255, 255), foreground: RGBColor(30, 30, 30), grid: RGBColor(225, 225, 225) };
-    pub const DARK: Self =
-        Self { background: RGBColor(24, 26, 31), foreground: RGBColor(225, 225, 225), grid: RGBColor(60, 63, 70) };
-}
-
-/// One colour per function, distinguishable in both themes and for common colour-vision deficiencies.
-pub fn series_colour(f: ResponseFunction) -> RGBColor {
-    match f {
-        ResponseFunction::Aimd => RGBColor(230, 97, 1),
-        ResponseFunction::Fimd => RGBColor(94, 60, 153),
-        ResponseFunction::Lipd => RGBColor(0, 140, 120),
-    }
+/// One colour per function (the page's palette), distinguishable in both themes.
+pub fn series_colour(f: ResponseFunction, theme: Theme) -> RGBColor {
+    let (r, g, b) = crate::palette::response_colour(f).rgb(theme);
+    RGBColor(r, g, b)
 }
 
 const POINTS: u32 = 600;
 
 /// Draws `Finc(t)/Rmax` of the three functions on `area`.
-pub fn draw<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    model: &FincModel,
-    theme: PlotTheme,
-) -> Result<(), String> {
+pub fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, model: &FincModel, theme: Theme) -> Result<(), String> {
     let e = |err: DrawingAreaErrorKind<DB::ErrorType>| err.to_string();
-    area.fill(&theme.background).map_err(e)?;
+    let (background, foreground, grid) = chrome(theme);
+    area.fill(&background).map_err(e)?;
     let (t0, t1) = model.time_range_ms();
-    let text = |size: u32| ("sans-serif", size).into_font().color(&theme.foreground);
+    let text = |size: u32| ("sans-serif", size).into_font().color(&foreground);
     let mut builder = ChartBuilder::on(area);
     builder.margin(12).x_label_area_size(44).y_label_area_size(56);
     let x_desc =
@@ -155,13 +136,13 @@ pub fn draw<DB: DrawingBackend>(
                 .y_desc("Finc(t) / Rmax")
                 .axis_desc_style(text(15))
                 .label_style(text(13))
-                .light_line_style(theme.grid.mix(0.6))
-                .bold_line_style(theme.grid)
-                .axis_style(theme.foreground)
+                .light_line_style(grid.mix(0.6))
+                .bold_line_style(grid)
+                .axis_style(foreground)
                 .draw()
                 .map_err(e)?;
             for f in ResponseFunction::ALL {
-                let colour = series_colour(f);
+                let colour = series_colour(f, theme);
                 chart
                     .draw_series(LineSeries::new(model.curve(f, POINTS), colour.stroke_width(2)))
                     .map_err(e)?
@@ -171,8 +152,8 @@ pub fn draw<DB: DrawingBackend>(
             chart
                 .configure_series_labels()
                 .position(SeriesLabelPosition::LowerRight)
-                .background_style(theme.background.mix(0.9))
-                .border_style(theme.grid)
+                .background_style(background.mix(0.9))
+                .border_style(grid)
                 .label_font(text(14))
                 .draw()
                 .map_err(e)?;
@@ -194,7 +175,7 @@ mod tests {
         let mut out = String::new();
         {
             let area = SVGBackend::with_string(&mut out, (800, 450)).into_drawing_area();
-            draw(&area, &inputs.model().unwrap(), PlotTheme::LIGHT).unwrap();
+            draw(&area, &inputs.model().unwrap(), Theme::Light).unwrap();
         }
         out
     }
@@ -214,7 +195,7 @@ mod tests {
         }
         // Each function's colour draws its curve and its legend mark.
         for f in ResponseFunction::ALL {
-            let RGBColor(r, g, b) = series_colour(f);
+            let RGBColor(r, g, b) = series_colour(f, Theme::Light);
             let stroke = format!("stroke=\"#{r:02X}{g:02X}{b:02X}\"");
             assert_eq!(out.matches(&stroke).count(), 2, "{f}: {stroke}");
         }

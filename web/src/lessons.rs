@@ -169,6 +169,61 @@ impl Exercise {
     }
 }
 
+/// A piece of lesson text: plain words, or a colour reference `[purple](group:victim)` (the word, and what it is
+/// the colour of: a mark of the canvas, `group:NAME`, or `selection`), which the page shows with a swatch of the
+/// colour it draws.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Span<'a> {
+    Text(&'a str),
+    Colour { word: &'a str, thing: &'a str },
+}
+
+/// `text` cut into plain words and colour references.
+pub fn spans(text: &str) -> Vec<Span<'_>> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('[') {
+        let reference = rest[open + 1..].split_once("](").and_then(|(word, tail)| {
+            let (thing, after) = tail.split_once(')')?;
+            (!word.contains('[') && !thing.contains(' ')).then_some((word, thing, after))
+        });
+        match reference {
+            Some((word, thing, after)) => {
+                if open > 0 {
+                    out.push(Span::Text(&rest[..open]));
+                }
+                out.push(Span::Colour { word, thing });
+                rest = after;
+            }
+            None => {
+                out.push(Span::Text(&rest[..=open]));
+                rest = &rest[open + 1..];
+            }
+        }
+    }
+    if !rest.is_empty() {
+        out.push(Span::Text(rest));
+    }
+    out
+}
+
+/// The text without its colour references' markup.
+pub fn plain(text: &str) -> String {
+    spans(text)
+        .into_iter()
+        .map(|s| match s {
+            Span::Text(t) => t,
+            Span::Colour { word, .. } => word,
+        })
+        .collect()
+}
+
+/// Words for colours that lesson text may only use in a reference.
+pub const COLOUR_WORDS: &[&str] = &[
+    "red", "orange", "amber", "yellow", "green", "blue", "teal", "cyan", "purple", "violet", "pink", "brown", "grey",
+    "gray", "black", "white", "indigo", "olive",
+];
+
 /// A student's answer, for the teacher.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Answer {
@@ -271,6 +326,72 @@ mod tests {
             }
             assert!(matches!(e.check(&changed, Some(v), 100.0 * v), Verdict::Right { .. }), "the seed is not locked");
         }
+    }
+
+    /// Every colour a lesson names is the colour the page draws for what the sentence is about: colour words appear
+    /// only as references, and each reference's word is the palette's name for its thing in the step's scenario.
+    #[test]
+    fn lesson_colour_words_name_the_colours_the_page_draws() {
+        let mut checked = 0;
+        for lesson in lib().lessons {
+            let mut s = Scenario::empty("", 1_000_000);
+            let mut texts: Vec<(String, Scenario)> = Vec::new();
+            for step in &lesson.steps {
+                s = step.scenario(&s).unwrap();
+                texts.push((step.text.clone(), s.clone()));
+            }
+            if let Some(e) = &lesson.exercise {
+                let es = e.scenario().unwrap();
+                texts.push((e.question.clone(), es.clone()));
+                texts.push((e.explanation.clone(), es));
+            }
+            for (text, scenario) in texts {
+                let mut groups: Vec<String> = Vec::new();
+                for f in &scenario.flows {
+                    if !groups.contains(&f.group) {
+                        groups.push(f.group.clone());
+                    }
+                }
+                for span in spans(&text) {
+                    match span {
+                        Span::Text(t) => {
+                            for w in t.split(|c: char| !c.is_alphabetic()) {
+                                let w = w.to_lowercase();
+                                assert!(
+                                    !COLOUR_WORDS.contains(&w.as_str()),
+                                    "{}: bare colour word {w:?} in {text:?}",
+                                    lesson.id
+                                );
+                            }
+                        }
+                        Span::Colour { word, thing } => {
+                            let drawn = crate::palette::referenced(thing, &groups)
+                                .unwrap_or_else(|| panic!("{}: [{word}]({thing}) names nothing drawn", lesson.id));
+                            assert_eq!(word, drawn.name, "{}: [{word}]({thing}) is drawn {}", lesson.id, drawn.name);
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked >= 6, "the lessons name colours: {checked}");
+    }
+
+    #[test]
+    fn colour_references_parse_and_read_as_plain_text() {
+        let t = "a [red](root) halo, [x] and [purple](group:victim).";
+        assert_eq!(
+            spans(t),
+            [
+                Span::Text("a "),
+                Span::Colour { word: "red", thing: "root" },
+                Span::Text(" halo, ["),
+                Span::Text("x] and "),
+                Span::Colour { word: "purple", thing: "group:victim" },
+                Span::Text("."),
+            ]
+        );
+        assert_eq!(plain(t), "a red halo, [x] and purple.");
     }
 
     #[test]

@@ -1,25 +1,36 @@
 //! IBCC Playground in the browser: a Yew app that Trunk compiles to wasm.
 //!
-//! - [`congestion`]: the congestion tree (roots, blocked links, victim flows) read from snapshots, tested natively;
-//! - [`diff`]: which settings differ between two scenarios (the A/B comparison), tested natively;
-//! - [`edit`]: the canvas edits of a scenario, with undo and redo (pure Rust, tested natively);
-//! - [`lessons`]: lessons and exercises read from `www/lessons.json` and exercise links, tested natively;
-//! - [`finc_plot`]: the Finc(t) explorer's model and plot (pure Rust, tested natively against SVG);
-//! - [`rate_plot`]: the playground's rate plot (INFOCOM'03 Fig. 2), tested natively against SVG;
-//! - [`run`]: a run as the page drives it (slices, samples, frames), tested natively;
-//! - [`sweep`]: the browser sweep's points and plot, tested natively;
-//! - [`trace`]: the page's sampled series (rate limits, buffers, marks), tested natively;
-//! - [`view_model`]: what the playground draws (layout, rate styling), tested natively;
+//! Everything but `ui` is pure Rust, tested natively:
+//! - [`palette`]: the one visual language: every colour and what it means, for canvas, plots, exports and legend;
+//! - [`view_model`], [`figures`]: what the canvas draws where (layout, buffer bars, picking, keyboard navigation);
+//!   the figures its cards show;
+//! - [`gesture`]: the canvas's mouse, touch and keyboard gestures as a state machine;
+//! - [`congestion`]: the congestion tree (roots, blocked links, victim flows) read from snapshots;
+//! - [`run`], [`trace`]: a run as the page shows it (frames, the page's sampled series);
+//! - [`driver`], [`protocol`]: the run in its web worker (play, pause, seek with checkpoints) and the messages;
+//! - [`timeline`]: moments, speeds and steps of a scenario's timeline;
+//! - [`rate_plot`], [`finc_plot`]: the plots, drawn on a canvas in the page and on SVG in tests;
+//! - [`settings`]: settings in words;
+//! - [`edit`], [`diff`], [`origin`]: canvas edits with undo and redo; what differs between A and B; what is loaded;
+//! - [`lessons`], [`sweep`]: lessons and exercises; the browser sweep's points and plot;
 //! - `ui`: the Yew components (browser build only).
 
 pub mod congestion;
 pub mod diff;
+pub mod driver;
 pub mod edit;
+pub mod figures;
 pub mod finc_plot;
+pub mod gesture;
 pub mod lessons;
+pub mod origin;
+pub mod palette;
+pub mod protocol;
 pub mod rate_plot;
 pub mod run;
+pub mod settings;
 pub mod sweep;
+pub mod timeline;
 pub mod trace;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

@@ -1,41 +1,41 @@
 //! A run as the page drives it: the simulation, the page's sampled series, and what is needed to draw a frame
-//! (snapshot, results, congestion tree, curves). The page advances it in slices bounded by a time budget; the
-//! sampling stops the run exactly at each sample time, so what is drawn does not depend on the slicing. Pure Rust,
-//! tested natively.
+//! (snapshot, results, congestion tree, curves). The simulation's web worker advances it in slices bounded by a
+//! time budget; the sampling stops the run exactly at each sample time, so what is drawn does not depend on the
+//! slicing, and a clone is an exact checkpoint. Pure Rust, tested natively.
 
 use crate::congestion::{self, Meter, Tree};
-use crate::rate_plot::Curve;
+use crate::rate_plot::{Curve, What};
 use crate::trace::{PlotKind, Trace};
 use ibcc_core::scenario::{NodeKind, Scenario, ScenarioError};
 use ibcc_core::sim::{NeedsRestart, Results, Simulation, Snapshot};
-use std::rc::Rc;
+use serde::{Deserialize, Serialize};
 
 /// Events per slice between two looks at the time budget.
 const SLICE_EVENTS: u64 = 2_000;
 
 /// What a frame draws.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Frame {
-    pub snapshot: Rc<Snapshot>,
-    pub results: Rc<Results>,
-    pub tree: Rc<Tree>,
+    pub snapshot: Snapshot,
+    pub results: Results,
+    pub tree: Tree,
     /// Per channel: marks in the recent past.
-    pub recent_marks: Rc<Vec<u64>>,
+    pub recent_marks: Vec<u64>,
     pub end_ns: f64,
     /// For a preset: each number its paper reports, and ours so far.
-    pub reported: Rc<Vec<Reported>>,
+    pub reported: Vec<Reported>,
 }
 
 /// A paper's number next to this run's.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Reported {
     pub what: String,
-    pub paper: &'static str,
+    pub paper: String,
     /// `None` until the run reaches the interval.
     pub ours: Option<f64>,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Run {
     sim: Simulation,
     trace: Trace,
@@ -55,9 +55,11 @@ impl Run {
         let index = |id: &str| s.nodes.iter().position(|n| n.id == id).map(|i| i as u32);
         let paths = s.flows.iter().map(|f| sim.topology().path(index(&f.src)?, index(&f.dst)?)).collect();
         let mut trace = Trace::new(sim.end());
-        trace.record(&sim.snapshot());
         // Stall fractions over half a measurement window: the same smoothing as the rates drawn.
-        let meter = Meter::new(s.measure.window_ns as f64 / 2.0);
+        let mut meter = Meter::new(s.measure.window_ns as f64 / 2.0);
+        let first = sim.snapshot();
+        trace.record(&first);
+        meter.record(&first);
         Ok(Self { sim, trace, meter, paths })
     }
 
@@ -74,10 +76,13 @@ impl Run {
     pub fn advance(&mut self, target: u64, mut more: impl FnMut() -> bool) -> bool {
         let target = target.min(self.sim.end());
         while self.sim.now() < target && !self.sim.is_finished() && more() {
-            let stop = target.min(self.trace.next_ps());
+            let stop = target.min(self.trace.next_ps()).min(self.meter.next_ps());
             self.sim.step_until(stop, SLICE_EVENTS);
-            if self.sim.now() >= self.trace.next_ps() {
-                self.trace.record(&self.sim.snapshot());
+            let now = self.sim.now();
+            if now >= self.trace.next_ps() || now >= self.meter.next_ps() {
+                let snap = self.sim.snapshot();
+                self.trace.record(&snap);
+                self.meter.record(&snap);
             }
         }
         self.sim.is_finished()
@@ -89,17 +94,17 @@ impl Run {
     }
 
     /// The present, to draw.
-    pub fn frame(&mut self) -> Frame {
+    pub fn frame(&self) -> Frame {
         let snapshot = self.sim.snapshot();
-        let recent = self.meter.update(&snapshot);
+        let recent = self.meter.recent(&snapshot);
         let tree = congestion::tree(&snapshot, recent.stall, &self.paths);
         Frame {
-            snapshot: Rc::new(snapshot),
-            results: Rc::new(self.sim.results()),
-            tree: Rc::new(tree),
-            recent_marks: Rc::new(recent.marks),
+            snapshot,
+            results: self.sim.results(),
+            tree,
+            recent_marks: recent.marks,
             end_ns: self.sim.end() as f64 / 1000.0,
-            reported: Rc::new(self.reported()),
+            reported: self.reported(),
         }
     }
 
@@ -110,7 +115,7 @@ impl Run {
             .iter()
             .map(|r| {
                 let m = r.measurement();
-                Reported { what: m.describe(), paper: r.paper, ours: self.sim.measure(&m).ok() }
+                Reported { what: m.describe(), paper: r.paper.into(), ours: self.sim.measure(&m).ok() }
             })
             .collect()
     }
@@ -144,14 +149,16 @@ fn rate_curves(sim: &Simulation, results: &Results) -> Vec<Curve> {
         (sim.now() as f64 - s.measure.window_ns as f64 * 1000.0 / 2.0) / 1000.0
     };
     let to_ms = |pts: Vec<(f64, f64)>| {
-        pts.into_iter().filter(|&(t, _)| t <= complete_until_ns).map(|(t, r)| (t / 1e6, r)).collect::<Vec<_>>()
+        pts.into_iter().filter(|&(t, _)| t <= complete_until_ns).map(|(t, r)| (t / 1e6, 100.0 * r)).collect::<Vec<_>>()
     };
-    let mut curves: Vec<Curve> =
-        chosen.into_iter().map(|(c, id)| Curve::new(id, to_ms(sim.link_rate_series(c as u32)))).collect();
+    let mut curves: Vec<Curve> = chosen
+        .into_iter()
+        .map(|(c, id)| Curve::new(id, to_ms(sim.link_rate_series(c as u32)), What::Link(c as u32)))
+        .collect();
     for g in sim.groups() {
         if let Some(points) = sim.group_rate_series(g) {
-            let label = if g.is_empty() { String::from("(no group)") } else { format!("{g} flows") };
-            curves.push(Curve::new(label, to_ms(points)));
+            let label = if g.is_empty() { String::from("flows without a group") } else { format!("{g} flows") };
+            curves.push(Curve::new(label, to_ms(points), What::Group(g.clone())));
         }
     }
     curves
@@ -164,6 +171,7 @@ mod tests {
 
     #[test]
     fn a_run_in_slices_draws_the_tree_of_fig2() {
+        // (The frame is the same whatever the slicing: see `driver`'s tests, which seek back and forth.)
         // INFOCOM'03 Fig. 2 without congestion control: by 2 ms the remote flow has joined the local ones, B->BC
         // is the root, and A->B (the inter-switch link) is blocked by the spreading.
         let mut s = find("infocom03-fig2").unwrap().scenario();
@@ -177,6 +185,7 @@ mod tests {
         }) {}
         let f = run.frame();
         let name = |c: usize| f.results.links[c].id.clone();
+        assert_eq!(f.reported[0].paper, "about 15%");
         let roots: Vec<String> = (0..f.tree.root.len()).filter(|&c| f.tree.root[c]).map(name).collect();
         let blocked: Vec<String> = (0..f.tree.blocked.len()).filter(|&c| f.tree.blocked[c]).map(name).collect();
         assert_eq!(roots, ["B->BC"]);

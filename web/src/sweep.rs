@@ -2,7 +2,8 @@
 //! run (in web workers), and a result plotted against the first setting, one curve per combination of the others.
 //! Pure Rust, tested natively; the panel is `ui/playground/sweep.rs`.
 
-use crate::rate_plot::Curve;
+use crate::rate_plot::{Curve, What};
+use crate::settings;
 use ibcc_core::scenario::{NodeKind, Scenario};
 use ibcc_core::sim::Results;
 use serde_json::Value;
@@ -88,13 +89,20 @@ pub fn points(base: &Scenario, axes: &[Axis]) -> Result<Vec<(Vec<Value>, Scenari
         .collect()
 }
 
-/// `"switch.buffer_packets = 4, source.response = lipd"`.
+/// `"Input buffer (packets) = 4, Source response = lipd"`: each setting in words.
 pub fn describe(axes: &[Axis], values: &[Value]) -> String {
     axes.iter()
         .zip(values)
-        .map(|(a, v)| format!("{} = {}", a.path, v.as_str().map_or_else(|| v.to_string(), str::to_owned)))
+        .map(|(a, v)| {
+            format!("{} = {}", settings::label(&a.path), v.as_str().map_or_else(|| v.to_string(), str::to_owned))
+        })
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// Whether an axis's values are all powers of two (buffer sizes 2, 4, 8, 16...): the plot then uses a log axis.
+pub fn powers_of_two(values: &[Value]) -> bool {
+    values.len() >= 3 && values.iter().all(|v| v.as_u64().is_some_and(|x| x > 0 && x.is_power_of_two()))
 }
 
 /// What the sweep plots.
@@ -106,19 +114,21 @@ pub enum Quantity {
 }
 
 impl Quantity {
+    /// Its value in `r`, in percent of a link (as the results tables give it).
     pub fn value(&self, r: &Results) -> f64 {
-        match self {
-            Self::Aggregate => r.aggregate_throughput(),
-            Self::Group(g) => r.group(g).map_or(f64::NAN, |g| g.throughput_fraction),
-            Self::Link(l) => r.link(l).map_or(f64::NAN, |l| l.utilization),
-        }
+        100.0
+            * match self {
+                Self::Aggregate => r.aggregate_throughput(),
+                Self::Group(g) => r.group(g).map_or(f64::NAN, |g| g.throughput_fraction),
+                Self::Link(l) => r.link(l).map_or(f64::NAN, |l| l.utilization),
+            }
     }
 
     pub fn label(&self) -> String {
         match self {
-            Self::Aggregate => String::from("aggregate throughput (links)"),
-            Self::Group(g) => format!("{g} flows' throughput"),
-            Self::Link(l) => format!("utilization of {l}"),
+            Self::Aggregate => String::from("aggregate throughput (% of a link)"),
+            Self::Group(g) => format!("{g} flows' throughput (%)"),
+            Self::Link(l) => format!("utilization of {l} (%)"),
         }
     }
 
@@ -178,6 +188,7 @@ pub fn curves(axes: &[Axis], results: &[Option<Results>], quantity: &Quantity) -
     let n1: usize = rest.iter().map(|a| a.values.len()).product();
     let curves = (0..n1)
         .map(|j| {
+            let what = What::Series(j);
             // The other axes' values of combination j (the last varies fastest, as in `points`).
             let mut k = j;
             let mut values = vec![Value::Null; rest.len()];
@@ -189,7 +200,7 @@ pub fn curves(axes: &[Axis], results: &[Option<Results>], quantity: &Quantity) -
             let points = (0..n0)
                 .filter_map(|i| results.get(i * n1 + j).and_then(Option::as_ref).map(|r| (x(i), quantity.value(r))))
                 .collect();
-            Curve::new(label, points)
+            Curve::new(label, points, what)
         })
         .collect();
     (curves, numeric)
@@ -224,7 +235,7 @@ mod tests {
         assert_eq!(p[1].1.switch.buffer_packets, 2);
         assert_eq!(p[5].1.switch.buffer_packets, 4);
         let bad = [Axis { path: "source.response".into(), values: parse_values("lipd, quick").unwrap() }];
-        assert!(points(&base, &bad).unwrap_err().starts_with("source.response = quick:"));
+        assert!(points(&base, &bad).unwrap_err().starts_with("Source response = quick:"));
     }
 
     #[test]
@@ -249,9 +260,11 @@ mod tests {
         let (c, numeric) = curves(&axes, &results, &q);
         assert!(numeric);
         assert_eq!(c.len(), 2);
-        assert_eq!(c[1].label, "seed = 2");
+        assert_eq!(c[1].label, "Seed = 2");
         assert_eq!(c[0].points.iter().map(|p| p.0).collect::<Vec<_>>(), [2.0, 4.0]);
-        assert!(c[0].points.iter().all(|p| p.1 > 0.9), "the root link is full");
+        assert!(c[0].points.iter().all(|p| p.1 > 90.0), "the root link is full, in percent");
+        assert!(powers_of_two(&parse_values("2, 4, 8, 16").unwrap()));
+        assert!(!powers_of_two(&parse_values("2, 4").unwrap()) && !powers_of_two(&parse_values("1..8").unwrap()));
         let partial = vec![results[0].clone(), None, None, None];
         assert_eq!(curves(&axes, &partial, &q).0[0].points.len(), 1, "missing points are left out");
         let qs = quantities(&base);

@@ -3,7 +3,7 @@
 //! stops the run exactly at each sample time), so the series are the same whatever the speed or frame rate.
 //! Pure Rust, tested natively.
 
-use crate::rate_plot::Curve;
+use crate::rate_plot::{Curve, What};
 use ibcc_core::scenario::Scenario;
 use ibcc_core::sim::Snapshot;
 
@@ -11,7 +11,7 @@ use ibcc_core::sim::Snapshot;
 pub const SAMPLES: u64 = 400;
 
 /// What a plot shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum PlotKind {
     /// Link and group rates (INFOCOM'03 Fig. 2), from the core's series.
     Rates,
@@ -105,21 +105,15 @@ impl Trace {
         self.times.is_empty()
     }
 
-    /// The curves of `kind` (other than `Rates`, which the core records), in ms, at most `max` of them: every flow
-    /// (or each group's mean when there are more flows than `max`), the fullest buffers, the links marking most.
+    /// The curves of `kind` (other than `Rates`, which the core records), in ms, at most `max` of them: each
+    /// group's mean rate limit (in percent of its flows' links), the fullest buffers, the links marking most.
     pub fn curves(&self, kind: PlotKind, s: &Scenario, max: usize) -> Vec<Curve> {
         let t_ms = |k: usize| self.times[k] / 1e6;
-        let to_curve = |label: String, ys: &mut dyn Iterator<Item = f64>| {
-            Curve::new(label, ys.enumerate().map(|(k, y)| (t_ms(k), y)).collect())
+        let to_curve = |label: String, what: What, ys: &mut dyn Iterator<Item = f64>| {
+            Curve::new(label, ys.enumerate().map(|(k, y)| (t_ms(k), y)).collect(), what)
         };
         match kind {
             PlotKind::Rates => Vec::new(),
-            PlotKind::FlowLimits if self.limits.len() <= max => self
-                .limits
-                .iter()
-                .zip(&s.flows)
-                .map(|(v, f)| to_curve(f.id.clone(), &mut v.iter().map(|&x| f64::from(x))))
-                .collect(),
             PlotKind::FlowLimits => {
                 let mut groups: Vec<&str> = Vec::new();
                 for f in &s.flows {
@@ -133,11 +127,12 @@ impl Trace {
                     .map(|g| {
                         let members: Vec<&Vec<f32>> =
                             self.limits.iter().zip(&s.flows).filter(|(_, f)| f.group == g).map(|(v, _)| v).collect();
-                        let mean = (0..self.len()).map(|k| {
-                            members.iter().map(|v| f64::from(v[k])).sum::<f64>() / members.len().max(1) as f64
-                        });
-                        let name = if g.is_empty() { "(no group)" } else { g };
-                        to_curve(format!("{name} (mean)"), &mut mean.into_iter())
+                        let n = members.len().max(1);
+                        let mean = (0..self.len())
+                            .map(|k| 100.0 * members.iter().map(|v| f64::from(v[k])).sum::<f64>() / n as f64);
+                        let name = if g.is_empty() { "flows" } else { g };
+                        let label = if n > 1 { format!("{name} (mean of {n})") } else { name.to_owned() };
+                        to_curve(label, What::Group(g.to_owned()), &mut mean.into_iter())
                     })
                     .collect()
             }
@@ -150,8 +145,9 @@ impl Trace {
                     .into_iter()
                     .take(max)
                     .map(|b| {
-                        let label = format!("at {}", channel_name(s, self.buffer_channels[b]));
-                        to_curve(label, &mut self.buffers[b].iter().map(|&x| f64::from(x)))
+                        let ch = self.buffer_channels[b];
+                        let label = format!("at {}", channel_name(s, ch));
+                        to_curve(label, What::Link(ch), &mut self.buffers[b].iter().map(|&x| f64::from(x)))
                     })
                     .collect()
             }
@@ -172,7 +168,7 @@ impl Trace {
                                 (m[k] - m[k - 1]) as f64 / ((self.times[k] - self.times[k - 1]) * 1e-9)
                             }
                         });
-                        to_curve(channel_name(s, c as u32), &mut rate.into_iter())
+                        to_curve(channel_name(s, c as u32), What::Link(c as u32), &mut rate.into_iter())
                     })
                     .collect()
             }
@@ -192,10 +188,10 @@ pub fn channel_name(s: &Scenario, c: u32) -> String {
 /// The y axis of a plot kind: its description with unit, and its top (`None`: fit the data).
 pub fn y_axis(kind: PlotKind, window_ms: f64) -> (String, Option<f64>) {
     match kind {
-        PlotKind::Rates => (format!("rate ({window_ms} ms window, fraction of a link)"), Some(1.05)),
-        PlotKind::FlowLimits => (String::from("rate limit (fraction of link rate)"), Some(1.05)),
-        PlotKind::Buffers => (String::from("input buffer occupancy (packets)"), None),
-        PlotKind::Marks => (String::from("marked packets per second"), None),
+        PlotKind::Rates => (format!("rate, % of a link ({window_ms} ms)"), Some(105.0)),
+        PlotKind::FlowLimits => (String::from("rate limit, % of link"), Some(105.0)),
+        PlotKind::Buffers => (String::from("buffer occupancy, packets"), None),
+        PlotKind::Marks => (String::from("marks per second"), None),
     }
 }
 
@@ -226,8 +222,10 @@ mod tests {
         assert_eq!(t.len() as u64, SAMPLES + 1, "one sample per interval, from 0 to the end");
         assert_eq!(t.times[1], 5_000.0);
         let limits = t.curves(PlotKind::FlowLimits, &s, 4);
-        assert!(limits.len() <= 4 && limits.iter().all(|c| c.label.ends_with("(mean)")), "more flows than 4: groups");
-        assert!(limits.iter().flat_map(|c| &c.points).any(|p| p.1 < 0.99), "congestion control lowered some limit");
+        let labels: Vec<&str> = limits.iter().map(|c| c.label.as_str()).collect();
+        assert_eq!(labels, ["local (mean of 10)", "remote (mean of 10)", "victim"], "one curve per group");
+        assert!(limits.iter().all(|c| matches!(&c.what, What::Group(_))));
+        assert!(limits.iter().flat_map(|c| &c.points).any(|p| p.1 < 99.0), "congestion control lowered some limit");
         let buffers = t.curves(PlotKind::Buffers, &s, 3);
         assert_eq!(buffers.len(), 3);
         let peak = buffers[0].points.iter().map(|p| p.1).fold(0.0, f64::max);

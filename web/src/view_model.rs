@@ -46,22 +46,6 @@ pub fn layout(s: &Scenario) -> Layout {
     Layout { positions, view_box: (cx - w / 2.0, cy - h / 2.0, w, h) }
 }
 
-/// Stroke width of a directed link carrying `rate` (fraction of capacity): thin when idle, thick when full.
-pub fn rate_width(rate: f32) -> f32 {
-    1.5 + 7.0 * rate.clamp(0.0, 1.0)
-}
-
-/// Colour of a directed link carrying `rate`: grey when idle, through blue, to red when saturated.
-pub fn rate_colour(rate: f32) -> String {
-    let r = rate.clamp(0.0, 1.0);
-    if r < 0.02 {
-        return String::from("#9aa0a6");
-    }
-    // Hue from 210 (blue) to 0 (red).
-    let hue = 210.0 * (1.0 - r);
-    format!("hsl({hue:.0}, 75%, 48%)")
-}
-
 /// The point `offset` units to the right of the line from `a` to `b` (so the two directions of a link sit side by
 /// side, each on its own right-hand lane).
 pub fn offset_line(a: (f64, f64), b: (f64, f64), offset: f64) -> ((f64, f64), (f64, f64)) {
@@ -121,12 +105,14 @@ pub fn curve_distance(p: (f64, f64), a: (f64, f64), c: (f64, f64), b: (f64, f64)
     pts.windows(2).map(|w| segment_distance(p, w[0], w[1])).fold(f64::INFINITY, f64::min)
 }
 
-/// What lies under a point of the canvas.
+/// What lies under a point of the canvas (or has the keyboard's focus).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Hit {
     Node(usize),
     Link(usize),
     Flow(usize),
+    /// The switch input buffer fed by this channel.
+    Buffer(u32),
 }
 
 /// Half the size of a node as drawn, for picking: switches are 44 by 32, hosts a circle of radius 13.
@@ -153,11 +139,110 @@ pub fn flow_curves(s: &Scenario, lay: &Layout) -> Vec<Option<(Point, Point, Poin
         .collect()
 }
 
-/// The node, flow or link under `p` (in that order of preference), if any.
+/// Where a switch input buffer is drawn: a bar along its incoming lane, near the switch, filling from the switch
+/// end back toward the sender (the queue grows back up the link).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BufferSpot {
+    /// The channel feeding it (channel `2i` is link `i` from `a` to `b`, `2i + 1` back).
+    pub channel: u32,
+    pub centre: Point,
+    /// Direction from the sender toward the switch, in degrees (SVG's: clockwise from +x).
+    pub angle_deg: f64,
+    /// Along the lane.
+    pub length: f64,
+    /// Across the lane.
+    pub width: f64,
+}
+
+/// Bars along the lane, and the gap kept between neighbouring bars.
+const BAR_LENGTH: f64 = 24.0;
+const BAR_WIDTH: f64 = 7.0;
+const BAR_GAP: f64 = 3.0;
+/// Half a switch as drawn (44 by 32): bars start outside it.
+const SWITCH_REACH: f64 = 26.0;
+
+/// Each switch input buffer's place. Around a switch the bars sit at one distance from its centre, far enough out
+/// that neighbouring lanes' bars do not overlap (16 inputs stay readable), but within the half of each link next to
+/// the switch; where that is not enough room, the bars get narrower.
+pub fn buffer_spots(s: &Scenario, lay: &Layout) -> Vec<BufferSpot> {
+    let index = |id: &str| s.nodes.iter().position(|n| n.id == id);
+    // Per switch: its incoming channels, with the sender's position.
+    let mut incoming: Vec<Vec<(u32, Point)>> = vec![Vec::new(); s.nodes.len()];
+    for (i, l) in s.links.iter().enumerate() {
+        let (Some(a), Some(b)) = (index(&l.a), index(&l.b)) else { continue };
+        for (ch, from, to) in [(2 * i as u32, a, b), (2 * i as u32 + 1, b, a)] {
+            if s.nodes[to].kind == ibcc_core::scenario::NodeKind::Switch && from != to {
+                incoming[to].push((ch, lay.positions[from]));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (sw, ins) in incoming.iter().enumerate() {
+        if ins.is_empty() {
+            continue;
+        }
+        let c = lay.positions[sw];
+        let angle = |p: Point| (p.1 - c.1).atan2(p.0 - c.0);
+        let mut angles: Vec<f64> = ins.iter().map(|&(_, p)| angle(p)).collect();
+        angles.sort_by(f64::total_cmp);
+        let gap = if angles.len() < 2 {
+            core::f64::consts::PI
+        } else {
+            let wrap = angles[0] + core::f64::consts::TAU - angles[angles.len() - 1];
+            angles.windows(2).map(|w| w[1] - w[0]).fold(wrap, f64::min).max(1e-3)
+        };
+        let shortest =
+            ins.iter().map(|&(_, p)| ((p.0 - c.0).powi(2) + (p.1 - c.1).powi(2)).sqrt()).fold(f64::MAX, f64::min);
+        let nearest = SWITCH_REACH + BAR_LENGTH / 2.0;
+        // At distance r, bars on lanes `gap` apart are about r * gap apart (chord of the angle).
+        let wanted = (BAR_WIDTH + BAR_GAP) / (2.0 * (gap / 2.0).sin().max(1e-3));
+        let r = wanted.clamp(nearest, (shortest / 2.0).max(nearest));
+        let width = (2.0 * r * (gap / 2.0).sin() - BAR_GAP).clamp(3.0, BAR_WIDTH);
+        for &(ch, from) in ins {
+            let a = angle(from);
+            // On the incoming lane: 4 units to the right of the line from sender to switch (as the lanes are drawn).
+            let (dx, dy) = (-a.cos(), -a.sin());
+            let (nx, ny) = (-dy * 4.0, dx * 4.0);
+            out.push(BufferSpot {
+                channel: ch,
+                centre: (c.0 + a.cos() * r + nx, c.1 + a.sin() * r + ny),
+                angle_deg: dy.atan2(dx).to_degrees(),
+                length: BAR_LENGTH,
+                width,
+            });
+        }
+    }
+    out
+}
+
+/// Whether a buffer `fill` full (0 to 1) holding `packets` has no room for another maximum-size packet: it
+/// returns no credit, so the link into it waits (model.md §3's "full").
+pub fn buffer_full(fill: f32, packets: f32) -> bool {
+    fill > 0.0 && packets / fill - packets < 1.0 - 1e-3
+}
+
+/// Whether `p` lies on the bar (with a little margin for fingers and pointers).
+pub fn on_buffer(spot: &BufferSpot, p: Point) -> bool {
+    let a = spot.angle_deg.to_radians();
+    let (dx, dy) = (p.0 - spot.centre.0, p.1 - spot.centre.1);
+    let (along, across) = (dx * a.cos() + dy * a.sin(), -dx * a.sin() + dy * a.cos());
+    along.abs() <= spot.length / 2.0 + 2.0 && across.abs() <= spot.width / 2.0 + 2.0
+}
+
+/// The node, buffer, flow or link under `p` (in that order of preference), if any; buffers only when `buffers`
+/// are drawn (while a run is shown).
 pub fn hit_test(s: &Scenario, lay: &Layout, p: (f64, f64), show_flows: bool) -> Option<Hit> {
+    hit_test_with(s, lay, p, show_flows, &[])
+}
+
+/// [`hit_test`] with the buffers drawn at `spots`.
+pub fn hit_test_with(s: &Scenario, lay: &Layout, p: Point, show_flows: bool, spots: &[BufferSpot]) -> Option<Hit> {
     let near = |q: (f64, f64), r: f64| (p.0 - q.0).abs() <= r && (p.1 - q.1).abs() <= r;
     if let Some(i) = (0..lay.positions.len()).rev().find(|&i| near(lay.positions[i], NODE_PICK)) {
         return Some(Hit::Node(i));
+    }
+    if let Some(b) = spots.iter().find(|b| on_buffer(b, p)) {
+        return Some(Hit::Buffer(b.channel));
     }
     if show_flows {
         let curves = flow_curves(s, lay);
@@ -185,6 +270,54 @@ pub fn hit_test(s: &Scenario, lay: &Layout, p: (f64, f64), show_flows: bool) -> 
         .map(|(i, _)| Hit::Link(i))
 }
 
+/// The groups of `s` in first-appearance order (the order of the results and of the palette's colours).
+pub fn groups(s: &Scenario) -> Vec<String> {
+    let mut g: Vec<String> = Vec::new();
+    for f in &s.flows {
+        if !g.contains(&f.group) {
+            g.push(f.group.clone());
+        }
+    }
+    g
+}
+
+/// The sending and receiving nodes of channel `c` (`2i`: link `i` from `a` to `b`, `2i + 1` back).
+pub fn channel_ends(s: &Scenario, c: u32) -> Option<(String, String)> {
+    let l = s.links.get((c / 2) as usize)?;
+    Some(if c % 2 == 0 { (l.a.clone(), l.b.clone()) } else { (l.b.clone(), l.a.clone()) })
+}
+
+/// Where a node or link is, for moving the keyboard's focus: nodes at their centre, links at their middle.
+pub fn focus_items(s: &Scenario, lay: &Layout) -> Vec<(Hit, Point)> {
+    let index = |id: &str| s.nodes.iter().position(|n| n.id == id);
+    let nodes = lay.positions.iter().enumerate().map(|(i, &p)| (Hit::Node(i), p));
+    let links = s.links.iter().enumerate().filter_map(|(i, l)| {
+        let (a, b) = (lay.positions[index(&l.a)?], lay.positions[index(&l.b)?]);
+        Some((Hit::Link(i), ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0)))
+    });
+    nodes.chain(links).collect()
+}
+
+/// The item the focus moves to from `from` in direction `dir` (`(1, 0)`: right, `(0, 1)`: down): the nearest
+/// item ahead, preferring those straight ahead. With nothing focused yet, the top-left node.
+pub fn navigate(items: &[(Hit, Point)], from: Option<Hit>, dir: (f64, f64)) -> Option<Hit> {
+    let at = from.and_then(|f| items.iter().find(|(h, _)| *h == f)).map(|&(_, p)| p);
+    let Some(p0) = at else {
+        return items.iter().min_by(|a, b| (a.1 .0 + a.1 .1).total_cmp(&(b.1 .0 + b.1 .1))).map(|&(h, _)| h);
+    };
+    items
+        .iter()
+        .filter(|(h, _)| Some(*h) != from)
+        .filter_map(|&(h, q)| {
+            let (dx, dy) = (q.0 - p0.0, q.1 - p0.1);
+            let ahead = dx * dir.0 + dy * dir.1;
+            let aside = (dx * dir.1 - dy * dir.0).abs();
+            (ahead > 1.0).then_some((h, ahead + 2.0 * aside))
+        })
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(h, _)| h)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -204,14 +337,6 @@ mod tests {
         assert!(l.positions.windows(2).all(|w| w[0] != w[1]), "distinct places on the circle");
         let empty = layout(&Scenario::empty("", 1));
         assert_eq!(empty.view_box, (180.0, 100.0, 640.0, 400.0), "an empty canvas has room to build");
-    }
-
-    #[test]
-    fn rate_styling_is_monotone_and_bounded() {
-        assert!(rate_width(0.0) < rate_width(0.5) && rate_width(0.5) < rate_width(1.0));
-        assert_eq!(rate_width(7.0), rate_width(1.0));
-        assert_eq!(rate_colour(0.0), "#9aa0a6");
-        assert_eq!(rate_colour(1.0), "hsl(0, 75%, 48%)");
     }
 
     #[test]
@@ -238,6 +363,77 @@ mod tests {
         let (pa, c, pb) = flow_curves(&s, &lay)[0].unwrap();
         assert_eq!(hit_test(&s, &lay, on_curve(pa, c, pb, 0.5), true), Some(Hit::Flow(0)));
         assert_eq!(hit_test(&s, &lay, (-5000.0, -5000.0), true), None);
+    }
+
+    /// A switch with `n` hosts below it in a row, as a fat tree's edge switch or a wide parking lot draws.
+    fn star(n: usize) -> (Scenario, Layout) {
+        let mut s = Scenario::empty("", 1);
+        let node = |id: String, kind, x: f64, y: f64| ibcc_core::scenario::Node {
+            id,
+            kind,
+            switch: None,
+            x: Some(x),
+            y: Some(y),
+        };
+        s.nodes.push(node("S".into(), ibcc_core::scenario::NodeKind::Switch, 500.0, 100.0));
+        for i in 0..n {
+            let x = 500.0 + (i as f64 - (n as f64 - 1.0) / 2.0) * 60.0;
+            s.nodes.push(node(format!("h{i}"), ibcc_core::scenario::NodeKind::Host, x, 400.0));
+            s.links.push(ibcc_core::scenario::Link {
+                a: format!("h{i}"),
+                b: "S".into(),
+                bandwidth_gbps: None,
+                propagation_ns: None,
+            });
+        }
+        let lay = layout(&s);
+        (s, lay)
+    }
+
+    #[test]
+    fn sixteen_buffer_bars_at_one_switch_do_not_overlap() {
+        let (s, lay) = star(16);
+        let spots = buffer_spots(&s, &lay);
+        assert_eq!(spots.len(), 16, "one per input of the switch; hosts have none");
+        for (i, a) in spots.iter().enumerate() {
+            assert!(a.width >= 3.0, "readable");
+            for b in &spots[i + 1..] {
+                let d = ((a.centre.0 - b.centre.0).powi(2) + (a.centre.1 - b.centre.1).powi(2)).sqrt();
+                assert!(d >= a.width, "bars {} and {} overlap: {d}", a.channel, b.channel);
+            }
+            // Each bar is picked where it is drawn, and only there.
+            assert!(on_buffer(a, a.centre));
+            assert_eq!(hit_test_with(&s, &lay, a.centre, true, &spots), Some(Hit::Buffer(a.channel)));
+        }
+        // Each sits on its own link, nearer the switch than the host.
+        for a in &spots {
+            let host = lay.positions[1 + (a.channel / 2) as usize];
+            let to_switch = ((a.centre.0 - 500.0).powi(2) + (a.centre.1 - 100.0).powi(2)).sqrt();
+            let to_host = ((a.centre.0 - host.0).powi(2) + (a.centre.1 - host.1).powi(2)).sqrt();
+            assert!(to_switch < to_host, "channel {}", a.channel);
+        }
+    }
+
+    #[test]
+    fn a_buffer_is_full_when_a_packet_no_longer_fits() {
+        // A 4-packet buffer: 3.2 packets leave less than one packet of room.
+        assert!(buffer_full(0.8, 3.2) && buffer_full(1.0, 4.0));
+        assert!(!buffer_full(0.75, 3.0) && !buffer_full(0.0, 0.0));
+        // One packet deep: any packet fills it.
+        assert!(buffer_full(0.5, 0.5) && !buffer_full(0.0, 0.0));
+    }
+
+    #[test]
+    fn arrows_move_the_focus_to_the_nearest_item_ahead() {
+        let (s, lay) = star(3);
+        let items = focus_items(&s, &lay);
+        assert_eq!(items.len(), 4 + 3, "nodes and links");
+        assert_eq!(navigate(&items, None, (1.0, 0.0)), Some(Hit::Node(0)), "the top-left item first: the switch");
+        assert_eq!(navigate(&items, Some(Hit::Node(0)), (0.0, 1.0)), Some(Hit::Link(1)), "down: h1's link below it");
+        assert_eq!(navigate(&items, Some(Hit::Link(1)), (0.0, 1.0)), Some(Hit::Node(2)), "then h1");
+        assert_eq!(navigate(&items, Some(Hit::Node(2)), (1.0, 0.0)), Some(Hit::Node(3)), "h2 to its right");
+        assert_eq!(navigate(&items, Some(Hit::Node(3)), (0.0, -1.0)), Some(Hit::Link(2)), "up: h2's own link");
+        assert_eq!(navigate(&items, Some(Hit::Node(0)), (0.0, -1.0)), None, "nothing above the switch");
     }
 
     #[test]

@@ -1,0 +1,478 @@
+//! The playground's run as its web worker drives it: play at a speed (simulated time per wall second) or as fast as
+//! it goes, pause, step, and seek anywhere on the timeline, forward or back. Going back is exact: the run is
+//! deterministic, so the driver keeps clones of the whole run (checkpoints) at fixed simulated times and, to show
+//! time `t`, restores the last one before `t` and runs on to it. Marking changes made during the run are kept with
+//! the time they were made and replayed there, so the timeline stays one run however it is travelled. Pure Rust,
+//! tested natively; `bin/worker.rs` wraps it in a web worker.
+
+use crate::rate_plot::Curve;
+use crate::run::{Frame, Run};
+use crate::trace::PlotKind;
+use ibcc_core::scenario::Scenario;
+use ibcc_core::sim::{Measurement, NeedsRestart};
+use serde::{Deserialize, Serialize};
+
+/// Simulated picoseconds per wall second; `None`: as fast as it goes.
+pub type Speed = Option<u64>;
+
+/// Memory the checkpoints of one run may take, in bytes (an estimate: see [`checkpoint_bytes`]).
+pub const CHECKPOINT_BUDGET: usize = 200 << 20;
+/// At most this many checkpoints, at least this few (more: shorter replays when seeking back).
+const MAX_CHECKPOINTS: u64 = 64;
+const MIN_CHECKPOINTS: u64 = 4;
+/// Curves drawn at most per plot.
+pub const MAX_CURVES: usize = 8;
+/// Wall milliseconds between two recomputations of the curves while the run moves.
+const CURVES_EVERY_MS: f64 = 100.0;
+/// A run at a set speed that falls this far behind wall time (ms) stops trying to catch up.
+const BEHIND_MS: f64 = 200.0;
+
+/// What the run is doing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Status {
+    Paused,
+    Playing,
+    /// Going to a time (a seek, a step, "run to the end of the measured interval").
+    Seeking,
+    Finished,
+}
+
+/// Where the run is heading.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Goal {
+    Paused,
+    Play(Speed),
+    /// To `target`, then pause or play on.
+    To {
+        target: u64,
+        then: Option<Speed>,
+    },
+}
+
+/// A frame for the page: the run's present, and the curves when they were recomputed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FrameMsg {
+    pub time_ps: u64,
+    pub end_ps: u64,
+    /// The furthest time computed so far (the timeline's filled part).
+    pub horizon_ps: u64,
+    pub status: Status,
+    /// The times at which marking changed during the run.
+    pub retunes_ps: Vec<u64>,
+    pub frame: Frame,
+    pub kind: PlotKind,
+    pub curves: Option<Vec<Curve>>,
+}
+
+/// An estimate of one checkpoint's size: the core's rate series (one counter per channel and group per sample,
+/// allocated for the whole run) and the page's trace dominate.
+pub fn checkpoint_bytes(s: &Scenario) -> usize {
+    let channels = 2 * s.links.len();
+    let bins = (s.duration_ns / s.measure.sample_ns()).saturating_add(1) as usize;
+    let series = (channels + s.flows.len().min(64)) * bins * 8;
+    let trace = (channels * 16 + s.flows.len() * 4 + channels * 4) * (crate::trace::SAMPLES as usize + 1);
+    series + trace + 64 * 1024 + 256 * (channels + s.flows.len() + s.nodes.len())
+}
+
+/// Simulated time between two checkpoints of a run of `s`.
+pub fn checkpoint_every_ps(s: &Scenario) -> u64 {
+    let n = (CHECKPOINT_BUDGET / checkpoint_bytes(s).max(1)) as u64;
+    let n = n.clamp(MIN_CHECKPOINTS, MAX_CHECKPOINTS);
+    (s.duration_ns * 1000 / n).max(1_000)
+}
+
+/// A run with its checkpoints, its marking changes and where it is heading.
+#[derive(Debug)]
+pub struct Driver {
+    run: Run,
+    /// Clones of the run at multiples of `every_ps`, oldest first; each taken after the marking changes due then.
+    checkpoints: Vec<Run>,
+    every_ps: u64,
+    keep_checkpoints: bool,
+    /// Marking changes: the time and the scenario from then on, in time order.
+    retunes: Vec<(u64, Scenario)>,
+    /// How many of `retunes` the run has applied.
+    applied: usize,
+    horizon_ps: u64,
+    goal: Goal,
+    /// Wall ms and simulated ps when playing at a speed began (or caught up).
+    anchor: Option<(f64, u64)>,
+    kind: PlotKind,
+    curves_at_ms: Option<f64>,
+    /// Something changed since the last frame.
+    dirty: bool,
+}
+
+impl Driver {
+    /// A new run of `s` at time 0, paused. `checkpoints: false` keeps none (a run that only plays forward).
+    pub fn new(s: &Scenario, checkpoints: bool) -> Result<Self, String> {
+        let run = Run::new(s).map_err(|e| e.to_string())?;
+        let mut d = Self {
+            run,
+            checkpoints: Vec::new(),
+            every_ps: checkpoint_every_ps(s),
+            keep_checkpoints: checkpoints,
+            retunes: Vec::new(),
+            applied: 0,
+            horizon_ps: 0,
+            goal: Goal::Paused,
+            anchor: None,
+            kind: PlotKind::Rates,
+            curves_at_ms: None,
+            dirty: true,
+        };
+        d.checkpoint();
+        Ok(d)
+    }
+
+    pub fn now_ps(&self) -> u64 {
+        self.run.sim().now()
+    }
+
+    pub fn end_ps(&self) -> u64 {
+        self.run.sim().end()
+    }
+
+    pub fn horizon_ps(&self) -> u64 {
+        self.horizon_ps
+    }
+
+    /// The scenario the run follows now (the last marking change applied).
+    pub fn scenario(&self) -> &Scenario {
+        self.run.sim().scenario()
+    }
+
+    pub fn status(&self) -> Status {
+        match self.goal {
+            Goal::Paused if self.run.is_finished() => Status::Finished,
+            Goal::Paused => Status::Paused,
+            Goal::Play(_) => Status::Playing,
+            Goal::To { .. } => Status::Seeking,
+        }
+    }
+
+    /// How many checkpoints are kept now.
+    pub fn checkpoints(&self) -> usize {
+        self.checkpoints.len()
+    }
+
+    pub fn play(&mut self, speed: Speed, wall_ms: f64) {
+        self.goal = if self.run.is_finished() { Goal::Paused } else { Goal::Play(speed) };
+        self.anchor = Some((wall_ms, self.now_ps()));
+        self.dirty = true;
+    }
+
+    pub fn pause(&mut self) {
+        self.goal = Goal::Paused;
+        self.dirty = true;
+    }
+
+    /// Goes to simulated time `t` (ps; at most the end), then pauses or, with `then`, plays on at that speed.
+    /// Back in time, the run restarts from the last checkpoint before `t`; forward, from a later checkpoint if
+    /// one is nearer than where the run is.
+    pub fn seek(&mut self, t: u64, then: Option<Speed>) {
+        let t = t.min(self.end_ps());
+        let now = self.now_ps();
+        let best = self.checkpoints.iter().rposition(|c| c.sim().now() <= t);
+        if let Some(i) = best {
+            let at = self.checkpoints[i].sim().now();
+            if t < now || at > now {
+                self.run = self.checkpoints[i].clone();
+                self.applied = self.retunes.iter().take_while(|(rt, _)| *rt <= at).count();
+            }
+        }
+        self.goal = Goal::To { target: t, then };
+        self.anchor = None;
+        self.dirty = true;
+        self.curves_at_ms = None;
+    }
+
+    /// Applies a marking change from now on, if the model allows it without a new run: the change is kept with
+    /// its time and replayed there, and what was computed after now (which did not have it) is dropped.
+    pub fn retune(&mut self, next: &Scenario) -> Result<(), NeedsRestart> {
+        self.run.retune(next)?;
+        let now = self.now_ps();
+        self.retunes.retain(|(t, _)| *t < now);
+        self.retunes.push((now, next.clone()));
+        self.applied = self.retunes.len();
+        self.checkpoints.retain(|c| c.sim().now() < now);
+        self.horizon_ps = now;
+        self.checkpoint();
+        self.dirty = true;
+        self.curves_at_ms = None;
+        Ok(())
+    }
+
+    /// The plot the page shows (its curves are sent with the next frame).
+    pub fn set_plot(&mut self, kind: PlotKind) {
+        self.kind = kind;
+        self.curves_at_ms = None;
+        self.dirty = true;
+    }
+
+    /// A measurement of the run as it is now.
+    pub fn measure(&self, m: &Measurement) -> Result<f64, String> {
+        self.run.sim().measure(m).map_err(|e| e.to_string())
+    }
+
+    /// Keeps a clone of the run if it stands at a checkpoint time without one.
+    fn checkpoint(&mut self) {
+        let now = self.now_ps();
+        if !self.keep_checkpoints || now % self.every_ps != 0 {
+            return;
+        }
+        if let Err(i) = self.checkpoints.binary_search_by_key(&now, |c| c.sim().now()) {
+            self.checkpoints.insert(i, self.run.clone());
+        }
+    }
+
+    /// Runs toward `target` while `more()` allows, stopping at each checkpoint time and marking change on the way.
+    fn advance(&mut self, target: u64, more: &mut dyn FnMut() -> bool) {
+        loop {
+            let now = self.now_ps();
+            while let Some((_, s)) = self.retunes.get(self.applied).filter(|(t, _)| *t <= now) {
+                // The change was accepted at this very state before: replaying it cannot be refused.
+                let _ = self.run.retune(s);
+                self.applied += 1;
+            }
+            self.checkpoint();
+            self.horizon_ps = self.horizon_ps.max(now);
+            if now >= target || self.run.is_finished() || !more() {
+                return;
+            }
+            let mut stop = target.min((now / self.every_ps + 1) * self.every_ps);
+            if let Some((t, _)) = self.retunes.get(self.applied) {
+                stop = stop.min(*t);
+            }
+            self.run.advance(stop, &mut *more);
+        }
+    }
+
+    /// Works on the goal for about `budget_ms` of wall time (`clock` gives wall ms). Returns when to be called
+    /// again: `Some(0.0)` at once, `Some(ms)` after a pause (playing ahead of wall time), `None` when idle.
+    pub fn tick(&mut self, clock: &dyn Fn() -> f64, budget_ms: f64) -> Option<f64> {
+        let start = clock();
+        let mut more = || clock() - start < budget_ms;
+        let wait = match self.goal {
+            Goal::Paused => return None,
+            Goal::Play(None) => {
+                self.advance(self.end_ps(), &mut more);
+                Some(0.0)
+            }
+            Goal::Play(Some(speed)) => {
+                let (wall0, sim0) = *self.anchor.get_or_insert((start, self.now_ps()));
+                let per_ms = speed as f64 / 1000.0;
+                let target = sim0.saturating_add(((start - wall0) * per_ms) as u64);
+                self.advance(target, &mut more);
+                let behind_ms = target.saturating_sub(self.now_ps()) as f64 / per_ms;
+                if behind_ms > BEHIND_MS {
+                    // Too slow for this speed: go on from here rather than race to catch up.
+                    self.anchor = Some((clock(), self.now_ps()));
+                }
+                Some(if self.now_ps() >= target { 8.0 } else { 0.0 })
+            }
+            Goal::To { target, then } => {
+                self.advance(target, &mut more);
+                if self.now_ps() >= target.min(self.end_ps()) {
+                    self.goal = match then {
+                        Some(speed) => Goal::Play(speed),
+                        None => Goal::Paused,
+                    };
+                    self.anchor = None;
+                    self.curves_at_ms = None;
+                }
+                Some(0.0)
+            }
+        };
+        if self.run.is_finished() {
+            self.goal = Goal::Paused;
+            self.curves_at_ms = None;
+        }
+        self.dirty = true;
+        if self.goal == Goal::Paused {
+            None
+        } else {
+            wait
+        }
+    }
+
+    /// Whether there is something new to show.
+    pub fn dirty(&self) -> bool {
+        self.dirty
+    }
+
+    /// The frame to show now; the curves come with it when they are due (every so often while the run moves,
+    /// and always once it stops or the plot changes).
+    pub fn frame(&mut self, wall_ms: f64) -> FrameMsg {
+        let moving = matches!(self.goal, Goal::Play(_) | Goal::To { .. });
+        let due = self.curves_at_ms.is_none_or(|at| moving && wall_ms - at >= CURVES_EVERY_MS);
+        let curves = due.then(|| {
+            self.curves_at_ms = Some(wall_ms);
+            let results = self.run.sim().results();
+            self.run.curves(self.kind, &results, MAX_CURVES)
+        });
+        self.dirty = false;
+        FrameMsg {
+            time_ps: self.now_ps(),
+            end_ps: self.end_ps(),
+            horizon_ps: self.horizon_ps,
+            status: self.status(),
+            retunes_ps: self.retunes.iter().map(|(t, _)| *t).collect(),
+            frame: self.run.frame(),
+            kind: self.kind,
+            curves,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ibcc_core::presets::find;
+    use ibcc_core::scenario::MarkingPolicy;
+    use std::cell::Cell;
+
+    /// A clock that moves 1 ms each time it is read: `tick` with a budget of `n` ms does about `n` reads' work.
+    fn clock() -> impl Fn() -> f64 {
+        let t = Cell::new(0.0);
+        move || {
+            t.set(t.get() + 1.0);
+            t.get()
+        }
+    }
+
+    fn until_idle(d: &mut Driver) {
+        let c = clock();
+        while d.tick(&c, 5.0).is_some() {}
+    }
+
+    fn fig2(ms: u64) -> Scenario {
+        let mut s = find("infocom03-fig2").unwrap().scenario();
+        s.duration_ns = ms * 1_000_000;
+        s.measure.from_ns = 0;
+        s.measure.to_ns = None;
+        s
+    }
+
+    #[test]
+    fn seeking_back_gives_exactly_what_a_direct_run_gives() {
+        let s = fig2(10);
+        let mut direct = Driver::new(&s, true).unwrap();
+        direct.seek(3_300_000_000, None);
+        until_idle(&mut direct);
+        assert_eq!(direct.now_ps(), 3_300_000_000);
+        let want = direct.frame(0.0);
+
+        let mut d = Driver::new(&s, true).unwrap();
+        d.seek(8_000_000_000, None);
+        until_idle(&mut d);
+        assert!(d.checkpoints() > 4, "checkpoints on the way: {}", d.checkpoints());
+        assert_eq!(d.horizon_ps(), 8_000_000_000);
+        // Back to 3.3 ms, forward to 9 ms, back again: the same frame as the direct run each time it is there.
+        for t in [3_300_000_000, 9_000_000_000, 3_300_000_000] {
+            d.seek(t, None);
+            until_idle(&mut d);
+            assert_eq!(d.now_ps(), t);
+        }
+        let got = d.frame(0.0);
+        assert_eq!(got.frame, want.frame, "snapshot, results, congestion tree and marks alike");
+        assert_eq!(got.curves, want.curves);
+        assert_eq!(d.status(), Status::Paused);
+    }
+
+    #[test]
+    fn a_scrub_ends_where_it_is_let_go() {
+        // A drag along the timeline: seeks one after another, each interrupting the last part-way.
+        let s = fig2(10);
+        let mut d = Driver::new(&s, true).unwrap();
+        d.play(None, 0.0);
+        until_idle(&mut d);
+        let c = clock();
+        for ms in [9, 5, 4, 3, 2] {
+            d.seek(ms * 1_000_000_000 + 123_456, None);
+            d.tick(&c, 2.0);
+        }
+        until_idle(&mut d);
+        assert_eq!(d.now_ps(), 2_000_123_456);
+        assert_eq!(d.status(), Status::Paused);
+    }
+
+    #[test]
+    fn a_marking_change_is_replayed_where_it_was_made() {
+        let s = fig2(6);
+        let mut marked = s.clone();
+        marked.marking.policy = MarkingPolicy::Naive;
+        marked.source.response = ibcc_core::scenario::Response::None;
+
+        let mut d = Driver::new(&s, true).unwrap();
+        d.seek(2_000_000_000, None);
+        until_idle(&mut d);
+        d.retune(&marked).unwrap();
+        assert_eq!(d.horizon_ps(), 2_000_000_000, "what came after the change is dropped");
+        d.seek(5_000_000_000, None);
+        until_idle(&mut d);
+        let want = d.frame(0.0);
+        assert!(want.frame.results.totals.marked_packets > 0, "naive marking marks");
+        assert_eq!(want.retunes_ps, [2_000_000_000]);
+        // Back before the change: unmarked; forward again: the change applies at 2 ms as before.
+        d.seek(1_000_000_000, None);
+        until_idle(&mut d);
+        assert_eq!(d.scenario().marking.policy, MarkingPolicy::None);
+        assert_eq!(d.frame(0.0).frame.results.totals.marked_packets, 0);
+        d.seek(5_000_000_000, None);
+        until_idle(&mut d);
+        assert_eq!(d.frame(0.0).frame, want.frame);
+        // A change the model cannot make during a run is refused and nothing moves.
+        let mut other = marked.clone();
+        other.switch.buffer_packets = 8;
+        assert!(d.retune(&other).is_err());
+        assert_eq!(d.now_ps(), 5_000_000_000);
+    }
+
+    #[test]
+    fn playing_at_a_speed_follows_the_wall_clock_and_stops_at_the_end() {
+        let s = fig2(2);
+        let mut d = Driver::new(&s, false).unwrap();
+        assert_eq!(d.checkpoints(), 0);
+        // 1 ms/s: 100 ms of wall time is 0.1 ms simulated.
+        d.play(Some(1_000_000_000), 0.0);
+        let at = |ms: f64| move || ms;
+        assert_eq!(d.tick(&at(100.0), 50.0), Some(8.0), "caught up: wait for the wall clock");
+        assert_eq!(d.now_ps(), 100_000_000);
+        assert_eq!(d.status(), Status::Playing);
+        d.pause();
+        assert_eq!(d.tick(&at(5000.0), 50.0), None);
+        assert_eq!(d.now_ps(), 100_000_000, "paused: the time stands");
+        d.play(None, 5000.0);
+        until_idle(&mut d);
+        assert_eq!(d.status(), Status::Finished);
+        assert_eq!(d.now_ps(), d.end_ps());
+        d.play(None, 0.0);
+        assert_eq!(d.status(), Status::Finished, "a finished run does not play");
+    }
+
+    #[test]
+    fn curves_come_when_due_and_whenever_the_run_stops() {
+        let s = fig2(2);
+        let mut d = Driver::new(&s, true).unwrap();
+        assert!(d.frame(0.0).curves.is_some(), "the first frame has them");
+        assert!(d.frame(10.0).curves.is_none(), "paused, nothing changed");
+        d.set_plot(PlotKind::Buffers);
+        let f = d.frame(20.0);
+        assert_eq!(f.kind, PlotKind::Buffers);
+        assert!(f.curves.is_some(), "a new plot kind");
+        d.seek(1_000_000_000, None);
+        let f = d.frame(30.0);
+        assert!(f.curves.is_some(), "a seek redraws them");
+    }
+
+    #[test]
+    fn checkpoints_fit_the_memory_budget() {
+        let fig2 = find("infocom03-fig2").unwrap().scenario();
+        assert_eq!(checkpoint_every_ps(&fig2), fig2.duration_ns * 1000 / MAX_CHECKPOINTS, "small: as many as allowed");
+        let big = ibcc_core::presets::fat_tree_hotspot(8, "", 500_000_000);
+        let every = checkpoint_every_ps(&big);
+        let n = big.duration_ns * 1000 / every;
+        assert!(n as usize * checkpoint_bytes(&big) <= CHECKPOINT_BUDGET || n == MIN_CHECKPOINTS, "{n}");
+    }
+}

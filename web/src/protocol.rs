@@ -1,0 +1,238 @@
+//! What the page and its simulation worker say to each other, as JSON text messages. The worker owns the run (a
+//! [`Driver`]) and sends small frames; the page acknowledges each frame before the next is sent, so a busy page
+//! gets fewer frames while the simulation keeps its pace. Sweep points go to workers of their own with `Sweep`.
+//! Pure Rust, tested natively; `bin/worker.rs` is the worker's side.
+
+use crate::driver::{Driver, FrameMsg, Speed};
+use crate::trace::PlotKind;
+use ibcc_core::scenario::Scenario;
+use ibcc_core::sim::{Measurement, Results, Simulation};
+use serde::{Deserialize, Serialize};
+
+/// From the page to the worker.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum ToWorker {
+    /// A new run at time 0, paused (`checkpoints`: keep them, so the timeline can go back).
+    Load {
+        scenario: Box<Scenario>,
+        checkpoints: bool,
+    },
+    Play {
+        speed: Speed,
+    },
+    Pause,
+    /// Go to this simulated time, then pause (`then: None`) or play at a speed.
+    Seek {
+        to_ps: u64,
+        then: Option<Speed>,
+    },
+    /// A marking change from now on.
+    Retune {
+        scenario: Box<Scenario>,
+    },
+    Plot {
+        kind: PlotKind,
+    },
+    Measure {
+        id: u32,
+        measurement: Measurement,
+    },
+    /// The page has drawn the last frame: the next may come.
+    Ack,
+    /// Run a sweep point to its end.
+    Sweep {
+        id: u64,
+        scenario: Box<Scenario>,
+    },
+}
+
+/// From the worker to the page.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum FromWorker {
+    /// The run could not be built (the scenario is refused).
+    LoadError(String),
+    Frame(Box<FrameMsg>),
+    /// A marking change was applied at `at_ps`, or needs a new run (why).
+    Retuned {
+        at_ps: u64,
+        needs_restart: Option<String>,
+    },
+    Measured {
+        id: u32,
+        value: Result<f64, String>,
+    },
+    Swept {
+        id: u64,
+        results: Result<Box<Results>, String>,
+    },
+}
+
+impl ToWorker {
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+impl FromWorker {
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    pub fn from_json(text: &str) -> Result<Self, String> {
+        serde_json::from_str(text).map_err(|e| format!("a message from the simulation worker could not be read: {e}"))
+    }
+}
+
+/// The worker's state: the run it drives, and whether the page is ready for a frame.
+#[derive(Debug, Default)]
+pub struct Worker {
+    pub driver: Option<Driver>,
+    /// The page has acknowledged the last frame.
+    ready: bool,
+    /// Wall ms of the last frame sent.
+    last_frame_ms: f64,
+}
+
+/// Wall ms between frames at most (the page's display rate).
+pub const FRAME_MS: f64 = 16.0;
+
+impl Worker {
+    pub fn new() -> Self {
+        Self { driver: None, ready: true, last_frame_ms: f64::NEG_INFINITY }
+    }
+
+    /// Handles a message from the page; returns the replies to send at once.
+    pub fn handle(&mut self, text: &str, wall_ms: f64) -> Vec<FromWorker> {
+        let msg: ToWorker = match serde_json::from_str(text) {
+            Ok(m) => m,
+            Err(e) => {
+                return vec![FromWorker::LoadError(format!("the page sent a message the worker cannot read: {e}"))]
+            }
+        };
+        let mut out = Vec::new();
+        match msg {
+            ToWorker::Load { scenario, checkpoints } => match Driver::new(&scenario, checkpoints) {
+                Ok(d) => {
+                    self.driver = Some(d);
+                    self.ready = true;
+                }
+                Err(e) => {
+                    self.driver = None;
+                    out.push(FromWorker::LoadError(e));
+                }
+            },
+            ToWorker::Ack => self.ready = true,
+            ToWorker::Sweep { id, scenario } => {
+                let results = Simulation::new(&scenario).map_err(|e| e.to_string()).map(|mut sim| {
+                    sim.run();
+                    Box::new(sim.results())
+                });
+                out.push(FromWorker::Swept { id, results });
+            }
+            other => {
+                let Some(d) = self.driver.as_mut() else { return out };
+                match other {
+                    ToWorker::Play { speed } => d.play(speed, wall_ms),
+                    ToWorker::Pause => d.pause(),
+                    ToWorker::Seek { to_ps, then } => d.seek(to_ps, then),
+                    ToWorker::Retune { scenario } => {
+                        let needs_restart = d.retune(&scenario).err().map(|why| why.0.to_owned());
+                        out.push(FromWorker::Retuned { at_ps: d.now_ps(), needs_restart });
+                    }
+                    ToWorker::Plot { kind } => d.set_plot(kind),
+                    ToWorker::Measure { id, measurement } => {
+                        out.push(FromWorker::Measured { id, value: d.measure(&measurement) })
+                    }
+                    ToWorker::Load { .. } | ToWorker::Ack | ToWorker::Sweep { .. } => {}
+                }
+            }
+        }
+        out
+    }
+
+    /// Works for up to `budget_ms`; returns a frame if one is due, and when to be called again (`None`: when a
+    /// message comes; an acknowledgement is one).
+    pub fn work(&mut self, clock: &dyn Fn() -> f64, budget_ms: f64) -> (Option<FromWorker>, Option<f64>) {
+        let Some(d) = self.driver.as_mut() else { return (None, None) };
+        let mut again = d.tick(clock, budget_ms);
+        let now = clock();
+        let mut frame = None;
+        if d.dirty() && self.ready {
+            if now - self.last_frame_ms >= FRAME_MS {
+                frame = Some(FromWorker::Frame(Box::new(d.frame(now))));
+                self.ready = false;
+                self.last_frame_ms = now;
+            } else {
+                // Too soon after the last one: come back when it is due.
+                let due = self.last_frame_ms + FRAME_MS - now;
+                again = Some(again.map_or(due, |a| a.min(due)));
+            }
+        }
+        (frame, again)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ibcc_core::presets::find;
+
+    #[test]
+    fn messages_round_trip_as_json() {
+        let s = find("infocom03-fig2").unwrap().scenario();
+        let m = ToWorker::Load { scenario: Box::new(s), checkpoints: true };
+        assert_eq!(serde_json::from_str::<ToWorker>(&m.to_json()).unwrap(), m);
+        let r = FromWorker::Retuned { at_ps: 5, needs_restart: Some("why".into()) };
+        assert_eq!(FromWorker::from_json(&r.to_json()).unwrap(), r);
+        assert!(FromWorker::from_json("{").unwrap_err().contains("could not be read"));
+    }
+
+    #[test]
+    fn the_worker_runs_sends_frames_when_acknowledged_and_answers() {
+        let mut s = find("infocom03-fig2").unwrap().scenario();
+        s.duration_ns = 1_000_000;
+        s.measure.from_ns = 0;
+        s.measure.to_ns = None;
+        let mut w = Worker::new();
+        let clock = || 1000.0;
+        assert!(w
+            .handle(&ToWorker::Load { scenario: Box::new(s.clone()), checkpoints: true }.to_json(), 0.0)
+            .is_empty());
+        let (frame, again) = w.work(&clock, 5.0);
+        assert!(matches!(frame, Some(FromWorker::Frame(_))), "the first frame of a new run");
+        assert_eq!(again, None, "paused: nothing to do until told");
+        w.handle(&ToWorker::Seek { to_ps: 500_000_000, then: None }.to_json(), 0.0);
+        let (frame, again) = w.work(&clock, 5.0);
+        assert!(frame.is_none(), "not acknowledged yet");
+        assert_eq!(again, None, "there (this clock never runs out of budget); the acknowledgement wakes it");
+        w.handle(&ToWorker::Ack.to_json(), 0.0);
+        let mut later = 1000.0;
+        let mut last = None;
+        for _ in 0..1000 {
+            later += 20.0;
+            let t = later;
+            let (f, again) = w.work(&move || t, 5.0);
+            if let Some(FromWorker::Frame(f)) = f {
+                w.handle(&ToWorker::Ack.to_json(), t);
+                last = Some(f);
+            }
+            if again.is_none() {
+                break;
+            }
+        }
+        let last = last.unwrap();
+        assert_eq!(last.time_ps, 500_000_000);
+        assert_eq!(last.status, crate::driver::Status::Paused);
+        let m = Measurement {
+            metric: ibcc_core::sim::Metric::GroupRate { group: "local".into() },
+            from_ns: None,
+            to_ns: None,
+        };
+        let replies = w.handle(&ToWorker::Measure { id: 7, measurement: m }.to_json(), 0.0);
+        assert!(matches!(&replies[..], [FromWorker::Measured { id: 7, .. }]));
+        let bad =
+            w.handle(&ToWorker::Load { scenario: Box::new(Scenario::empty("x", 0)), checkpoints: true }.to_json(), 0.0);
+        assert!(matches!(&bad[..], [FromWorker::LoadError(_)]));
+        assert!(matches!(&w.handle("nonsense", 0.0)[..], [FromWorker::LoadError(e)] if e.contains("cannot read")));
+    }
+}
