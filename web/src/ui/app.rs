@@ -1,28 +1,121 @@
-//! The page shell: header, navigation between the playground and the Finc(t) explorer (kept in the URL fragment so
-//! a view can be linked and survives a reload), and the current view.
+//! The page shell: the header with the views (the playground, the A/B comparison, the sweep, the Finc(t)
+//! explorer; kept in the URL fragment so a view can be linked and survives a reload), and the document they all
+//! work on: the scenario from a share link, an exercise link, the browser's saved work, or the default preset.
 
+use super::compare::Compare;
+use super::document::{preset_scenario, restore, save, Doc, DocCtx, Origin, DEFAULT_PRESET};
 use super::finc_explorer::FincExplorer;
-use super::playground::Playground;
+use super::playground::live::{use_run_follows, Live, LiveCtx, Sim, SimCtx};
+use super::playground::{HighlightCtx, Playground};
 use super::selftest::{self, BenchSelfTest, DigestSelfTest};
+use super::share;
+use super::sweep::Sweep;
+use super::theme;
+use std::rc::Rc;
 use yew::prelude::*;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum View {
     Playground,
+    Compare,
+    Sweep,
     Finc,
 }
 
-fn view_from_hash() -> View {
-    let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
-    if hash == "#finc" {
-        View::Finc
-    } else {
-        View::Playground
+impl View {
+    const ALL: [View; 4] = [View::Playground, View::Compare, View::Sweep, View::Finc];
+
+    fn hash(self) -> &'static str {
+        match self {
+            View::Playground => "",
+            View::Compare => "compare",
+            View::Sweep => "sweep",
+            View::Finc => "finc",
+        }
     }
+
+    fn label(self) -> &'static str {
+        match self {
+            View::Playground => "Playground",
+            View::Compare => "Compare A/B",
+            View::Sweep => "Sweep",
+            View::Finc => "Finc(t) explorer",
+        }
+    }
+
+    fn testid(self) -> &'static str {
+        match self {
+            View::Playground => "tab-playground",
+            View::Compare => "tab-compare",
+            View::Sweep => "tab-sweep",
+            View::Finc => "tab-finc",
+        }
+    }
+}
+
+fn hash() -> String {
+    web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default()
+}
+
+fn view_from_hash() -> View {
+    let h = hash();
+    View::ALL.into_iter().find(|v| !v.hash().is_empty() && h == format!("#{}", v.hash())).unwrap_or(View::Playground)
 }
 
 #[component]
 pub fn App() -> Html {
+    use_effect_with((), |_| theme::install_palette());
+    if selftest::requested() {
+        return html! { <main><DigestSelfTest /></main> };
+    }
+    if selftest::bench_requested() {
+        return html! { <main><BenchSelfTest /></main> };
+    }
+    html! { <Shell /> }
+}
+
+#[component]
+fn Shell() -> Html {
+    // A share link in the address wins over an exercise link, which wins over the work saved in the browser.
+    let linked = use_memo((), |_| share::from_location());
+    let exercise = use_memo((), |_| share::exercise_from_location().map(Rc::new));
+    let restored = use_memo((), |_| restore());
+    let doc = use_reducer(|| {
+        let from_exercise =
+            exercise.as_ref().as_ref().and_then(|e| e.as_ref().as_ref().ok()).and_then(|e| e.scenario().ok());
+        match (&*linked, from_exercise, &*restored) {
+            (Some(Ok((s, _))), _, _) => Doc::new(s.clone(), Origin::Link),
+            (_, Some(s), _) => Doc::new(s, Origin::Exercise),
+            (_, _, Ok(Some((s, origin)))) => Doc::new(s.clone(), origin.clone()),
+            _ => {
+                let (s, origin) = preset_scenario(DEFAULT_PRESET);
+                Doc::new(s, origin)
+            }
+        }
+    });
+    // The run lives here, so it goes on whatever view is shown.
+    let live = use_reducer(Live::default);
+    let sim = use_memo((), {
+        let dispatch = live.dispatcher();
+        move |_| Rc::new(Sim::new(dispatch))
+    });
+    let sim: Rc<Sim> = (*sim).clone();
+    let highlight = use_state(|| None::<crate::lessons::Highlight>);
+    use_run_follows(&doc, &live, &sim);
+    // A share link also says which plot it was shared with.
+    {
+        let (sim, linked) = (sim.clone(), linked.clone());
+        use_effect_with((), move |_| {
+            if let Some(Ok((_, Some(kind)))) = &*linked {
+                sim.set_plot(*kind);
+            }
+        });
+    }
+    // Every change is kept at once.
+    use_effect_with((doc.scenario.clone(), doc.origin.clone()), {
+        let doc = doc.clone();
+        move |_| save(&doc)
+    });
     let view = use_state(view_from_hash);
     // Links inside the page (a lesson's "open the Finc(t) explorer") change the fragment: follow them.
     {
@@ -30,11 +123,9 @@ pub fn App() -> Html {
         use_effect_with((), move |_| {
             let listener = web_sys::window().map(|w| {
                 gloo_events::EventListener::new(&w, "hashchange", move |_| {
-                    let next = view_from_hash();
-                    if next == View::Finc
-                        || web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default().is_empty()
-                    {
-                        view.set(next);
+                    let h = hash();
+                    if h.is_empty() || View::ALL.iter().any(|v| !v.hash().is_empty() && h == format!("#{}", v.hash())) {
+                        view.set(view_from_hash());
                     }
                 })
             });
@@ -43,40 +134,56 @@ pub fn App() -> Html {
     }
     let go = |to: View| {
         let view = view.clone();
-        Callback::from(move |_| {
+        Callback::from(move |()| {
             if let Some(location) = web_sys::window().map(|w| w.location()) {
-                let _ = location.set_hash(if to == View::Finc { "finc" } else { "" });
+                let _ = location.set_hash(to.hash());
             }
             view.set(to);
         })
     };
-    let tab = |to: View, label: &'static str, testid: &'static str| {
+    let to_playground = go(View::Playground);
+    let tab = |to: View| {
         html! {
             <button role="tab" aria-selected={(*view == to).to_string()} class={classes!("tab", (*view == to).then_some("active"))}
-                onclick={go(to)} data-testid={testid}>{ label }</button>
+                onclick={go(to).reform(|_: MouseEvent| ())} data-testid={to.testid()}>{ to.label() }</button>
         }
     };
     html! {
-        <>
+        <ContextProvider<DocCtx> context={doc.clone()}>
+        <ContextProvider<LiveCtx> context={live.clone()}>
+        <ContextProvider<SimCtx> context={SimCtx(sim.clone())}>
+        <ContextProvider<HighlightCtx> context={highlight.clone()}>
             <header class="top">
                 <h1>{ "IBCC Playground" }</h1>
                 <p class="tagline">{ "Congestion control in lossless, InfiniBand-style networks" }</p>
                 <nav role="tablist" aria-label="Views">
-                    { tab(View::Playground, "Playground", "tab-playground") }
-                    { tab(View::Finc, "Finc(t) explorer", "tab-finc") }
+                    { for View::ALL.into_iter().map(tab) }
                 </nav>
             </header>
-            <main>
-                if selftest::requested() {
-                    <DigestSelfTest />
-                } else if selftest::bench_requested() {
-                    <BenchSelfTest />
+            <main class={classes!(format!("view-{:?}", *view).to_lowercase())}>
+                if let Some(Err(e)) = &*linked {
+                    <p class="error" role="alert" data-testid="link-error">
+                        { format!("This link could not be opened: {e}. The default scenario is shown instead.") }
+                    </p>
+                }
+                if let Err(e) = &*restored {
+                    <p class="error" role="alert" data-testid="restore-error">
+                        { format!("Your saved network could not be restored ({e}); the default scenario is loaded instead.") }
+                    </p>
+                }
+                if *view == View::Playground {
+                    <Playground exercise={(*exercise).clone()} />
+                } else if *view == View::Compare {
+                    <Compare />
+                } else if *view == View::Sweep {
+                    <Sweep on_open={to_playground} />
                 } else if *view == View::Finc {
                     <FincExplorer />
-                } else {
-                    <Playground />
                 }
             </main>
-        </>
+        </ContextProvider<HighlightCtx>>
+        </ContextProvider<SimCtx>>
+        </ContextProvider<LiveCtx>>
+        </ContextProvider<DocCtx>>
     }
 }

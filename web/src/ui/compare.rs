@@ -1,214 +1,178 @@
-//! A/B comparison: duplicate the scenario as B, change parameters of B, run both with the same seed, and see their
-//! plots overlaid (A solid, B dashed, same colour per curve) and their results side by side.
+//! The A/B comparison: A is the playground's scenario; B is a copy with other settings. Both run at once, each in
+//! its own worker, with their plots overlaid (B's curves in the same colours, lighter) and their results side by
+//! side with the difference. B's settings show only what differs from A, unless asked for all of them.
 
+use super::bridge::SimWorker;
+use super::document::use_doc;
 use super::params::ParamsPanel;
-use super::plot::Plot;
-use super::wall_ms;
-use crate::diff::differences;
+use super::plot::{Axes, Chart};
+use crate::diff::{compare_rows, differences};
+use crate::driver::{FrameMsg, Status};
+use crate::protocol::{FromWorker, ToWorker};
 use crate::rate_plot::{Curve, YAxis};
-use crate::run::{Frame, Run};
+use crate::settings;
 use crate::trace::{y_axis, PlotKind};
-use gloo_timers::callback::Interval;
 use ibcc_core::scenario::Scenario;
-use ibcc_core::sim::Results;
-use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
 
-/// Wall time per frame for both runs together, in milliseconds.
-const FRAME_BUDGET_MS: f64 = 10.0;
-const MAX_CURVES: usize = 6;
-
-#[derive(Properties, PartialEq)]
-pub struct CompareProps {
-    /// A: the playground's scenario.
-    pub scenario: Rc<Scenario>,
+/// One side's run: its worker and its last frame and curves.
+#[derive(Default)]
+struct Side {
+    worker: Option<SimWorker>,
+    frame: Option<Box<FrameMsg>>,
+    curves: Vec<Curve>,
+    error: Option<String>,
 }
 
-#[derive(Clone, PartialEq)]
-struct Views {
-    a: Frame,
-    b: Frame,
-    curves: Rc<Vec<Curve>>,
-}
-
-/// A's curves solid and B's dashed, each pair in one colour.
-fn overlay(a: Vec<Curve>, b: Vec<Curve>) -> Vec<Curve> {
-    let mut out = Vec::new();
-    for (i, c) in a.into_iter().enumerate() {
-        out.push(Curve { label: format!("A: {}", c.label), colour: Some(i), ..c });
-    }
-    let n = out.len();
-    for (i, c) in b.into_iter().enumerate() {
-        let colour = out.iter().position(|x| x.label == format!("A: {}", c.label)).unwrap_or(n + i);
-        out.push(Curve { label: format!("B: {}", c.label), colour: Some(colour), dashed: true, ..c });
-    }
-    out
-}
-
-fn views(a: &mut Run, b: &mut Run, kind: PlotKind) -> Views {
-    let (fa, fb) = (a.frame(), b.frame());
-    let curves = overlay(a.curves(kind, &fa.results, MAX_CURVES), b.curves(kind, &fb.results, MAX_CURVES));
-    Views { a: fa, b: fb, curves: Rc::new(curves) }
-}
-
-fn pct(x: f64) -> String {
-    format!("{:.1}%", 100.0 * x)
-}
-
-/// A mean delay in microseconds, or "-" when nothing was delivered.
-fn delay(d: Option<f64>) -> String {
-    d.map_or(String::from("-"), |d| format!("{:.2} µs", d / 1000.0))
-}
-
-/// Rows of the side-by-side table: what, A, B.
-fn rows(a: &Results, b: &Results) -> Vec<(String, String, String)> {
-    let mut r = vec![(
-        String::from("aggregate throughput (links)"),
-        format!("{:.3}", a.aggregate_throughput()),
-        format!("{:.3}", b.aggregate_throughput()),
-    )];
-    for g in &a.groups {
-        let other = b.group(&g.name);
-        let name = if g.name.is_empty() { "(no group)" } else { g.name.as_str() };
-        r.push((
-            format!("{name} throughput"),
-            pct(g.throughput_fraction),
-            other.map_or(String::from("-"), |o| pct(o.throughput_fraction)),
-        ));
-        r.push((
-            format!("{name} Jain's index"),
-            format!("{:.3}", g.jain_index),
-            other.map_or(String::from("-"), |o| format!("{:.3}", o.jain_index)),
-        ));
-        r.push((
-            format!("{name} marks"),
-            g.marks.to_string(),
-            other.map_or(String::from("-"), |o| o.marks.to_string()),
-        ));
-        r.push((
-            format!("{name} mean delay"),
-            delay(g.mean_delay_ns),
-            other.map_or(String::from("-"), |o| delay(o.mean_delay_ns)),
-        ));
-    }
-    r.push((String::from("mean delay"), delay(a.mean_delay_ns()), delay(b.mean_delay_ns())));
-    r.push((String::from("marked packets"), a.totals.marked_packets.to_string(), b.totals.marked_packets.to_string()));
-    r.push((
-        String::from("dropped packets"),
-        a.totals.dropped_packets.to_string(),
-        b.totals.dropped_packets.to_string(),
-    ));
-    for f in &a.flows {
-        let other = b.flow(&f.id).map_or(String::from("-"), |o| pct(o.throughput_fraction));
-        r.push((format!("flow {} throughput", f.id), pct(f.throughput_fraction), other));
-    }
-    r
+/// A's curves as they are and B's lighter, labelled by run.
+fn overlay(a: &[Curve], b: &[Curve]) -> Vec<Curve> {
+    let label = |run: &str, c: &Curve| Curve { label: format!("{run}: {}", c.label), ..c.clone() };
+    a.iter().map(|c| label("A", c)).chain(b.iter().map(|c| Curve { run_b: true, ..label("B", c) })).collect()
 }
 
 #[component]
-pub fn Compare(p: &CompareProps) -> Html {
+pub fn Compare() -> Html {
+    let doc = use_doc();
+    let a = doc.scenario.clone();
     let b = use_state(|| None::<Rc<Scenario>>);
-    let runs: Rc<RefCell<Option<(Run, Run)>>> = use_mut_ref(|| None);
-    let view = use_state(|| None::<Views>);
-    let running = use_state(|| false);
-    let error = use_state(|| None::<String>);
+    let sides = use_mut_ref(|| [Side::default(), Side::default()]);
+    let tick = use_state(|| 0u64);
     let kind = use_state(|| PlotKind::Rates);
-
-    {
-        let (runs, view, running_h) = (runs.clone(), view.clone(), running.clone());
-        use_effect_with((*running, *kind), move |&(running, kind)| {
-            let interval = running.then(|| {
-                Interval::new(16, move || {
-                    let mut guard = runs.borrow_mut();
-                    let Some((ra, rb)) = guard.as_mut() else { return };
-                    let start = wall_ms();
-                    // Both runs share the budget; the one behind in simulated time goes first.
-                    let fa = ra.advance(u64::MAX, || wall_ms() - start < FRAME_BUDGET_MS / 2.0);
-                    let fb = rb.advance(u64::MAX, || wall_ms() - start < FRAME_BUDGET_MS);
-                    view.set(Some(views(ra, rb, kind)));
-                    if fa && fb {
-                        running_h.set(false);
-                    }
-                })
-            });
-            move || drop(interval)
-        });
-    }
-    {
-        let (runs, view) = (runs.clone(), view.clone());
-        use_effect_with(*kind, move |&kind| {
-            if let Some((ra, rb)) = runs.borrow_mut().as_mut() {
-                view.set(Some(views(ra, rb, kind)));
-            }
-        });
-    }
+    let all_settings = use_state(|| false);
 
     let setup = {
-        let (b, a, view) = (b.clone(), p.scenario.clone(), view.clone());
-        Callback::from(move |_| {
-            b.set(Some(a.clone()));
-            view.set(None);
-        })
+        let (b, a) = (b.clone(), a.clone());
+        Callback::from(move |_| b.set(Some(a.clone())))
     };
     let on_b = {
         let b = b.clone();
         Callback::from(move |next: Scenario| b.set(Some(Rc::new(next))))
     };
-    let on_run = {
-        let (runs, view, running, error, a, b, kind) =
-            (runs.clone(), view.clone(), running.clone(), error.clone(), p.scenario.clone(), b.clone(), *kind);
+    let start = {
+        let (sides, tick, a, b, kind) = (sides.clone(), tick.clone(), a.clone(), b.clone(), *kind);
         Callback::from(move |_| {
             let Some(bs) = (*b).clone() else { return };
-            match (Run::new(&a), Run::new(&bs)) {
-                (Ok(mut ra), Ok(mut rb)) => {
-                    view.set(Some(views(&mut ra, &mut rb, kind)));
-                    *runs.borrow_mut() = Some((ra, rb));
-                    error.set(None);
-                    running.set(true);
+            for (i, s) in [(*a).clone(), (*bs).clone()].into_iter().enumerate() {
+                let (sides_m, tick_m) = (sides.clone(), tick.clone());
+                let on_message = Callback::from(move |m: FromWorker| {
+                    let mut all = sides_m.borrow_mut();
+                    let side = &mut all[i];
+                    match m {
+                        FromWorker::Frame(f) => {
+                            if let Some(c) = &f.curves {
+                                side.curves = c.clone();
+                            }
+                            if let Some(w) = &side.worker {
+                                w.post(&ToWorker::Ack);
+                            }
+                            side.frame = Some(f);
+                        }
+                        FromWorker::LoadError(e) => side.error = Some(e),
+                        _ => {}
+                    }
+                    drop(all);
+                    tick_m.set(*tick_m + 1);
+                });
+                let (sides_e, tick_e) = (sides.clone(), tick.clone());
+                let on_error = Callback::from(move |e: String| {
+                    sides_e.borrow_mut()[i].error = Some(e);
+                    tick_e.set(*tick_e + 1);
+                });
+                let mut all = sides.borrow_mut();
+                all[i] = Side::default();
+                match SimWorker::start(on_message, on_error) {
+                    Ok(w) => {
+                        w.post(&ToWorker::Load { scenario: Box::new(s), checkpoints: false });
+                        w.post(&ToWorker::Plot { kind });
+                        w.post(&ToWorker::Play { speed: None });
+                        all[i].worker = Some(w);
+                    }
+                    Err(e) => all[i].error = Some(e),
                 }
-                (Err(e), _) => error.set(Some(format!("A: {e}"))),
-                (_, Err(e)) => error.set(Some(format!("B: {e}"))),
             }
+            tick.set(*tick + 1);
         })
     };
-    let on_stop = {
-        let running = running.clone();
-        Callback::from(move |_| running.set(false))
+    let stop = {
+        let (sides, tick) = (sides.clone(), tick.clone());
+        Callback::from(move |_| {
+            for s in sides.borrow().iter() {
+                if let Some(w) = &s.worker {
+                    w.post(&ToWorker::Pause);
+                }
+            }
+            tick.set(*tick + 1);
+        })
     };
     let on_kind = {
-        let kind = kind.clone();
-        Callback::from(move |k: PlotKind| kind.set(k))
+        let (kind, sides) = (kind.clone(), sides.clone());
+        Callback::from(move |e: Event| {
+            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            let k = PlotKind::from_id(&select.value());
+            for s in sides.borrow().iter() {
+                if let Some(w) = &s.worker {
+                    w.post(&ToWorker::Plot { kind: k });
+                }
+            }
+            kind.set(k);
+        })
+    };
+    let toggle_all = {
+        let all_settings = all_settings.clone();
+        Callback::from(move |_| all_settings.set(!*all_settings))
     };
 
     let Some(bs) = (*b).clone() else {
         return html! {
             <section class="compare" data-testid="compare" aria-label="A/B comparison">
                 <h2>{ "A/B comparison" }</h2>
-                <p class="lede">{ "Duplicate this scenario as B, change parameters of B, and run both with the same seed: their plots are overlaid and their results set side by side." }</p>
-                <button onclick={setup} data-testid="compare-setup">{ "Duplicate as B" }</button>
+                <p class="lede">{ "A is the playground's scenario. Duplicate it as B, change settings of B, and run both with the same seed: their plots are overlaid and their results set side by side." }</p>
+                <button class="primary" onclick={setup} data-testid="compare-setup">{ "Duplicate A as B" }</button>
             </section>
         };
     };
-    let diffs = differences(&p.scenario, &bs);
-    let (y_desc, y_top) = y_axis(*kind, p.scenario.measure.window_ns as f64 / 1e6);
-    let progress = view
-        .as_ref()
-        .map_or(0.0, |v| (v.a.snapshot.time_ns / v.a.end_ns).min(v.b.snapshot.time_ns / v.b.end_ns).min(1.0));
+    let all = sides.borrow();
+    let running = all.iter().any(|s| s.frame.as_ref().is_some_and(|f| f.status == Status::Playing));
+    let progress = all
+        .iter()
+        .map(|s| s.frame.as_ref().map_or(0.0, |f| f.time_ps as f64 / f.end_ps.max(1) as f64))
+        .fold(1.0, f64::min);
+    let diffs = differences(&a, &bs);
+    let errors: Vec<String> =
+        all.iter().zip(["A", "B"]).filter_map(|(s, n)| s.error.as_ref().map(|e| format!("{n}: {e}"))).collect();
+    let (y_desc, y_top) = y_axis(*kind, a.measure.window_ns as f64 / 1e6);
+    let end_ms = all.iter().filter_map(|s| s.frame.as_ref()).map(|f| f.end_ps as f64 / 1e9).fold(0.0, f64::max);
+    let curves = Rc::new(overlay(&all[0].curves, &all[1].curves));
+    let groups = Rc::new(crate::view_model::groups(&a));
+    let axes = Axes {
+        x: (0.0, end_ms.max(1e-3)),
+        x_desc: String::from("simulated time (ms)"),
+        x_log: false,
+        y: YAxis { desc: y_desc, top: y_top },
+        groups,
+        markers: false,
+        band: None,
+        title: format!("A/B: {}", kind.label()),
+        x_name: String::from("time_ms"),
+    };
+    let rows = match (&all[0].frame, &all[1].frame) {
+        (Some(fa), Some(fb)) => compare_rows(&fa.frame.results, &fb.frame.results),
+        _ => Vec::new(),
+    };
     html! {
         <section class="compare" data-testid="compare" aria-label="A/B comparison">
             <h2>{ "A/B comparison" }</h2>
-            <p class="lede">{ "A is the scenario above; B is its copy with the parameters below. Both run with their own seed setting (the same unless you change it)." }</p>
             <div class="compare-layout">
-                <div class="side">
+                <div class="compare-side">
                     <div data-testid="compare-diff" class="diff">
                         if diffs.is_empty() {
-                            <p>{ "B is the same as A: change a parameter of B below." }</p>
+                            <p>{ "B is the same as A: change a setting of B below." }</p>
                         } else {
                             <p>{ "B differs from A in:" }</p>
                             <ul>
                                 for (k, x, y) in diffs.iter().take(12) {
-                                    <li><code>{ k }</code>{ format!(": {x} → {y}") }</li>
+                                    <li>{ settings::label(k) }{ format!(": {x} → {y}") }<code class="path">{ k }</code></li>
                                 }
                                 if diffs.len() > 12 {
                                     <li>{ format!("and {} more", diffs.len() - 12) }</li>
@@ -217,29 +181,42 @@ pub fn Compare(p: &CompareProps) -> Html {
                         }
                     </div>
                     <div class="input-row">
-                        if *running {
-                            <button onclick={on_stop} data-testid="compare-stop">{ "Pause" }</button>
+                        if running {
+                            <button onclick={stop} data-testid="compare-stop">{ "Pause" }</button>
                         } else {
-                            <button onclick={on_run} data-testid="compare-run">{ "Start A and B" }</button>
+                            <button class="primary" onclick={start} data-testid="compare-run">{ "Start A and B" }</button>
                         }
                         <button onclick={setup} data-testid="compare-reset-b">{ "Copy A again" }</button>
                         <progress max="1" value={progress.to_string()} data-testid="compare-progress" aria-label="Comparison progress" />
                     </div>
-                    if let Some(e) = &*error {
+                    for e in errors {
                         <p class="error" role="alert">{ e }</p>
                     }
-                    <ParamsPanel scenario={bs} on_change={on_b} prefix="b-" />
+                    <button class="linklike" onclick={toggle_all} aria-expanded={all_settings.to_string()} data-testid="compare-b-settings">
+                        { if *all_settings { "Hide B's settings" } else { "Change B's settings" } }
+                    </button>
+                    if *all_settings {
+                        <ParamsPanel scenario={bs} on_change={on_b} prefix="b-" />
+                    }
                 </div>
-                <div class="playground-main">
-                    if let Some(v) = &*view {
-                        <Plot kind={*kind} on_kind={on_kind} curves={v.curves.clone()} end_ms={v.a.end_ns.max(v.b.end_ns) / 1e6}
-                            y={YAxis { desc: y_desc, top: y_top }} prefix="cmp-" />
+                <div class="compare-main">
+                    <Chart curves={curves} axes={axes} file="ibcc-compare" testid="cmp-">
+                        <label class="plot-kind">
+                            <span class="visually-hidden">{ "Plot" }</span>
+                            <select onchange={on_kind} data-testid="cmp-plot-kind" aria-label="Plot">
+                                for k in PlotKind::ALL {
+                                    <option value={k.id()} selected={k == *kind}>{ k.label() }</option>
+                                }
+                            </select>
+                        </label>
+                    </Chart>
+                    if !rows.is_empty() {
                         <table class="results" data-testid="compare-results">
                             <caption>{ "Results side by side (over each run's measurement interval)" }</caption>
-                            <thead><tr><th>{ "" }</th><th>{ "A" }</th><th>{ "B" }</th></tr></thead>
+                            <thead><tr><th>{ "" }</th><th>{ "A" }</th><th>{ "B" }</th><th>{ "B − A" }</th></tr></thead>
                             <tbody>
-                                for (what, a, b) in rows(&v.a.results, &v.b.results) {
-                                    <tr><th scope="row">{ what }</th><td>{ a }</td><td>{ b }</td></tr>
+                                for r in rows {
+                                    <tr><th scope="row">{ r.what }</th><td>{ r.a }</td><td>{ r.b }</td><td>{ r.diff }</td></tr>
                                 }
                             </tbody>
                         </table>

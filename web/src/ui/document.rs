@@ -1,7 +1,12 @@
-//! The scenario being edited, as a Yew reducer: every change (a preset, a generator, a parameter, a canvas edit)
-//! goes through here, so undo and redo cover them all, and a refused edit leaves a message instead of a change.
+//! The scenario being edited, as a Yew reducer shared by every view (playground, A/B comparison, sweep) through a
+//! context: every change (a preset, a generator, a parameter, a canvas edit) goes through here, so undo and redo
+//! cover them all, and a refused edit leaves a message instead of a change. The document also knows where its
+//! scenario came from, so the scenario picker can say what is loaded ("Edited: Congestion spreading...").
 
+use super::storage;
 use crate::edit::{self, History, Selection};
+pub use crate::origin::{Origin, CUSTOM, EMPTY};
+use ibcc_core::presets::find;
 use ibcc_core::scenario::Scenario;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -17,12 +22,20 @@ pub struct Message {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Doc {
     pub scenario: Rc<Scenario>,
+    pub origin: Origin,
     pub history: History,
     pub selection: Option<Selection>,
     pub message: Option<Message>,
+    /// Bumped by each `Load`: a new scenario that starts a new run, whatever the old run was doing.
+    pub loads: u32,
 }
 
 pub enum Action {
+    /// A new scenario from somewhere (a preset, a generator, a file, a lesson): recorded for undo; a new run.
+    Load {
+        next: Box<Scenario>,
+        origin: Origin,
+    },
     /// Replace the scenario (recorded for undo), selecting `select`, with an optional note.
     Edit {
         next: Box<Scenario>,
@@ -43,8 +56,15 @@ pub enum Action {
 }
 
 impl Doc {
-    pub fn new(scenario: Scenario) -> Self {
-        Self { scenario: Rc::new(scenario), history: History::default(), selection: None, message: None }
+    pub fn new(scenario: Scenario, origin: Origin) -> Self {
+        Self {
+            scenario: Rc::new(scenario),
+            origin,
+            history: History::default(),
+            selection: None,
+            message: None,
+            loads: 0,
+        }
     }
 
     /// The selection if it still names something in the scenario.
@@ -63,6 +83,16 @@ impl Reducible for Doc {
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut d = (*self).clone();
         match action {
+            Action::Load { next, origin } => {
+                if *next != *d.scenario {
+                    d.history.record(d.scenario.clone());
+                }
+                d.scenario = Rc::new(*next);
+                d.origin = origin;
+                d.selection = None;
+                d.message = None;
+                d.loads += 1;
+            }
             Action::Edit { next, select, note } => {
                 if *next == *d.scenario {
                     return self;
@@ -71,6 +101,7 @@ impl Reducible for Doc {
                 d.scenario = Rc::new(*next);
                 d.selection = Self::still_there(&d.scenario, select);
                 d.message = note.map(|text| Message { text, refused: false, at: None });
+                d.origin = d.origin.edited();
             }
             Action::Select(sel) => {
                 d.selection = sel;
@@ -83,6 +114,7 @@ impl Reducible for Doc {
                 d.history.record(d.scenario.clone());
                 d.scenario = Rc::new(next);
                 d.message = note.map(|text| Message { text, refused: false, at: None });
+                d.origin = d.origin.edited();
             }
             Action::Nudge(dx, dy) => {
                 let Some(Selection::Node(id)) = &d.selection else { return self };
@@ -91,6 +123,7 @@ impl Reducible for Doc {
                 let next = edit::move_node(&d.scenario, id, x, y);
                 d.history.record(d.scenario.clone());
                 d.scenario = Rc::new(next);
+                d.origin = d.origin.edited();
             }
             Action::Undo | Action::Redo => {
                 let current = d.scenario.clone();
@@ -100,9 +133,51 @@ impl Reducible for Doc {
                 d.scenario = s;
                 d.selection = Self::still_there(&d.scenario, d.selection.take());
                 d.message = None;
+                d.origin = d.origin.edited();
             }
             Action::Dismiss => d.message = None,
         }
         Rc::new(d)
+    }
+}
+
+/// The document, as every view gets it.
+pub type DocCtx = UseReducerHandle<Doc>;
+
+/// The document of the page.
+#[hook]
+pub fn use_doc() -> DocCtx {
+    use_context::<DocCtx>().expect("the app provides the document")
+}
+
+/// Where the page keeps the scenario being edited, so a reload does not lose it.
+const SAVED_SCENARIO: &str = "ibcc.playground.scenario";
+const SAVED_ORIGIN: &str = "ibcc.playground.origin";
+pub const DEFAULT_PRESET: &str = "infocom03-fig2";
+
+/// The scenario saved by an earlier visit and where it came from; `Err` says why it cannot be used.
+pub fn restore() -> Result<Option<(Scenario, Origin)>, String> {
+    let Some(text) = storage::load_text(SAVED_SCENARIO) else { return Ok(None) };
+    let s = Scenario::from_json_validated(&text).map_err(|e| e.to_string())?;
+    let origin = storage::load::<Origin>(SAVED_ORIGIN).unwrap_or(Origin::Edited(Box::new(Origin::Empty)));
+    Ok(Some((s, origin)))
+}
+
+/// Keeps the document in the browser (every change, at once).
+pub fn save(doc: &Doc) {
+    storage::save_text(SAVED_SCENARIO, &doc.scenario.to_json());
+    storage::save(SAVED_ORIGIN, &doc.origin);
+}
+
+/// A preset's scenario, or the empty canvas for `empty` (or an unknown name).
+pub fn preset_scenario(name: &str) -> (Scenario, Origin) {
+    match find(name) {
+        Some(p) => (p.scenario(), Origin::Preset(p.name.into())),
+        None => {
+            let mut s = Scenario::empty("my network", 5_000_000);
+            s.description = String::from("Built on the canvas.");
+            s.measure.from_ns = 0;
+            (s, Origin::Empty)
+        }
     }
 }

@@ -22,6 +22,9 @@ pub struct NumberFieldProps {
     /// Free text rather than a number (names, groups).
     #[prop_or_default]
     pub text: bool,
+    /// The scenario path it sets, shown small beside the label.
+    #[prop_or_default]
+    pub path: AttrValue,
 }
 
 /// A labelled input (a number unless `text`) with its unit, a one-line definition, and its error (if any) right
@@ -43,7 +46,7 @@ pub fn NumberField(p: &NumberFieldProps) -> Html {
     let help_id = format!("{}-help", p.id);
     html! {
         <div class={classes!("field", p.error.is_some().then_some("invalid"))}>
-            <label for={p.id.clone()}>{ &p.label }</label>
+            <label for={p.id.clone()}>{ &p.label }</label>{ path(&p.path) }
             <div class="input-row">
                 <input id={p.id.clone()} type="text" inputmode={if p.text { "text" } else { "decimal" }} value={p.value.clone()}
                     placeholder={p.placeholder.clone()} {oninput} {onchange}
@@ -68,6 +71,17 @@ pub struct ChoiceProps {
     pub options: Vec<(AttrValue, AttrValue)>,
     pub value: AttrValue,
     pub on_change: Callback<String>,
+    #[prop_or_default]
+    pub path: AttrValue,
+}
+
+/// A scenario path as secondary text (nothing when empty).
+fn path(p: &AttrValue) -> Html {
+    if p.is_empty() {
+        html! {}
+    } else {
+        html! { <code class="path">{ p.clone() }</code> }
+    }
 }
 
 /// A labelled select.
@@ -83,7 +97,7 @@ pub fn Choice(p: &ChoiceProps) -> Html {
     let help_id = format!("{}-help", p.id);
     html! {
         <div class="field">
-            <label for={p.id.clone()}>{ &p.label }</label>
+            <label for={p.id.clone()}>{ &p.label }</label>{ path(&p.path) }
             <select id={p.id.clone()} {onchange} aria-describedby={help_id.clone()} data-testid={format!("input-{}", p.id)}>
                 for (value, label) in p.options.iter() {
                     <option value={value.clone()} selected={*value == p.value}>{ label }</option>

@@ -72,7 +72,7 @@ pub fn FincExplorer() -> Html {
             if let Some(element) = canvas.cast::<HtmlCanvasElement>() {
                 if let Some(backend) = CanvasBackend::with_canvas_object(element) {
                     let area = backend.into_drawing_area();
-                    if let Err(err) = finc_plot::draw(&area, &model, theme::plot_theme()) {
+                    if let Err(err) = finc_plot::draw(&area, &model, theme::current()) {
                         web_sys::console::error_1(&format!("Finc plot: {err}").into());
                     }
                 }
@@ -109,7 +109,7 @@ pub fn FincExplorer() -> Html {
     };
 
     html! {
-        <section class="finc-explorer" aria-labelledby="finc-title">
+        <section class="finc-explorer" aria-labelledby="finc-title" data-testid="finc">
             <h2 id="finc-title">{ "How fast does a source recover? Finc(t) explorer" }</h2>
             <p class="lede">
                 { "After a marked ACK a source lowers its rate limit with fdec; every unmarked ACK raises it with finc. " }

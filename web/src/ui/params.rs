@@ -2,7 +2,7 @@
 //! Each edit makes a new scenario, checked by the core's validation; a bad value is refused next to its field (the
 //! scenario and the run stay as they were), a good one replaces the scenario and the run restarts from 0.
 
-use super::super::fields::{Choice, NumberField};
+use super::fields::{Choice, NumberField};
 use ibcc_core::cc::pft::{Detection, PftConfig, Throttling};
 use ibcc_core::scenario::{
     Arbitration, BypassCounting, Cnt1Until, FullCheck, MarkingPolicy, RateMode, Response, Scenario,
@@ -14,6 +14,8 @@ use yew::prelude::*;
 /// A numeric setting: how to show it and how to apply a typed value (`None`: the field was left empty).
 struct Num {
     id: &'static str,
+    /// The scenario path it sets, shown as secondary text.
+    path: &'static str,
     label: &'static str,
     unit: &'static str,
     help: &'static str,
@@ -24,6 +26,7 @@ struct Num {
 /// A setting chosen from a list.
 struct Pick {
     id: &'static str,
+    path: &'static str,
     label: &'static str,
     help: &'static str,
     options: &'static [(&'static str, &'static str)],
@@ -55,6 +58,7 @@ fn opt_u32(v: Option<u32>) -> String {
 const MARKING: &[Pick] = &[
     Pick {
         id: "marking-policy",
+        path: "marking.policy",
         label: "Marking policy",
         help: "Which packets switches mark when congestion is detected (Globecom'02 §IV).",
         options: &[
@@ -83,6 +87,7 @@ const MARKING: &[Pick] = &[
     },
     Pick {
         id: "full-check",
+        path: "marking.full_check",
         label: "Buffer full is checked",
         help:
             "on receipt: when a packet is completely received, counting blocks actually held; on head: at head arrival.",
@@ -92,6 +97,7 @@ const MARKING: &[Pick] = &[
     },
     Pick {
         id: "cnt1-until",
+        path: "marking.cnt1_until",
         label: "cnt1 counts a packet until",
         help: "it starts on its output (waiting packets only), or until its tail has left the switch (a packet being \
                sent still counts, and a full buffer also arms its output).",
@@ -103,6 +109,7 @@ const MARKING: &[Pick] = &[
 
 const MARKING_NUM: &[Num] = &[Num {
     id: "output-threshold",
+    path: "marking.output_threshold_packets",
     label: "Output threshold",
     unit: "packets",
     help: "Input-output-triggered: mark when more packets than this wait for one output.",
@@ -116,6 +123,7 @@ const MARKING_NUM: &[Num] = &[Num {
 const SOURCE: &[Pick] = &[
     Pick {
         id: "response",
+        path: "source.response",
         label: "Source response",
         help: "How a source's rate limit follows ACKs: fdec on marked, finc on unmarked (INFOCOM'03 §V).",
         options: &[
@@ -150,6 +158,7 @@ const SOURCE: &[Pick] = &[
     },
     Pick {
         id: "rate-mode",
+        path: "source.rate",
         label: "Rates",
         help: "Continuous rates, or InfiniBand's 256 inter-packet delays (INFOCOM'03 §VI-B.1).",
         options: &[("continuous", "continuous"), ("discrete", "discrete (IPD)")],
@@ -158,6 +167,7 @@ const SOURCE: &[Pick] = &[
     },
     Pick {
         id: "persistent",
+        path: "source.persistent_state",
         label: "Persistent state",
         help: "ON/OFF flows keep rate and window between ON periods (INFOCOM'03 §VI-B.2).",
         options: &[("no", "no: each ON period starts at Rmax"), ("yes", "yes")],
@@ -169,6 +179,7 @@ const SOURCE: &[Pick] = &[
 const SOURCE_NUM: &[Num] = &[
     Num {
         id: "window",
+        path: "source.window_packets",
         label: "Window",
         unit: "packets",
         help: "Most unacknowledged packets per flow; empty for no window (INFOCOM'03 §IV-B).",
@@ -180,6 +191,7 @@ const SOURCE_NUM: &[Num] = &[
     },
     Num {
         id: "r-min-divisor",
+        path: "source.r_min_fraction",
         label: "Rmin = Rmax /",
         unit: "",
         help: "Lowest rate limit; InfiniBand's 256 IPD values give Rmax/256.",
@@ -191,6 +203,7 @@ const SOURCE_NUM: &[Num] = &[
     },
     Num {
         id: "m",
+        path: "source.m",
         label: "m",
         unit: "",
         help: "Decrease factor of AIMD and FIMD: a mark divides the rate by m.",
@@ -202,6 +215,7 @@ const SOURCE_NUM: &[Num] = &[
     },
     Num {
         id: "fixed-rate",
+        path: "source.fixed_rate_fraction",
         label: "Fixed rate",
         unit: "of link",
         help: "The rate of a fixed-rate source (INFOCOM'03 Fig. 3d).",
@@ -216,6 +230,7 @@ const SOURCE_NUM: &[Num] = &[
 const NETWORK: &[Pick] = &[
     Pick {
         id: "bypass-counting",
+        path: "switch.bypass_counting",
         label: "Bypass counted by",
         help: "Which packets count toward the bypass limit: the head of a buffer, afresh each time a packet becomes \
                head (INFOCOM'03 fn. 6), or every packet overtaken, head or not.",
@@ -228,6 +243,7 @@ const NETWORK: &[Pick] = &[
     },
     Pick {
         id: "arbitration",
+        path: "switch.arbitration",
         label: "Output serves",
         help: "How an output chooses among the input buffers with a packet for it: the oldest packet in the switch \
                (what the papers' numbers need), or the inputs in turn, as many crossbar arbiters do.",
@@ -242,6 +258,7 @@ const NETWORK: &[Pick] = &[
 const NETWORK_NUM: &[Num] = &[
     Num {
         id: "buffer",
+        path: "switch.buffer_packets",
         label: "Input buffer",
         unit: "packets",
         help: "Per switch input port (Table I: 4).",
@@ -253,6 +270,7 @@ const NETWORK_NUM: &[Num] = &[
     },
     Num {
         id: "max-bypass",
+        path: "switch.max_bypass",
         label: "Max bypass",
         unit: "",
         help: "How often the oldest packet of a buffer may be overtaken before it blocks it (INFOCOM'03 fn. 6).",
@@ -264,6 +282,7 @@ const NETWORK_NUM: &[Num] = &[
     },
     Num {
         id: "input-transfers",
+        path: "switch.input_transfers",
         label: "Input transfers",
         unit: "packets",
         help: "Packets one input buffer may send through the crossbar at once; empty for no limit (the papers' \
@@ -276,6 +295,7 @@ const NETWORK_NUM: &[Num] = &[
     },
     Num {
         id: "duration",
+        path: "duration_ns",
         label: "Duration",
         unit: "ms",
         help: "Simulated time to run.",
@@ -287,6 +307,7 @@ const NETWORK_NUM: &[Num] = &[
     },
     Num {
         id: "measure-from",
+        path: "measure.from_ns",
         label: "Measure from",
         unit: "ms",
         help: "Results count from here (the papers: the last 400 ms of 500).",
@@ -298,6 +319,7 @@ const NETWORK_NUM: &[Num] = &[
     },
     Num {
         id: "measure-to",
+        path: "measure.to_ns",
         label: "Measure until",
         unit: "ms",
         help: "Results count up to here; empty for the end of the run (INFOCOM'03 Figs. 2-4 read the victim's \
@@ -310,6 +332,7 @@ const NETWORK_NUM: &[Num] = &[
     },
     Num {
         id: "seed",
+        path: "seed",
         label: "Seed",
         unit: "",
         help: "Seed of every random choice: the same seed replays the same run.",
@@ -324,6 +347,7 @@ const NETWORK_NUM: &[Num] = &[
 const EXTRA: &[Pick] = &[
     Pick {
         id: "pft",
+        path: "pft",
         label: "PFT at the NICs",
         help: "Proactive Flow Throttling from each NIC's credits in use (IFIP'21).",
         options: &[
@@ -357,6 +381,7 @@ const EXTRA: &[Pick] = &[
     },
     Pick {
         id: "ib-cc",
+        path: "ib_cc",
         label: "InfiniBand Annex A10",
         help: "FECN at congested switch ports, BECN on ACKs, CCTI and CCT at sources. Replaces the papers' marking and response.",
         options: &[("off", "off"), ("on", "on")],
@@ -433,7 +458,7 @@ pub fn ParamsPanel(p: &ParamsProps) -> Html {
             None => ((f.get)(&p.scenario), None),
         };
         html! {
-            <NumberField id={format!("{}{}", p.prefix, f.id)} label={f.label} unit={f.unit} help={f.help} value={value} error={error} on_change={on_edit} />
+            <NumberField id={format!("{}{}", p.prefix, f.id)} label={f.label} unit={f.unit} help={f.help} value={value} error={error} on_change={on_edit} path={f.path} />
         }
     };
     let pick_field = |f: &'static Pick| {
@@ -448,7 +473,7 @@ pub fn ParamsPanel(p: &ParamsProps) -> Html {
         });
         let options = f.options.iter().map(|&(v, l)| (AttrValue::from(v), AttrValue::from(l))).collect::<Vec<_>>();
         html! {
-            <Choice id={format!("{}{}", p.prefix, f.id)} label={f.label} help={f.help} options={options} value={(f.get)(&p.scenario)} on_change={on_pick} />
+            <Choice id={format!("{}{}", p.prefix, f.id)} label={f.label} help={f.help} options={options} value={(f.get)(&p.scenario)} on_change={on_pick} path={f.path} />
         }
     };
     html! {

@@ -2,7 +2,9 @@
 //! copy by hand), a scenario JSON file to download, and a JSON file to open. Opening a link happens when the page
 //! loads (`from_location`).
 
-use super::super::download::download_text;
+use super::document::{use_doc, Action, Origin};
+use super::download::download_text;
+use super::playground::live::LiveCtx;
 use crate::lessons::Exercise;
 use crate::trace::PlotKind;
 use ibcc_core::scenario::link::{decode, encode, Shared};
@@ -50,14 +52,36 @@ pub fn page_url() -> String {
         .unwrap_or_default()
 }
 
+/// The Share button and its menu: the link (copied to the clipboard, shown to copy by hand), the scenario as a
+/// JSON file, and opening one.
+#[component]
+pub fn ShareMenu() -> Html {
+    let doc = use_doc();
+    let live = use_context::<LiveCtx>();
+    let plot = live.as_ref().map_or(PlotKind::Rates, |l| l.kind);
+    let on_open = {
+        let d = doc.dispatcher();
+        Callback::from(move |(next, name): (Scenario, String)| {
+            d.dispatch(Action::Load { next: Box::new(next), origin: Origin::File(name) })
+        })
+    };
+    html! {
+        <details class="menu share-menu" data-testid="share-menu">
+            <summary data-testid="share-open" title="Share this scenario as a link or a file, or open a file">{ "Share ▾" }</summary>
+            <div class="menu-body">
+                <ShareBar scenario={doc.scenario.clone()} plot={plot} on_open={on_open} />
+            </div>
+        </details>
+    }
+}
+
 #[derive(Properties, PartialEq)]
 pub struct ShareProps {
     pub scenario: Rc<Scenario>,
     pub plot: PlotKind,
-    /// A scenario opened from a file.
-    pub on_open: Callback<Scenario>,
+    /// A scenario opened from a file, with the file's name.
+    pub on_open: Callback<(Scenario, String)>,
 }
-
 #[component]
 pub fn ShareBar(p: &ShareProps) -> Html {
     let link = use_state(|| None::<String>);
@@ -108,7 +132,7 @@ pub fn ShareBar(p: &ShareProps) -> Html {
                 match text.map(|t| Scenario::from_json_validated(&t)) {
                     Some(Ok(s)) => {
                         file_error.set(None);
-                        on_open.emit(s);
+                        on_open.emit((s, name));
                     }
                     Some(Err(e)) => file_error.set(Some(format!("{name}: {e}"))),
                     None => file_error.set(Some(format!("{name}: could not be read as text"))),

@@ -1,15 +1,35 @@
-//! The system's light or dark preference, for what CSS cannot style (canvas plots).
+//! The system's light or dark preference, for what CSS cannot style (canvas plots), and the palette's colours as
+//! CSS custom properties, so the stylesheet and the SVG draw with the same values as the plots.
 
-use crate::finc_plot::PlotTheme;
+use crate::palette::{self, Theme};
 
-/// The plot colours matching `prefers-color-scheme`.
-pub fn plot_theme() -> PlotTheme {
+/// The theme matching `prefers-color-scheme`.
+pub fn current() -> Theme {
     let dark = web_sys::window()
         .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
         .is_some_and(|q| q.matches());
     if dark {
-        PlotTheme::DARK
+        Theme::Dark
     } else {
-        PlotTheme::LIGHT
+        Theme::Light
     }
+}
+
+/// Puts the palette's CSS custom properties (`--c-root`...) into the page once.
+pub fn install_palette() {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+    if doc.get_element_by_id("ibcc-palette").is_some() {
+        return;
+    }
+    let Ok(style) = doc.create_element("style") else { return };
+    style.set_id("ibcc-palette");
+    style.set_text_content(Some(&palette::css()));
+    if let Some(head) = doc.head() {
+        let _ = head.append_child(&style);
+    }
+}
+
+/// Backend pixels per CSS pixel on this screen (at least 1).
+pub fn pixel_ratio() -> f64 {
+    web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0)
 }

@@ -1,17 +1,11 @@
 //! Generators for common shapes: the papers' two-switch network for given L and R, a parking lot, a k-ary fat tree
 //! with a hot spot. A generated network keeps the current scenario's congestion control and run settings.
 
+use super::super::document::{use_doc, Action, Origin};
 use super::super::fields::{Choice, NumberField};
 use ibcc_core::presets::{fat_tree_hotspot, parking_lot, TwoSwitch};
 use ibcc_core::scenario::Scenario;
-use std::rc::Rc;
 use yew::prelude::*;
-
-#[derive(Properties, PartialEq)]
-pub struct GenerateProps {
-    pub scenario: Rc<Scenario>,
-    pub on_generate: Callback<Scenario>,
-}
 
 /// The new network, with `base`'s settings; `Err` names the bad size.
 fn generate(shape: &str, a: &str, b: &str, base: &Scenario) -> Result<Scenario, String> {
@@ -54,7 +48,8 @@ fn generate(shape: &str, a: &str, b: &str, base: &Scenario) -> Result<Scenario, 
 }
 
 #[component]
-pub fn Generate(p: &GenerateProps) -> Html {
+pub fn Generate() -> Html {
+    let doc = use_doc();
     let shape = use_state(|| String::from("two_switch"));
     let a = use_state(|| String::from("5"));
     let b = use_state(|| String::from("1"));
@@ -77,12 +72,13 @@ pub fn Generate(p: &GenerateProps) -> Html {
         })
     };
     let on_click = {
-        let (shape, a, b, error, base, on_generate) =
-            (shape.clone(), a.clone(), b.clone(), error.clone(), p.scenario.clone(), p.on_generate.clone());
+        let (shape, a, b, error, base, d) =
+            (shape.clone(), a.clone(), b.clone(), error.clone(), doc.scenario.clone(), doc.dispatcher());
         Callback::from(move |_| match generate(&shape, &a, &b, &base) {
             Ok(s) => {
                 error.set(None);
-                on_generate.emit(s);
+                let origin = Origin::Generated(s.name.clone());
+                d.dispatch(Action::Load { next: Box::new(s), origin });
             }
             Err(e) => error.set(Some(e)),
         })
@@ -102,7 +98,7 @@ pub fn Generate(p: &GenerateProps) -> Html {
         _ => ("k", "Pods and ports per switch (even): k^3/4 hosts; all outside pod 0 send to h0.", None),
     };
     html! {
-        <details class="generate">
+        <details class="generate" data-testid="generate-section">
             <summary>{ "Generate a network" }</summary>
             <Choice id="generate-shape" label="Shape" help="Keeps the current congestion control and run settings."
                 options={options} value={(*shape).clone()} on_change={on_shape} />

@@ -2,21 +2,13 @@
 //! Enter is pressed, and refused next to the field if the network cannot have it), its live figures, and the
 //! keyboard's way to build: link a node to another, add a flow from a host, delete.
 
+use super::super::document::{use_doc, Action};
 use super::super::fields::NumberField;
-use super::canvas::LiveData;
-use super::document::{Action, Doc};
+use super::live::use_live;
 use crate::edit::{self, Selection};
 use ibcc_core::scenario::{NodeKind, Scenario, SwitchOverride, Traffic};
 use std::rc::Rc;
 use yew::prelude::*;
-
-#[derive(Properties, PartialEq)]
-pub struct InspectorProps {
-    pub scenario: Rc<Scenario>,
-    pub selection: Option<Selection>,
-    pub live: Option<LiveData>,
-    pub dispatch: UseReducerDispatcher<Doc>,
-}
 
 /// How a typed value changes the scenario: `Err` says why it cannot.
 type Apply = Rc<dyn Fn(&Scenario, &str) -> Result<Scenario, String>>;
@@ -214,13 +206,15 @@ fn flow_fields(s: &Scenario, id: &str) -> Vec<Field> {
 }
 
 #[component]
-pub fn Inspector(p: &InspectorProps) -> Html {
+pub fn Inspector() -> Html {
+    let doc = use_doc();
+    let live = use_live();
     // The field whose last value was refused: (selection, field id, text, reason).
     let refused = use_state(|| None::<(Option<Selection>, &'static str, String, String)>);
     let link_to = use_state(String::new);
-    let s = &p.scenario;
-    let dispatch = p.dispatch.clone();
-    let Some(sel) = p.selection.clone() else {
+    let s = &doc.scenario;
+    let dispatch = doc.dispatcher();
+    let Some(sel) = doc.selection.clone() else {
         let flows = s.flows.iter().map(|f| {
             let (d, id) = (dispatch.clone(), f.id.clone());
             let onclick = Callback::from(move |_| d.dispatch(Action::Select(Some(Selection::Flow(id.clone())))));
@@ -282,7 +276,8 @@ pub fn Inspector(p: &InspectorProps) -> Html {
         }
     });
     // Live figures of the selection.
-    let live = p.live.as_ref().and_then(|l| match &sel {
+    let frame = live.frame.as_ref().filter(|_| !live.pending).map(|f| &f.frame);
+    let live = frame.and_then(|l| match &sel {
         Selection::Flow(id) => {
             let i = s.flows.iter().position(|f| &f.id == id)?;
             let snap = l.snapshot.flows.get(i)?;

@@ -2,9 +2,15 @@
 //! what to watch), answer its exercise and have it checked against the run, export the answers; and, for teachers,
 //! make an exercise from the current scenario and share it as a link.
 
+use super::super::document::{use_doc, Action, Origin};
 use super::super::download::download_text;
 use super::super::storage;
-use crate::lessons::{library, Answer, Exercise, Highlight, Library, Step, Verdict, LESSONS_JSON};
+use super::live::{use_live, use_sim};
+use super::topology::{groups, paint};
+use super::HighlightCtx;
+use crate::lessons::{library, spans, Answer, Exercise, Highlight, Library, Span, Step, Verdict, LESSONS_JSON};
+use crate::palette;
+use crate::trace::PlotKind;
 use ibcc_core::scenario::Scenario;
 use ibcc_core::sim::{Measurement, Metric};
 use std::collections::BTreeMap;
@@ -15,21 +21,58 @@ const SAVED_ANSWERS: &str = "ibcc.lessons.answers";
 /// The lesson and step the student was at, so coming back from the Finc(t) explorer (or a reload) keeps the place.
 const SAVED_POSITION: &str = "ibcc.lessons.position";
 
-/// What a check of the run reports: the run's scenario and the measurement's value in it (if reached).
-pub type RunProbe = Callback<Measurement, Option<(Rc<Scenario>, Option<f64>)>>;
+/// Whether the student is in a lesson (one is chosen): selecting on the drawing then keeps the lesson in view.
+pub fn lesson_chosen() -> bool {
+    storage::load::<(Option<usize>, usize)>(SAVED_POSITION).is_some_and(|p| p.0.is_some())
+}
+
+/// What a lesson step does: load a scenario (a new run, from where it came), and point at something.
+type StepAction = (Option<(Scenario, Origin)>, Option<Highlight>);
+
+/// Lesson text with its colour references shown as the colour the page draws, with a swatch.
+pub fn lesson_text(text: &str, groups: &[String]) -> Html {
+    spans(text)
+        .into_iter()
+        .map(|s| match s {
+            Span::Text(t) => html! { { t } },
+            Span::Colour { word, thing } => match palette::referenced(thing, groups) {
+                Some(c) => html! {
+                    <span class="colour-ref" data-colour={c.name}>
+                        <i class="swatch" style={format!("background: {}", paint(c))} aria-hidden="true" />{ word }
+                    </span>
+                },
+                None => html! { { word } },
+            },
+        })
+        .collect()
+}
 
 #[derive(Properties, PartialEq)]
 pub struct LessonsProps {
-    pub scenario: Rc<Scenario>,
-    /// Load a scenario (a new run) and point at something.
-    pub on_step: Callback<(Option<Scenario>, Option<Highlight>)>,
-    pub probe: RunProbe,
     /// An exercise opened from a link.
     pub linked: Option<Rc<Result<Exercise, String>>>,
 }
 
 #[component]
 pub fn LessonsPanel(p: &LessonsProps) -> Html {
+    let doc = use_doc();
+    let sim = use_sim();
+    let highlight = use_context::<HighlightCtx>();
+    let scenario = doc.scenario.clone();
+    let on_step = {
+        let (d, sim, highlight) = (doc.dispatcher(), sim.clone(), highlight.clone());
+        Callback::from(move |(next, point): StepAction| {
+            if let Some((next, origin)) = next {
+                d.dispatch(Action::Load { next: Box::new(next), origin });
+            }
+            if let Some(Highlight::Plot(k)) = &point {
+                sim.set_plot(PlotKind::from_id(k));
+            }
+            if let Some(h) = &highlight {
+                h.set(point);
+            }
+        })
+    };
     let lib = use_memo((), |_| library(LESSONS_JSON));
     let saved = use_memo((), |_| storage::load::<(Option<usize>, usize)>(SAVED_POSITION));
     // An exercise link starts without a lesson; otherwise the saved place.
@@ -48,11 +91,16 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
     };
 
     let go = {
-        let (on_step, scenario, step_h) = (p.on_step.clone(), p.scenario.clone(), step.clone());
+        let (on_step, scenario, step_h, origin) = (on_step.clone(), scenario.clone(), step.clone(), doc.origin.clone());
         move |s: &Step, k: usize| {
             step_h.set(k);
             let next = if s.load.is_some() || !s.set.is_empty() { s.scenario(&scenario).ok() } else { None };
-            on_step.emit((next, s.highlight.clone()));
+            let from = match (&s.load, s.set.is_empty()) {
+                (Some(name), true) => Origin::Preset(name.clone()),
+                (Some(name), false) => Origin::Preset(name.clone()).edited(),
+                (None, _) => origin.clone().edited(),
+            };
+            on_step.emit((next.map(|n| (n, from)), s.highlight.clone()));
         }
     };
     let on_pick = {
@@ -77,7 +125,7 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
         html! {
             <div class="lesson-step" data-testid="lesson-step">
                 <p class="muted">{ format!("Step {} of {n}", k + 1) }</p>
-                <p data-testid="lesson-text">{ &l.steps[k].text }</p>
+                <p data-testid="lesson-text">{ lesson_text(&l.steps[k].text, &groups(&scenario)) }</p>
                 if l.steps[k].open.as_deref() == Some("finc") {
                     <button onclick={Callback::from(|_| {
                         if let Some(loc) = web_sys::window().map(|w| w.location()) {
@@ -125,12 +173,12 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
             </div>
             { for steps }
             if let Some(e) = exercise {
-                <ExerciseView exercise={Rc::new(e)} on_step={p.on_step.clone()} probe={p.probe.clone()} answers={answers.clone()} />
+                <ExerciseView exercise={Rc::new(e)} on_step={on_step.clone()} answers={answers.clone()} />
             }
             if !answers.is_empty() {
                 <button onclick={export} data-testid="export-answers">{ format!("Export my answers ({})", answers.len()) }</button>
             }
-            <Author scenario={p.scenario.clone()} />
+            <Author scenario={scenario.clone()} />
         </details>
     }
 }
@@ -138,8 +186,7 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
 #[derive(Properties, PartialEq)]
 struct ExerciseProps {
     exercise: Rc<Exercise>,
-    on_step: Callback<(Option<Scenario>, Option<Highlight>)>,
-    probe: RunProbe,
+    on_step: Callback<StepAction>,
     answers: UseStateHandle<Vec<Answer>>,
 }
 
@@ -157,7 +204,7 @@ fn ExerciseView(p: &ExerciseProps) -> Html {
     let e = p.exercise.clone();
     let load = {
         let (e, on_step) = (e.clone(), p.on_step.clone());
-        Callback::from(move |_| on_step.emit((e.scenario().ok(), None)))
+        Callback::from(move |_| on_step.emit((e.scenario().ok().map(|s| (s, Origin::Exercise)), None)))
     };
     let on_input = {
         let answer = answer.clone();
@@ -166,30 +213,55 @@ fn ExerciseView(p: &ExerciseProps) -> Html {
             answer.set(input.value());
         })
     };
+    let live = use_live();
+    let sim = use_sim();
+    // Verdicts given so far (the page shows the count, so a test can wait for a new one).
+    let checks = use_mut_ref(|| 0u32);
     let check = {
-        let (e, answer, verdict, probe, answers) =
-            (e.clone(), answer.clone(), verdict.clone(), p.probe.clone(), p.answers.clone());
+        let (e, answer, verdict, answers, sim, checks) =
+            (e.clone(), answer.clone(), verdict.clone(), p.answers.clone(), sim.clone(), checks.clone());
+        let ran = live.run_scenario.clone();
         Callback::from(move |_| {
             let Ok(a) = answer.trim().trim_end_matches('%').trim().parse::<f64>() else {
+                *checks.borrow_mut() += 1;
                 verdict.set(Some(Err(format!("{:?} is not a number: answer in percent, e.g. 42", answer.trim()))));
                 return;
             };
-            let v = match probe.emit(e.measure.clone()) {
-                Some((ran, value)) => e.check(&ran, value, a),
-                None => Verdict::NotRun(String::from("load the exercise's scenario and run it first")),
+            let Some(ran) = ran.clone() else {
+                *checks.borrow_mut() += 1;
+                verdict.set(Some(Ok(Verdict::NotRun(String::from("load the exercise's scenario and run it first")))));
+                return;
             };
-            if let Verdict::Right { simulated_pct } | Verdict::Wrong { simulated_pct } = v {
-                let mut list = (*answers).clone();
-                list.push(Answer {
-                    exercise: e.id.clone(),
-                    question: e.question.clone(),
-                    answer_pct: a,
-                    simulated_pct,
-                    right: matches!(v, Verdict::Right { .. }),
-                });
-                answers.set(list);
-            }
-            verdict.set(Some(Ok(v)));
+            let (e, verdict, answers, checks) = (e.clone(), verdict.clone(), answers.clone(), checks.clone());
+            sim.measure(
+                e.measure.clone(),
+                Callback::from(move |value: Result<f64, String>| {
+                    let v = e.check(&ran, value.ok(), a);
+                    if let Verdict::Right { simulated_pct } | Verdict::Wrong { simulated_pct } = v {
+                        let mut list = (*answers).clone();
+                        list.push(Answer {
+                            exercise: e.id.clone(),
+                            question: e.question.clone(),
+                            answer_pct: a,
+                            simulated_pct,
+                            right: matches!(v, Verdict::Right { .. }),
+                        });
+                        answers.set(list);
+                    }
+                    *checks.borrow_mut() += 1;
+                    verdict.set(Some(Ok(v)));
+                }),
+            );
+        })
+    };
+    // The measured interval's end, where the answer can be read.
+    let to_end = {
+        let (sim, e) = (sim.clone(), e.clone());
+        let ran = live.run_scenario.clone();
+        Callback::from(move |_| {
+            let Some(ran) = ran.as_ref() else { return };
+            let end = e.measure.to_ns.unwrap_or_else(|| ran.measure.until_ns(ran.duration_ns)).min(ran.duration_ns);
+            sim.seek(end * 1000, None);
         })
     };
     let result = verdict.as_ref().map(|v| match v {
@@ -212,11 +284,14 @@ fn ExerciseView(p: &ExerciseProps) -> Html {
         Ok(Verdict::NotRun(why)) => html! { <p class="notice" data-testid="exercise-verdict">{ format!("Not yet: {why}.") }</p> },
     });
     html! {
-        <div class="exercise" data-testid="exercise">
+        <div class="exercise" data-testid="exercise" data-checks={checks.borrow().to_string()}>
             <h4>{ "Exercise" }</h4>
             <p data-testid="exercise-question">{ &e.question }</p>
             <p class="muted">{ format!("Measured: {}. Fixed: {}.", e.measure.describe(), if e.locked.is_empty() { String::from("nothing") } else { e.locked.join(", ") }) }</p>
-            <button onclick={load} data-testid="exercise-load">{ "Load the exercise's scenario" }</button>
+            <div class="input-row">
+                <button onclick={load} data-testid="exercise-load">{ "Load the exercise's scenario" }</button>
+                <button onclick={to_end} data-testid="exercise-to-end" title="Run (fast) to where the answer is measured, then pause">{ "Go to the measured end" }</button>
+            </div>
             <div class="field">
                 <label for="exercise-answer">{ "Your answer" }</label>
                 <div class="input-row">
@@ -349,7 +424,7 @@ fn Author(p: &AuthorProps) -> Html {
                     tolerance_pct,
                     explanation: get("explanation"),
                 };
-                Ok(format!("{}#x={}", super::share::page_url(), e.to_link()))
+                Ok(format!("{}#x={}", super::super::share::page_url(), e.to_link()))
             })();
             out.set(Some(made));
         })

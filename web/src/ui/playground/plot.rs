@@ -1,85 +1,64 @@
-//! A live plot on a canvas, of the kind the user picks (rates, rate limits, buffers, marks), with PNG and CSV
-//! downloads of what it shows.
+//! The live plot beside the network: the kind the user picks (rates as in INFOCOM'03 Fig. 2, rate limits,
+//! buffers, marks), over the whole run's time axis with the measured interval shaded, filling in as the run goes.
 
-use super::super::download::{download, download_text};
-use super::super::theme;
-use crate::rate_plot::{self, Curve, YAxis};
-use crate::trace::PlotKind;
-use plotters::prelude::IntoDrawingArea;
-use plotters_canvas::CanvasBackend;
+use super::super::plot::{Axes, Chart};
+use super::live::{use_live, use_sim};
+use super::topology::groups;
+use super::HighlightCtx;
+use crate::lessons::Highlight;
+use crate::timeline;
+use crate::trace::{y_axis, PlotKind};
 use std::rc::Rc;
-use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
-pub struct PlotProps {
-    pub kind: PlotKind,
-    pub on_kind: Callback<PlotKind>,
-    pub curves: Rc<Vec<Curve>>,
-    pub end_ms: f64,
-    pub y: YAxis,
-    /// Prefix of element ids and test ids, so two plots can share a page.
-    #[prop_or_default]
-    pub prefix: AttrValue,
-    /// Outlined (a lesson step points at it).
-    #[prop_or_default]
-    pub highlighted: bool,
-}
-
 #[component]
-pub fn Plot(p: &PlotProps) -> Html {
-    let canvas = use_node_ref();
-    {
-        let canvas = canvas.clone();
-        let (curves, end_ms, y) = (p.curves.clone(), p.end_ms, p.y.clone());
-        use_effect_with((curves.clone(), end_ms.to_bits(), y.clone()), move |_| {
-            if let Some(backend) = canvas.cast::<HtmlCanvasElement>().and_then(CanvasBackend::with_canvas_object) {
-                if let Err(err) =
-                    rate_plot::draw(&backend.into_drawing_area(), &curves, end_ms, &y, theme::plot_theme())
-                {
-                    web_sys::console::error_1(&format!("rate plot: {err}").into());
-                }
-            }
-        });
-    }
-    let kind = p.kind;
-    let on_png = {
-        let canvas = canvas.clone();
-        Callback::from(move |_| {
-            if let Some(url) = canvas.cast::<HtmlCanvasElement>().and_then(|c| c.to_data_url().ok()) {
-                download(&url, &format!("ibcc-{}.png", kind.id()));
-            }
-        })
-    };
-    let on_csv = {
-        let curves = p.curves.clone();
-        Callback::from(move |_| {
-            let csv = rate_plot::to_csv(&curves);
-            download_text(&csv, "text/csv", &format!("ibcc-{}.csv", kind.id()));
-        })
+pub fn Plot() -> Html {
+    let live = use_live();
+    let sim = use_sim();
+    let highlight = use_context::<HighlightCtx>();
+    let kind = live.kind;
+    let scenario = live.run_scenario.clone();
+    let groups = use_memo(scenario.clone(), |s| Rc::new(s.as_ref().map(|s| groups(s)).unwrap_or_default()));
+    let window_ms = scenario.as_ref().map_or(2.0, |s| s.measure.window_ns as f64 / 1e6);
+    let (desc, top) = y_axis(kind, window_ms);
+    let end_ms = live.end_ps() as f64 / 1e9;
+    let band = scenario.as_ref().map(|s| {
+        let (a, b) = timeline::measured(s);
+        (a as f64 / 1e6, b as f64 / 1e6)
+    });
+    let title = format!("{}: {}", scenario.as_ref().map_or("", |s| s.name.as_str()), kind.label());
+    let axes = Axes {
+        x: (0.0, end_ms.max(1e-3)),
+        x_desc: String::from("simulated time (ms)"),
+        x_log: false,
+        y: crate::rate_plot::YAxis { desc, top },
+        groups: (*groups).clone(),
+        markers: false,
+        band,
+        title,
+        x_name: String::from("time_ms"),
     };
     let on_kind = {
-        let cb = p.on_kind.clone();
+        let sim = sim.clone();
         Callback::from(move |e: Event| {
             let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
-            cb.emit(PlotKind::from_id(&select.value()));
+            sim.set_plot(PlotKind::from_id(&select.value()));
         })
     };
-    let pre = &p.prefix;
+    let highlighted = highlight.as_ref().is_some_and(|h| matches!(**h, Some(Highlight::Plot(_))));
+    let file = format!("ibcc-{}", kind.id());
     html! {
-        <figure class={classes!("plot-figure", p.highlighted.then_some("lesson-mark-plot"))} data-testid={format!("{pre}plot-figure")}>
-            <figcaption>
-                <label for={format!("{pre}plot-kind")}>{ "Plot" }</label>
-                <select id={format!("{pre}plot-kind")} onchange={on_kind} data-testid={format!("{pre}plot-kind")}>
-                    for k in PlotKind::ALL {
-                        <option value={k.id()} selected={k == p.kind}>{ k.label() }</option>
-                    }
-                </select>
-                <button onclick={on_png} data-testid={format!("{pre}export-png")}>{ "Download PNG" }</button>
-                <button onclick={on_csv} data-testid={format!("{pre}export-csv")}>{ "Download CSV" }</button>
-            </figcaption>
-            <canvas ref={canvas} width="860" height="300" class="rate-plot" data-testid={format!("{pre}rate-plot")} role="img"
-                aria-label={format!("{} over simulated time", p.kind.label())} data-curves={p.curves.len().to_string()} />
-        </figure>
+        <div class="plot-panel" data-testid="plot-panel">
+            <Chart curves={live.curves.clone()} axes={axes} file={file} highlighted={highlighted}>
+                <label class="plot-kind">
+                    <span class="visually-hidden">{ "Plot" }</span>
+                    <select id="plot-kind" onchange={on_kind} data-testid="plot-kind" aria-label="Plot">
+                        for k in PlotKind::ALL {
+                            <option value={k.id()} selected={k == kind}>{ k.label() }</option>
+                        }
+                    </select>
+                </label>
+            </Chart>
+        </div>
     }
 }

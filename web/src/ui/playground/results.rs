@@ -1,33 +1,53 @@
-//! The results so far: per group throughput and fairness, the busiest links, and the packet totals.
+//! The Results tab: the paper's numbers next to this run's (for a preset), then per group throughput and fairness,
+//! the busiest links, each flow, and the packet totals, all as the run stands at the time shown.
 
-use ibcc_core::sim::Results;
-use std::rc::Rc;
+use super::live::use_live;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
-pub struct ResultsProps {
-    pub results: Rc<Results>,
-    /// When the scenario starts measuring (`measure.from_ns`), in nanoseconds.
-    pub measure_from_ns: f64,
+/// The paper's numbers and this run's, for a preset that has them.
+#[component]
+pub fn PaperTable() -> Html {
+    let live = use_live();
+    let Some(f) = live.frame.as_ref().filter(|f| !f.frame.reported.is_empty()) else { return html! {} };
+    html! {
+        <table class="results paper" data-testid="paper-vs-ours">
+            <caption>{ "The paper's numbers and this run's" }</caption>
+            <thead><tr><th scope="col">{ "measured" }</th><th scope="col">{ "paper" }</th><th scope="col">{ "this run" }</th></tr></thead>
+            <tbody>
+                for r in f.frame.reported.iter() {
+                    <tr>
+                        <td>{ &r.what }</td>
+                        <td>{ &r.paper }</td>
+                        <td>{ r.ours.map_or(String::from("not reached yet"), |x| format!("{:.1}%", 100.0 * x)) }</td>
+                    </tr>
+                }
+            </tbody>
+        </table>
+    }
 }
 
 #[component]
-pub fn ResultsTable(p: &ResultsProps) -> Html {
-    let r = &p.results;
+pub fn ResultsTable() -> Html {
+    let live = use_live();
+    let Some(f) = live.frame.as_ref() else {
+        return html! { <p class="muted" data-testid="results-table">{ "No run yet." }</p> };
+    };
+    let r = &f.frame.results;
+    let from_ns = live.run_scenario.as_ref().map_or(0.0, |s| s.measure.from_ns as f64);
     let mut links: Vec<_> = r.links.iter().filter(|l| l.data_packets > 0).collect();
     links.sort_by(|a, b| b.utilization.total_cmp(&a.utilization));
     let t = &r.totals;
     html! {
         <div class="results-panel" data-testid="results-table">
             <table class="results">
-                                <caption>
-                    if r.simulated_ns < p.measure_from_ns {
-                        { format!("Groups: measuring starts at {:.1} ms (measure.from_ns)", p.measure_from_ns / 1e6) }
+                <caption>
+                    if r.simulated_ns < from_ns {
+                        { format!("Groups: measuring starts at {:.1} ms", from_ns / 1e6) }
                     } else {
                         { format!("Groups, measured from {:.1} to {:.1} ms", r.measured_from_ns / 1e6, r.measured_to_ns / 1e6) }
                     }
                 </caption>
-                <thead><tr><th scope="col">{ "group" }</th><th scope="col">{ "flows" }</th><th scope="col">{ "throughput" }</th><th scope="col">{ "Jain" }</th><th scope="col" title="marked ACKs over the whole run">{ "marks" }</th><th scope="col">{ "delay" }</th></tr></thead>
+                <thead><tr><th scope="col">{ "group" }</th><th scope="col">{ "flows" }</th><th scope="col">{ "throughput" }</th><th scope="col" title="Jain's fairness index among the group's flows">{ "Jain" }</th><th scope="col" title="marked ACKs over the whole run">{ "marks" }</th><th scope="col">{ "delay" }</th></tr></thead>
                 <tbody>
                     for g in &r.groups {
                         <tr data-testid={format!("group-{}", g.name)}>
@@ -55,19 +75,19 @@ pub fn ResultsTable(p: &ResultsProps) -> Html {
                     }
                 </tbody>
             </table>
-                        <details>
+            <details>
                 <summary>{ format!("Flows ({})", r.flows.len()) }</summary>
                 <table class="results" data-testid="flows-table">
                     <thead><tr><th scope="col">{ "flow" }</th><th scope="col">{ "throughput" }</th><th scope="col">{ "rate limit" }</th><th scope="col">{ "window" }</th><th scope="col">{ "marks" }</th><th scope="col">{ "delay" }</th></tr></thead>
                     <tbody>
-                        for f in r.flows.iter().take(200) {
-                            <tr data-testid={format!("flow-row-{}", f.id)}>
-                                <th scope="row" title={format!("{} -> {} ({})", f.src, f.dst, f.group)}>{ &f.id }</th>
-                                <td>{ format!("{:.1}%", 100.0 * f.throughput_fraction) }</td>
-                                <td>{ format!("{:.3}", f.rate_limit) }</td>
-                                <td>{ f.window.map_or_else(|| String::from("-"), |w| w.to_string()) }</td>
-                                <td>{ f.marks }</td>
-                                <td>{ f.mean_delay_ns.map_or_else(|| String::from("-"), |d| format!("{:.1} µs", d / 1e3)) }</td>
+                        for fl in r.flows.iter().take(200) {
+                            <tr data-testid={format!("flow-row-{}", fl.id)}>
+                                <th scope="row" title={format!("{} -> {} ({})", fl.src, fl.dst, fl.group)}>{ &fl.id }</th>
+                                <td>{ format!("{:.1}%", 100.0 * fl.throughput_fraction) }</td>
+                                <td>{ format!("{:.1}%", 100.0 * fl.rate_limit) }</td>
+                                <td>{ fl.window.map_or_else(|| String::from("-"), |w| w.to_string()) }</td>
+                                <td>{ fl.marks }</td>
+                                <td>{ fl.mean_delay_ns.map_or_else(|| String::from("-"), |d| format!("{:.1} µs", d / 1e3)) }</td>
                             </tr>
                         }
                     </tbody>

@@ -1,16 +1,125 @@
 //! Draws the network in SVG: nodes where the layout places them; each link as two lanes (one per direction) whose
-//! width and colour show the rate they carry; lanes blocked by spreading congestion dashed with an amber halo, roots
-//! of the congestion tree with a red halo; fresh ECN marks as dots on their lane; each switch input buffer as a bar
-//! filling with its occupancy; flows as curves from source to destination, victims and contributors coloured.
-//! Hovering any of them gives its figures (an SVG title).
+//! width and shade show the rate they carry; lanes blocked by spreading congestion dashed with an amber halo, roots
+//! of the congestion tree with a red halo; fresh ECN marks as yellow dots; each switch input buffer as a bar
+//! filling from the switch back up its link (amber when full); flows as curves in their group's colour, with a red
+//! halo when they feed a root and an amber one when they are victims. The small functions that draw each mark are
+//! the legend's too (`legend.rs`), so the legend shows exactly what is drawn. Colours come from the palette
+//! (`palette.rs`) through CSS custom properties.
 
 use crate::congestion::Tree;
 use crate::edit::Selection;
 use crate::lessons::Highlight;
-use crate::view_model::{flow_curves, offset_line, rate_colour, rate_width, Layout};
+use crate::palette::{self, Colour};
+pub use crate::view_model::groups;
+use crate::view_model::{buffer_full, channel_ends, flow_curves, offset_line, BufferSpot, Hit, Layout, Point};
 use ibcc_core::scenario::{NodeKind, Scenario};
-use ibcc_core::sim::{Results, Snapshot};
+use ibcc_core::sim::Snapshot;
 use yew::prelude::*;
+
+fn f1(x: f64) -> String {
+    format!("{x:.1}")
+}
+
+/// A colour in both themes, for SVG paint (the page declares `color-scheme: light dark`).
+pub fn paint(c: Colour) -> String {
+    format!("light-dark({}, {})", c.light, c.dark)
+}
+
+/// A lane's shade for `rate`: from idle to full ink, as `palette::rate_colour` computes it, in either theme.
+fn rate_paint(rate: f32) -> String {
+    let p = (100.0 * rate.clamp(0.0, 1.0)).round();
+    format!("color-mix(in srgb, var(--c-ink-full) {p}%, var(--c-ink-idle))")
+}
+
+/// How a lane is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct LaneLook {
+    /// `None`: no run to show (grey, thin).
+    pub rate: Option<f32>,
+    pub blocked: bool,
+    pub root: bool,
+}
+
+/// One direction of a link from `a` to `b` (already offset to its side).
+pub fn lane(a: Point, b: Point, look: LaneLook, testid: &str) -> Html {
+    let (x1, y1, x2, y2) = (f1(a.0), f1(a.1), f1(b.0), f1(b.1));
+    // Always drawn (hidden when the lane has no part in the tree), so the drawing keeps its shape as a run goes on
+    // and each frame only changes attributes.
+    let (class, id) = match (look.root, look.blocked) {
+        (true, _) => ("tree-root", format!("root-{testid}")),
+        (false, true) => ("tree-blocked", format!("blocked-{testid}")),
+        _ => ("tree-none", String::new()),
+    };
+    let halo = html! { <line x1={x1.clone()} y1={y1.clone()} x2={x2.clone()} y2={y2.clone()} class={class} data-testid={(!id.is_empty()).then_some(id)} /> };
+    let line = match look.rate {
+        None => html! {
+            <line x1={x1} y1={y1} x2={x2} y2={y2} class="lane idle" data-testid={format!("link-{testid}")} data-rate="0" />
+        },
+        Some(r) => html! {
+            <line x1={x1} y1={y1} x2={x2} y2={y2} class={classes!("lane", look.blocked.then_some("blocked"))}
+                style={format!("stroke: {}; stroke-width: {}", rate_paint(r), palette::rate_width(r))}
+                data-testid={format!("link-{testid}")} data-rate={format!("{r:.4}")} />
+        },
+    };
+    html! { <>{ halo }{ line }</> }
+}
+
+/// Packets marked lately on a lane: a dot, bigger for more (none drawn, but kept in place, when there are none).
+pub fn mark_dot(at: Point, fresh: u64, testid: &str) -> Html {
+    if fresh == 0 {
+        return html! { <circle cx={f1(at.0)} cy={f1(at.1)} r="0" class="mark none" /> };
+    }
+    let r = (2.5 + (fresh as f64).log10() * 1.5).min(6.0);
+    html! { <circle cx={f1(at.0)} cy={f1(at.1)} r={f1(r)} class="mark" data-testid={format!("marks-{testid}")} /> }
+}
+
+/// An input buffer's bar at `spot`, `fill` full (0 to 1), filling from the switch end; amber when `full` (no room
+/// for another packet: it returns no credit, so the link into it waits).
+pub fn buffer_bar(spot: &BufferSpot, fill: f64, full: bool, testid: &str, marked: bool) -> Html {
+    let fill = fill.clamp(0.0, 1.0);
+    let (l, w) = (spot.length, spot.width);
+    let class = if full { "level full" } else { "level" };
+    html! {
+        <g class="buffer" transform={format!("translate({:.1},{:.1}) rotate({:.1})", spot.centre.0, spot.centre.1, spot.angle_deg)}
+            data-testid={format!("buffer-{testid}")} data-fill={format!("{fill:.3}")}>
+            if marked {
+                <rect x={f1(-l / 2.0 - 4.0)} y={f1(-w / 2.0 - 4.0)} width={f1(l + 8.0)} height={f1(w + 8.0)} rx="4" class="lesson-mark-box" data-testid="highlight-buffer" />
+            }
+            <rect x={f1(-l / 2.0)} y={f1(-w / 2.0)} width={f1(l)} height={f1(w)} class="buffer-frame" />
+            <rect x={f1(l / 2.0 - l * fill)} y={f1(-w / 2.0)} width={f1(l * fill)} height={f1(w)} class={class} />
+        </g>
+    }
+}
+
+/// A flow's role in the congestion tree now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Contributor,
+    Victim,
+}
+
+/// A flow's curve (`d`, an SVG path) in `colour`, with the halo of its role.
+pub fn flow_path(d: &str, colour: Colour, role: Option<Role>, class: Classes, testid: &str) -> Html {
+    let halo_class = match role {
+        Some(Role::Contributor) => "flow-halo contributor",
+        Some(Role::Victim) => "flow-halo victim",
+        None => "flow-halo none",
+    };
+    let halo = html! { <path d={d.to_owned()} class={halo_class} /> };
+    let class = classes!(
+        "flow",
+        class,
+        (role == Some(Role::Victim)).then_some("victim"),
+        (role == Some(Role::Contributor)).then_some("contributor")
+    );
+    html! {
+        <>
+            { halo }
+            <path d={d.to_owned()} class={class} style={format!("stroke: {}", paint(colour))}
+                marker-end="url(#arrow)" data-testid={format!("flow-{testid}")} />
+        </>
+    }
+}
 
 /// What the run shows now, when the drawing matches the run (not while an edit waits for a restart).
 pub struct Live<'a> {
@@ -18,239 +127,159 @@ pub struct Live<'a> {
     pub tree: &'a Tree,
     /// Per channel: marks in the recent past.
     pub recent_marks: &'a [u64],
-    pub results: &'a Results,
-}
-
-fn f1(x: f64) -> String {
-    format!("{x:.1}")
 }
 
 fn node_index(s: &Scenario, id: &str) -> Option<usize> {
     s.nodes.iter().position(|n| n.id == id)
 }
 
-fn links(
-    s: &Scenario,
-    lay: &Layout,
-    live: Option<&Live>,
-    selection: Option<&Selection>,
-    highlight: Option<&Highlight>,
-) -> Vec<Html> {
+/// What the drawing shows besides the network.
+pub struct Decor<'a> {
+    pub selection: Option<&'a Selection>,
+    pub focus: Option<Hit>,
+    pub highlight: Option<&'a Highlight>,
+    pub show_flows: bool,
+}
+
+fn links(s: &Scenario, lay: &Layout, live: Option<&Live>, decor: &Decor) -> Vec<Html> {
     let mut out = Vec::new();
     for (i, l) in s.links.iter().enumerate() {
         let (Some(a), Some(b)) = (node_index(s, &l.a), node_index(s, &l.b)) else { continue };
-        let selected = selection == Some(&Selection::Link(i));
         let (pa, pb) = (lay.positions[a], lay.positions[b]);
-        if selected {
-            out.push(html! {
-                <line class="selected-halo" x1={f1(pa.0)} y1={f1(pa.1)} x2={f1(pb.0)} y2={f1(pb.1)} />
-            });
+        let mut parts = Vec::new();
+        if decor.selection == Some(&Selection::Link(i)) {
+            parts
+                .push(html! { <line class="selected-halo" x1={f1(pa.0)} y1={f1(pa.1)} x2={f1(pb.0)} y2={f1(pb.1)} /> });
+        }
+        if decor.focus == Some(Hit::Link(i)) {
+            parts.push(html! { <line class="focus-ring" x1={f1(pa.0)} y1={f1(pa.1)} x2={f1(pb.0)} y2={f1(pb.1)} data-testid="focus-ring" /> });
         }
         for (dir, (from, to, pf, pt)) in [(a, b, pa, pb), (b, a, pb, pa)].into_iter().enumerate() {
             let ch = 2 * i + dir;
-            let ((x1, y1), (x2, y2)) = offset_line(pf, pt, 4.0);
+            let (p1, p2) = offset_line(pf, pt, 4.0);
             let id = format!("{}->{}", s.nodes[from].id, s.nodes[to].id);
-            if highlight == Some(&Highlight::Link(id.clone())) {
-                out.push(html! {
-                    <line x1={f1(x1)} y1={f1(y1)} x2={f1(x2)} y2={f1(y2)} class="lesson-mark" data-testid={format!("highlight-{id}")} />
+            if decor.highlight == Some(&Highlight::Link(id.clone())) {
+                parts.push(html! {
+                    <line x1={f1(p1.0)} y1={f1(p1.1)} x2={f1(p2.0)} y2={f1(p2.1)} class="lesson-mark" data-testid={format!("highlight-{id}")} />
                 });
             }
-            let link = live.and_then(|v| v.snapshot.links.get(ch).map(|snap| (v, snap)));
-            let Some((v, snap)) = link else {
-                out.push(html! {
-                    <line x1={f1(x1)} y1={f1(y1)} x2={f1(x2)} y2={f1(y2)} class="lane idle"
-                        data-testid={format!("link-{id}")} data-rate="0">
-                        <title>{ format!("{id}: {} Gb/s, {} ns propagation", l.bandwidth_gbps.unwrap_or(s.link.bandwidth_gbps), l.propagation_ns.unwrap_or(s.link.propagation_ns)) }</title>
-                    </line>
-                });
-                continue;
-            };
-            let (blocked, root) = (v.tree.blocked.get(ch) == Some(&true), v.tree.root.get(ch) == Some(&true));
-            let stall = v.tree.stall.get(ch).copied().unwrap_or(0.0);
-            let result = v.results.links.get(ch);
-            let role = if root {
-                " Root of the congestion tree."
-            } else if blocked {
-                " Blocked: congestion has spread to it."
-            } else {
-                ""
-            };
-            let title = format!(
-                "{id}: {:.1}% now, {:.1}% utilization over the measurement, {} marks, {:.3} ms waiting for credit ({:.0}% lately).{role}",
-                100.0 * snap.rate,
-                100.0 * result.map_or(0.0, |r| r.utilization),
-                snap.marks,
-                result.map_or(0.0, |r| r.credit_stall_ns) / 1e6,
-                100.0 * stall,
-            );
-            if root || blocked {
-                out.push(html! {
-                    <line x1={f1(x1)} y1={f1(y1)} x2={f1(x2)} y2={f1(y2)}
-                        class={if root { "tree-root" } else { "tree-blocked" }}
-                        data-testid={format!("{}-{id}", if root { "root" } else { "blocked" })} />
-                });
-            }
-            out.push(html! {
-                <line x1={f1(x1)} y1={f1(y1)} x2={f1(x2)} y2={f1(y2)} class="lane"
-                    stroke={rate_colour(snap.rate)} stroke-width={rate_width(snap.rate).to_string()}
-                    stroke-dasharray={if blocked || snap.stalled { "6 4" } else { "none" }}
-                    data-testid={format!("link-{id}")} data-rate={format!("{:.4}", snap.rate)}>
-                    <title>{ title }</title>
-                </line>
+            let look = live.and_then(|v| v.snapshot.links.get(ch).map(|snap| (v, snap))).map(|(v, snap)| LaneLook {
+                rate: Some(snap.rate),
+                blocked: v.tree.blocked.get(ch) == Some(&true),
+                root: v.tree.root.get(ch) == Some(&true),
             });
-            let fresh = v.recent_marks.get(ch).copied().unwrap_or(0);
-            if fresh > 0 {
-                // Near the sending end: marks are made as packets leave toward a congested output.
-                let (mx, my) = (x1 + (x2 - x1) * 0.3, y1 + (y2 - y1) * 0.3);
-                let r = (2.5 + (fresh as f64).log10() * 1.5).min(6.0);
-                out.push(html! {
-                    <circle cx={f1(mx)} cy={f1(my)} r={f1(r)} class="mark" data-testid={format!("marks-{id}")}>
-                        <title>{ format!("{id}: {fresh} packets marked lately ({} in all)", snap.marks) }</title>
-                    </circle>
-                });
-            }
+            parts.push(lane(p1, p2, look.unwrap_or_default(), &id));
+            // Near the sending end: marks are made as packets leave toward a congested output.
+            let fresh = live.and_then(|v| v.recent_marks.get(ch)).copied().unwrap_or(0);
+            let at = (p1.0 + (p2.0 - p1.0) * 0.3, p1.1 + (p2.1 - p1.1) * 0.3);
+            parts.push(mark_dot(at, fresh, &id));
         }
-    }
-    out
-}
-
-fn buffers(s: &Scenario, lay: &Layout, snap: &Snapshot, highlight: Option<&Highlight>) -> Vec<Html> {
-    let mut out = Vec::new();
-    for b in &snap.buffers {
-        // The buffer sits at the receiving end of its channel: channel 2i is a -> b, 2i+1 is b -> a.
-        let Some(l) = s.links.get((b.channel / 2) as usize) else { continue };
-        let (Some(a), Some(bn)) = (node_index(s, &l.a), node_index(s, &l.b)) else { continue };
-        let (from, to) = if b.channel % 2 == 0 { (a, bn) } else { (bn, a) };
-        let (pf, pt) = (lay.positions[from], lay.positions[to]);
-        let t = 0.78;
-        let (cx, cy) = (pf.0 + (pt.0 - pf.0) * t, pf.1 + (pt.1 - pf.1) * t);
-        let fill = f64::from(b.fill.clamp(0.0, 1.0));
-        let class = if fill >= 0.99 {
-            "level full"
-        } else if fill > 0.5 {
-            "level high"
-        } else {
-            "level low"
-        };
-        let marked = matches!(highlight, Some(Highlight::Buffer { at, from: f }) if *at == s.nodes[to].id && *f == s.nodes[from].id);
         out.push(html! {
-            <g class="buffer" transform={format!("translate({:.1},{:.1})", cx - 5.0, cy - 14.0)}
-                data-testid={format!("buffer-{}-{}", s.nodes[to].id, s.nodes[from].id)} data-fill={format!("{fill:.3}")}>
-                if marked {
-                    <rect x="-5" y="-5" width="20" height="38" rx="4" class="lesson-mark-box" data-testid="highlight-buffer" />
-                }
-                <rect width="10" height="28" class="buffer-frame" />
-                <rect y={f1(28.0 * (1.0 - fill))} width="10" height={f1(28.0 * fill)} class={class} />
-                <title>{ format!("input buffer of {} from {}: {:.1} packets ({:.0}% full)", s.nodes[to].id, s.nodes[from].id, b.packets, 100.0 * fill) }</title>
-            </g>
+            <g id={format!("item-link-{i}")} class="link" role="img" aria-label={format!("link {} — {}", l.a, l.b)}>{ for parts }</g>
         });
     }
     out
 }
 
-fn flows(
-    s: &Scenario,
-    lay: &Layout,
-    live: Option<&Live>,
-    selection: Option<&Selection>,
-    highlight: Option<&Highlight>,
-) -> Vec<Html> {
+fn buffers(s: &Scenario, spots: &[BufferSpot], snap: &Snapshot, highlight: Option<&Highlight>) -> Vec<Html> {
+    snap.buffers
+        .iter()
+        .filter_map(|b| {
+            let spot = spots.iter().find(|p| p.channel == b.channel)?;
+            let (from, to) = channel_ends(s, b.channel)?;
+            let marked = matches!(highlight, Some(Highlight::Buffer { at, from: f }) if *at == to && *f == from);
+            Some(buffer_bar(spot, f64::from(b.fill), buffer_full(b.fill, b.packets), &format!("{to}-{from}"), marked))
+        })
+        .collect()
+}
+
+fn flows(s: &Scenario, lay: &Layout, live: Option<&Live>, decor: &Decor) -> Vec<Html> {
+    let groups = groups(s);
+    let colours = palette::group_colours(&groups);
     let curves = flow_curves(s, lay);
     let mut out = Vec::new();
     for (i, (f, curve)) in s.flows.iter().zip(curves).enumerate() {
         let Some((a, c, b)) = curve else { continue };
-        let victim = live.is_some_and(|v| v.tree.victim.get(i) == Some(&true));
-        let contributor = live.is_some_and(|v| v.tree.contributor.get(i) == Some(&true));
-        let snap = live.and_then(|v| v.snapshot.flows.get(i));
-        let result = live.and_then(|v| v.results.flows.get(i));
-        let mut title = format!("flow {}: {} to {}", f.id, f.src, f.dst);
-        if !f.group.is_empty() {
-            title += &format!(" ({})", f.group);
-        }
-        if let Some(snap) = snap {
-            title += &format!(
-                ". Rate limit {:.1}%, window {}, {} outstanding, {}",
-                100.0 * snap.rate_limit,
-                snap.window.map_or(String::from("unlimited"), |w| w.to_string()),
-                snap.outstanding,
-                if snap.active { "sending" } else { "off" }
-            );
-        }
-        if let Some(r) = result {
-            title += &format!(". Throughput {:.1}% of its link, {} marks", 100.0 * r.throughput_fraction, r.marks);
-        }
-        if victim {
-            title += ". Victim: slowed by congestion it does not cause.";
-        } else if contributor {
-            title += ". Contributes to a congestion root.";
-        }
-        let class = classes!(
-            "flow",
-            victim.then_some("victim"),
-            contributor.then_some("contributor"),
-            snap.is_some_and(|f| !f.active).then_some("off"),
-            (selection == Some(&Selection::Flow(f.id.clone()))).then_some("selected"),
-            matches!(highlight, Some(Highlight::Flow(h)) if *h == f.id || *h == f.group).then_some("lesson-flow")
-        );
-        out.push(html! {
-            <path d={format!("M{:.1},{:.1} Q{:.1},{:.1} {:.1},{:.1}", a.0, a.1, c.0, c.1, b.0, b.1)} class={class}
-                marker-end="url(#arrow)" data-testid={format!("flow-{}", f.id)}>
-                <title>{ title }</title>
-            </path>
+        let role = live.and_then(|v| {
+            if v.tree.contributor.get(i) == Some(&true) {
+                Some(Role::Contributor)
+            } else if v.tree.victim.get(i) == Some(&true) {
+                Some(Role::Victim)
+            } else {
+                None
+            }
         });
+        let off = live.and_then(|v| v.snapshot.flows.get(i)).is_some_and(|f| !f.active);
+        let colour = groups.iter().position(|g| *g == f.group).map_or(palette::GREY, |k| colours[k]);
+        let class = classes!(
+            off.then_some("off"),
+            (decor.selection == Some(&Selection::Flow(f.id.clone()))).then_some("selected"),
+            matches!(decor.highlight, Some(Highlight::Flow(h)) if *h == f.id || *h == f.group).then_some("lesson-flow")
+        );
+        let d = format!("M{:.1},{:.1} Q{:.1},{:.1} {:.1},{:.1}", a.0, a.1, c.0, c.1, b.0, b.1);
+        out.push(flow_path(&d, colour, role, class, &f.id));
     }
     out
 }
 
-fn nodes(s: &Scenario, lay: &Layout, selection: Option<&Selection>) -> Vec<Html> {
+/// A node's shape and label at `(x, y)`.
+pub fn node_shape(kind: NodeKind, x: f64, y: f64) -> Html {
+    match kind {
+        NodeKind::Switch => {
+            html! { <rect x={f1(x - 22.0)} y={f1(y - 16.0)} width="44" height="32" rx="5" class="switch" /> }
+        }
+        NodeKind::Host => html! { <circle cx={f1(x)} cy={f1(y)} r="13" class="host" /> },
+    }
+}
+
+fn nodes(s: &Scenario, lay: &Layout, decor: &Decor) -> Vec<Html> {
     s.nodes
         .iter()
         .zip(lay.positions.iter())
-        .map(|(n, &(x, y))| {
-            let selected = selection == Some(&Selection::Node(n.id.clone()));
-            let shape = match n.kind {
-                NodeKind::Switch => html! {
-                    <rect x={f1(x - 22.0)} y={f1(y - 16.0)} width="44" height="32" rx="5" class="switch" />
-                },
-                NodeKind::Host => html! { <circle cx={f1(x)} cy={f1(y)} r="13" class="host" /> },
-            };
+        .enumerate()
+        .map(|(i, (n, &(x, y)))| {
+            let selected = decor.selection == Some(&Selection::Node(n.id.clone()));
+            let focused = decor.focus == Some(Hit::Node(i));
             let kind = if n.kind == NodeKind::Switch { "switch" } else { "host" };
             html! {
-                <g data-testid={format!("node-{}", n.id)} class={classes!("node", selected.then_some("selected"))}
-                    data-x={f1(x)} data-y={f1(y)}>
-                    { shape }
+                <g id={format!("item-node-{i}")} data-testid={format!("node-{}", n.id)}
+                    class={classes!("node", selected.then_some("selected"), focused.then_some("focused"))}
+                    data-x={f1(x)} data-y={f1(y)} role="img" aria-label={format!("{kind} {}", n.id)}>
+                    if focused {
+                        <circle cx={f1(x)} cy={f1(y)} r="30" class="focus-ring" data-testid="focus-ring" />
+                    }
+                    { node_shape(n.kind, x, y) }
                     <text x={f1(x)} y={f1(y + 4.0)} text-anchor="middle" class="node-label">{ &n.id }</text>
-                    <title>{ format!("{kind} {}", n.id) }</title>
                 </g>
             }
         })
         .collect()
 }
 
+/// The arrowhead the flows end with.
+pub fn defs() -> Html {
+    html! {
+        <defs>
+            <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
+                <path d="M0,0 L10,5 L0,10 z" class="arrow-head" />
+            </marker>
+        </defs>
+    }
+}
+
 /// The whole drawing (without the `<svg>` element, which the canvas owns).
-pub fn draw(
-    s: &Scenario,
-    lay: &Layout,
-    live: Option<&Live>,
-    selection: Option<&Selection>,
-    show_flows: bool,
-    highlight: Option<&Highlight>,
-) -> Html {
+pub fn draw(s: &Scenario, lay: &Layout, spots: &[BufferSpot], live: Option<&Live>, decor: &Decor) -> Html {
     html! {
         <>
-            <defs>
-                <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
-                    <path d="M0,0 L10,5 L0,10 z" class="arrow-head" />
-                </marker>
-            </defs>
-            { for links(s, lay, live, selection, highlight) }
+            { defs() }
+            { for links(s, lay, live, decor) }
             if let Some(v) = live {
-                { for buffers(s, lay, v.snapshot, highlight) }
+                { for buffers(s, spots, v.snapshot, decor.highlight) }
             }
-            if show_flows || matches!(highlight, Some(Highlight::Flow(_))) {
-                { for flows(s, lay, live, selection, highlight) }
+            if decor.show_flows || matches!(decor.highlight, Some(Highlight::Flow(_))) {
+                { for flows(s, lay, live, decor) }
             }
-            { for nodes(s, lay, selection) }
+            { for nodes(s, lay, decor) }
         </>
     }
 }

@@ -1,0 +1,90 @@
+//! The page's simulation worker: it owns the playground's run (`protocol::Worker`, a `driver::Driver`) and sends
+//! frames as the run goes; the sweep and the A/B comparison start more of them, one per point or per run. The
+//! run works in slices of about 12 ms, yielding between them so the page's messages (pause, seek, a marking
+//! change) are handled at once; a slice with nothing to do waits for the next message.
+
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    use ibcc_web::protocol::Worker;
+    use std::cell::{Cell, RefCell};
+    use std::rc::Rc;
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::{JsCast, JsValue};
+
+    /// Wall time one slice may take, in ms.
+    const SLICE_MS: f64 = 12.0;
+
+    struct Shell {
+        scope: web_sys::DedicatedWorkerGlobalScope,
+        worker: RefCell<Worker>,
+        /// Bumped by each message from the page: a slice scheduled before it is stale (the message ran one).
+        generation: Cell<u64>,
+        /// Zero-delay scheduling (a timer of 0 ms waits at least 4 ms once nested).
+        channel: web_sys::MessageChannel,
+    }
+
+    impl Shell {
+        fn now(&self) -> f64 {
+            self.scope.performance().map_or(0.0, |p| p.now())
+        }
+
+        fn pump(self: &Rc<Self>) {
+            let clock = || self.now();
+            let (frame, again) = self.worker.borrow_mut().work(&clock, SLICE_MS);
+            if let Some(f) = frame {
+                let _ = self.scope.post_message(&JsValue::from_str(&f.to_json()));
+            }
+            let generation = self.generation.get();
+            match again {
+                None => {}
+                Some(ms) if ms <= 0.0 => {
+                    let _ = self.channel.port2().post_message(&JsValue::from_f64(generation as f64));
+                }
+                Some(ms) => {
+                    let me = self.clone();
+                    let later = Closure::once_into_js(move || {
+                        if me.generation.get() == generation {
+                            me.pump();
+                        }
+                    });
+                    let _ = self
+                        .scope
+                        .set_timeout_with_callback_and_timeout_and_arguments_0(later.unchecked_ref(), ms.ceil() as i32);
+                }
+            }
+        }
+    }
+
+    let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let Ok(channel) = web_sys::MessageChannel::new() else { return };
+    let shell =
+        Rc::new(Shell { scope: scope.clone(), worker: RefCell::new(Worker::new()), generation: Cell::new(0), channel });
+
+    let me = shell.clone();
+    let on_tick = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+        if e.data().as_f64() == Some(me.generation.get() as f64) {
+            me.pump();
+        }
+    });
+    shell.channel.port1().set_onmessage(Some(on_tick.as_ref().unchecked_ref()));
+    on_tick.forget();
+
+    let me = shell.clone();
+    let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+        let text = e.data().as_string().unwrap_or_default();
+        let now = me.now();
+        let replies = me.worker.borrow_mut().handle(&text, now);
+        for r in replies {
+            let _ = me.scope.post_message(&JsValue::from_str(&r.to_json()));
+        }
+        me.generation.set(me.generation.get() + 1);
+        me.pump();
+    });
+    scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    on_message.forget();
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    eprintln!("worker runs in the browser as the page's simulation web worker.");
+}

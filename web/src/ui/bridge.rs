@@ -1,0 +1,80 @@
+//! The page's side of a simulation worker (`bin/worker.rs`): start one, send it messages, get its replies as
+//! callbacks. Dropping the handle stops the worker.
+
+use crate::protocol::{FromWorker, ToWorker};
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{ErrorEvent, MessageEvent, Worker};
+use yew::Callback;
+
+/// A running worker and its handlers.
+pub struct SimWorker {
+    worker: Worker,
+    _on_message: Closure<dyn FnMut(MessageEvent)>,
+    _on_error: Closure<dyn FnMut(ErrorEvent)>,
+}
+
+impl std::fmt::Debug for SimWorker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SimWorker")
+    }
+}
+
+/// The folder the page's files are in (where the worker's script and wasm are), with a trailing slash.
+pub fn base_url() -> String {
+    let page = super::share::page_url();
+    page[..page.rfind('/').map_or(page.len(), |i| i + 1)].to_owned()
+}
+
+/// The worker: the Trunk-built no-modules script, started from a small shim that holds messages until the wasm has
+/// loaded (the worker's `main` then sets the real handler).
+fn spawn() -> Result<Worker, JsValue> {
+    let base = base_url();
+    let script = format!(
+        "importScripts('{base}worker.js');\
+         const queued = []; self.onmessage = (e) => queued.push(e);\
+         wasm_bindgen('{base}worker_bg.wasm').then(() => {{ for (const e of queued) self.onmessage(e); }});"
+    );
+    let parts = js_sys::Array::of1(&JsValue::from_str(&script));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type("text/javascript");
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
+    Worker::new(&url)
+}
+
+impl SimWorker {
+    /// Starts a worker; its messages go to `on_message`, a failure (it could not load, or crashed) to `on_error`.
+    pub fn start(on_message: Callback<FromWorker>, on_error: Callback<String>) -> Result<Self, String> {
+        let worker = spawn().map_err(|e| format!("could not start a web worker: {e:?}"))?;
+        let errors = on_error.clone();
+        let handler = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+            let text = e.data().as_string().unwrap_or_default();
+            match FromWorker::from_json(&text) {
+                Ok(m) => on_message.emit(m),
+                Err(err) => errors.emit(err),
+            }
+        });
+        worker.set_onmessage(Some(handler.as_ref().unchecked_ref()));
+        let failed = Closure::<dyn FnMut(ErrorEvent)>::new(move |e: ErrorEvent| {
+            on_error.emit(format!("the simulation worker failed: {}", e.message()))
+        });
+        worker.set_onerror(Some(failed.as_ref().unchecked_ref()));
+        Ok(Self { worker, _on_message: handler, _on_error: failed })
+    }
+
+    pub fn post(&self, m: &ToWorker) {
+        let _ = self.worker.post_message(&JsValue::from_str(&m.to_json()));
+    }
+}
+
+impl Drop for SimWorker {
+    fn drop(&mut self) {
+        self.worker.terminate();
+    }
+}
+
+/// How many workers a sweep may use: one per core.
+pub fn cores() -> usize {
+    web_sys::window().map_or(2, |w| w.navigator().hardware_concurrency() as usize).clamp(1, 16)
+}

@@ -1,0 +1,88 @@
+//! The canvas's legend, drawn by the same functions that draw the network (`topology.rs`) from the palette's list
+//! of marks, so it covers every mark on screen and cannot drift from it: the rate scale with its values, blocked
+//! links, roots, ECN marks, buffer fill, each flow group's colour, and the contributor and victim halos.
+
+use super::topology::{buffer_bar, flow_path, lane, mark_dot, LaneLook, Role};
+use crate::palette::{self, Mark};
+use crate::view_model::BufferSpot;
+use yew::prelude::*;
+
+/// A small drawing 44 by 16 units.
+fn sample(content: Html) -> Html {
+    html! { <svg class="legend-sample" viewBox="0 0 44 16" width="44" height="16" aria-hidden="true">{ content }</svg> }
+}
+
+fn bar(fill: f64) -> Html {
+    let spot = BufferSpot { channel: 0, centre: (22.0, 8.0), angle_deg: 0.0, length: 30.0, width: 7.0 };
+    buffer_bar(&spot, fill, fill >= 1.0, "legend", false)
+}
+
+fn flow(colour: palette::Colour, role: Option<Role>) -> Html {
+    flow_path("M3,13 Q22,-3 41,13", colour, role, classes!(), "legend")
+}
+
+/// What each mark looks like.
+fn drawing(m: Mark) -> Html {
+    let line = |look: LaneLook| lane((3.0, 8.0), (41.0, 8.0), look, "legend");
+    match m {
+        Mark::Rate => html! {},
+        Mark::Blocked => line(LaneLook { rate: Some(0.3), blocked: true, root: false }),
+        Mark::Root => line(LaneLook { rate: Some(1.0), blocked: false, root: true }),
+        Mark::Ecn => {
+            html! { <>{ line(LaneLook { rate: Some(0.6), ..LaneLook::default() }) }{ mark_dot((16.0, 8.0), 10, "legend") }</> }
+        }
+        Mark::Buffer => bar(0.5),
+        Mark::BufferFull => bar(1.0),
+        Mark::Contributor => flow(palette::GREY, Some(Role::Contributor)),
+        Mark::Victim => flow(palette::GREY, Some(Role::Victim)),
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct LegendProps {
+    /// The scenario's groups, in first-appearance order.
+    pub groups: Vec<String>,
+}
+
+#[component]
+pub fn Legend(p: &LegendProps) -> Html {
+    let open = use_state(|| true);
+    let toggle = {
+        let open = open.clone();
+        Callback::from(move |_| open.set(!*open))
+    };
+    let colours = palette::group_colours(&p.groups);
+    let rate = |r: f32, label: &'static str| {
+        html! {
+            <span class="rate-step">
+                { sample(lane((3.0, 8.0), (41.0, 8.0), LaneLook { rate: Some(r), ..LaneLook::default() }, "legend")) }
+                <span>{ label }</span>
+            </span>
+        }
+    };
+    html! {
+        <div class={classes!("legend", (*open).then_some("open"))} data-testid="legend">
+            <button class="legend-toggle" onclick={toggle} aria-expanded={open.to_string()} data-testid="legend-toggle"
+                title={if *open { "Fold the legend away" } else { "Show the legend" }}>
+                { if *open { "Legend ▾" } else { "Legend" } }
+            </button>
+            if *open {
+                <ul aria-label="Legend">
+                    <li data-testid="legend-rate">
+                        <span class="rates">{ rate(0.0, "idle") }{ rate(0.5, "50%") }{ rate(1.0, "100%") }</span>
+                        <span>{ Mark::Rate.meaning() }</span>
+                    </li>
+                    for m in Mark::ALL.into_iter().filter(|m| *m != Mark::Rate) {
+                        <li data-testid={format!("legend-{}", m.id())}>{ sample(drawing(m)) }<span>{ m.meaning() }</span></li>
+                    }
+                    for (g, c) in p.groups.iter().zip(colours) {
+                        <li data-testid={format!("legend-group-{g}")}>
+                            { sample(flow(c, None)) }
+                            <span>{ format!("{}: {} flows", c.name, if g.is_empty() { "ungrouped" } else { g }) }</span>
+                        </li>
+                    }
+                </ul>
+            }
+        </div>
+    }
+}

@@ -1,0 +1,370 @@
+//! The run as the page sees it, in one place: a reducer fed by the simulation worker's frames (`Live`), and a
+//! controller (`Sim`) whose methods start, play, pause, seek, retune and measure the run in the worker. Components
+//! reach both through contexts (`use_live`, `use_sim`); the worker keeps the simulation off the main thread.
+
+use super::super::bridge::SimWorker;
+use super::super::document::Doc;
+use crate::driver::{FrameMsg, Speed, Status};
+use crate::protocol::{FromWorker, ToWorker};
+use crate::rate_plot::Curve;
+use crate::run::same_run;
+use crate::timeline::{self, StepSize, SPEEDS};
+use crate::trace::PlotKind;
+use ibcc_core::scenario::Scenario;
+use ibcc_core::sim::Measurement;
+use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// A message above the canvas about the run, and whether it offers a restart.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Notice {
+    pub text: String,
+    pub restart: bool,
+}
+
+/// What the page knows of the run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Live {
+    /// The last frame from the worker.
+    pub frame: Option<Rc<FrameMsg>>,
+    /// The plot's curves (they come with some frames only).
+    pub curves: Rc<Vec<Curve>>,
+    /// The scenario the run follows (the document's, unless an edit waits for a restart).
+    pub run_scenario: Option<Rc<Scenario>>,
+    /// The document differs from the run in a way that needs a restart.
+    pub pending: bool,
+    pub notice: Option<Notice>,
+    pub error: Option<String>,
+    /// Index in [`SPEEDS`].
+    pub speed: usize,
+    pub step: StepSize,
+    pub kind: PlotKind,
+    /// A time asked for (a seek, a scrub) that no frame shows yet.
+    pub seeking_to: Option<u64>,
+    /// Frames received: the page acknowledges each once drawn.
+    pub frames: u64,
+}
+
+impl Default for Live {
+    fn default() -> Self {
+        Self {
+            frame: None,
+            curves: Rc::new(Vec::new()),
+            run_scenario: None,
+            pending: false,
+            notice: None,
+            error: None,
+            speed: 3,
+            step: StepSize::Tenth,
+            kind: PlotKind::Rates,
+            seeking_to: None,
+            frames: 0,
+        }
+    }
+}
+
+impl Live {
+    /// The simulated time shown, in ps (a scrub's target while it is on its way).
+    pub fn time_ps(&self) -> u64 {
+        self.seeking_to.or(self.frame.as_ref().map(|f| f.time_ps)).unwrap_or(0)
+    }
+
+    pub fn end_ps(&self) -> u64 {
+        self.frame.as_ref().map_or(1, |f| f.end_ps.max(1))
+    }
+
+    pub fn status(&self) -> Status {
+        self.frame.as_ref().map_or(Status::Paused, |f| f.status)
+    }
+
+    pub fn playing(&self) -> bool {
+        self.status() == Status::Playing
+    }
+
+    pub fn finished(&self) -> bool {
+        self.frame.as_ref().is_some_and(|f| f.time_ps >= f.end_ps)
+    }
+
+    /// The run has started and not finished: a change of the document applies to it from now (marking) or
+    /// waits for a restart.
+    pub fn mid_run(&self) -> bool {
+        self.frame.as_ref().is_some_and(|f| f.time_ps > 0 && f.time_ps < f.end_ps)
+    }
+
+    pub fn speed(&self) -> Speed {
+        SPEEDS[self.speed.min(SPEEDS.len() - 1)].1
+    }
+}
+
+pub enum LiveAction {
+    /// A new run of this scenario is being built (at this speed, if it says).
+    Loading(Rc<Scenario>, Option<usize>),
+    Failed(String),
+    Frame(Box<FrameMsg>),
+    /// A marking change applied from `at_ps` (now the run's scenario), or refused because it needs a restart.
+    Retuned {
+        at_ps: u64,
+        scenario: Rc<Scenario>,
+        needs_restart: Option<String>,
+    },
+    /// The document is back to what the run runs.
+    InStep,
+    Speed(usize),
+    Step(StepSize),
+    Kind(PlotKind),
+    Seeking(u64),
+    Dismiss,
+}
+
+fn ms(ps: u64) -> f64 {
+    ps as f64 / 1e9
+}
+
+impl Reducible for Live {
+    type Action = LiveAction;
+
+    fn reduce(self: Rc<Self>, action: LiveAction) -> Rc<Self> {
+        let mut l = (*self).clone();
+        match action {
+            LiveAction::Loading(s, speed) => {
+                l.run_scenario = Some(s);
+                l.pending = false;
+                l.notice = None;
+                l.error = None;
+                l.frame = None;
+                l.curves = Rc::new(Vec::new());
+                l.seeking_to = None;
+                if let Some(speed) = speed {
+                    l.speed = speed;
+                }
+            }
+            LiveAction::Failed(e) => {
+                l.error = Some(e);
+                l.frame = None;
+                l.run_scenario = None;
+            }
+            LiveAction::Frame(f) => {
+                if let Some(c) = f.curves.clone() {
+                    l.curves = Rc::new(c);
+                }
+                if l.seeking_to.is_some_and(|t| f.status != Status::Seeking || f.time_ps == t) {
+                    l.seeking_to = None;
+                }
+                l.frame = Some(Rc::new(*f));
+                l.frames += 1;
+            }
+            LiveAction::Retuned { at_ps, scenario, needs_restart } => match needs_restart {
+                None => {
+                    l.run_scenario = Some(scenario);
+                    l.pending = false;
+                    l.notice = Some(Notice {
+                        text: format!("Marking changed at {:.3} ms: it applies from then on.", ms(at_ps)),
+                        restart: false,
+                    });
+                }
+                Some(why) => {
+                    l.pending = true;
+                    l.notice = Some(Notice {
+                        text: format!(
+                            "This change needs a new run ({why}): the run is paused at {:.3} ms. Restart to apply it, or undo it to carry on.",
+                            ms(at_ps)
+                        ),
+                        restart: true,
+                    });
+                }
+            },
+            LiveAction::InStep => {
+                l.pending = false;
+                if l.notice.as_ref().is_some_and(|n| n.restart) {
+                    l.notice = None;
+                }
+            }
+            LiveAction::Speed(i) => l.speed = i.min(SPEEDS.len() - 1),
+            LiveAction::Step(s) => l.step = s,
+            LiveAction::Kind(k) => l.kind = k,
+            LiveAction::Seeking(t) => l.seeking_to = Some(t),
+            LiveAction::Dismiss => l.notice = None,
+        }
+        Rc::new(l)
+    }
+}
+
+/// Where a measurement's value (or why there is none) goes.
+type Measured = Callback<Result<f64, String>>;
+
+/// The controller of the run in the worker.
+pub struct Sim {
+    worker: RefCell<Option<SimWorker>>,
+    dispatch: UseReducerDispatcher<Live>,
+    /// Callbacks waiting for a measurement, by request id.
+    measures: Rc<RefCell<BTreeMap<u32, Measured>>>,
+    next_id: Cell<u32>,
+    /// The scenarios of marking changes sent, in order, until the worker answers each.
+    retunes: Rc<RefCell<Vec<Rc<Scenario>>>>,
+    kind: Cell<PlotKind>,
+}
+
+impl std::fmt::Debug for Sim {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Sim")
+    }
+}
+
+impl Sim {
+    pub fn new(dispatch: UseReducerDispatcher<Live>) -> Self {
+        Self {
+            worker: RefCell::new(None),
+            dispatch,
+            measures: Rc::default(),
+            next_id: Cell::new(0),
+            retunes: Rc::default(),
+            kind: Cell::new(PlotKind::Rates),
+        }
+    }
+
+    fn post(&self, m: &ToWorker) {
+        if self.worker.borrow().is_none() {
+            self.start();
+        }
+        if let Some(w) = self.worker.borrow().as_ref() {
+            w.post(m);
+        }
+    }
+
+    fn start(&self) {
+        let (dispatch, measures, retunes) = (self.dispatch.clone(), self.measures.clone(), self.retunes.clone());
+        let on_message = Callback::from(move |m: FromWorker| match m {
+            FromWorker::Frame(f) => dispatch.dispatch(LiveAction::Frame(f)),
+            FromWorker::LoadError(e) => dispatch.dispatch(LiveAction::Failed(e)),
+            FromWorker::Retuned { at_ps, needs_restart } => {
+                let sent = {
+                    let mut r = retunes.borrow_mut();
+                    (!r.is_empty()).then(|| r.remove(0))
+                };
+                if let Some(scenario) = sent {
+                    dispatch.dispatch(LiveAction::Retuned { at_ps, scenario, needs_restart });
+                }
+            }
+            FromWorker::Measured { id, value } => {
+                if let Some(cb) = measures.borrow_mut().remove(&id) {
+                    cb.emit(value);
+                }
+            }
+            FromWorker::Swept { .. } => {}
+        });
+        let dispatch = self.dispatch.clone();
+        let on_error = Callback::from(move |e: String| dispatch.dispatch(LiveAction::Failed(e)));
+        match SimWorker::start(on_message, on_error) {
+            Ok(w) => *self.worker.borrow_mut() = Some(w),
+            Err(e) => self.dispatch.dispatch(LiveAction::Failed(e)),
+        }
+    }
+
+    /// A new run of `s` from 0, paused; `fresh`: a new scenario, which opens at its own default speed.
+    pub fn load(&self, s: &Scenario, fresh: bool) {
+        self.retunes.borrow_mut().clear();
+        let speed = fresh.then(|| timeline::default_speed(s));
+        self.dispatch.dispatch(LiveAction::Loading(Rc::new(s.clone()), speed));
+        if let Err(e) = s.validate() {
+            self.dispatch.dispatch(LiveAction::Failed(e.to_string()));
+            return;
+        }
+        self.post(&ToWorker::Load { scenario: Box::new(s.clone()), checkpoints: true });
+        self.post(&ToWorker::Plot { kind: self.kind.get() });
+    }
+
+    pub fn play(&self, speed: Speed) {
+        self.post(&ToWorker::Play { speed });
+    }
+
+    pub fn pause(&self) {
+        self.post(&ToWorker::Pause);
+    }
+
+    /// Goes to `t_ps`, then pauses or (`then`) plays on at that speed.
+    pub fn seek(&self, t_ps: u64, then: Option<Speed>) {
+        self.dispatch.dispatch(LiveAction::Seeking(t_ps));
+        self.post(&ToWorker::Seek { to_ps: t_ps, then });
+    }
+
+    /// Applies a marking change from now on (the answer comes as `LiveAction::Retuned`).
+    pub fn retune(&self, s: &Scenario) {
+        self.retunes.borrow_mut().push(Rc::new(s.clone()));
+        self.post(&ToWorker::Retune { scenario: Box::new(s.clone()) });
+    }
+
+    pub fn set_plot(&self, kind: PlotKind) {
+        self.kind.set(kind);
+        self.dispatch.dispatch(LiveAction::Kind(kind));
+        self.post(&ToWorker::Plot { kind });
+    }
+
+    /// Measures the run as it is now; `done` gets the value (or why there is none).
+    pub fn measure(&self, m: Measurement, done: Callback<Result<f64, String>>) {
+        let id = self.next_id.get();
+        self.next_id.set(id.wrapping_add(1));
+        self.measures.borrow_mut().insert(id, done);
+        self.post(&ToWorker::Measure { id, measurement: m });
+    }
+
+    /// The last frame is on screen.
+    pub fn ack(&self) {
+        if self.worker.borrow().is_some() {
+            self.post(&ToWorker::Ack);
+        }
+    }
+}
+
+/// The controller as a context value (compared by identity).
+#[derive(Clone)]
+pub struct SimCtx(pub Rc<Sim>);
+
+impl PartialEq for SimCtx {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+pub type LiveCtx = UseReducerHandle<Live>;
+
+#[hook]
+pub fn use_live() -> LiveCtx {
+    use_context::<LiveCtx>().expect("the playground provides the run")
+}
+
+#[hook]
+pub fn use_sim() -> Rc<Sim> {
+    use_context::<SimCtx>().expect("the playground provides the controller").0
+}
+
+/// The run follows the document: a new scenario (a load) starts a new run; during a run a marking change applies
+/// from that moment and anything else waits, with the run paused, for a restart (or for its undo); at time 0 or
+/// once finished, any change makes a new run. Used by the app, so it holds whatever view is shown.
+#[hook]
+pub fn use_run_follows(doc: &Doc, live: &LiveCtx, sim: &Rc<Sim>) {
+    let (sim2, live2) = (sim.clone(), live.clone());
+    let last_loads = use_mut_ref(|| None::<u32>);
+    use_effect_with((doc.scenario.clone(), doc.loads), move |(scenario, loads)| {
+        let fresh = *last_loads.borrow() != Some(*loads);
+        *last_loads.borrow_mut() = Some(*loads);
+        match live2.run_scenario.as_ref() {
+            _ if fresh => sim2.load(scenario, true),
+            Some(run) if same_run(run, scenario) => {
+                if live2.pending {
+                    live2.dispatch(LiveAction::InStep);
+                }
+            }
+            Some(_) if live2.mid_run() => sim2.retune(scenario),
+            _ => sim2.load(scenario, false),
+        }
+    });
+    // A change the run cannot take pauses it.
+    let sim3 = sim.clone();
+    use_effect_with(live.pending, move |&pending| {
+        if pending {
+            sim3.pause();
+        }
+    });
+}

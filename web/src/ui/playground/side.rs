@@ -1,0 +1,106 @@
+//! The side panel beside the network and the plot: Lesson, Selection, Settings and Results, one at a time (all
+//! stay mounted, so a half-written exercise or an open section survives switching). On a phone it is one of the
+//! views; on a tablet it can be folded away to give the drawing the room.
+
+use super::super::document::{use_doc, Action};
+use super::super::params::ParamsPanel;
+use super::generate::Generate;
+use super::inspector::Inspector;
+use super::lessons::{lesson_chosen, LessonsPanel};
+use super::results::{PaperTable, ResultsTable};
+use crate::lessons::Exercise;
+use ibcc_core::scenario::Scenario;
+use std::rc::Rc;
+use yew::prelude::*;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SideTab {
+    Lesson,
+    Selection,
+    Settings,
+    Results,
+}
+
+impl SideTab {
+    const ALL: [SideTab; 4] = [SideTab::Lesson, SideTab::Selection, SideTab::Settings, SideTab::Results];
+
+    fn label(self) -> &'static str {
+        match self {
+            SideTab::Lesson => "Lesson",
+            SideTab::Selection => "Selection",
+            SideTab::Settings => "Settings",
+            SideTab::Results => "Results",
+        }
+    }
+
+    fn id(self) -> &'static str {
+        match self {
+            SideTab::Lesson => "lesson",
+            SideTab::Selection => "selection",
+            SideTab::Settings => "settings",
+            SideTab::Results => "results",
+        }
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct SideProps {
+    pub tab: UseStateHandle<SideTab>,
+    pub exercise: Option<Rc<Result<Exercise, String>>>,
+    pub open: bool,
+    pub on_toggle: Callback<MouseEvent>,
+}
+
+#[component]
+pub fn SidePanel(p: &SideProps) -> Html {
+    let doc = use_doc();
+    // Selecting something on the drawing shows it, unless a lesson is being followed.
+    {
+        let tab = p.tab.clone();
+        use_effect_with(doc.selection.clone(), move |sel| {
+            if sel.is_some() && !(*tab == SideTab::Lesson && lesson_chosen()) {
+                tab.set(SideTab::Selection);
+            }
+        });
+    }
+    let current = *p.tab;
+    let on_settings = {
+        let d = doc.dispatcher();
+        Callback::from(move |next: Scenario| {
+            d.dispatch(Action::Edit { next: Box::new(next), select: None, note: None })
+        })
+    };
+    let tab_button = |t: SideTab| {
+        let tab = p.tab.clone();
+        let onclick = Callback::from(move |_| tab.set(t));
+        html! {
+            <button role="tab" id={format!("tab-{}", t.id())} aria-selected={(t == current).to_string()} aria-controls={format!("panel-{}", t.id())}
+                class={classes!("side-tab", (t == current).then_some("active"))} {onclick} data-testid={format!("side-{}", t.id())}>
+                { t.label() }
+            </button>
+        }
+    };
+    let panel = |t: SideTab, content: Html| {
+        html! {
+            <div role="tabpanel" id={format!("panel-{}", t.id())} aria-labelledby={format!("tab-{}", t.id())}
+                class="side-body" hidden={t != current} data-testid={format!("panel-{}", t.id())}>
+                { content }
+            </div>
+        }
+    };
+    html! {
+        <aside class={classes!("side", (!p.open).then_some("closed"))} aria-label="Lesson, selection, settings and results">
+            <div class="side-tabs" role="tablist">
+                <button class="fold" onclick={p.on_toggle.clone()} aria-expanded={p.open.to_string()} data-testid="side-fold"
+                    title={if p.open { "Fold the panel away" } else { "Show the panel" }} aria-label="Fold the side panel">
+                    { if p.open { "»" } else { "«" } }
+                </button>
+                { for SideTab::ALL.into_iter().map(tab_button) }
+            </div>
+            { panel(SideTab::Lesson, html! { <LessonsPanel linked={p.exercise.clone()} /> }) }
+            { panel(SideTab::Selection, html! { <Inspector /> }) }
+            { panel(SideTab::Settings, html! { <><ParamsPanel scenario={doc.scenario.clone()} on_change={on_settings} /><Generate /></> }) }
+            { panel(SideTab::Results, html! { <><PaperTable /><ResultsTable /></> }) }
+        </aside>
+    }
+}

@@ -1,0 +1,143 @@
+//! The transport bar: the scenario picker, Run/Pause, Step (by a chosen amount), Reset, the speed, the time, the
+//! timeline, "go to the end of the measured interval", and Share. One row on a wide screen, wrapped on a phone;
+//! the scenario's description is one line under it, with more on request.
+
+use super::super::document::use_doc;
+use super::live::{use_live, use_sim, LiveAction};
+use super::picker::Picker;
+use super::timeline::Timeline;
+use crate::timeline::{self as tl, StepSize, SPEEDS};
+use ibcc_core::presets::find;
+use yew::prelude::*;
+
+#[component]
+pub fn Transport() -> Html {
+    let doc = use_doc();
+    let live = use_live();
+    let sim = use_sim();
+    let run = live.run_scenario.clone();
+    let scenario = doc.scenario.clone();
+    let ready = live.frame.is_some() && !live.pending;
+
+    let on_run = {
+        let (sim, live) = (sim.clone(), live.clone());
+        Callback::from(move |_| {
+            if live.notice.as_ref().is_some_and(|n| !n.restart) {
+                live.dispatch(LiveAction::Dismiss);
+            }
+            if live.playing() {
+                sim.pause();
+            } else {
+                sim.play(live.speed());
+            }
+        })
+    };
+    let on_step = {
+        let (sim, live, run) = (sim.clone(), live.clone(), run.clone());
+        Callback::from(move |_| {
+            let Some(s) = run.as_ref() else { return };
+            let by = live.step.ps(s);
+            sim.seek(live.time_ps().saturating_add(by).min(live.end_ps()), None);
+        })
+    };
+    let on_step_size = {
+        let live = live.clone();
+        Callback::from(move |e: Event| {
+            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            live.dispatch(LiveAction::Step(StepSize::from_id(&select.value())));
+        })
+    };
+    let on_reset = {
+        let (sim, scenario) = (sim.clone(), scenario.clone());
+        Callback::from(move |_| sim.load(&scenario, false))
+    };
+    let on_speed = {
+        let (sim, live) = (sim.clone(), live.clone());
+        Callback::from(move |e: Event| {
+            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            let i: usize = select.value().parse().unwrap_or(3);
+            live.dispatch(LiveAction::Speed(i));
+            if live.playing() {
+                sim.play(SPEEDS[i.min(SPEEDS.len() - 1)].1);
+            }
+        })
+    };
+    let measured_end = run.as_ref().map(|s| tl::measured(s).1 * 1000);
+    let on_measured = {
+        let sim = sim.clone();
+        Callback::from(move |_| {
+            if let Some(t) = measured_end {
+                sim.seek(t, None);
+            }
+        })
+    };
+
+    let step_title = run
+        .as_ref()
+        .map_or(String::new(), |s| format!("Advance the run by {} of simulated time, then pause", live.step.label(s)));
+    let time = live.time_ps() as f64 / 1e9;
+    let end = live.end_ps() as f64 / 1e9;
+    let description = find(&scenario.name).map_or_else(
+        || if scenario.description.is_empty() { scenario.name.clone() } else { scenario.description.clone() },
+        |p| format!("{} {}", p.description, p.paper_reports),
+    );
+    let more = use_state(|| false);
+    let toggle_more = {
+        let more = more.clone();
+        Callback::from(move |_| more.set(!*more))
+    };
+    html! {
+        <>
+            <div class="transport" role="toolbar" aria-label="Simulation controls">
+                <Picker />
+                <div class="buttons">
+                    <button class="primary" onclick={on_run} data-testid="run" disabled={!ready || (live.finished() && !live.playing())}
+                        title="Run or pause the simulation (the speed is beside it)">
+                        { if live.playing() { "❚❚ Pause" } else { "▶ Run" } }
+                    </button>
+                    <span class="step-group">
+                        <button onclick={on_step} data-testid="step" disabled={!ready || live.finished()} title={step_title}>{ "Step" }</button>
+                        <select aria-label="Step size" data-testid="step-size" onchange={on_step_size}>
+                            for s in StepSize::ALL {
+                                <option value={s.id()} selected={s == live.step}>{ run.as_ref().map_or(String::new(), |r| s.label(r)) }</option>
+                            }
+                        </select>
+                    </span>
+                    <button onclick={on_reset} data-testid="reset" title="A new run of the scenario from 0 ms">{ "↺ Reset" }</button>
+                    <label class="speed">
+                        <span>{ "Speed" }</span>
+                        <select onchange={on_speed} data-testid="speed" title="Simulated time per second of yours">
+                            for (i, (name, _)) in SPEEDS.iter().enumerate() {
+                                <option value={i.to_string()} selected={i == live.speed}>{ *name }</option>
+                            }
+                        </select>
+                    </label>
+                </div>
+                <super::super::share::ShareMenu />
+            </div>
+            <div class="timeline-row">
+                <div class="clock">
+                    <output data-testid="sim-time" aria-label="Simulated time">{ format!("{time:.3} ms") }</output>
+                    <span class="muted end">{ format!("/ {} ms", trim(end)) }</span>
+                </div>
+                <Timeline />
+                <button class="icon" onclick={on_measured} disabled={!ready || measured_end.is_none()} data-testid="to-measured-end"
+                    aria-label="Go to the end of the measured interval" title="Go to the end of the measured interval (where the results are read), then pause">
+                    { "⇥ Measured end" }
+                </button>
+            </div>
+            <p class={classes!("scenario-line", (*more).then_some("open"))} data-testid="scenario-line">
+                <span class="text">{ description }</span>
+                <button class="linklike" onclick={toggle_more} aria-expanded={more.to_string()} data-testid="scenario-more">
+                    { if *more { "less" } else { "more" } }
+                </button>
+            </p>
+        </>
+    }
+}
+
+/// `100` for 100.0, `2.5` for 2.5.
+fn trim(x: f64) -> String {
+    let s = format!("{x:.3}");
+    s.trim_end_matches('0').trim_end_matches('.').to_owned()
+}

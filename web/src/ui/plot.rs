@@ -1,0 +1,152 @@
+//! A plot on a canvas that fits its box (drawn at the screen's pixel density, with text at least 11 CSS px), and
+//! its PNG (twice the screen's pixels, with a title) and CSV downloads. The live plot, the A/B comparison and the
+//! sweep all draw through it.
+
+use super::download::{download, download_text};
+use super::theme;
+use crate::rate_plot::{self, Curve, Figure, YAxis};
+use plotters::prelude::IntoDrawingArea;
+use plotters_canvas::CanvasBackend;
+use std::rc::Rc;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use web_sys::HtmlCanvasElement;
+use yew::prelude::*;
+
+/// What a plot shows, besides its curves.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Axes {
+    pub x: (f64, f64),
+    pub x_desc: String,
+    pub x_log: bool,
+    pub y: YAxis,
+    /// The scenario's groups, for their colours.
+    pub groups: Rc<Vec<String>>,
+    pub markers: bool,
+    pub band: Option<(f64, f64)>,
+    /// The title of the PNG.
+    pub title: String,
+    /// The CSV's first column.
+    pub x_name: String,
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ChartProps {
+    pub curves: Rc<Vec<Curve>>,
+    pub axes: Axes,
+    /// File names of the downloads, without extension.
+    pub file: AttrValue,
+    #[prop_or_default]
+    pub testid: AttrValue,
+    /// Controls shown before the downloads (a plot kind picker).
+    #[prop_or_default]
+    pub children: Html,
+    #[prop_or_default]
+    pub highlighted: bool,
+}
+
+fn figure<'a>(curves: &'a [Curve], a: &'a Axes, title: Option<&'a str>, scale: f64) -> Figure<'a> {
+    Figure {
+        curves,
+        x: a.x,
+        x_desc: &a.x_desc,
+        x_log: a.x_log,
+        y: &a.y,
+        groups: &a.groups,
+        title,
+        theme: theme::current(),
+        scale,
+        markers: a.markers,
+        band: a.band,
+        cursor: None,
+    }
+}
+
+/// Draws on `canvas` at its CSS size times `scale` pixels.
+fn paint(canvas: &HtmlCanvasElement, curves: &[Curve], a: &Axes, title: Option<&str>, scale: f64) {
+    let (w, h) = (f64::from(canvas.client_width()).max(200.0), f64::from(canvas.client_height()).max(120.0));
+    let (pw, ph) = ((w * scale).round() as u32, (h * scale).round() as u32);
+    if canvas.width() != pw || canvas.height() != ph {
+        canvas.set_width(pw);
+        canvas.set_height(ph);
+    }
+    if let Some(backend) = CanvasBackend::with_canvas_object(canvas.clone()) {
+        if let Err(err) = rate_plot::draw(&backend.into_drawing_area(), &figure(curves, a, title, scale)) {
+            web_sys::console::error_1(&format!("plot: {err}").into());
+        }
+    }
+}
+
+#[component]
+pub fn Chart(p: &ChartProps) -> Html {
+    let canvas = use_node_ref();
+    // Redrawn when the curves or axes change, and when the box is resized.
+    let size = use_state(|| (0, 0));
+    {
+        let (canvas, size) = (canvas.clone(), size.clone());
+        use_effect_with((), move |_| {
+            let observer = canvas.cast::<HtmlCanvasElement>().and_then(|c| {
+                let cb = Closure::<dyn FnMut()>::new({
+                    let c = c.clone();
+                    move || size.set((c.client_width(), c.client_height()))
+                });
+                let ro = web_sys::ResizeObserver::new(cb.as_ref().unchecked_ref()).ok()?;
+                ro.observe(&c);
+                Some((ro, cb))
+            });
+            move || {
+                if let Some((ro, _cb)) = observer {
+                    ro.disconnect();
+                }
+            }
+        });
+    }
+    {
+        let canvas = canvas.clone();
+        use_effect_with((p.curves.clone(), p.axes.clone(), *size), move |(curves, axes, _)| {
+            if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
+                paint(&c, curves, axes, None, theme::pixel_ratio());
+            }
+        });
+    }
+    let on_png = {
+        let (curves, axes, file) = (p.curves.clone(), p.axes.clone(), p.file.clone());
+        Callback::from(move |_| {
+            // Off screen, at twice the screen's pixels, with a title.
+            let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+            let Some(c) = doc.create_element("canvas").ok().and_then(|e| e.dyn_into::<HtmlCanvasElement>().ok()) else {
+                return;
+            };
+            c.set_width(1800);
+            c.set_height(800);
+            if let Some(backend) = CanvasBackend::with_canvas_object(c.clone()) {
+                let f = figure(&curves, &axes, Some(&axes.title), 2.0);
+                if rate_plot::draw(&backend.into_drawing_area(), &f).is_ok() {
+                    if let Ok(url) = c.to_data_url() {
+                        download(&url, &format!("{file}.png"));
+                    }
+                }
+            }
+        })
+    };
+    let on_csv = {
+        let (curves, axes, file) = (p.curves.clone(), p.axes.clone(), p.file.clone());
+        Callback::from(move |_| {
+            download_text(&rate_plot::to_csv(&axes.x_name, &curves), "text/csv", &format!("{file}.csv"));
+        })
+    };
+    let t = &p.testid;
+    html! {
+        <figure class={classes!("plot-figure", p.highlighted.then_some("lesson-mark-plot"))} data-testid={format!("{t}plot-figure")}>
+            <figcaption>
+                { p.children.clone() }
+                <span class="downloads">
+                    <button onclick={on_png} data-testid={format!("{t}export-png")} title="The plot as a picture, with a title">{ "PNG" }</button>
+                    <button onclick={on_csv} data-testid={format!("{t}export-csv")} title="The plotted numbers as a table">{ "CSV" }</button>
+                </span>
+            </figcaption>
+            <canvas ref={canvas} class="chart" data-testid={format!("{t}rate-plot")} role="img"
+                aria-label={p.axes.title.clone()} data-curves={p.curves.len().to_string()} />
+        </figure>
+    }
+}
