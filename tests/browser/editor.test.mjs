@@ -1,30 +1,16 @@
 // Building a network on the canvas as a person does: drag switches and hosts from the palette, drag links and
 // flows between them, run it, change the marking, reset, undo; select, move, delete; zoom; edit properties.
-import { test, before, after } from 'node:test';
+import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { serveDist, launchBrowser, openPage, screenshot, OUTPUT } from './harness.mjs';
+import { serveDist, closePages, newContext, launchBrowser, openPage, screenshot, OUTPUT, openTab, toPage, nodeAt, flowMiddle } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launchBrowser(); });
+afterEach(() => closePages());
 after(async () => { await browser?.close(); await server?.close(); });
 
 const simMs = async (page) => parseFloat(await page.getByTestId('sim-time').innerText());
-
-/** Page coordinates of view point (x, y) on the canvas (viewBox with preserveAspectRatio xMidYMid meet). */
-async function toPage(page, x, y) {
-  const svg = page.getByTestId('topology');
-  const [vx, vy, vw, vh] = (await svg.getAttribute('data-viewbox')).split(' ').map(Number);
-  const r = await svg.boundingBox();
-  const s = Math.min(r.width / vw, r.height / vh);
-  return [r.x + (r.width - vw * s) / 2 + (x - vx) * s, r.y + (r.height - vh * s) / 2 + (y - vy) * s];
-}
-
-/** Page coordinates of a node's centre. */
-async function nodeAt(page, id) {
-  const g = page.getByTestId(`node-${id}`);
-  return toPage(page, Number(await g.getAttribute('data-x')), Number(await g.getAttribute('data-y')));
-}
 
 async function drag(page, [x1, y1], [x2, y2]) {
   await page.mouse.move(x1, y1);
@@ -46,7 +32,7 @@ async function connect(page, tool, a, b) {
   await drag(page, await nodeAt(page, a), await nodeAt(page, b));
 }
 
-const flowCount = (page) => page.locator('path[data-testid^="flow-"]').count();
+const flowCount = (page) => page.locator('svg.topology path[data-testid^="flow-"]').count();
 
 test('build a two-switch network by dragging, run it, change marking, reset, undo', async () => {
   const page = await openPage(browser, server.url);
@@ -58,6 +44,8 @@ test('build a two-switch network by dragging, run it, change marking, reset, und
   await dropNode(page, 'host', 250, 400, 'h1');
   await dropNode(page, 'host', 400, 400, 'h2');
   await dropNode(page, 'host', 750, 400, 'h3');
+  // Selecting on the drawing shows the Selection tab (no lesson is being followed).
+  await page.getByTestId('panel-selection').waitFor();
   assert.equal(await page.getByTestId('selection-title').innerText(), 'Host h3', 'a dropped node is selected');
 
   await connect(page, 'link', 'S1', 'S2');
@@ -84,6 +72,7 @@ test('build a two-switch network by dragging, run it, change marking, reset, und
   await page.getByLabel('Speed').selectOption({ label: '1 ms/s' });
   await page.getByRole('button', { name: 'Run' }).click();
   await page.waitForFunction(() => parseFloat(document.querySelector('[data-testid="link-S2->h3"]').getAttribute('data-rate')) > 0.9);
+  await openTab(page, 'results');
   await page.getByTestId('flow-row-f1').waitFor({ state: 'attached' });
   assert.match(await page.getByTestId('flow-row-f1').textContent(), /f1.*%/);
   await page.getByRole('button', { name: 'Pause' }).click();
@@ -91,7 +80,9 @@ test('build a two-switch network by dragging, run it, change marking, reset, und
   assert.ok(paused > 0);
 
   // Marking changes apply to the paused run from that moment (no restart).
+  await openTab(page, 'settings');
   await page.getByLabel('Marking policy').selectOption('naive');
+  await page.getByTestId('notice').waitFor();
   assert.match(await page.getByTestId('notice').innerText(), /Marking changed at .* applies from then on/);
   assert.equal(await simMs(page), paused);
   await page.getByRole('button', { name: 'Reset' }).click();
@@ -106,16 +97,17 @@ test('build a two-switch network by dragging, run it, change marking, reset, und
   await page.keyboard.press('Control+Shift+z');
   await page.getByTestId('flow-f2').waitFor();
 
-  // The work survives a reload.
+  // The work survives a reload, and the picker says what it is.
   await page.reload();
   await page.getByTestId('flow-f2').waitFor();
-  assert.equal(await page.getByLabel('Scenario').inputValue(), 'empty');
+  assert.equal(await page.getByLabel('Scenario').inputValue(), 'custom');
+  assert.equal(await page.getByLabel('Scenario').locator('option:checked').innerText(), 'Built on the canvas');
   assert.equal(await page.getByTestId('node-h3').count(), 1);
   assert.deepEqual(page.errors, []);
 });
 
 test('a saved network that cannot be read is reported, and the page still works', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const context = await newContext(browser, { viewport: { width: 1280, height: 800 } });
   await context.addInitScript(() => {
     if (!sessionStorage.getItem('seeded')) {
       localStorage.setItem('ibcc.playground.scenario', '{"format": "ibcc-scenario", "version": 1, "nodes": [');
@@ -142,6 +134,7 @@ test('select, move, delete, edit properties and zoom on the canvas', async () =>
   const [ax, ay] = await nodeAt(page, 'A');
   await drag(page, [ax, ay], [ax - 60, ay + 40]);
   assert.notEqual(await page.getByTestId('node-A').getAttribute('data-x'), before, 'moved');
+  await page.getByTestId('panel-selection').waitFor();
   assert.equal(await page.getByTestId('selection-title').innerText(), 'Switch A');
   // Arrow keys move the selected node too.
   const x0 = Number(await page.getByTestId('node-A').getAttribute('data-x'));
@@ -202,10 +195,16 @@ test('the congestion tree is highlighted and the plots can be chosen', async () 
   await page.getByTestId('blocked-A->B').waitFor({ state: 'attached' });
   await page.waitForFunction(() => parseFloat(document.querySelector('[data-testid=sim-time]').innerText) > 45);
   await page.getByRole('button', { name: 'Pause' }).click();
-  // The victim flow (from 40 ms) crosses the blocked A->B but not the root.
-  assert.match(await page.getByTestId('flow-victim').getAttribute('class'), /victim/);
-  assert.match(await page.getByTestId('flow-victim').locator('title').textContent(), /Rate limit .* Throughput .* Victim/);
-  assert.match(await page.getByTestId('link-B->BC').locator('title').textContent(), /utilization.*marks.*waiting for credit.*Root/);
+  // The victim flow (from 40 ms) crosses the blocked A->B but not the root; hovering shows its figures.
+  assert.match(await page.locator('svg.topology [data-testid=flow-victim]').getAttribute('class'), /victim/);
+  await page.mouse.move(...(await flowMiddle(page, 'victim')));
+  await page.getByTestId('card').waitFor();
+  assert.match(await page.getByTestId('card').innerText(), /rate limit[\s\S]*throughput[\s\S]*Victim/);
+  const [bx, by] = await nodeAt(page, 'B');
+  const [cx, cy] = await nodeAt(page, 'BC');
+  await page.mouse.move((bx + cx) / 2, (by + cy) / 2);
+  await page.waitForFunction(() => /Link B — BC/.test(document.querySelector('[data-testid=card]')?.innerText ?? ''));
+  assert.match(await page.getByTestId('card').innerText(), /B->BC: .*utilization.*marks.*waiting for credit.*Root/);
   await screenshot(page, 'editor-congestion-tree');
 
   for (const [kind, min] of [['limits', 1], ['buffers', 1], ['marks', 0]]) {
@@ -220,16 +219,20 @@ test('the congestion tree is highlighted and the plots can be chosen', async () 
 test('A/B comparison: B with marking and LIPD against A without, overlaid and side by side', async () => {
   const page = await openPage(browser, server.url);
   await page.getByLabel('Scenario').selectOption('infocom03-fig2');
+  await page.getByTestId('tab-compare').click();
   await page.getByTestId('compare-setup').click();
   assert.match(await page.getByTestId('compare-diff').innerText(), /same as A/);
+  // B's settings show only what differs, unless asked.
+  assert.equal(await page.getByTestId('input-b-marking-policy').count(), 0);
+  await page.getByTestId('compare-b-settings').click();
   await page.getByTestId('input-b-marking-policy').selectOption('input_triggered');
   await page.getByTestId('input-b-response').selectOption('lipd');
-  assert.match(await page.getByTestId('compare-diff').innerText(), /marking\.policy: none → input_triggered/);
+  assert.match(await page.getByTestId('compare-diff').innerText(), /Marking policy: none → input_triggered/);
   await page.getByTestId('compare-run').click();
   await page.waitForFunction(() => Number(document.querySelector('[data-testid=compare-progress]').value) >= 1, null, { timeout: 60_000 });
   const table = await page.getByTestId('compare-results').innerText();
   assert.match(table, /victim throughput/);
-  assert.match(table, /remote marks\s+0\s+[1-9]/, 'B marks the remote flows');
+  assert.match(table, /remote marks\s+0\s+[1-9]\d*\s+\+[1-9]/, 'B marks the remote flows; the difference column says so');
   assert.match(table, /dropped packets\s+0\s+0/);
   const marked = table.match(/marked packets\s+(\d+)\s+(\d+)/);
   assert.equal(marked[1], '0', 'A marks nothing');

@@ -1,12 +1,13 @@
 // The Finc(t) explorer (INFOCOM'03 Fig. 5) as a person uses it: open the page, read the recovery times, change m,
 // and see both the times and the plot change; a bad value is refused next to its field.
-import { test, before, after } from 'node:test';
+import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { serveDist, launchBrowser, openPage, screenshot } from './harness.mjs';
+import { serveDist, closePages, launchBrowser, openPage, screenshot } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launchBrowser(); });
+afterEach(() => closePages());
 after(async () => { await browser?.close(); await server?.close(); });
 
 const text = (page, id) => page.getByTestId(id).innerText();

@@ -1,12 +1,13 @@
 // Determinism across platforms: the golden scenario run in the browser (wasm) must give the same results digest as
 // the native test run (core/tests/golden.rs), both checked against tests/golden/digest.txt.
-import { test, before, after } from 'node:test';
+import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { serveDist, launchBrowser, openPage } from './harness.mjs';
+import { serveDist, closePages, launchBrowser, openPage } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launchBrowser(); });
+afterEach(() => closePages());
 after(async () => { await browser?.close(); await server?.close(); });
 
 test('the golden run gives the recorded digest in wasm', async () => {

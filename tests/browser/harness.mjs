@@ -43,9 +43,24 @@ export async function launchBrowser() {
   });
 }
 
+/** Contexts opened by the tests, closed after each test so no page keeps a simulation running behind the next. */
+const contexts = [];
+
+/** Closes every page the last test opened (use as `afterEach(closePages)`). */
+export async function closePages() {
+  for (const c of contexts.splice(0)) await c.close().catch(() => {});
+}
+
+/** A new browser context with `options`, closed by `closePages`. */
+export async function newContext(browser, options) {
+  const context = await browser.newContext(options);
+  contexts.push(context);
+  return context;
+}
+
 /** A new page that collects console errors and page errors into `page.errors`. */
 export async function openPage(browser, url, { viewport = { width: 1280, height: 800 }, colorScheme = 'light' } = {}) {
-  const context = await browser.newContext({ viewport, colorScheme });
+  const context = await newContext(browser, { viewport, colorScheme });
   const page = await context.newPage();
   page.errors = [];
   page.on('console', (msg) => { if (msg.type() === 'error') page.errors.push(msg.text()); });
@@ -60,4 +75,100 @@ export async function screenshot(page, name) {
   const path = join(OUTPUT, `${name}.png`);
   await page.screenshot({ path, fullPage: true });
   return path;
+}
+
+/** Opens a tab of the playground's side panel (Lesson, Selection, Settings, Results) by its id. */
+export async function openTab(page, id) {
+  await page.getByTestId(`side-${id}`).click();
+  await page.getByTestId(`panel-${id}`).waitFor();
+}
+
+/** The simulated time shown, in ms. */
+export const simMs = async (page) => parseFloat(await page.getByTestId('sim-time').innerText());
+
+/** Resolves once the simulated time shown is at least `ms`. */
+export async function waitSim(page, ms, timeout = 60_000) {
+  await page.waitForFunction((t) => parseFloat(document.querySelector('[data-testid=sim-time]').innerText) >= t, ms, { timeout });
+}
+
+/** Plays at "as fast as possible" until at least `ms`, then pauses (if the run has not finished). */
+export async function runPast(page, ms) {
+  await page.getByLabel('Speed').selectOption({ label: 'as fast as possible' });
+  await page.getByTestId('run').click();
+  await waitSim(page, ms);
+  if (/Pause/.test(await page.getByTestId('run').innerText())) await page.getByTestId('run').click();
+}
+
+/** Page coordinates of view point (x, y) on the drawing (viewBox with preserveAspectRatio xMidYMid meet). */
+export async function toPage(page, x, y) {
+  const svg = page.getByTestId('topology');
+  const [vx, vy, vw, vh] = (await svg.getAttribute('data-viewbox')).split(' ').map(Number);
+  const r = await svg.boundingBox();
+  const s = Math.min(r.width / vw, r.height / vh);
+  return [r.x + (r.width - vw * s) / 2 + (x - vx) * s, r.y + (r.height - vh * s) / 2 + (y - vy) * s];
+}
+
+/** Page coordinates of a node's centre. */
+export async function nodeAt(page, id) {
+  const g = page.getByTestId(`node-${id}`);
+  return toPage(page, Number(await g.getAttribute('data-x')), Number(await g.getAttribute('data-y')));
+}
+
+/** Page coordinates of the middle of a flow's curve (its quadratic Bezier at t = 0.5). */
+export async function flowMiddle(page, id) {
+  const d = await page.getByTestId(`flow-${id}`).first().getAttribute('d');
+  const [x0, y0, cx, cy, x1, y1] = d.match(/-?[\d.]+/g).map(Number);
+  return toPage(page, 0.25 * x0 + 0.5 * cx + 0.25 * x1, 0.25 * y0 + 0.5 * cy + 0.25 * y1);
+}
+
+const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
+
+/** One finger from `from` to `to` ([x, y] page points), by CDP touch events (`cdp`: a CDP session of the page). */
+export async function touchDrag(cdp, [x0, y0], [x1, y1], steps = 10) {
+  const send = (type, touchPoints) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints });
+  await send('touchStart', [{ x: x0, y: y0, id: 0 }]);
+  for (let i = 1; i <= steps; i++) {
+    const f = i / steps;
+    await send('touchMove', [{ x: x0 + (x1 - x0) * f, y: y0 + (y1 - y0) * f, id: 0 }]);
+    await sleep(16);
+  }
+  await send('touchEnd', []);
+}
+
+/** A tap at [x, y]. */
+export async function touchTap(cdp, [x, y]) {
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y, id: 0 }] });
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+}
+
+/** Two fingers moving from a0, b0 to a1, b1 (all [x, y]), as a pinch. */
+export async function touchPinch(cdp, a0, a1, b0, b1, steps = 10) {
+  const send = (type, touchPoints) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints });
+  const at = (p, q, f) => ({ x: p[0] + (q[0] - p[0]) * f, y: p[1] + (q[1] - p[1]) * f });
+  await send('touchStart', [{ ...at(a0, a0, 0), id: 0 }, { ...at(b0, b0, 0), id: 1 }]);
+  for (let i = 1; i <= steps; i++) {
+    const f = i / steps;
+    await send('touchMove', [{ ...at(a0, a1, f), id: 0 }, { ...at(b0, b1, f), id: 1 }]);
+    await sleep(16);
+  }
+  await send('touchEnd', []);
+}
+
+/** Whether the canvas (or PNG data URL) shown on the page has a pixel of exactly rgb `[r, g, b]`. */
+export async function hasColour(page, source, [r, g, b]) {
+  return page.evaluate(async ({ source, r, g, b }) => {
+    let canvas = source.startsWith('data:') ? null : document.querySelector(source);
+    if (!canvas) {
+      const img = new Image();
+      img.src = source;
+      await img.decode();
+      canvas = document.createElement('canvas');
+      canvas.width = img.width;
+      canvas.height = img.height;
+      canvas.getContext('2d').drawImage(img, 0, 0);
+    }
+    const d = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    for (let i = 0; i < d.length; i += 4) if (d[i] === r && d[i + 1] === g && d[i + 2] === b) return true;
+    return false;
+  }, { source, r, g, b });
 }

@@ -1,12 +1,13 @@
 // The playground as a person uses it: pick a scenario, run it, watch link rates and results move, pause, step,
 // reset; and every preset runs briefly without a console error.
-import { test, before, after } from 'node:test';
+import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { serveDist, launchBrowser, openPage, screenshot } from './harness.mjs';
+import { serveDist, closePages, launchBrowser, openPage, screenshot, openTab } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launchBrowser(); });
+afterEach(() => closePages());
 after(async () => { await browser?.close(); await server?.close(); });
 
 const simMs = async (page) => parseFloat(await page.getByTestId('sim-time').innerText());
@@ -22,6 +23,7 @@ test('run a preset, watch it move, pause, step and reset', async () => {
   // The root link B->BC saturates; the results table fills in.
   await page.waitForFunction(() => parseFloat(document.querySelector('[data-testid="link-B->BC"]').getAttribute('data-rate')) > 0.9);
   assert.ok(await rate(page, 'B->BC') > 0.9);
+  await openTab(page, 'results');
   await page.getByTestId('group-local').waitFor();
   assert.match(await page.getByTestId('totals').innerText(), /dropped 0/);
   // The rate plot is drawn (its canvas is not blank) and redrawn as the run goes on.
@@ -36,11 +38,11 @@ test('run a preset, watch it move, pause, step and reset', async () => {
   const paused = await simMs(page);
 
   // The plot's data as CSV and the plot as PNG, downloaded as a person would.
-  const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+  const [csv] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-csv').click()]);
   const csvText = await readFile(await csv.path(), 'utf8');
   assert.match(csvText.split('\n')[0], /^time_ms,B->BC,A->B,local flows,remote flows,victim flows$/);
   assert.ok(csvText.split('\n').length > 20, 'a row per sample');
-  const [png] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download PNG' }).click()]);
+  const [png] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-png').click()]);
   const pngBytes = await readFile(await png.path());
   assert.equal(pngBytes.subarray(1, 4).toString(), 'PNG');
   // Per-flow results.
@@ -59,7 +61,10 @@ test('every preset runs briefly without errors', async () => {
   const page = await openPage(browser, server.url);
   const names = await page.getByLabel('Scenario').locator('option').evaluateAll((os) => os.map((o) => o.value));
   assert.ok(names.length >= 15, `presets: ${names}`);
-  await page.getByLabel('Speed').selectOption({ label: '10 ms/s' });
+  // Listed by what they show; the ids stay in the values (links, files, the command line).
+  const labels = await page.getByLabel('Scenario').locator('option').evaluateAll((os) => os.map((o) => o.textContent));
+  assert.ok(labels.includes("Congestion spreading, INFOCOM'03 Fig. 2"), labels.join(' | '));
+  await openTab(page, 'results');
   for (const name of names) {
     await page.getByLabel('Scenario').selectOption(name);
     await page.getByRole('button', { name: 'Run' }).click();
@@ -77,7 +82,9 @@ test('parameter changes while running: marking applies at once, others offer a r
   await page.getByLabel('Speed').selectOption({ label: '10 ms/s' });
   await page.getByRole('button', { name: 'Run' }).click();
   await page.waitForFunction(() => parseFloat(document.querySelector('[data-testid=sim-time]').innerText) > 2);
+  await openTab(page, 'results');
   assert.match(await page.getByTestId('totals').innerText(), /marked 0$/, 'no congestion control: nothing marked');
+  await openTab(page, 'settings');
 
   // A source response cannot change under a running source: the run pauses and offers a restart.
   await page.getByLabel('Source response').selectOption('lipd');
@@ -91,9 +98,10 @@ test('parameter changes while running: marking applies at once, others offer a r
   await page.getByRole('button', { name: 'Run' }).click();
   await page.waitForFunction(() => parseFloat(document.querySelector('[data-testid=sim-time]').innerText) > 2);
   await page.getByLabel('Marking policy').selectOption('input_triggered');
+  await page.getByTestId('notice').waitFor();
   assert.match(await page.getByTestId('notice').innerText(), /Marking changed at .* applies from then on/);
   assert.ok(await simMs(page) > 2, 'no restart');
-  await page.waitForFunction(() => /marked [1-9]/.test(document.querySelector('[data-testid=totals]').innerText));
+  await page.waitForFunction(() => /marked [1-9]/.test(document.querySelector('[data-testid=totals]').textContent));
   // What cnt1 counts is a marking setting too: recounted from the buffers, it applies without a restart.
   const before = await simMs(page);
   await page.getByLabel('cnt1 counts a packet until').selectOption('departure');
@@ -124,6 +132,7 @@ test('parameter changes while running: marking applies at once, others offer a r
 
 test('generate a two-switch network, a parking lot and a fat tree, and run them', async () => {
   const page = await openPage(browser, server.url);
+  await openTab(page, 'settings');
   await page.getByText('Generate a network').click();
   await page.getByLabel('L (local sources)').fill('0');
   await page.getByRole('button', { name: 'Generate' }).click();
@@ -132,6 +141,8 @@ test('generate a two-switch network, a parking lot and a fat tree, and run them'
   await page.getByLabel('R (remote sources)').fill('2');
   await page.getByRole('button', { name: 'Generate' }).click();
   await page.getByTestId('node-A2').waitFor();
+  // The picker says what is loaded.
+  assert.match(await page.getByLabel('Scenario').locator('option:checked').innerText(), /^Generated: two-switch L=3 R=2/);
   assert.equal(await page.getByTestId('node-B3').count(), 1);
   assert.equal(await page.getByTestId('node-B4').count(), 0);
 

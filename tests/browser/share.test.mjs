@@ -1,32 +1,36 @@
 // Sharing: a link opened in a fresh browser restores the scenario and the plot exactly and gives identical results;
 // broken and hostile links are refused with a message and the default scenario; scenario files save and open.
-import { test, before, after } from 'node:test';
+import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { serveDist, launchBrowser, openPage, screenshot } from './harness.mjs';
+import { serveDist, closePages, launchBrowser, openPage, screenshot, openTab, waitSim } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launchBrowser(); });
+afterEach(() => closePages());
 after(async () => { await browser?.close(); await server?.close(); });
 
 /** Runs the page's scenario to its end as fast as possible; resolves to the results' text. */
 async function runToEnd(page) {
   await page.getByLabel('Speed').selectOption({ label: 'as fast as possible' });
   await page.getByRole('button', { name: 'Run' }).click();
-  await page.waitForFunction(() => Number(document.querySelector('[data-testid=progress]').value) >= 1, null, { timeout: 60_000 });
+  const end = parseFloat((await page.locator('.clock .end').innerText()).replace('/', ''));
+  await waitSim(page, end);
   return page.getByTestId('results-table').textContent();
 }
 
 test('a shared link opens in a fresh browser with the same scenario, plot and results', async () => {
   const page = await openPage(browser, server.url);
   await page.getByLabel('Scenario').selectOption('infocom03-fig3b');
+  await openTab(page, 'settings');
   await page.getByText('Network and run').click();
   await page.getByLabel('Measure from').fill('2');
   await page.getByLabel('Duration').fill('8');
   await page.getByLabel('m', { exact: true }).fill('3');
   await page.getByTestId('plot-kind').selectOption('buffers');
+  await page.getByTestId('share-open').click();
   await page.getByTestId('share').click();
   const url = await page.getByTestId('share-link').inputValue();
   assert.match(url, /#s=1\.[A-Za-z0-9_-]+$/);
@@ -35,6 +39,8 @@ test('a shared link opens in a fresh browser with the same scenario, plot and re
 
   const other = await openPage(browser, url);
   assert.equal(await other.getByLabel('Scenario').inputValue(), 'custom');
+  assert.equal(await other.getByLabel('Scenario').locator('option:checked').innerText(), 'From a shared link');
+  await openTab(other, 'settings');
   assert.equal(await other.getByTestId('plot-kind').inputValue(), 'buffers');
   assert.equal(await other.getByLabel('m', { exact: true }).inputValue(), '3');
   assert.equal(await other.getByLabel('Duration').inputValue(), '8');
@@ -67,6 +73,7 @@ test('broken and hostile links are refused with a message, and the default scena
 test('save the scenario as JSON and open it again; a bad file is refused', async () => {
   const page = await openPage(browser, server.url);
   await page.getByLabel('Scenario').selectOption('globecom02-fig3c');
+  await page.getByTestId('share-open').click();
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('save-json').click()]);
   const json = await readFile(await download.path(), 'utf8');
   assert.equal(JSON.parse(json).name, 'globecom02-fig3c');
@@ -76,9 +83,11 @@ test('save the scenario as JSON and open it again; a bad file is refused', async
   await writeFile(file, json);
   await fresh.getByTestId('open-json').setInputFiles(file);
   await fresh.waitForFunction(() => document.querySelector('[data-testid=scenario-picker]').value === 'custom');
-  assert.match(await fresh.locator('.lede').first().innerText(), /Globecom'02 Fig. 3c/);
+  assert.match(await fresh.getByLabel('Scenario').locator('option:checked').innerText(), /^Opened: ibcc-\d+\.json$/);
+  assert.match(await fresh.getByTestId('scenario-line').innerText(), /Input-output-triggered marking, output threshold 4/);
 
   await writeFile(file, json.replace('"switch"', '"swtich"').slice(0, 200));
+  await fresh.getByTestId('share-open').click();
   await fresh.getByTestId('open-json').setInputFiles(file);
   assert.match(await fresh.getByTestId('open-error').innerText(), /ibcc-\d+\.json: .*line/);
   assert.deepEqual([...page.errors, ...fresh.errors], []);

@@ -1,0 +1,205 @@
+// The playground as a teaching instrument: one screen at 1280x720, touch gestures on a tablet, no overflow on a
+// phone, the keyboard, one colour per group everywhere, a timeline that goes back exactly, and a default speed that
+// reaches the interesting moment in seconds. Screenshots at each size are kept as test output.
+import { test, before, after, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { serveDist, closePages, newContext, launchBrowser, screenshot, openTab, simMs, waitSim, nodeAt, flowMiddle, touchDrag, touchTap, touchPinch, hasColour } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await serveDist(); browser = await launchBrowser(); });
+afterEach(() => closePages());
+after(async () => { await browser?.close(); await server?.close(); });
+
+/** A page in a fresh context with these options, collecting errors. */
+async function open(options, url = server.url) {
+  const context = await newContext(browser, options);
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') page.errors.push(m.text()); });
+  page.on('pageerror', (e) => page.errors.push(String(e)));
+  await page.goto(url);
+  await page.getByTestId('run').waitFor();
+  return page;
+}
+
+const inside = (box, vp) => box && box.x >= 0 && box.y >= 0 && box.x + box.width <= vp.width + 0.5 && box.y + box.height <= vp.height + 0.5;
+const viewWidth = async (page) => Number((await page.getByTestId('topology').getAttribute('data-viewbox')).split(' ')[2]);
+/** The victim's colour as the palette draws it in the light theme (web/src/palette.rs, PURPLE). */
+const VICTIM = [0x8e, 0x24, 0xaa];
+
+test('at 1280x720 the transport, the network, the plot and the side panel share one screen', async () => {
+  for (const colorScheme of ['light', 'dark']) {
+    const vp = { width: 1280, height: 720 };
+    const page = await open({ viewport: vp, colorScheme });
+    await page.getByTestId('scenario-picker').selectOption('infocom03-fig2');
+    await page.getByTestId('run').click();
+    await waitSim(page, 2);
+    for (const id of ['run', 'step', 'reset', 'speed', 'timeline', 'topology', 'rate-plot', 'panel-lesson', 'legend']) {
+      assert.ok(inside(await page.getByTestId(id).boundingBox(), vp), `${id} fully visible (${colorScheme})`);
+    }
+    assert.equal(await page.evaluate(() => document.documentElement.scrollHeight), 720, 'no scrolling');
+    // The description is one line, with more on request.
+    const line = await page.getByTestId('scenario-line').boundingBox();
+    assert.ok(line.height < 30, `one line: ${line.height}`);
+    await screenshot(page, `instrument-1280x720-${colorScheme}`);
+    assert.deepEqual(page.errors, []);
+  }
+});
+
+test('at 1024x768 with touch: a pinch zooms, one finger drags a node, a tap shows a link card', async () => {
+  const page = await open({ viewport: { width: 1024, height: 768 }, hasTouch: true });
+  const cdp = await page.context().newCDPSession(page);
+  await page.getByTestId('scenario-picker').selectOption('infocom03-fig2');
+  // The panel folds away, and comes back.
+  await page.getByTestId('side-fold').click();
+  assert.ok((await page.getByTestId('topology').boundingBox()).width > 700, 'the drawing takes the room');
+  await page.getByTestId('side-fold').click();
+
+  const before = await viewWidth(page);
+  const r = await page.getByTestId('topology').boundingBox();
+  const [cx, cy] = [r.x + r.width / 2, r.y + r.height / 2];
+  await touchPinch(cdp, [cx - 30, cy], [cx - 130, cy], [cx + 30, cy], [cx + 130, cy]);
+  await page.waitForFunction((w) => Number(document.querySelector('[data-testid=topology]').getAttribute('data-viewbox').split(' ')[2]) < w, before);
+  assert.ok(await viewWidth(page) < before * 0.6, 'fingers apart: closer');
+  assert.equal(await page.evaluate(() => window.visualViewport.scale), 1, 'the page itself did not zoom');
+  await page.getByTestId('zoom-fit').click();
+
+  const x0 = Number(await page.getByTestId('node-A').getAttribute('data-x'));
+  const [ax, ay] = await nodeAt(page, 'A');
+  await touchDrag(cdp, [ax, ay], [ax + 60, ay + 30]);
+  await page.waitForFunction((x) => Number(document.querySelector('[data-testid=node-A]').getAttribute('data-x')) > x + 20, x0);
+
+  // A tap on a link: its card, which stays until closed.
+  const [bx, by] = await nodeAt(page, 'B');
+  const [vx, vy] = await nodeAt(page, 'BV');
+  await touchTap(cdp, [(bx + vx) / 2, (by + vy) / 2]);
+  await page.getByTestId('card').waitFor();
+  assert.match(await page.getByTestId('card').innerText(), /Link B — BV[\s\S]*Gb\/s/);
+  await screenshot(page, 'instrument-1024x768-touch');
+  await page.getByTestId('card-close').click();
+  await page.getByTestId('card').waitFor({ state: 'detached' });
+  assert.deepEqual(page.errors, []);
+});
+
+test('at 390x844 nothing overflows sideways, one view at a time, plot text at full size', async () => {
+  for (const colorScheme of ['light', 'dark']) {
+    const page = await open({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, colorScheme });
+    await page.getByTestId('run').click();
+    await waitSim(page, 5);
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 390, 'no horizontal overflow');
+    assert.ok(await page.getByTestId('topology').isVisible());
+    assert.ok(!(await page.getByTestId('rate-plot').isVisible()), 'one view at a time');
+    await screenshot(page, `instrument-390x844-network-${colorScheme}`);
+    await page.getByTestId('phone-plot').click();
+    assert.ok(await page.getByTestId('rate-plot').isVisible());
+    // The plot is drawn at the screen's pixel density for its shown size: its 11 px text is not scaled down.
+    const [px, css, dpr] = await page.getByTestId('rate-plot').evaluate((c) => [c.width, c.clientWidth, devicePixelRatio]);
+    assert.equal(px, Math.round(css * dpr));
+    await page.getByTestId('phone-settings').click();
+    assert.ok(await page.getByLabel('Marking policy').isVisible());
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 390);
+    await screenshot(page, `instrument-390x844-settings-${colorScheme}`);
+    assert.deepEqual(page.errors, []);
+  }
+});
+
+test('the keyboard: arrows scroll the page until the network has focus, then move the selected node', async () => {
+  const page = await open({ viewport: { width: 390, height: 700 } });
+  await page.getByTestId('scenario-picker').selectOption('infocom03-fig2');
+  await page.evaluate(() => document.activeElement?.blur());
+  const y0 = await page.evaluate(() => window.scrollY);
+  await page.keyboard.press('ArrowDown');
+  await page.waitForFunction((y) => window.scrollY > y, y0);
+  await page.evaluate(() => window.scrollTo(0, 0));
+
+  // Tab reaches the drawing; arrows move the focus between nodes and links; Enter selects; arrows move it.
+  await page.getByTestId('topology').focus();
+  await page.keyboard.press('ArrowRight');
+  await page.getByTestId('focus-ring').waitFor({ state: 'attached' });
+  const [ax, ay] = await nodeAt(page, 'A');
+  await page.mouse.click(ax, ay);
+  const y = Number(await page.getByTestId('node-A').getAttribute('data-y'));
+  const scrolled = await page.evaluate(() => window.scrollY);
+  await page.keyboard.press('ArrowDown');
+  await page.waitForFunction((y) => Number(document.querySelector('[data-testid=node-A]').getAttribute('data-y')) === y + 10, y);
+  assert.equal(await page.evaluate(() => window.scrollY), scrolled, 'the page stays put');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Delete');
+  await page.waitForFunction(() => !document.querySelector('[data-testid="node-A"]'));
+  assert.deepEqual(page.errors, []);
+});
+
+test('the victim is purple in the drawing, the legend, the plot and its PNG, before and during a run', async () => {
+  const page = await open({ viewport: { width: 1280, height: 720 } });
+  await page.getByTestId('scenario-picker').selectOption('infocom03-fig2');
+  const purple = `rgb(${VICTIM.join(', ')})`;
+  const drawn = () => page.getByTestId('flow-victim').first().evaluate((e) => getComputedStyle(e).stroke);
+  const check = async (when) => {
+    assert.equal(await drawn(), purple, `drawing, ${when}`);
+    assert.match(await page.getByTestId('legend-group-victim').innerText(), /purple: victim flows/);
+    await page.waitForFunction(() => document.querySelector('[data-testid=rate-plot]').width > 0);
+    assert.ok(await hasColour(page, '[data-testid=rate-plot]', VICTIM), `plot, ${when}`);
+    const [png] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-png').click()]);
+    const url = 'data:image/png;base64,' + (await readFile(await png.path())).toString('base64');
+    assert.ok(await hasColour(page, url, VICTIM), `PNG, ${when}`);
+  };
+  await check('before the run');
+  await page.getByTestId('run').click();
+  await waitSim(page, 45);
+  await check('during the run');
+  assert.deepEqual(page.errors, []);
+});
+
+test('scrubbing back and forward gives the results of a direct run to that time', async () => {
+  const results = (page) => page.getByTestId('results-table').innerText();
+  const direct = await open({ viewport: { width: 1280, height: 720 } });
+  await direct.getByTestId('scenario-picker').selectOption('infocom03-fig2');
+  await direct.getByTestId('to-measured-end').click();
+  await direct.waitForFunction(() => document.querySelector('[data-testid=sim-time]').innerText === '60.000 ms', null, { timeout: 60_000 });
+  await openTab(direct, 'results');
+  const want = await results(direct);
+  assert.match(want, /victim/);
+
+  const page = await open({ viewport: { width: 1280, height: 720 } });
+  await page.getByTestId('scenario-picker').selectOption('infocom03-fig2');
+  await page.getByTestId('speed').selectOption({ label: 'as fast as possible' });
+  await page.getByTestId('run').click();
+  await waitSim(page, 100);
+  // Drag the timeline back to about 20 ms: the drawing and tables show that time.
+  const t = await page.getByTestId('timeline').locator('.track').boundingBox();
+  await page.mouse.move(t.x + t.width * 0.9, t.y + t.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(t.x + t.width * 0.5, t.y + t.height / 2, { steps: 5 });
+  await page.mouse.move(t.x + t.width * 0.2, t.y + t.height / 2, { steps: 5 });
+  await page.mouse.up();
+  await page.waitForFunction(() => Math.abs(parseFloat(document.querySelector('[data-testid=sim-time]').innerText) - 20) < 0.5);
+  await openTab(page, 'results');
+  assert.notEqual(await results(page), want);
+  await page.getByTestId('to-measured-end').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=sim-time]').innerText === '60.000 ms');
+  await page.waitForFunction((w) => document.querySelector('[data-testid=results-table]').innerText === w, want);
+  // The moments on the timeline: the victim's start.
+  await page.getByTestId('moment-victim-starts').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=sim-time]').innerText === '40.000 ms');
+  await screenshot(page, 'instrument-scrubbed');
+  assert.deepEqual([...direct.errors, ...page.errors], []);
+});
+
+test('INFOCOM\'03 Fig. 2 at its own speed reaches the victim (40 ms) within 10 s; Step moves a visible amount', async () => {
+  const page = await open({ viewport: { width: 1280, height: 720 } });
+  await page.getByTestId('scenario-picker').selectOption('infocom03-fig2');
+  assert.equal(await page.getByLabel('Speed').inputValue(), '3', '10 ms/s');
+  assert.match(await page.getByLabel('Speed').locator('option:checked').innerText(), /10 ms\/s/);
+  const t0 = Date.now();
+  await page.getByTestId('run').click();
+  await waitSim(page, 40, 10_000);
+  assert.ok(Date.now() - t0 < 10_000);
+  await page.getByTestId('run').click();
+  const paused = await simMs(page);
+  await page.getByTestId('step-size').selectOption('1ms');
+  assert.match(await page.getByTestId('step').getAttribute('title'), /1 ms/);
+  await page.getByTestId('step').click();
+  await page.waitForFunction((t) => Math.abs(parseFloat(document.querySelector('[data-testid=sim-time]').innerText) - (t + 1)) < 0.0015, paused);
+  assert.deepEqual(page.errors, []);
+});
