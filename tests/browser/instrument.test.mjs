@@ -196,6 +196,8 @@ test('INFOCOM\'03 Fig. 2 at its own speed reaches the victim (40 ms) within 10 s
   await waitSim(page, 40, 10_000);
   assert.ok(Date.now() - t0 < 10_000);
   await page.getByTestId('run').click();
+  // Paused once the worker says so (a frame or two may still have been under way).
+  await page.waitForFunction(() => /Run/.test(document.querySelector('[data-testid=run]').innerText));
   const paused = await simMs(page);
   await page.getByTestId('step-size').selectOption('1ms');
   assert.match(await page.getByTestId('step').getAttribute('title'), /1 ms/);

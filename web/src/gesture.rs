@@ -146,6 +146,25 @@ enum Drag {
     },
 }
 
+/// Whether the drawing takes this key when it has the keyboard's focus (others are left to the page).
+pub fn handles_key(key: &str) -> bool {
+    matches!(
+        key,
+        "ArrowLeft"
+            | "ArrowRight"
+            | "ArrowUp"
+            | "ArrowDown"
+            | "Enter"
+            | " "
+            | "Delete"
+            | "Backspace"
+            | "Escape"
+            | "+"
+            | "="
+            | "-"
+    )
+}
+
 /// Pointer travel (page pixels) below which a press is a click or a tap.
 pub const SLOP: f64 = 4.0;
 

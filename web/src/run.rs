@@ -129,6 +129,21 @@ impl Run {
     }
 }
 
+/// Points drawn at most per curve: about one per pixel of a wide plot. A long run has a rate sample every 100 us
+/// of simulated time (a 20 s run: 200,000), more than a plot can show or a frame should carry.
+pub const MAX_POINTS: usize = 1500;
+
+/// Every `k`-th point (and the last), so that at most `max` are left. The rates are sliding-window averages over
+/// many samples, so regular thinning keeps their shape.
+pub fn thin(points: Vec<(f64, f64)>, max: usize) -> Vec<(f64, f64)> {
+    if points.len() <= max {
+        return points;
+    }
+    let k = points.len().div_ceil(max);
+    let last = points.len() - 1;
+    points.into_iter().enumerate().filter(|(i, _)| i % k == 0 || *i == last).map(|(_, p)| p).collect()
+}
+
 /// The rate curves of INFOCOM'03 Fig. 2: the busiest link (the root of congestion), the busiest link between two
 /// switches (where congestion spreads), and every group of flows.
 fn rate_curves(sim: &Simulation, results: &Results) -> Vec<Curve> {
@@ -149,7 +164,9 @@ fn rate_curves(sim: &Simulation, results: &Results) -> Vec<Curve> {
         (sim.now() as f64 - s.measure.window_ns as f64 * 1000.0 / 2.0) / 1000.0
     };
     let to_ms = |pts: Vec<(f64, f64)>| {
-        pts.into_iter().filter(|&(t, _)| t <= complete_until_ns).map(|(t, r)| (t / 1e6, 100.0 * r)).collect::<Vec<_>>()
+        let pts: Vec<(f64, f64)> =
+            pts.into_iter().filter(|&(t, _)| t <= complete_until_ns).map(|(t, r)| (t / 1e6, 100.0 * r)).collect();
+        thin(pts, MAX_POINTS)
     };
     let mut curves: Vec<Curve> = chosen
         .into_iter()
@@ -195,6 +212,15 @@ mod tests {
         let curves = run.curves(PlotKind::Rates, &f.results, 8);
         assert_eq!(curves[0].label, "B->BC");
         assert!(run.curves(PlotKind::Buffers, &f.results, 8).len() <= 8);
+    }
+
+    #[test]
+    fn long_curves_are_thinned_to_what_a_plot_can_show() {
+        let pts: Vec<(f64, f64)> = (0..10_000).map(|i| (f64::from(i), 1.0)).collect();
+        let t = thin(pts.clone(), MAX_POINTS);
+        assert!(t.len() <= MAX_POINTS + 1, "{}", t.len());
+        assert_eq!((t[0], *t.last().unwrap()), (pts[0], pts[9_999]), "the ends are kept");
+        assert_eq!(thin(pts[..10].to_vec(), MAX_POINTS).len(), 10, "short curves as they are");
     }
 
     #[test]

@@ -31,12 +31,97 @@ fn overlay(a: &[Curve], b: &[Curve]) -> Vec<Curve> {
     a.iter().map(|c| label("A", c)).chain(b.iter().map(|c| Curve { run_b: true, ..label("B", c) })).collect()
 }
 
+type Sides = Rc<std::cell::RefCell<[Side; 2]>>;
+
+/// Starts A and B, each in its own worker, as fast as they go.
+fn start_runs(sides: &Sides, tick: &UseStateHandle<u64>, runs: [Scenario; 2], kind: PlotKind) {
+    for (i, s) in runs.into_iter().enumerate() {
+        let (sides_m, tick_m) = (sides.clone(), tick.clone());
+        let on_message = Callback::from(move |m: FromWorker| {
+            {
+                let mut all = sides_m.borrow_mut();
+                let side = &mut all[i];
+                match m {
+                    FromWorker::Frame(f) => {
+                        if let Some(c) = &f.curves {
+                            side.curves = c.clone();
+                        }
+                        if let Some(w) = &side.worker {
+                            w.post(&ToWorker::Ack);
+                        }
+                        side.frame = Some(f);
+                    }
+                    FromWorker::LoadError(e) => side.error = Some(e),
+                    _ => {}
+                }
+            }
+            tick_m.set(*tick_m + 1);
+        });
+        let (sides_e, tick_e) = (sides.clone(), tick.clone());
+        let on_error = Callback::from(move |e: String| {
+            sides_e.borrow_mut()[i].error = Some(e);
+            tick_e.set(*tick_e + 1);
+        });
+        let mut all = sides.borrow_mut();
+        all[i] = Side::default();
+        match SimWorker::start(on_message, on_error) {
+            Ok(w) => {
+                w.post(&ToWorker::Load { scenario: Box::new(s), checkpoints: false });
+                w.post(&ToWorker::Plot { kind });
+                w.post(&ToWorker::Play { speed: None });
+                all[i].worker = Some(w);
+            }
+            Err(e) => all[i].error = Some(e),
+        }
+    }
+    tick.set(**tick + 1);
+}
+
+/// What B changes, each setting in words (the path beside it).
+fn diff_html(diffs: &[(String, String, String)]) -> Html {
+    html! {
+        <div data-testid="compare-diff" class="diff">
+            if diffs.is_empty() {
+                <p>{ "B is the same as A: change a setting of B below." }</p>
+            } else {
+                <p>{ "B differs from A in:" }</p>
+                <ul>
+                    for (k, x, y) in diffs.iter().take(12) {
+                        <li>{ settings::label(k) }{ format!(": {x} → {y}") }<code class="path">{ k }</code></li>
+                    }
+                    if diffs.len() > 12 {
+                        <li>{ format!("and {} more", diffs.len() - 12) }</li>
+                    }
+                </ul>
+            }
+        </div>
+    }
+}
+
+/// The results side by side, with B minus A.
+fn rows_html(rows: Vec<crate::diff::Row>) -> Html {
+    if rows.is_empty() {
+        return html! {};
+    }
+    html! {
+        <table class="results" data-testid="compare-results">
+            <caption>{ "Results side by side (over each run's measurement interval)" }</caption>
+            <thead><tr><th>{ "" }</th><th>{ "A" }</th><th>{ "B" }</th><th>{ "B − A" }</th></tr></thead>
+            <tbody>
+                for r in rows {
+                    <tr><th scope="row">{ r.what }</th><td>{ r.a }</td><td>{ r.b }</td><td>{ r.diff }</td></tr>
+                }
+            </tbody>
+        </table>
+    }
+}
+
 #[component]
 pub fn Compare() -> Html {
     let doc = use_doc();
     let a = doc.scenario.clone();
     let b = use_state(|| None::<Rc<Scenario>>);
-    let sides = use_mut_ref(|| [Side::default(), Side::default()]);
+    let sides: Sides = use_mut_ref(|| [Side::default(), Side::default()]);
     let tick = use_state(|| 0u64);
     let kind = use_state(|| PlotKind::Rates);
     let all_settings = use_state(|| false);
@@ -52,46 +137,9 @@ pub fn Compare() -> Html {
     let start = {
         let (sides, tick, a, b, kind) = (sides.clone(), tick.clone(), a.clone(), b.clone(), *kind);
         Callback::from(move |_| {
-            let Some(bs) = (*b).clone() else { return };
-            for (i, s) in [(*a).clone(), (*bs).clone()].into_iter().enumerate() {
-                let (sides_m, tick_m) = (sides.clone(), tick.clone());
-                let on_message = Callback::from(move |m: FromWorker| {
-                    let mut all = sides_m.borrow_mut();
-                    let side = &mut all[i];
-                    match m {
-                        FromWorker::Frame(f) => {
-                            if let Some(c) = &f.curves {
-                                side.curves = c.clone();
-                            }
-                            if let Some(w) = &side.worker {
-                                w.post(&ToWorker::Ack);
-                            }
-                            side.frame = Some(f);
-                        }
-                        FromWorker::LoadError(e) => side.error = Some(e),
-                        _ => {}
-                    }
-                    drop(all);
-                    tick_m.set(*tick_m + 1);
-                });
-                let (sides_e, tick_e) = (sides.clone(), tick.clone());
-                let on_error = Callback::from(move |e: String| {
-                    sides_e.borrow_mut()[i].error = Some(e);
-                    tick_e.set(*tick_e + 1);
-                });
-                let mut all = sides.borrow_mut();
-                all[i] = Side::default();
-                match SimWorker::start(on_message, on_error) {
-                    Ok(w) => {
-                        w.post(&ToWorker::Load { scenario: Box::new(s), checkpoints: false });
-                        w.post(&ToWorker::Plot { kind });
-                        w.post(&ToWorker::Play { speed: None });
-                        all[i].worker = Some(w);
-                    }
-                    Err(e) => all[i].error = Some(e),
-                }
+            if let Some(bs) = (*b).clone() {
+                start_runs(&sides, &tick, [(*a).clone(), (*bs).clone()], kind);
             }
-            tick.set(*tick + 1);
         })
     };
     let stop = {
@@ -165,21 +213,7 @@ pub fn Compare() -> Html {
             <h2>{ "A/B comparison" }</h2>
             <div class="compare-layout">
                 <div class="compare-side">
-                    <div data-testid="compare-diff" class="diff">
-                        if diffs.is_empty() {
-                            <p>{ "B is the same as A: change a setting of B below." }</p>
-                        } else {
-                            <p>{ "B differs from A in:" }</p>
-                            <ul>
-                                for (k, x, y) in diffs.iter().take(12) {
-                                    <li>{ settings::label(k) }{ format!(": {x} → {y}") }<code class="path">{ k }</code></li>
-                                }
-                                if diffs.len() > 12 {
-                                    <li>{ format!("and {} more", diffs.len() - 12) }</li>
-                                }
-                            </ul>
-                        }
-                    </div>
+                    { diff_html(&diffs) }
                     <div class="input-row">
                         if running {
                             <button onclick={stop} data-testid="compare-stop">{ "Pause" }</button>
@@ -210,17 +244,7 @@ pub fn Compare() -> Html {
                             </select>
                         </label>
                     </Chart>
-                    if !rows.is_empty() {
-                        <table class="results" data-testid="compare-results">
-                            <caption>{ "Results side by side (over each run's measurement interval)" }</caption>
-                            <thead><tr><th>{ "" }</th><th>{ "A" }</th><th>{ "B" }</th><th>{ "B − A" }</th></tr></thead>
-                            <tbody>
-                                for r in rows {
-                                    <tr><th scope="row">{ r.what }</th><td>{ r.a }</td><td>{ r.b }</td><td>{ r.diff }</td></tr>
-                                }
-                            </tbody>
-                        </table>
-                    }
+                    { rows_html(rows) }
                 </div>
             </div>
         </section>

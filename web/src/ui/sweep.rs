@@ -93,6 +93,104 @@ impl Job {
     }
 }
 
+type JobRef = Rc<RefCell<Option<Job>>>;
+
+/// Starts a sweep of `axes` over `base` in one worker per core (stopping any sweep under way).
+fn start(base: &Scenario, axes: Vec<Axis>, job: &JobRef, tick: &UseStateHandle<u64>) -> Result<(), String> {
+    let pts = points(base, &axes)?;
+    if let Some(old) = job.borrow_mut().as_mut() {
+        old.stop();
+    }
+    let n = pts.len();
+    let (values, scenarios): (Vec<_>, Vec<_>) = pts.into_iter().unzip();
+    *job.borrow_mut() = Some(Job {
+        axes,
+        scenarios,
+        values,
+        results: vec![None; n],
+        next: 0,
+        done: 0,
+        error: None,
+        started_ms: wall_ms(),
+        finished_ms: None,
+        workers: Vec::new(),
+    });
+    for w in 0..cores().min(n) {
+        let (job_m, tick_m) = (job.clone(), tick.clone());
+        let on_message = Callback::from(move |m: FromWorker| {
+            if let Some(j) = job_m.borrow_mut().as_mut() {
+                j.answer(w, m);
+            }
+            tick_m.set(*tick_m + 1);
+        });
+        let (job_e, tick_e) = (job.clone(), tick.clone());
+        let on_error = Callback::from(move |e: String| {
+            if let Some(j) = job_e.borrow_mut().as_mut() {
+                j.error = Some(format!("a sweep worker failed: {e}"));
+                j.finished_ms.get_or_insert(wall_ms());
+                j.stop();
+            }
+            tick_e.set(*tick_e + 1);
+        });
+        let worker = SimWorker::start(on_message, on_error)?;
+        if let Some(j) = job.borrow_mut().as_mut() {
+            j.workers.push(worker);
+            j.feed(w);
+        }
+    }
+    Ok(())
+}
+
+/// The plot's x axis: the first setting's values (log for powers of two), or their positions if not numbers.
+fn x_axis(j: Option<&Job>, curves: &[crate::rate_plot::Curve], numeric: bool) -> ((f64, f64), String, bool, String) {
+    let first = j.and_then(|j| j.axes.first());
+    let x_log = numeric && first.is_some_and(|a| powers_of_two(&a.values));
+    let xs: Vec<f64> = curves.iter().flat_map(|c| c.points.iter().map(|p| p.0)).collect();
+    let (x0, x1) = xs.iter().fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x), b.max(x)));
+    let range = if xs.is_empty() {
+        (0.0, 1.0)
+    } else if x_log {
+        (x0 / 1.2, x1 * 1.2)
+    } else {
+        let pad = ((x1 - x0) * 0.04).max(0.5);
+        (x0 - pad, x1 + pad)
+    };
+    let desc = first.map_or(String::new(), |a| {
+        let name = settings::label(&a.path);
+        if numeric {
+            name
+        } else {
+            format!("{name} (value number)")
+        }
+    });
+    (range, desc, x_log, first.map_or(String::from("x"), |a| a.path.clone()))
+}
+
+/// A row per point: its settings, its value (in percent), and a button that opens it in the playground.
+fn rows_html(j: &Job, q: &Quantity, d: &UseReducerDispatcher<super::document::Doc>, on_open: &Callback<()>) -> Html {
+    j.values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let value = j.results[i].as_ref().map_or(String::from("…"), |r| format!("{:.1}%", q.value(r)));
+            let (s, d, on_open) = (j.scenarios[i].clone(), d.clone(), on_open.clone());
+            let what = describe(&j.axes, v);
+            let origin = Origin::Generated(format!("sweep point {what}"));
+            let open = Callback::from(move |_| {
+                d.dispatch(Action::Load { next: Box::new(s.clone()), origin: origin.clone() });
+                on_open.emit(());
+            });
+            html! {
+                <tr data-testid={format!("sweep-row-{i}")}>
+                    <td>{ what }</td>
+                    <td>{ value }</td>
+                    <td><button class="linklike" onclick={open} data-testid={format!("sweep-open-{i}")}>{ "Open" }</button></td>
+                </tr>
+            }
+        })
+        .collect()
+}
+
 #[derive(Properties, PartialEq)]
 pub struct SweepProps {
     /// After a point is opened as the playground's scenario: show the playground.
@@ -131,70 +229,21 @@ pub fn Sweep(p: &SweepProps) -> Html {
 
     let on_run = {
         let (scenario, job, tick, error) = (doc.scenario.clone(), job.clone(), tick.clone(), error.clone());
-        let extra = [(path2.clone(), values2.clone()), (path3.clone(), values3.clone())];
-        let (path1, values1) = (path1.clone(), values1.clone());
+        let fields =
+            [(path1.clone(), values1.clone()), (path2.clone(), values2.clone()), (path3.clone(), values3.clone())];
         Callback::from(move |_| {
-            let mut axes = Vec::new();
-            for (path, values) in std::iter::once((&path1, &values1)).chain(extra.iter().map(|(p, v)| (p, v))) {
-                if path.is_empty() {
-                    continue;
-                }
-                match parse_values(values) {
-                    Ok(v) => axes.push(Axis { path: (**path).clone(), values: v }),
-                    Err(e) => return error.set(Some(format!("{}: {e}", settings::label(path)))),
-                }
-            }
-            let pts = match points(&scenario, &axes) {
-                Ok(p) => p,
-                Err(e) => return error.set(Some(e)),
-            };
-            error.set(None);
-            if let Some(old) = job.borrow_mut().as_mut() {
-                old.stop();
-            }
-            let n = pts.len();
-            let (values, scenarios): (Vec<_>, Vec<_>) = pts.into_iter().unzip();
-            *job.borrow_mut() = Some(Job {
-                axes,
-                scenarios,
-                values,
-                results: vec![None; n],
-                next: 0,
-                done: 0,
-                error: None,
-                started_ms: wall_ms(),
-                finished_ms: None,
-                workers: Vec::new(),
-            });
-            for w in 0..cores().min(n) {
-                let (job_m, tick_m) = (job.clone(), tick.clone());
-                let on_message = Callback::from(move |m: FromWorker| {
-                    if let Some(j) = job_m.borrow_mut().as_mut() {
-                        j.answer(w, m);
-                    }
-                    tick_m.set(*tick_m + 1);
-                });
-                let (job_e, tick_e) = (job.clone(), tick.clone());
-                let on_error = Callback::from(move |e: String| {
-                    if let Some(j) = job_e.borrow_mut().as_mut() {
-                        j.error = Some(format!("a sweep worker failed: {e}"));
-                        j.finished_ms.get_or_insert(wall_ms());
-                        j.stop();
-                    }
-                    tick_e.set(*tick_e + 1);
-                });
-                match SimWorker::start(on_message, on_error) {
-                    Ok(worker) => {
-                        if let Some(j) = job.borrow_mut().as_mut() {
-                            j.workers.push(worker);
-                            j.feed(w);
-                        }
-                    }
-                    Err(e) => {
-                        error.set(Some(e));
-                        break;
-                    }
-                }
+            let axes: Result<Vec<Axis>, String> = fields
+                .iter()
+                .filter(|(path, _)| !path.is_empty())
+                .map(|(path, values)| {
+                    parse_values(values)
+                        .map(|v| Axis { path: (**path).clone(), values: v })
+                        .map_err(|e| format!("{}: {e}", settings::label(path)))
+                })
+                .collect();
+            match axes.and_then(|axes| start(&scenario, axes, &job, &tick)) {
+                Ok(()) => error.set(None),
+                Err(e) => error.set(Some(e)),
             }
             tick.set(*tick + 1);
         })
@@ -213,26 +262,7 @@ pub fn Sweep(p: &SweepProps) -> Html {
 
     let guard = job.borrow();
     let (plot_curves, numeric) = guard.as_ref().map_or((Vec::new(), true), |j| curves(&j.axes, &j.results, &quantity));
-    let first = guard.as_ref().and_then(|j| j.axes.first());
-    let x_log = numeric && first.is_some_and(|a| powers_of_two(&a.values));
-    let xs: Vec<f64> = plot_curves.iter().flat_map(|c| c.points.iter().map(|p| p.0)).collect();
-    let (x0, x1) = xs.iter().fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x), b.max(x)));
-    let x = if xs.is_empty() {
-        (0.0, 1.0)
-    } else if x_log {
-        (x0 / 1.2, x1 * 1.2)
-    } else {
-        let pad = ((x1 - x0) * 0.04).max(0.5);
-        (x0 - pad, x1 + pad)
-    };
-    let x_desc = first.map_or(String::new(), |a| {
-        let name = settings::label(&a.path);
-        if numeric {
-            name
-        } else {
-            format!("{name} (value number)")
-        }
-    });
+    let (x, x_desc, x_log, x_name) = x_axis(guard.as_ref(), &plot_curves, numeric);
     let axes = Axes {
         x,
         x_desc: x_desc.clone(),
@@ -242,7 +272,7 @@ pub fn Sweep(p: &SweepProps) -> Html {
         markers: true,
         band: None,
         title: format!("{} against {}", quantity.label(), x_desc),
-        x_name: first.map_or(String::from("x"), |a| a.path.clone()),
+        x_name,
     };
     let status = guard.as_ref().map(|j| {
         let secs = (j.finished_ms.unwrap_or_else(wall_ms) - j.started_ms) / 1000.0;
@@ -254,29 +284,7 @@ pub fn Sweep(p: &SweepProps) -> Html {
         (j.done, j.scenarios.len(), format!("{}/{} points, {secs:.1} s, {state}", j.done, j.scenarios.len()))
     });
     let running = guard.as_ref().is_some_and(|j| j.finished_ms.is_none());
-    let rows = guard.as_ref().map(|j| {
-        j.values
-            .iter()
-            .enumerate()
-            .map(|(i, v)| {
-                let value = j.results[i].as_ref().map_or(String::from("…"), |r| format!("{:.1}%", quantity.value(r)));
-                let (s, d, on_open) = (j.scenarios[i].clone(), doc.dispatcher(), p.on_open.clone());
-                let what = describe(&j.axes, v);
-                let origin = Origin::Generated(format!("sweep point {what}"));
-                let open = Callback::from(move |_| {
-                    d.dispatch(Action::Load { next: Box::new(s.clone()), origin: origin.clone() });
-                    on_open.emit(());
-                });
-                html! {
-                    <tr data-testid={format!("sweep-row-{i}")}>
-                        <td>{ what }</td>
-                        <td>{ value }</td>
-                        <td><button class="linklike" onclick={open} data-testid={format!("sweep-open-{i}")}>{ "Open" }</button></td>
-                    </tr>
-                }
-            })
-            .collect::<Vec<_>>()
-    });
+    let rows = guard.as_ref().map(|j| rows_html(j, &quantity, &doc.dispatcher(), &p.on_open));
     let path_options = |current: &str, none: bool| {
         html! {
             <>
@@ -329,7 +337,7 @@ pub fn Sweep(p: &SweepProps) -> Html {
                 <Chart curves={Rc::new(plot_curves)} axes={axes} file="ibcc-sweep" testid="sweep-" />
                 <table class="results sweep-table">
                     <thead><tr><th>{ "point" }</th><th>{ quantity.label() }</th><th>{ "" }</th></tr></thead>
-                    <tbody>{ for rows.into_iter().flatten() }</tbody>
+                    <tbody>{ for rows }</tbody>
                 </table>
             }
         </section>

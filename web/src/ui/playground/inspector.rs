@@ -205,13 +205,91 @@ fn flow_fields(s: &Scenario, id: &str) -> Vec<Field> {
     ]
 }
 
+/// What the selection does now, in the run shown.
+fn live_figures(s: &Scenario, sel: &Selection, f: &crate::run::Frame) -> Option<String> {
+    match sel {
+        Selection::Flow(id) => {
+            let i = s.flows.iter().position(|f| &f.id == id)?;
+            let snap = f.snapshot.flows.get(i)?;
+            let r = f.results.flows.get(i)?;
+            Some(format!(
+                "Now: rate limit {:.1}%, window {}, {} outstanding. Throughput {:.1}%, {} marks.",
+                100.0 * snap.rate_limit,
+                snap.window.map_or(String::from("unlimited"), |w| w.to_string()),
+                snap.outstanding,
+                100.0 * r.throughput_fraction,
+                r.marks
+            ))
+        }
+        Selection::Link(i) => {
+            let (ab, ba) = (f.snapshot.links.get(2 * i)?, f.snapshot.links.get(2 * i + 1)?);
+            let name = |c: usize| f.results.links.get(c).map_or(String::new(), |r| r.id.clone());
+            Some(format!("Now: {} {:.1}%, {} {:.1}%.", name(2 * i), 100.0 * ab.rate, name(2 * i + 1), 100.0 * ba.rate))
+        }
+        Selection::Node(_) => None,
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct ConnectProps {
+    node: String,
+}
+
+/// Building with the keyboard: link the selected node to another, or add a flow from this host.
+#[component]
+fn Connect(p: &ConnectProps) -> Html {
+    let doc = use_doc();
+    let link_to = use_state(String::new);
+    let s = &doc.scenario;
+    let id = &p.node;
+    let others: Vec<String> = s.nodes.iter().filter(|n| &n.id != id).map(|n| n.id.clone()).collect();
+    let on_pick = {
+        let link_to = link_to.clone();
+        Callback::from(move |e: Event| {
+            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            link_to.set(select.value());
+        })
+    };
+    let act = |flow: bool| {
+        let (scenario, d, id, target) = (s.clone(), doc.dispatcher(), id.clone(), (*link_to).clone());
+        Callback::from(move |_| {
+            let made = if flow {
+                edit::add_flow(&scenario, &id, &target).map(|(n, f)| (n, Selection::Flow(f)))
+            } else {
+                edit::add_link(&scenario, &id, &target).map(|n| (n.clone(), Selection::Link(n.links.len() - 1)))
+            };
+            match made {
+                Ok((next, sel)) => d.dispatch(Action::Edit { next: Box::new(next), select: Some(sel), note: None }),
+                Err(r) => d.dispatch(Action::Refuse { text: r.0, at: None }),
+            }
+        })
+    };
+    let is_host = s.nodes.iter().any(|n| &n.id == id && n.kind == NodeKind::Host);
+    html! {
+        <div class="field">
+            <label for="connect-to">{ "Connect to" }</label>
+            <div class="input-row">
+                <select id="connect-to" onchange={on_pick} data-testid="connect-to">
+                    <option value="" selected={link_to.is_empty()}>{ "choose a node" }</option>
+                    for o in others {
+                        <option value={o.clone()} selected={*link_to == o}>{ o.clone() }</option>
+                    }
+                </select>
+                <button onclick={act(false)} data-testid="connect-link">{ "Link" }</button>
+                if is_host {
+                    <button onclick={act(true)} data-testid="connect-flow">{ "Flow" }</button>
+                }
+            </div>
+        </div>
+    }
+}
+
 #[component]
 pub fn Inspector() -> Html {
     let doc = use_doc();
     let live = use_live();
     // The field whose last value was refused: (selection, field id, text, reason).
     let refused = use_state(|| None::<(Option<Selection>, &'static str, String, String)>);
-    let link_to = use_state(String::new);
     let s = &doc.scenario;
     let dispatch = doc.dispatcher();
     let Some(sel) = doc.selection.clone() else {
@@ -275,76 +353,10 @@ pub fn Inspector() -> Html {
                 error={error.map(AttrValue::from)} on_change={on_commit} on_commit_only=true text={f.unit.is_empty()} />
         }
     });
-    // Live figures of the selection.
     let frame = live.frame.as_ref().filter(|_| !live.pending).map(|f| &f.frame);
-    let live = frame.and_then(|l| match &sel {
-        Selection::Flow(id) => {
-            let i = s.flows.iter().position(|f| &f.id == id)?;
-            let snap = l.snapshot.flows.get(i)?;
-            let r = l.results.flows.get(i)?;
-            Some(format!(
-                "Now: rate limit {:.1}%, window {}, {} outstanding. Throughput {:.1}%, {} marks.",
-                100.0 * snap.rate_limit,
-                snap.window.map_or(String::from("unlimited"), |w| w.to_string()),
-                snap.outstanding,
-                100.0 * r.throughput_fraction,
-                r.marks
-            ))
-        }
-        Selection::Link(i) => {
-            let (ab, ba) = (l.snapshot.links.get(2 * i)?, l.snapshot.links.get(2 * i + 1)?);
-            let name = |c: usize| l.results.links.get(c).map_or(String::new(), |r| r.id.clone());
-            Some(format!("Now: {} {:.1}%, {} {:.1}%.", name(2 * i), 100.0 * ab.rate, name(2 * i + 1), 100.0 * ba.rate))
-        }
-        Selection::Node(_) => None,
-    });
-    // Keyboard building: link this node to another, or add a flow from this host.
+    let live = frame.and_then(|f| live_figures(s, &sel, f));
     let connect = match &sel {
-        Selection::Node(id) => {
-            let me = s.nodes.iter().find(|n| &n.id == id);
-            let others: Vec<String> = s.nodes.iter().filter(|n| &n.id != id).map(|n| n.id.clone()).collect();
-            let on_pick = {
-                let link_to = link_to.clone();
-                Callback::from(move |e: Event| {
-                    let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
-                    link_to.set(select.value());
-                })
-            };
-            let act = |flow: bool| {
-                let (scenario, d, id, target) = (s.clone(), dispatch.clone(), id.clone(), (*link_to).clone());
-                Callback::from(move |_| {
-                    let made = if flow {
-                        edit::add_flow(&scenario, &id, &target).map(|(n, f)| (n, Selection::Flow(f)))
-                    } else {
-                        edit::add_link(&scenario, &id, &target).map(|n| (n.clone(), Selection::Link(n.links.len() - 1)))
-                    };
-                    match made {
-                        Ok((next, sel)) => {
-                            d.dispatch(Action::Edit { next: Box::new(next), select: Some(sel), note: None })
-                        }
-                        Err(r) => d.dispatch(Action::Refuse { text: r.0, at: None }),
-                    }
-                })
-            };
-            let is_host = me.is_some_and(|n| n.kind == NodeKind::Host);
-            html! {
-                <div class="field">
-                    <label for="connect-to">{ "Connect to" }</label>
-                    <div class="input-row">
-                        <select id="connect-to" onchange={on_pick} data-testid="connect-to">
-                            <option value="" selected={link_to.is_empty()}>{ "choose a node" }</option>
-                            for o in others {
-                                <option value={o.clone()} selected={*link_to == o}>{ o.clone() }</option>
-                            }
-                        </select>
-                        <button onclick={act(false)} data-testid="connect-link">{ "Link" }</button>
-                        if is_host {
-                            <button onclick={act(true)} data-testid="connect-flow">{ "Flow" }</button>
-                        }
-                    </div>
-                </div>
-            }
-        }
+        Selection::Node(id) => html! { <Connect node={id.clone()} /> },
         _ => html! {},
     };
     let delete = {

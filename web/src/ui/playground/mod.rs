@@ -8,6 +8,7 @@
 //! until the user restarts (or undoes the change, and the run carries on).
 
 mod canvas;
+mod canvas_input;
 mod generate;
 mod inspector;
 mod legend;
@@ -18,6 +19,7 @@ mod plot;
 mod results;
 mod side;
 mod timeline;
+mod tools;
 mod topology;
 mod transport;
 

@@ -117,7 +117,8 @@ pub fn Transport() -> Html {
             </div>
             <div class="timeline-row">
                 <div class="clock">
-                    <output data-testid="sim-time" aria-label="Simulated time">{ format!("{time:.3} ms") }</output>
+                    <output data-testid="sim-time" aria-label="Simulated time"
+                        data-events={live.frame.as_ref().map_or(0, |f| f.frame.results.events).to_string()}>{ format!("{time:.3} ms") }</output>
                     <span class="muted end">{ format!("/ {} ms", trim(end)) }</span>
                 </div>
                 <Timeline />
