@@ -91,6 +91,16 @@ test('at 390x844 nothing overflows sideways, one view at a time, plot text at fu
     assert.ok(await page.getByTestId('topology').isVisible());
     assert.ok(!(await page.getByTestId('rate-plot').isVisible()), 'one view at a time');
     await screenshot(page, `instrument-390x844-network-${colorScheme}`);
+    if (colorScheme === 'light') {
+      // One finger on empty space of the drawing scrolls the page (two fingers or a node are the drawing's).
+      const cdp = await page.context().newCDPSession(page);
+      const r = await page.getByTestId('topology').boundingBox();
+      const view = await page.getByTestId('topology').getAttribute('data-viewbox');
+      await touchDrag(cdp, [r.x + 12, r.y + r.height - 12], [r.x + 12, r.y + 60]);
+      await page.waitForFunction(() => window.scrollY > 50);
+      assert.equal(await page.getByTestId('topology').getAttribute('data-viewbox'), view, 'the drawing did not pan');
+      await page.evaluate(() => window.scrollTo(0, 0));
+    }
     await page.getByTestId('phone-plot').click();
     assert.ok(await page.getByTestId('rate-plot').isVisible());
     // The plot is drawn at the screen's pixel density for its shown size: its 11 px text is not scaled down.
