@@ -110,15 +110,18 @@ pub fn Chart(p: &ChartProps) -> Html {
         });
     }
     let on_png = {
-        let (curves, axes, file) = (p.curves.clone(), p.axes.clone(), p.file.clone());
+        let (curves, axes, file, shown) = (p.curves.clone(), p.axes.clone(), p.file.clone(), canvas.clone());
         Callback::from(move |_| {
-            // Off screen, at twice the screen's pixels, with a title.
+            // Off screen, at twice the plot's size on the screen (at least 900 by 400 CSS pixels), with a title.
             let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
             let Some(c) = doc.create_element("canvas").ok().and_then(|e| e.dyn_into::<HtmlCanvasElement>().ok()) else {
                 return;
             };
-            c.set_width(1800);
-            c.set_height(800);
+            let (w, h) = shown
+                .cast::<HtmlCanvasElement>()
+                .map_or((900, 400), |s| (s.client_width().max(900), s.client_height().max(400)));
+            c.set_width(2 * w as u32);
+            c.set_height(2 * h as u32);
             if let Some(backend) = CanvasBackend::with_canvas_object(c.clone()) {
                 let f = figure(&curves, &axes, Some(&axes.title), 2.0);
                 if rate_plot::draw(&backend.into_drawing_area(), &f).is_ok() {
