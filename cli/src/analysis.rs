@@ -22,7 +22,7 @@ pub enum Command {
     },
 }
 
-pub fn run(command: &Command) -> Result<(), String> {
+pub fn run(command: &Command) -> Result<(), crate::error::Error> {
     let mut out = String::new();
     match command {
         Command::Pft { scenario, c_max } => {

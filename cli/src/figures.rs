@@ -8,6 +8,7 @@
 //!   parallel;
 //! - the PFT paper's Fig. 1: the injection rate while congested against the credits in use, for several m, n, k.
 
+use crate::error::Error;
 use ibcc_core::cc::pft::{injection_curve, PftConfig};
 use ibcc_core::cc::response::ResponseFunction;
 use ibcc_core::presets::{dynamic_run, find, long_run};
@@ -62,10 +63,10 @@ fn run_all(scenarios: &[Scenario]) -> Vec<Results> {
 fn svg(
     path: &Path,
     draw: impl FnOnce(&DrawingArea<SVGBackend, plotters::coord::Shift>) -> Result<(), String>,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     let area = SVGBackend::new(path, (900, 420)).into_drawing_area();
-    draw(&area)?;
-    area.present().map_err(|e| format!("{}: {e}", path.display()))
+    draw(&area).map_err(|e| Error::Io(format!("{}: {e}", path.display())))?;
+    area.present().map_err(|e| Error::Io(format!("{}: {e}", path.display())))
 }
 
 /// Draws `curves` as the page does (light theme, the palette's colours, the legend beside the chart).
@@ -95,8 +96,8 @@ fn plot(
     rate_plot::draw(a, &f)
 }
 
-fn write(path: &Path, text: &str) -> Result<(), String> {
-    fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+fn write(path: &Path, text: &str) -> Result<(), Error> {
+    fs::write(path, text).map_err(|e| Error::io(path.display(), &e))
 }
 
 fn link(r: &Results, id: &str) -> f64 {
@@ -108,7 +109,7 @@ fn group(r: &Results, name: &str) -> f64 {
 }
 
 /// A time-series figure from a preset.
-fn series(out: &Path, file: &str, preset: &str) -> Result<Entry, String> {
+fn series(out: &Path, file: &str, preset: &str) -> Result<Entry, Error> {
     let p = find(preset).ok_or_else(|| format!("no preset {preset}"))?;
     let mut sim = Simulation::new(&p.scenario()).map_err(|e| e.to_string())?;
     sim.run();
@@ -169,7 +170,7 @@ struct Sweep<'a> {
     variants: Vec<(String, Vec<Results>)>,
 }
 
-fn sweep_figure(out: &Path, s: &Sweep, value: impl Fn(&Results) -> f64) -> Result<String, String> {
+fn sweep_figure(out: &Path, s: &Sweep, value: impl Fn(&Results) -> f64) -> Result<String, Error> {
     let curves: Vec<Curve> = s
         .variants
         .iter()
@@ -199,9 +200,9 @@ fn sweep_figure(out: &Path, s: &Sweep, value: impl Fn(&Results) -> f64) -> Resul
     Ok(t)
 }
 
-pub fn figures(args: &Args) -> Result<(), String> {
+pub fn figures(args: &Args) -> Result<(), Error> {
     let out = &args.out;
-    fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    fs::create_dir_all(out).map_err(|e| Error::io(out.display(), &e))?;
     let long_ns = args.long_ms.max(10) * 1_000_000;
     let shorten = |mut s: Scenario| {
         if s.duration_ns != long_ns {
@@ -249,7 +250,10 @@ pub fn figures(args: &Args) -> Result<(), String> {
         file: "infocom03-fig5".into(),
         title: "INFOCOM'03 Fig. 5: Finc(t), recovery from Rmin = Rmax/256 to Rmax (m = 2, 1 GB/s, 2 KB packets)."
             .into(),
-        paper: "AIMD takes the longest by far; FIMD about 4 ms; LIPD about 134 ms.".into(),
+        // INFOCOM'03 §V-B: "4.2 ms for FIMD and 133.7 ms for LIPD and AIMD".
+        paper: "AIMD recovers in the same total time as LIPD, and much slower than FIMD: 4.2 ms for FIMD, 133.7 ms \
+                for LIPD and AIMD (1 GB/s links, 2048-byte packets)."
+            .into(),
         ours: csv.lines().skip(1).map(|l| l.replace(',', ": ") + " ms").collect::<Vec<_>>().join(", "),
     });
 

@@ -1,5 +1,6 @@
 //! `ibcc link` and `ibcc unlink`: share links (the page's `#s=` URL fragment) from scenarios and back.
 
+use crate::error::Error;
 use ibcc_core::scenario::link::{decode, encode, Shared};
 
 /// The page's address, to which a link's fragment is appended.
@@ -9,22 +10,37 @@ pub const DEFAULT_BASE: &str = "http://127.0.0.1:8080/";
 pub struct Args {
     /// The scenario: a JSON file, `-` for standard input, or `preset:NAME`.
     scenario: String,
-    /// The plot the page shows first: rates, limits, buffers or marks.
-    #[arg(long)]
-    plot: Option<String>,
+    /// The plot the page shows first.
+    #[arg(long, value_enum)]
+    plot: Option<Plot>,
     /// The page's address.
     #[arg(long, default_value = DEFAULT_BASE)]
     base: String,
 }
 
-pub fn link(args: &Args) -> Result<(), String> {
-    if let Some(p) = &args.plot {
-        if !["rates", "limits", "buffers", "marks"].contains(&p.as_str()) {
-            return Err(format!("--plot {p:?}: one of rates, limits, buffers, marks"));
+/// The page's plots, by the names links use.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum Plot {
+    Rates,
+    Limits,
+    Buffers,
+    Marks,
+}
+
+impl Plot {
+    fn id(self) -> &'static str {
+        match self {
+            Plot::Rates => "rates",
+            Plot::Limits => "limits",
+            Plot::Buffers => "buffers",
+            Plot::Marks => "marks",
         }
     }
+}
+
+pub fn link(args: &Args) -> Result<(), Error> {
     let scenario = crate::run::load(&args.scenario)?;
-    let link = encode(&Shared { scenario, plot: args.plot.clone() });
+    let link = encode(&Shared { scenario, plot: args.plot.map(|p| p.id().into()) });
     crate::output::print(&format!("{}#s={link}\n", args.base));
     Ok(())
 }

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 mod analysis;
 mod bench;
+mod error;
 mod figures;
 mod finc;
 mod link;
@@ -62,29 +63,28 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let result = match cli.command {
+    let result: Result<(), error::Error> = match cli.command {
         Command::Run(args) => run::run(&args),
         Command::Presets => {
             presets::list();
             Ok(())
         }
-        Command::Preset { name } => presets::show(&name),
+        Command::Preset { name } => presets::show(&name).map_err(Into::into),
         Command::Link(args) => link::link(&args),
-        Command::Unlink { link } => link::unlink(&link),
+        Command::Unlink { link } => link::unlink(&link).map_err(Into::into),
         Command::Sweep(args) => sweep::sweep(&args),
         Command::Merge { dir } => sweep::merge_dir(&dir),
         Command::Figures(args) => figures::figures(&args),
-        Command::Bench(args) => bench::run(&args),
-        Command::Finc(args) => finc::run(&args),
+        Command::Bench(args) => bench::run(&args).map_err(Into::into),
+        Command::Finc(args) => finc::run(&args).map_err(Into::into),
         Command::Opensm(command) => opensm::run(&command),
         Command::Analysis(command) => analysis::run(&command),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("ibcc: {message}");
-            // 2: the input was refused (scripts rely on it).
-            ExitCode::from(2)
+        Err(e) => {
+            eprintln!("ibcc: {e}");
+            ExitCode::from(e.status())
         }
     }
 }

@@ -1,6 +1,7 @@
 //! `ibcc run FILE|-`: run a scenario and print its results as a table or, with `--json`, as one JSON document;
 //! `--series` adds the rate series of model.md §9 (as CSV, or inside the JSON).
 
+use crate::error::Error;
 use ibcc_core::scenario::Scenario;
 use ibcc_core::sim::{ControlFactor, Results, Simulation};
 use std::fmt::Write as _;
@@ -89,26 +90,26 @@ impl Series {
 
 /// Reads and validates a scenario from a file, `-` (stdin), `preset:NAME` or a share link (a URL with `#s=`); the
 /// error names the source and the problem.
-pub fn load(file: &str) -> Result<Scenario, String> {
+pub fn load(file: &str) -> Result<Scenario, Error> {
     if file.contains("#s=") {
-        return crate::link::open(file).map(|shared| shared.scenario).map_err(|e| format!("share link: {e}"));
+        return crate::link::open(file).map(|shared| shared.scenario).map_err(|e| format!("share link: {e}").into());
     }
     if let Some(name) = file.strip_prefix("preset:") {
         return ibcc_core::presets::find(name)
             .map(|p| p.scenario())
-            .ok_or_else(|| format!("no preset {name:?} (see `ibcc presets`)"));
+            .ok_or_else(|| format!("no preset {name:?} (see `ibcc presets`)").into());
     }
     let text = if file == "-" {
         let mut s = String::new();
-        std::io::stdin().read_to_string(&mut s).map_err(|e| format!("reading standard input: {e}"))?;
+        std::io::stdin().read_to_string(&mut s).map_err(|e| Error::io("reading standard input", &e))?;
         s
     } else {
-        std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?
+        std::fs::read_to_string(file).map_err(|e| Error::io(file, &e))?
     };
-    Scenario::from_json_validated(&text).map_err(|e| format!("{file}: {e}"))
+    Scenario::from_json_validated(&text).map_err(|e| format!("{file}: {e}").into())
 }
 
-pub fn run(args: &Args) -> Result<(), String> {
+pub fn run(args: &Args) -> Result<(), Error> {
     let mut scenario = load(&args.file)?;
     if let Some(d) = args.duration_ns {
         scenario.duration_ns = d;
@@ -120,15 +121,18 @@ pub fn run(args: &Args) -> Result<(), String> {
         scenario.measure.to_ns = (t > 0).then_some(t);
     }
     if args.series && args.baseline && !args.json {
-        return Err(String::from(
+        return Err(Error::Refused(String::from(
             "--series prints only the series as CSV; add --json to get them with --baseline's control factor",
-        ));
+        )));
     }
     let (results, series) = simulate(&scenario, args.series).map_err(|e| format!("{}: {e}", args.file))?;
     let control = if args.baseline {
         let (base, _) =
             simulate(&scenario.without_congestion_control(), false).map_err(|e| format!("{}: {e}", args.file))?;
-        Some(ControlFactor::new(&results, &base).ok_or("no packet was delivered in the measurement interval")?)
+        Some(
+            ControlFactor::new(&results, &base)
+                .ok_or_else(|| String::from("no packet was delivered in the measurement interval"))?,
+        )
     } else {
         None
     };

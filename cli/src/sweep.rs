@@ -17,6 +17,7 @@
 //!                  "from_ns": 40000000, "to_ns": 60000000 } ] }
 //! ```
 
+use crate::error::Error;
 use crate::output::csv_field;
 use ibcc_core::scenario::{NodeKind, Scenario, Settings};
 use ibcc_core::sim::{Measurement, Results, Simulation};
@@ -37,8 +38,8 @@ pub struct Args {
     #[arg(long)]
     out: PathBuf,
     /// Run only the points with index I modulo N (0 <= I < N), e.g. `--shard 3/10`.
-    #[arg(long)]
-    shard: Option<String>,
+    #[arg(long, value_parser = parse_shard, value_name = "I/N")]
+    shard: Option<(usize, usize)>,
     /// Parallel runs (default: all cores).
     #[arg(long)]
     jobs: Option<usize>,
@@ -151,7 +152,7 @@ fn points(spec: &Spec) -> Result<Vec<Point>, String> {
 }
 
 fn parse_shard(s: &str) -> Result<(usize, usize), String> {
-    let bad = || format!("--shard {s:?}: write it as I/N with 0 <= I < N, e.g. 0/4");
+    let bad = || format!("{s:?}: write it as I/N with 0 <= I < N, e.g. 0/4");
     let (i, n) = s.split_once('/').ok_or_else(bad)?;
     let (i, n): (usize, usize) = (i.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
     if n == 0 || i >= n {
@@ -197,8 +198,8 @@ fn row(point: &Point, spec: &Spec, sim: &Simulation, r: &Results) -> Value {
     Value::Object(m)
 }
 
-fn load_spec(path: &Path) -> Result<(Spec, Scenario), String> {
-    let text = fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+fn load_spec(path: &Path) -> Result<(Spec, Scenario), Error> {
+    let text = fs::read_to_string(path).map_err(|e| Error::io(path.display(), &e))?;
     let spec: Spec = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     let base_arg = if spec.base.starts_with("preset:") || spec.base.contains("#s=") || spec.base == "-" {
         spec.base.clone()
@@ -239,16 +240,16 @@ fn done(dir: &Path, base: &Scenario, all: &[Point]) -> Result<BTreeSet<usize>, S
     Ok(rows.keys().copied().collect())
 }
 
-fn read_rows(dir: &Path) -> Result<BTreeMap<usize, Value>, String> {
+fn read_rows(dir: &Path) -> Result<BTreeMap<usize, Value>, Error> {
     let mut rows = BTreeMap::new();
-    let entries = fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let entries = fs::read_dir(dir).map_err(|e| Error::io(dir.display(), &e))?;
     for entry in entries.flatten() {
         let path = entry.path();
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_owned();
         if !(name.starts_with("points") && name.ends_with(".jsonl")) {
             continue;
         }
-        let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = fs::read_to_string(&path).map_err(|e| Error::io(path.display(), &e))?;
         // A line cut short by an interrupted run is skipped: its point runs again.
         for line in text.lines() {
             if let Ok(v) = serde_json::from_str::<Value>(line) {
@@ -261,11 +262,11 @@ fn read_rows(dir: &Path) -> Result<BTreeMap<usize, Value>, String> {
     Ok(rows)
 }
 
-pub fn sweep(args: &Args) -> Result<(), String> {
+pub fn sweep(args: &Args) -> Result<(), Error> {
     let (spec, base) = load_spec(&args.spec)?;
     let all = points(&spec)?;
-    let shard = args.shard.as_deref().map(parse_shard).transpose()?;
-    fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    let shard = args.shard;
+    fs::create_dir_all(&args.out).map_err(|e| Error::io(args.out.display(), &e))?;
     // Every point's scenario is checked before any runs, so a bad axis value fails at once, naming the point.
     let mut todo = Vec::new();
     let finished = done(&args.out, &base, &all)?;
@@ -283,7 +284,7 @@ pub fn sweep(args: &Args) -> Result<(), String> {
         .extend(all.first().map(|p| p.settings.iter().map(|(k, _)| k.clone()).collect::<Vec<_>>()).unwrap_or_default());
     fs::write(args.out.join("columns.json"), json!(leading).to_string())
         .and_then(|()| fs::write(args.out.join("base.json"), base.to_json()))
-        .map_err(|e| format!("{}: {e}", args.out.display()))?;
+        .map_err(|e| Error::io(args.out.display(), &e))?;
     let file_name = match shard {
         Some((i, n)) => format!("points-{i}-of-{n}.jsonl"),
         None => String::from("points.jsonl"),
@@ -292,7 +293,7 @@ pub fn sweep(args: &Args) -> Result<(), String> {
         .create(true)
         .append(true)
         .open(args.out.join(&file_name))
-        .map_err(|e| format!("{}: {e}", args.out.display()))?;
+        .map_err(|e| Error::io(args.out.join(&file_name).display(), &e))?;
     let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
     let mine_total = all.iter().filter(|p| shard.is_none_or(|(i, n)| p.index % n == i)).count();
     eprintln!(
@@ -351,10 +352,10 @@ pub fn sweep(args: &Args) -> Result<(), String> {
 }
 
 /// `ibcc merge DIR`.
-pub fn merge_dir(dir: &Path) -> Result<(), String> {
+pub fn merge_dir(dir: &Path) -> Result<(), Error> {
     let rows = read_rows(dir)?;
     if rows.is_empty() {
-        return Err(format!("{}: no points-*.jsonl with results", dir.display()));
+        return Err(format!("{}: no points-*.jsonl with results", dir.display()).into());
     }
     // The point and its settings first (as the sweep recorded them), then the results in name order.
     let mut columns: Vec<String> = fs::read_to_string(dir.join("columns.json"))
@@ -379,8 +380,8 @@ pub fn merge_dir(dir: &Path) -> Result<(), String> {
         csv += &(columns.iter().map(|c| cell(r.get(c))).collect::<Vec<_>>().join(",") + "\n");
         jsonl += &(r.to_string() + "\n");
     }
-    fs::write(dir.join("results.csv"), csv).map_err(|e| format!("{}: {e}", dir.display()))?;
-    fs::write(dir.join("results.jsonl"), jsonl).map_err(|e| format!("{}: {e}", dir.display()))?;
+    fs::write(dir.join("results.csv"), csv).map_err(|e| Error::io(dir.join("results.csv").display(), &e))?;
+    fs::write(dir.join("results.jsonl"), jsonl).map_err(|e| Error::io(dir.join("results.jsonl").display(), &e))?;
     eprintln!("merge: {} points into {}", rows.len(), dir.join("results.csv").display());
     Ok(())
 }

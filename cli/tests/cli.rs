@@ -52,11 +52,13 @@ fn run_json_has_the_documented_fields() {
     }
     assert_eq!(r["totals"]["dropped_packets"], 0);
     assert!(r["events"].as_u64().unwrap() > 1000);
+    // The totals agree with the flows' own counts (counted separately, as packets leave and reach hosts).
     let t = &r["totals"];
-    assert_eq!(
-        t["injected_packets"].as_u64().unwrap(),
-        t["delivered_packets"].as_u64().unwrap() + t["in_flight_packets"].as_u64().unwrap()
-    );
+    let flows = r["flows"].as_array().unwrap();
+    let sum = |key: &str| flows.iter().map(|f| f[key].as_u64().unwrap()).sum::<u64>();
+    assert_eq!(t["injected_packets"].as_u64().unwrap(), sum("injected_packets"));
+    assert_eq!(t["delivered_packets"].as_u64().unwrap(), sum("delivered_packets"));
+    assert!(t["acks_delivered"].as_u64().unwrap() <= t["delivered_packets"].as_u64().unwrap(), "an ACK per delivery");
 }
 
 #[test]
@@ -71,13 +73,24 @@ fn every_preset_is_listed_and_runs() {
     }
 }
 
+/// A file that cannot be read or written is not a refused input: exit status 1, naming the file.
+#[test]
+fn io_failures_exit_1_naming_the_file() {
+    let out = ibcc(&["run", "/nonexistent/scenario.json"], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/scenario.json"));
+    let out = ibcc(&["figures", "/dev/null/figures"], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/dev/null/figures"));
+}
+
 #[test]
 fn bad_input_exits_2_naming_the_problem() {
     let cases: [(&[&str], Option<&str>, &str); 5] = [
         (&["run", "-"], Some("{not json"), "line 1"),
         (&["run", "-"], Some(r#"{"format":"ibcc-scenario","version":7,"duration_ns":1,"nodes":[]}"#), "version 7"),
-        (&["run", "/nonexistent/scenario.json"], None, "/nonexistent/scenario.json"),
         (&["preset", "no-such-preset"], None, "infocom03-fig2"),
+        (&["sweep", "-", "--out", "/tmp", "--shard", "4/4"], None, "0 <= I < N"),
         (&["run", "preset:infocom03-fig2", "--measure-from-ns", "200000000"], None, "measure.from_ns"),
     ];
     for (args, stdin, needle) in cases {

@@ -19,8 +19,6 @@
 //!   (The standard's own unit is not in our sources; this is flagged for review.)
 
 use crate::time::Time;
-use alloc::format;
-use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
@@ -179,120 +177,6 @@ impl IbCcConfig {
     pub fn victim_marks(&self, port: u16) -> bool {
         self.victim_mask_ports.iter().any(|&p| u16::from(p) == port + 1)
     }
-
-    /// The settings as OpenSM `opensm.conf` lines (CA settings for SL 0).
-    pub fn to_opensm(&self) -> String {
-        let mut mask = [0u8; 32];
-        for &p in &self.victim_mask_ports {
-            mask[31 - usize::from(p / 8)] |= 1 << (p % 8);
-        }
-        let mask: String = mask.iter().map(|b| format!("{b:02x}")).collect();
-        let cct: Vec<String> =
-            self.cct[..=usize::from(self.limit())].iter().map(|e| format!("{}:{}", e.shift, e.multiplier)).collect();
-        format!(
-            "congestion_control TRUE\n\
-             cc_sw_cong_setting_threshold 0x{:x}\n\
-             cc_sw_cong_setting_marking_rate 0x{:04x}\n\
-             cc_sw_cong_setting_packet_size {}\n\
-             cc_sw_cong_setting_victim_mask 0x{mask}\n\
-             cc_ca_cong_setting_ccti_timer 0 {}\n\
-             cc_ca_cong_setting_ccti_increase 0 {}\n\
-             cc_ca_cong_setting_ccti_min 0 {}\n\
-             cc_cct {}\n",
-            self.threshold,
-            self.marking_rate,
-            self.packet_size_credits,
-            self.ccti_timer,
-            self.ccti_increase,
-            self.ccti_min,
-            cct.join(",")
-        )
-    }
-
-    /// Reads the `cc_*` lines of an OpenSM configuration (others are ignored; CA settings are taken from SL 0).
-    /// Starts from the defaults; an unreadable value is an error naming the line.
-    pub fn from_opensm(text: &str) -> Result<Self, String> {
-        let mut c = Self::default();
-        for (n, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let mut words = line.split_whitespace();
-            let key = words.next().unwrap_or("");
-            let args: Vec<&str> = words.collect();
-            let bad = |what: &str| format!("line {}: {key}: {what}", n + 1);
-            let num = |s: &str| -> Result<u64, String> {
-                let parsed = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
-                    Some(hex) => u64::from_str_radix(hex, 16),
-                    None => s.parse(),
-                };
-                parsed.map_err(|_| bad(&format!("{s:?} is not a number")))
-            };
-            let one = || args.first().copied().ok_or_else(|| bad("missing value"));
-            // CA settings are per SL: "<sl> <value>"; we model one SL and read SL 0.
-            let sl0 = || -> Result<Option<&str>, String> {
-                match args.as_slice() {
-                    [sl, v] => Ok((num(sl)? == 0).then_some(*v)),
-                    _ => Err(bad("expected \"<sl> <value>\"")),
-                }
-            };
-            let fits = |v: u64, max: u64| if v <= max { Ok(v) } else { Err(bad(&format!("{v} is above {max}"))) };
-            match key {
-                "cc_sw_cong_setting_threshold" => c.threshold = fits(num(one()?)?, 15)? as u8,
-                "cc_sw_cong_setting_marking_rate" => c.marking_rate = fits(num(one()?)?, 0xFFFF)? as u16,
-                "cc_sw_cong_setting_packet_size" => c.packet_size_credits = fits(num(one()?)?, 0xFF)? as u8,
-                "cc_sw_cong_setting_victim_mask" => {
-                    let hex = one()?.trim_start_matches("0x");
-                    if hex.len() > 64 || !hex.chars().all(|ch| ch.is_ascii_hexdigit()) {
-                        return Err(bad("expected up to 64 hex digits"));
-                    }
-                    c.victim_mask_ports.clear();
-                    for (i, ch) in hex.chars().rev().enumerate() {
-                        let v = ch.to_digit(16).unwrap_or(0);
-                        for b in 0..4 {
-                            if v & (1 << b) != 0 && i * 4 + b < 256 && i * 4 + b > 0 {
-                                c.victim_mask_ports.push((i * 4 + b) as u8);
-                            }
-                        }
-                    }
-                }
-                "cc_ca_cong_setting_ccti_timer" => {
-                    if let Some(v) = sl0()? {
-                        c.ccti_timer = fits(num(v)?, 0xFFFF)? as u16;
-                    }
-                }
-                "cc_ca_cong_setting_ccti_increase" => {
-                    if let Some(v) = sl0()? {
-                        c.ccti_increase = fits(num(v)?, 0xFF)? as u16;
-                    }
-                }
-                "cc_ca_cong_setting_ccti_min" => {
-                    if let Some(v) = sl0()? {
-                        c.ccti_min = fits(num(v)?, 0xFF)? as u16;
-                    }
-                }
-                "cc_cct" => {
-                    let mut cct = Vec::new();
-                    for e in one()?.split(',') {
-                        let (s, m) =
-                            e.split_once(':').ok_or_else(|| bad(&format!("entry {e:?} is not shift:multiplier")))?;
-                        cct.push(CctEntry {
-                            shift: fits(num(s)?, 3)? as u8,
-                            multiplier: fits(num(m)?, 0x3FFF)? as u16,
-                        });
-                    }
-                    if cct.is_empty() || cct.len() > 1024 {
-                        return Err(bad("a CCT has 1 to 1024 entries"));
-                    }
-                    c.cct = cct;
-                    c.ccti_limit = None;
-                }
-                _ => {}
-            }
-        }
-        Ok(c)
-    }
 }
 
 /// A flow's CCTI (Annex A10 source side). The timer is free-running: CCTI falls by one at every `CCTI_Timer`
@@ -398,36 +282,5 @@ mod tests {
         assert_eq!(c(15).queue_level(132), Some(9), "a sixteenth of 132 blocks, rounded up");
         assert_eq!(c(8).queue_level(132), Some(66));
         assert_eq!(c(1).queue_level(132), Some(124));
-    }
-
-    #[test]
-    fn opensm_export_and_import_round_trip() {
-        let c = IbCcConfig {
-            threshold: 9,
-            marking_rate: 4,
-            packet_size_credits: 8,
-            victim_mask_ports: alloc::vec![1, 3, 36],
-            ccti_increase: 2,
-            ccti_limit: Some(63),
-            ccti_min: 3,
-            ccti_timer: 200,
-            cct: shaped_cct(CctShape::Quadratic, 64, 50_000),
-            ird_unit_ps: 64_000,
-        };
-        let text = c.to_opensm();
-        assert!(text.contains("cc_sw_cong_setting_threshold 0x9\n"));
-        assert!(text.contains("cc_ca_cong_setting_ccti_timer 0 200\n"));
-        let back = IbCcConfig::from_opensm(&text).unwrap();
-        assert_eq!(IbCcConfig { ccti_limit: Some(63), ..back }, c);
-    }
-
-    #[test]
-    fn opensm_import_names_the_bad_line() {
-        let e = IbCcConfig::from_opensm("# comment\ncc_sw_cong_setting_threshold 0x1f\n").unwrap_err();
-        assert!(e.starts_with("line 2: cc_sw_cong_setting_threshold"), "{e}");
-        let e = IbCcConfig::from_opensm("cc_cct 0:1,2\n").unwrap_err();
-        assert!(e.contains("not shift:multiplier"), "{e}");
-        let c = IbCcConfig::from_opensm("cc_ca_cong_setting_ccti_timer 3 999\nsm_priority 1\n").unwrap();
-        assert_eq!(c.ccti_timer, IbCcConfig::default().ccti_timer, "SL 3 is not modelled; other options ignored");
     }
 }

@@ -100,16 +100,23 @@ impl Preset {
     }
 }
 
-const MS: u64 = 1_000_000;
-const US: u64 = 1_000;
+/// Nanoseconds (the scenario format's unit) in a millisecond and a microsecond. (`time::MS` and `time::US` are
+/// the simulator's picoseconds.)
+const NS_PER_MS: u64 = 1_000_000;
+const NS_PER_US: u64 = 1_000;
 
 /// The Fig. 2 timing: 100 ms, sources 100 us apart, victim on from 40 to 60 ms, measured then.
 fn timed(remote: u32, local: u32) -> Scenario {
-    let mut s =
-        TwoSwitch { remote, local, stagger_ns: 100 * US, victim: Some((40 * MS, Some(60 * MS))), dynamic: None }
-            .scenario("", 100 * MS);
-    s.measure.from_ns = 40 * MS;
-    s.measure.to_ns = Some(60 * MS);
+    let mut s = TwoSwitch {
+        remote,
+        local,
+        stagger_ns: 100 * NS_PER_US,
+        victim: Some((40 * NS_PER_MS, Some(60 * NS_PER_MS))),
+        dynamic: None,
+    }
+    .scenario("", 100 * NS_PER_MS);
+    s.measure.from_ns = 40 * NS_PER_MS;
+    s.measure.to_ns = Some(60 * NS_PER_MS);
     s
 }
 
@@ -131,9 +138,15 @@ fn lipd_with(policy: MarkingPolicy, output_threshold: Option<u32>) -> Scenario {
 /// window of one packet and input-triggered marking, 500 ms measured over the last 400 ms, the victim on throughout
 /// (from 2 ms, after the other sources have started).
 pub fn long_run(response: Response, rate: RateMode, buffer_packets: u32) -> Scenario {
-    let mut s = TwoSwitch { remote: 10, local: 10, stagger_ns: 100 * US, victim: Some((2 * MS, None)), dynamic: None }
-        .scenario("", 500 * MS);
-    s.measure.from_ns = 100 * MS;
+    let mut s = TwoSwitch {
+        remote: 10,
+        local: 10,
+        stagger_ns: 100 * NS_PER_US,
+        victim: Some((2 * NS_PER_MS, None)),
+        dynamic: None,
+    }
+    .scenario("", 500 * NS_PER_MS);
+    s.measure.from_ns = 100 * NS_PER_MS;
     s.source.response = response;
     s.source.rate = rate;
     s.switch.buffer_packets = buffer_packets;
@@ -331,7 +344,7 @@ pub const PRESETS: &[Preset] = &[
                         persistent state the static flows are not penalized (they get about twice what the dynamic \
                         flows, ON half the time, get).",
         reported: &[],
-        build: || dynamic_run(Response::Lipd, 200 * US, false, false),
+        build: || dynamic_run(Response::Lipd, 200 * NS_PER_US, false, false),
     },
     Preset {
         name: "infocom03-fig7b",
@@ -344,7 +357,7 @@ pub const PRESETS: &[Preset] = &[
                         best for more static traffic; AIMD is about 10% below the best everywhere and leaves the \
                         inter-switch link under-used.",
         reported: &[],
-        build: || dynamic_run(Response::Fimd, 500 * US, true, true),
+        build: || dynamic_run(Response::Fimd, 500 * NS_PER_US, true, true),
     },
     Preset {
         name: "pft-two-switch",
@@ -421,8 +434,8 @@ pub const PRESETS: &[Preset] = &[
 
 /// The fat-tree hot spot over 20 ms, measured from 5 ms, with no window and the given NIC / Annex A10 control.
 fn fattree_hotspot(pft: Option<PftConfig>, ib_cc: Option<IbCcConfig>) -> Scenario {
-    let mut s = fat_tree_hotspot(4, "", 20 * MS);
-    s.measure.from_ns = 5 * MS;
+    let mut s = fat_tree_hotspot(4, "", 20 * NS_PER_MS);
+    s.measure.from_ns = 5 * NS_PER_MS;
     s.source.window_packets = None;
     s.pft = pft;
     s.ib_cc = ib_cc;
@@ -434,17 +447,17 @@ fn fattree_hotspot(pft: Option<PftConfig>, ib_cc: Option<IbCcConfig>) -> Scenari
 pub fn golden_scenario() -> Scenario {
     let mut s = find("infocom03-fig4b").expect("preset exists").scenario();
     s.name = String::from("golden");
-    s.duration_ns = 10 * MS;
-    s.measure.from_ns = 2 * MS;
+    s.duration_ns = 10 * NS_PER_MS;
+    s.measure.from_ns = 2 * NS_PER_MS;
     s.source.rate = RateMode::Discrete;
     if let Some(f) = s.flows.iter_mut().find(|f| f.id == "remote1") {
-        f.traffic = Traffic::OnOff { mean_on_ns: 300 * US, mean_off_ns: 300 * US };
+        f.traffic = Traffic::OnOff { mean_on_ns: 300 * NS_PER_US, mean_off_ns: 300 * NS_PER_US };
     }
     for f in &mut s.flows {
         f.start_ns /= 10;
         if f.group == "victim" {
-            f.start_ns = 3 * MS;
-            f.stop_ns = Some(7 * MS);
+            f.start_ns = 3 * NS_PER_MS;
+            f.stop_ns = Some(7 * NS_PER_MS);
         }
     }
     s
