@@ -91,7 +91,6 @@ fn plot(
         scale: 1.0,
         markers,
         band: None,
-        cursor: None,
     };
     rate_plot::draw(a, &f)
 }

@@ -35,6 +35,8 @@ test('run a preset, watch it move, pause, step and reset', async () => {
   await screenshot(page, 'playground-running');
 
   await page.getByRole('button', { name: 'Pause' }).click();
+  // Paused once the worker says so (a frame or two may still have been under way).
+  await page.waitForFunction(() => /Run/.test(document.querySelector('[data-testid=run]').innerText));
   const paused = await simMs(page);
 
   // The plot's data as CSV and the plot as PNG, downloaded as a person would.

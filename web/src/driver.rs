@@ -17,9 +17,8 @@ pub type Speed = Option<u64>;
 
 /// Memory the checkpoints of one run may take, in bytes (an estimate: see [`checkpoint_bytes`]).
 pub const CHECKPOINT_BUDGET: usize = 200 << 20;
-/// At most this many checkpoints, at least this few (more: shorter replays when seeking back).
+/// At most this many checkpoints (more: shorter replays when seeking back); the one at time 0 is always kept.
 const MAX_CHECKPOINTS: u64 = 64;
-const MIN_CHECKPOINTS: u64 = 4;
 /// Curves drawn at most per plot.
 pub const MAX_CURVES: usize = 8;
 /// Wall milliseconds between two recomputations of the curves while the run moves.
@@ -65,19 +64,22 @@ pub struct FrameMsg {
 }
 
 /// An estimate of one checkpoint's size: the core's rate series (one counter per channel and group per sample,
-/// allocated for the whole run) and the page's trace dominate.
+/// allocated for the whole run) and the page's trace dominate; the packets in flight and the pending events are
+/// bounded by the buffers (a few per buffer block of every channel).
 pub fn checkpoint_bytes(s: &Scenario) -> usize {
     let channels = 2 * s.links.len();
     let bins = (s.duration_ns / s.measure.sample_ns()).saturating_add(1) as usize;
     let series = (channels + s.flows.len().min(64)) * bins * 8;
     let trace = (channels * 16 + s.flows.len() * 4 + channels * 4) * (crate::trace::SAMPLES as usize + 1);
-    series + trace + 64 * 1024 + 256 * (channels + s.flows.len() + s.nodes.len())
+    let in_flight = channels * (s.switch.buffer_packets as usize * 2 + 4) * 64;
+    series + trace + in_flight + 64 * 1024 + 256 * (channels + s.flows.len() + s.nodes.len())
 }
 
-/// Simulated time between two checkpoints of a run of `s`.
+/// Simulated time between two checkpoints of a run of `s`: as many as the memory budget allows, up to
+/// [`MAX_CHECKPOINTS`] (a huge network may get only the one at time 0, and replays from there).
 pub fn checkpoint_every_ps(s: &Scenario) -> u64 {
     let n = (CHECKPOINT_BUDGET / checkpoint_bytes(s).max(1)) as u64;
-    let n = n.clamp(MIN_CHECKPOINTS, MAX_CHECKPOINTS);
+    let n = n.clamp(1, MAX_CHECKPOINTS);
     (s.duration_ns * 1000 / n).max(1_000)
 }
 
@@ -95,6 +97,9 @@ pub struct Driver {
     applied: usize,
     horizon_ps: u64,
     goal: Goal,
+    /// A seek asked for and not yet begun: many may come while a timeline is dragged, and only the last counts
+    /// (its checkpoint is restored when the run next works).
+    pending_seek: Option<(u64, Option<Speed>)>,
     /// Wall ms and simulated ps when playing at a speed began (or caught up).
     anchor: Option<(f64, u64)>,
     kind: PlotKind,
@@ -116,6 +121,7 @@ impl Driver {
             applied: 0,
             horizon_ps: 0,
             goal: Goal::Paused,
+            pending_seek: None,
             anchor: None,
             kind: PlotKind::Rates,
             curves_at_ms: None,
@@ -143,6 +149,9 @@ impl Driver {
     }
 
     pub fn status(&self) -> Status {
+        if self.pending_seek.is_some() {
+            return Status::Seeking;
+        }
         match self.goal {
             Goal::Paused if self.run.is_finished() => Status::Finished,
             Goal::Paused => Status::Paused,
@@ -157,20 +166,34 @@ impl Driver {
     }
 
     pub fn play(&mut self, speed: Speed, wall_ms: f64) {
+        self.begin_seek();
         self.goal = if self.run.is_finished() { Goal::Paused } else { Goal::Play(speed) };
         self.anchor = Some((wall_ms, self.now_ps()));
         self.dirty = true;
+        self.curves_at_ms = None;
     }
 
     pub fn pause(&mut self) {
+        self.begin_seek();
         self.goal = Goal::Paused;
         self.dirty = true;
+        // The curves at once, so the plot shows the time the run stops at.
+        self.curves_at_ms = None;
     }
 
     /// Goes to simulated time `t` (ps; at most the end), then pauses or, with `then`, plays on at that speed.
     /// Back in time, the run restarts from the last checkpoint before `t`; forward, from a later checkpoint if
     /// one is nearer than where the run is.
     pub fn seek(&mut self, t: u64, then: Option<Speed>) {
+        self.pending_seek = Some((t, then));
+        self.anchor = None;
+        self.dirty = true;
+        self.curves_at_ms = None;
+    }
+
+    /// Starts the last seek asked for, if any: restores its checkpoint and sets the goal.
+    fn begin_seek(&mut self) {
+        let Some((t, then)) = self.pending_seek.take() else { return };
         let t = t.min(self.end_ps());
         let now = self.now_ps();
         let best = self.checkpoints.iter().rposition(|c| c.sim().now() <= t);
@@ -182,14 +205,27 @@ impl Driver {
             }
         }
         self.goal = Goal::To { target: t, then };
-        self.anchor = None;
-        self.dirty = true;
-        self.curves_at_ms = None;
+    }
+
+    /// Completes a seek under way (all at once: used before a change or a measurement, which apply to the time
+    /// the seek goes to, the one the page shows).
+    pub fn finish_seek(&mut self) {
+        self.begin_seek();
+        if let Goal::To { target, then } = self.goal {
+            self.advance(target, &mut || true);
+            self.goal = match then {
+                Some(speed) => Goal::Play(speed),
+                None => Goal::Paused,
+            };
+            self.anchor = None;
+            self.curves_at_ms = None;
+        }
     }
 
     /// Applies a marking change from now on, if the model allows it without a new run: the change is kept with
     /// its time and replayed there, and what was computed after now (which did not have it) is dropped.
     pub fn retune(&mut self, next: &Scenario) -> Result<(), NeedsRestart> {
+        self.finish_seek();
         self.run.retune(next)?;
         let now = self.now_ps();
         self.retunes.retain(|(t, _)| *t < now);
@@ -210,8 +246,9 @@ impl Driver {
         self.dirty = true;
     }
 
-    /// A measurement of the run as it is now.
-    pub fn measure(&self, m: &Measurement) -> Result<f64, String> {
+    /// A measurement of the run at the time it is at (or going to).
+    pub fn measure(&mut self, m: &Measurement) -> Result<f64, String> {
+        self.finish_seek();
         self.run.sim().measure(m).map_err(|e| e.to_string())
     }
 
@@ -251,6 +288,7 @@ impl Driver {
     /// Works on the goal for about `budget_ms` of wall time (`clock` gives wall ms). Returns when to be called
     /// again: `Some(0.0)` at once, `Some(ms)` after a pause (playing ahead of wall time), `None` when idle.
     pub fn tick(&mut self, clock: &dyn Fn() -> f64, budget_ms: f64) -> Option<f64> {
+        self.begin_seek();
         let start = clock();
         let mut more = || clock() - start < budget_ms;
         let wait = match self.goal {
@@ -401,6 +439,7 @@ mod tests {
     fn a_marking_change_is_replayed_where_it_was_made() {
         let s = fig2(6);
         let mut marked = s.clone();
+        // (A change asked for while a seek is under way applies where the seek goes: see the protocol's tests.)
         marked.marking.policy = MarkingPolicy::Naive;
         marked.source.response = ibcc_core::scenario::Response::None;
 
@@ -457,6 +496,14 @@ mod tests {
         let mut d = Driver::new(&s, true).unwrap();
         assert!(d.frame(0.0).curves.is_some(), "the first frame has them");
         assert!(d.frame(10.0).curves.is_none(), "paused, nothing changed");
+        d.play(Some(1_000_000_000), 10.0);
+        let at = |ms: f64| move || ms;
+        d.tick(&at(50.0), 5.0);
+        assert!(d.frame(50.0).curves.is_some(), "playing begins with them");
+        d.tick(&at(60.0), 5.0);
+        assert!(d.frame(60.0).curves.is_none(), "less than 100 ms later: not yet");
+        d.pause();
+        assert!(d.frame(61.0).curves.is_some(), "a pause shows the curves up to where it stops");
         d.set_plot(PlotKind::Buffers);
         let f = d.frame(20.0);
         assert_eq!(f.kind, PlotKind::Buffers);
@@ -473,6 +520,8 @@ mod tests {
         let big = ibcc_core::presets::fat_tree_hotspot(8, "", 500_000_000);
         let every = checkpoint_every_ps(&big);
         let n = big.duration_ns * 1000 / every;
-        assert!(n as usize * checkpoint_bytes(&big) <= CHECKPOINT_BUDGET || n == MIN_CHECKPOINTS, "{n}");
+        assert!(n as usize * checkpoint_bytes(&big) <= CHECKPOINT_BUDGET, "{n}");
+        let huge = ibcc_core::presets::fat_tree_hotspot(16, "", 2_000_000_000);
+        assert_eq!(checkpoint_every_ps(&huge), huge.duration_ns * 1000, "one checkpoint: the one at 0");
     }
 }

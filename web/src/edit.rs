@@ -4,7 +4,6 @@
 
 use ibcc_core::scenario::{Flow, Link, Node, NodeKind, Scenario, Traffic};
 use std::collections::{BTreeSet, VecDeque};
-use std::rc::Rc;
 
 /// What the user has selected on the canvas.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -207,19 +206,25 @@ pub fn rename_node(s: &Scenario, old: &str, new: &str) -> Result<Scenario, Refus
     })
 }
 
-/// Undo and redo: the scenarios before (and after) the current one.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct History {
-    undo: Vec<Rc<Scenario>>,
-    redo: Vec<Rc<Scenario>>,
+/// Undo and redo: the states (a scenario, and where it came from) before and after the current one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct History<T> {
+    undo: Vec<T>,
+    redo: Vec<T>,
+}
+
+impl<T> Default for History<T> {
+    fn default() -> Self {
+        Self { undo: Vec::new(), redo: Vec::new() }
+    }
 }
 
 /// How many edits can be undone.
 const DEPTH: usize = 200;
 
-impl History {
+impl<T> History<T> {
     /// Records that `before` was replaced by an edit; a new edit forgets what could be redone.
-    pub fn record(&mut self, before: Rc<Scenario>) {
+    pub fn record(&mut self, before: T) {
         self.undo.push(before);
         if self.undo.len() > DEPTH {
             self.undo.remove(0);
@@ -227,15 +232,15 @@ impl History {
         self.redo.clear();
     }
 
-    /// The scenario before `current`, if any.
-    pub fn undo(&mut self, current: Rc<Scenario>) -> Option<Rc<Scenario>> {
+    /// The state before `current`, if any.
+    pub fn undo(&mut self, current: T) -> Option<T> {
         let prev = self.undo.pop()?;
         self.redo.push(current);
         Some(prev)
     }
 
-    /// The scenario undone from `current`, if any.
-    pub fn redo(&mut self, current: Rc<Scenario>) -> Option<Rc<Scenario>> {
+    /// The state undone from `current`, if any.
+    pub fn redo(&mut self, current: T) -> Option<T> {
         let next = self.redo.pop()?;
         self.undo.push(current);
         Some(next)
@@ -253,6 +258,7 @@ impl History {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::rc::Rc;
 
     fn two_switch() -> Scenario {
         let mut s = Scenario::empty("t", 1_000_000);
@@ -338,7 +344,7 @@ mod tests {
 
     #[test]
     fn undo_and_redo_walk_the_edits() {
-        let mut h = History::default();
+        let mut h = History::<Rc<Scenario>>::default();
         let a = Rc::new(Scenario::empty("a", 1));
         let b = Rc::new(Scenario::empty("b", 1));
         let c = Rc::new(Scenario::empty("c", 1));
@@ -347,7 +353,7 @@ mod tests {
         assert_eq!(h.undo(c.clone()).unwrap().name, "b");
         assert_eq!(h.undo(b.clone()).unwrap().name, "a");
         assert!(h.undo(a.clone()).is_none(), "nothing before the first");
-        let mut h2 = History::default();
+        let mut h2 = History::<Rc<Scenario>>::default();
         h2.record(a.clone());
         let back = h2.undo(b.clone()).unwrap();
         assert_eq!(back.name, "a");

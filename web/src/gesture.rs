@@ -180,6 +180,8 @@ pub struct Gestures {
     pub rect: (f64, f64, f64, f64),
     pub focus: Option<Hit>,
     pub selected: Option<Hit>,
+    /// The arrows moved the focus after the last selection: Delete is about the focused item, not the selected.
+    focus_moved: bool,
     pub card: Option<Card>,
     /// What the gesture under way shows.
     pub preview: Option<Preview>,
@@ -201,6 +203,7 @@ impl Gestures {
             rect: (0.0, 0.0, 1.0, 1.0),
             focus: None,
             selected: None,
+            focus_moved: false,
             card: None,
             preview: None,
             drag: None,
@@ -243,6 +246,7 @@ impl Gestures {
 
     fn select(&mut self, hit: Option<Hit>, out: &mut Vec<Effect>) {
         self.selected = hit;
+        self.focus_moved = false;
         out.push(Effect::Select(hit));
         if hit.is_some_and(|h| !matches!(h, Hit::Flow(_) | Hit::Buffer(_))) {
             self.focus = hit;
@@ -468,6 +472,7 @@ impl Gestures {
                 out.push(Effect::Nudge(dx * step, dy * step));
             } else if let Some(next) = navigate(&scene.items(), self.focus, (dx, dy)) {
                 self.focus = Some(next);
+                self.focus_moved = true;
                 out.push(Effect::Focus(Some(next)));
             }
             return;
@@ -479,7 +484,7 @@ impl Gestures {
                 }
             }
             "Delete" | "Backspace" => {
-                if self.selected.is_none() {
+                if self.selected.is_none() || self.focus_moved {
                     if let Some(f) = self.focus {
                         self.select(Some(f), out);
                     }
@@ -519,6 +524,9 @@ impl Gestures {
 
     /// The document's selection changed elsewhere (the inspector, undo): follow it.
     pub fn follow_selection(&mut self, hit: Option<Hit>) {
+        if self.selected != hit {
+            self.focus_moved = false;
+        }
         self.selected = hit;
     }
 }
@@ -734,6 +742,19 @@ mod tests {
         let fx = run(&mut g, vec![key("Delete")]);
         assert!(fx.contains(&Effect::Select(Some(Hit::Link(0)))) && fx.contains(&Effect::Delete));
         assert_eq!(run(&mut g, vec![key("x")]), []);
+        // A link selected, then the focus moved on with the arrows: Delete is about what has the focus.
+        run(&mut g, vec![key("ArrowRight"), key("ArrowRight"), key("Enter")]);
+        let selected = g.selected;
+        assert_eq!(selected, Some(Hit::Link(0)));
+        run(&mut g, vec![key("ArrowRight")]);
+        assert_ne!(g.focus, selected);
+        let focused = g.focus;
+        let fx = run(&mut g, vec![key("Delete")]);
+        assert_eq!(fx.first(), Some(&Effect::Select(focused)), "{fx:?}");
+        // Selected elsewhere (the inspector): Delete deletes that, whatever had the focus before.
+        g.follow_selection(Some(Hit::Flow(0)));
+        let fx = run(&mut g, vec![key("Delete")]);
+        assert_eq!(fx.first(), Some(&Effect::Delete), "{fx:?}");
     }
 
     #[test]

@@ -221,7 +221,7 @@ pub fn plain(text: &str) -> String {
 /// Words for colours that lesson text may only use in a reference.
 pub const COLOUR_WORDS: &[&str] = &[
     "red", "orange", "amber", "yellow", "green", "blue", "teal", "cyan", "purple", "violet", "pink", "brown", "grey",
-    "gray", "black", "white", "indigo", "olive",
+    "gray", "black", "white", "indigo", "olive", "dark", "darker", "light", "lighter",
 ];
 
 /// A student's answer, for the teacher.

@@ -8,8 +8,9 @@
 //! - amber: congestion that has spread: a link blocked waiting for credit (drawn dashed, the only dashes on the
 //!   canvas), a full input buffer, and a victim flow held up by them;
 //! - yellow: ECN marks;
-//! - grey to black (grey to white in the dark theme), and line width: how busy a link is;
-//! - purple, green, blue...: flow groups (victim purple, remote green, local blue).
+//! - line width, with the shade from grey to ink (black, or white in the dark theme): how busy a link is;
+//! - purple, green, blue...: flow groups (victim purple, remote green, local blue);
+//! - sky blue: the selection, the keyboard's focus and what a lesson points at (a halo, never a line's colour).
 
 /// The two themes, following the system's `prefers-color-scheme`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,7 +57,7 @@ pub const AMBER: Colour = Colour::new("amber", "#ffa000", "#ffca28");
 pub const YELLOW: Colour = Colour::new("yellow", "#fdd835", "#fff176");
 pub const PURPLE: Colour = Colour::new("purple", "#8e24aa", "#ce93d8");
 pub const GREEN: Colour = Colour::new("green", "#2e7d32", "#81c784");
-pub const BLUE: Colour = Colour::new("blue", "#1565c0", "#64b5f6");
+pub const BLUE: Colour = Colour::new("blue", "#1565c0", "#6f9bff");
 pub const TEAL: Colour = Colour::new("teal", "#00897b", "#4db6ac");
 pub const PINK: Colour = Colour::new("pink", "#d81b60", "#f48fb1");
 pub const ORANGE: Colour = Colour::new("orange", "#e65100", "#ffb74d");
@@ -66,10 +67,10 @@ pub const OLIVE: Colour = Colour::new("olive", "#827717", "#d4e157");
 pub const CYAN: Colour = Colour::new("cyan", "#00838f", "#80deea");
 /// Flows without a group.
 pub const GREY: Colour = Colour::new("grey", "#757575", "#9e9e9e");
-/// The selection, keyboard focus and what a lesson points at.
-pub const FOCUS: Colour = Colour::new("blue", "#2563eb", "#7aa2ff");
-/// An idle link.
-pub const INK_IDLE: Colour = Colour::new("grey", "#c3c9cf", "#4a525c");
+/// The selection, keyboard focus and what a lesson points at: lighter and greener than the local flows' blue.
+pub const SELECTION: Colour = Colour::new("sky blue", "#0ea5e9", "#67e8f9");
+/// An idle link: light enough to read as idle, dark enough to see on the page (3:1 against it).
+pub const INK_IDLE: Colour = Colour::new("grey", "#868f99", "#5f6873");
 /// A link carrying all it can.
 pub const INK_FULL: Colour = Colour::new("black", "#1c2833", "#f2f4f5");
 
@@ -88,14 +89,17 @@ const ROLES: &[(&str, Colour)] = &[
 /// Colours for other groups, in the order they are handed out.
 const OTHERS: &[Colour] = &[ORANGE, BROWN, INDIGO, OLIVE, CYAN, PINK, GREEN, BLUE, TEAL, PURPLE];
 
-/// Links in plots: thin lines in muted tones, told apart from the groups' thick vivid ones.
+/// Links in plots: thin lines in muted tones, told apart from the groups' thick vivid ones. Their names are
+/// neutral (no group's colour word): a lesson refers to a link by its name, never by its colour.
 const LINKS: &[Colour] = &[
-    Colour::new("dark grey", "#37474f", "#cfd8dc"),
-    Colour::new("grey", "#8d9aa3", "#7f8c95"),
-    Colour::new("brown", "#8d6e63", "#a1887f"),
-    Colour::new("olive", "#9e9d24", "#c0ca33"),
-    Colour::new("slate blue", "#5c6f91", "#9aa9c7"),
-    Colour::new("khaki", "#a1887f", "#d7ccc8"),
+    Colour::new("slate", "#37474f", "#cfd8dc"),
+    Colour::new("steel", "#5c6f91", "#9aa9c7"),
+    Colour::new("taupe", "#8d6e63", "#bcaaa4"),
+    Colour::new("moss", "#7c7a2a", "#c5c46a"),
+    Colour::new("stone", "#8d9aa3", "#7f8c95"),
+    Colour::new("plum grey", "#7b6478", "#b9a5b6"),
+    Colour::new("sage", "#5f7d6a", "#9fbfa9"),
+    Colour::new("sand", "#a08f6a", "#d2c4a0"),
 ];
 
 /// The colour of each group of a scenario, `groups` in first-appearance order (the order the results give). A
@@ -131,9 +135,10 @@ pub fn group_colour<S: AsRef<str>>(groups: &[S], name: &str) -> Colour {
     groups.iter().position(|g| g.as_ref() == name).map_or(GREY, |i| group_colours(groups)[i])
 }
 
-/// The colour of a link's curve in a plot, by its channel (the same link has the same colour in every plot).
-pub fn link_colour(channel: usize) -> Colour {
-    LINKS[channel % LINKS.len()]
+/// The colour of the `k`-th link curve of one plot (handed out per plot, so no two of its links share one while
+/// there are no more than [`LINKS`]; a plot draws at most eight curves).
+pub fn link_colour(k: usize) -> Colour {
+    LINKS[k % LINKS.len()]
 }
 
 /// Sweep curves (one per combination of settings): colours that no role group uses first.
@@ -154,13 +159,11 @@ pub fn response_colour(f: ibcc_core::cc::response::ResponseFunction) -> Colour {
     }
 }
 
-/// How a link carrying `rate` (fraction of capacity) is coloured: from idle grey to black (white in the dark
-/// theme), in `theme`, as `#rrggbb`.
-pub fn rate_colour(rate: f32, theme: Theme) -> String {
-    let r = f64::from(rate.clamp(0.0, 1.0));
-    let (a, b) = (INK_IDLE.rgb(theme), INK_FULL.rgb(theme));
-    let mix = |x: u8, y: u8| (f64::from(x) + (f64::from(y) - f64::from(x)) * r).round() as u8;
-    format!("#{:02x}{:02x}{:02x}", mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
+/// The CSS paint of a link carrying `rate` (fraction of capacity): [`INK_IDLE`] mixed toward [`INK_FULL`] (the
+/// stylesheet's `--c-ink-*`, set by [`css`] for the theme in use).
+pub fn rate_paint(rate: f32) -> String {
+    let p = (100.0 * rate.clamp(0.0, 1.0)).round();
+    format!("color-mix(in srgb, var(--c-ink-full) {p}%, var(--c-ink-idle))")
 }
 
 /// Stroke width of a directed link carrying `rate`: thin when idle, thick when full.
@@ -229,7 +232,7 @@ impl Mark {
     /// What it means, for the legend.
     pub fn meaning(self) -> &'static str {
         match self {
-            Mark::Rate => "link rate: thicker, darker is busier",
+            Mark::Rate => "link rate: thicker is busier",
             Mark::Blocked => "blocked: waits for credit",
             Mark::Root => "root of the congestion tree",
             Mark::Ecn => "packets marked lately",
@@ -248,14 +251,10 @@ pub fn referenced<S: AsRef<str>>(thing: &str, groups: &[S]) -> Option<Colour> {
         return groups.iter().any(|x| x.as_ref() == g).then(|| group_colour(groups, g));
     }
     if thing == "selection" {
-        return Some(FOCUS);
+        return Some(SELECTION);
     }
     Mark::ALL.into_iter().find(|m| m.id() == thing).map(Mark::colour)
 }
-
-/// Every colour with a name, for finding colour words in text.
-pub const NAMED: &[Colour] =
-    &[RED, AMBER, YELLOW, PURPLE, GREEN, BLUE, TEAL, PINK, ORANGE, BROWN, INDIGO, OLIVE, CYAN, GREY, INK_FULL];
 
 /// The page's colours as CSS custom properties for both themes (`--c-root`, `--c-blocked`...), so the stylesheet
 /// and the SVG use the same values as the plots.
@@ -266,7 +265,7 @@ pub fn css() -> String {
             s += &format!("--c-{}: {}; ", m.id(), m.colour().hex(theme));
         }
         s += &format!("--c-ink-idle: {}; --c-ink-full: {}; ", INK_IDLE.hex(theme), INK_FULL.hex(theme));
-        s += &format!("--c-focus: {}; ", FOCUS.hex(theme));
+        s += &format!("--c-focus: {}; ", SELECTION.hex(theme));
         s
     };
     format!(
@@ -313,14 +312,65 @@ mod tests {
         assert_eq!(a, b);
     }
 
+    /// WCAG's relative luminance of a `#rrggbb`.
+    fn luminance(hex: &str) -> f64 {
+        let (r, g, b) = parse_hex(hex);
+        let lin = |c: u8| {
+            let c = f64::from(c) / 255.0;
+            if c <= 0.040_45 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
+    }
+
+    fn contrast(a: &str, b: &str) -> f64 {
+        let (x, y) = (luminance(a), luminance(b));
+        (x.max(y) + 0.05) / (x.min(y) + 0.05)
+    }
+
     #[test]
     fn the_rate_scale_runs_from_idle_to_full_in_each_theme() {
-        assert_eq!(rate_colour(0.0, Theme::Light), INK_IDLE.light);
-        assert_eq!(rate_colour(1.0, Theme::Light), INK_FULL.light);
-        assert_eq!(rate_colour(7.0, Theme::Dark), INK_FULL.dark);
-        let grey = |hex: String| parse_hex(&hex).0;
-        assert!(grey(rate_colour(0.2, Theme::Light)) > grey(rate_colour(0.8, Theme::Light)), "darker when busier");
+        assert!(rate_paint(0.0).contains(" 0%") && rate_paint(1.0).contains(" 100%"));
+        assert_eq!(rate_paint(7.0), rate_paint(1.0));
+        assert!(rate_paint(0.25).contains(" 25%"));
         assert!(rate_width(0.0) < rate_width(0.5) && rate_width(1.0) == rate_width(3.0));
+        // The page's backgrounds (www/style.css): an idle link is still seen (3:1, WCAG's non-text contrast),
+        // and a full one stands out more.
+        for (theme, bg) in [(Theme::Light, "#ffffff"), (Theme::Dark, "#181a1f")] {
+            let (idle, full) = (INK_IDLE.hex(theme), INK_FULL.hex(theme));
+            assert!(contrast(idle, bg) >= 3.0, "{theme:?}: idle {:.2}", contrast(idle, bg));
+            assert!(contrast(full, bg) > contrast(idle, bg) + 5.0, "{theme:?}");
+        }
+    }
+
+    #[test]
+    fn the_selection_is_told_apart_from_the_roles_and_marks() {
+        // (Not from every colour a tenth group could take: the hues are too few. Those groups are rare, and the
+        // selection is a halo, never a line's own colour.)
+        for theme in [Theme::Light, Theme::Dark] {
+            let sel = SELECTION.rgb(theme);
+            for c in ROLES.iter().map(|(_, c)| *c).chain(Mark::ALL.map(Mark::colour)) {
+                let o = c.rgb(theme);
+                let d = (i32::from(sel.0) - i32::from(o.0)).abs()
+                    + (i32::from(sel.1) - i32::from(o.1)).abs()
+                    + (i32::from(sel.2) - i32::from(o.2)).abs();
+                assert!(d > 90, "{theme:?}: the selection is too near {}", c.name);
+            }
+        }
+    }
+
+    #[test]
+    fn link_colours_are_neutral_and_distinct_in_a_plot() {
+        let groups: Vec<&str> = OTHERS.iter().chain(ROLES.iter().map(|(_, c)| c)).map(|c| c.name).collect();
+        for k in 0..LINKS.len() {
+            assert!(!groups.contains(&link_colour(k).name), "{}", link_colour(k).name);
+            for j in 0..k {
+                assert_ne!(link_colour(j), link_colour(k));
+            }
+        }
     }
 
     #[test]

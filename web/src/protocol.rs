@@ -12,11 +12,15 @@ use serde::{Deserialize, Serialize};
 /// From the page to the worker.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum ToWorker {
-    /// A new run at time 0, paused (`checkpoints`: keep them, so the timeline can go back).
+    /// A new run at time 0, paused (`checkpoints`: keep them, so the timeline can go back). `run` names it:
+    /// every reply about it carries the name, so the page can drop what a run it replaced still sent.
     Load {
+        run: u32,
         scenario: Box<Scenario>,
         checkpoints: bool,
     },
+    /// Stop the run (the page's scenario was refused): nothing more is sent about it.
+    Unload,
     Play {
         speed: Speed,
     },
@@ -49,15 +53,23 @@ pub enum ToWorker {
 /// From the worker to the page.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum FromWorker {
-    /// The run could not be built (the scenario is refused).
-    LoadError(String),
-    Frame(Box<FrameMsg>),
+    /// The run could not be built (the scenario is refused), or the page sent what the worker cannot read.
+    LoadError {
+        run: u32,
+        error: String,
+    },
+    Frame {
+        run: u32,
+        frame: Box<FrameMsg>,
+    },
     /// A marking change was applied at `at_ps`, or needs a new run (why).
     Retuned {
+        run: u32,
         at_ps: u64,
         needs_restart: Option<String>,
     },
     Measured {
+        run: u32,
         id: u32,
         value: Result<f64, String>,
     },
@@ -87,6 +99,8 @@ impl FromWorker {
 #[derive(Debug, Default)]
 pub struct Worker {
     pub driver: Option<Driver>,
+    /// The name of the run the driver drives (the last `Load`'s).
+    run: u32,
     /// The page has acknowledged the last frame.
     ready: bool,
     /// Wall ms of the last frame sent.
@@ -98,7 +112,7 @@ pub const FRAME_MS: f64 = 16.0;
 
 impl Worker {
     pub fn new() -> Self {
-        Self { driver: None, ready: true, last_frame_ms: f64::NEG_INFINITY }
+        Self { driver: None, run: 0, ready: true, last_frame_ms: f64::NEG_INFINITY }
     }
 
     /// Handles a message from the page; returns the replies to send at once.
@@ -106,21 +120,25 @@ impl Worker {
         let msg: ToWorker = match serde_json::from_str(text) {
             Ok(m) => m,
             Err(e) => {
-                return vec![FromWorker::LoadError(format!("the page sent a message the worker cannot read: {e}"))]
+                let error = format!("the page sent a message the worker cannot read: {e}");
+                return vec![FromWorker::LoadError { run: self.run, error }];
             }
         };
+        let run = self.run;
         let mut out = Vec::new();
         match msg {
-            ToWorker::Load { scenario, checkpoints } => match Driver::new(&scenario, checkpoints) {
-                Ok(d) => {
-                    self.driver = Some(d);
-                    self.ready = true;
+            ToWorker::Load { run, scenario, checkpoints } => {
+                self.run = run;
+                self.ready = true;
+                match Driver::new(&scenario, checkpoints) {
+                    Ok(d) => self.driver = Some(d),
+                    Err(error) => {
+                        self.driver = None;
+                        out.push(FromWorker::LoadError { run, error });
+                    }
                 }
-                Err(e) => {
-                    self.driver = None;
-                    out.push(FromWorker::LoadError(e));
-                }
-            },
+            }
+            ToWorker::Unload => self.driver = None,
             ToWorker::Ack => self.ready = true,
             ToWorker::Sweep { id, scenario } => {
                 let results = Simulation::new(&scenario).map_err(|e| e.to_string()).map(|mut sim| {
@@ -128,6 +146,10 @@ impl Worker {
                     Box::new(sim.results())
                 });
                 out.push(FromWorker::Swept { id, results });
+            }
+            ToWorker::Measure { id, .. } if self.driver.is_none() => {
+                let value = Err("there is no run to measure".to_owned());
+                out.push(FromWorker::Measured { run, id, value });
             }
             other => {
                 let Some(d) = self.driver.as_mut() else { return out };
@@ -137,13 +159,13 @@ impl Worker {
                     ToWorker::Seek { to_ps, then } => d.seek(to_ps, then),
                     ToWorker::Retune { scenario } => {
                         let needs_restart = d.retune(&scenario).err().map(|why| why.0.to_owned());
-                        out.push(FromWorker::Retuned { at_ps: d.now_ps(), needs_restart });
+                        out.push(FromWorker::Retuned { run, at_ps: d.now_ps(), needs_restart });
                     }
                     ToWorker::Plot { kind } => d.set_plot(kind),
                     ToWorker::Measure { id, measurement } => {
-                        out.push(FromWorker::Measured { id, value: d.measure(&measurement) })
+                        out.push(FromWorker::Measured { run, id, value: d.measure(&measurement) })
                     }
-                    ToWorker::Load { .. } | ToWorker::Ack | ToWorker::Sweep { .. } => {}
+                    ToWorker::Load { .. } | ToWorker::Unload | ToWorker::Ack | ToWorker::Sweep { .. } => {}
                 }
             }
         }
@@ -159,7 +181,7 @@ impl Worker {
         let mut frame = None;
         if d.dirty() && self.ready {
             if now - self.last_frame_ms >= FRAME_MS {
-                frame = Some(FromWorker::Frame(Box::new(d.frame(now))));
+                frame = Some(FromWorker::Frame { run: self.run, frame: Box::new(d.frame(now)) });
                 self.ready = false;
                 self.last_frame_ms = now;
             } else {
@@ -180,9 +202,9 @@ mod tests {
     #[test]
     fn messages_round_trip_as_json() {
         let s = find("infocom03-fig2").unwrap().scenario();
-        let m = ToWorker::Load { scenario: Box::new(s), checkpoints: true };
+        let m = ToWorker::Load { run: 3, scenario: Box::new(s), checkpoints: true };
         assert_eq!(serde_json::from_str::<ToWorker>(&m.to_json()).unwrap(), m);
-        let r = FromWorker::Retuned { at_ps: 5, needs_restart: Some("why".into()) };
+        let r = FromWorker::Retuned { run: 3, at_ps: 5, needs_restart: Some("why".into()) };
         assert_eq!(FromWorker::from_json(&r.to_json()).unwrap(), r);
         assert!(FromWorker::from_json("{").unwrap_err().contains("could not be read"));
     }
@@ -196,10 +218,10 @@ mod tests {
         let mut w = Worker::new();
         let clock = || 1000.0;
         assert!(w
-            .handle(&ToWorker::Load { scenario: Box::new(s.clone()), checkpoints: true }.to_json(), 0.0)
+            .handle(&ToWorker::Load { run: 4, scenario: Box::new(s.clone()), checkpoints: true }.to_json(), 0.0)
             .is_empty());
         let (frame, again) = w.work(&clock, 5.0);
-        assert!(matches!(frame, Some(FromWorker::Frame(_))), "the first frame of a new run");
+        assert!(matches!(frame, Some(FromWorker::Frame { run: 4, .. })), "the first frame of the new run, named");
         assert_eq!(again, None, "paused: nothing to do until told");
         w.handle(&ToWorker::Seek { to_ps: 500_000_000, then: None }.to_json(), 0.0);
         let (frame, again) = w.work(&clock, 5.0);
@@ -212,7 +234,7 @@ mod tests {
             later += 20.0;
             let t = later;
             let (f, again) = w.work(&move || t, 5.0);
-            if let Some(FromWorker::Frame(f)) = f {
+            if let Some(FromWorker::Frame { frame: f, .. }) = f {
                 w.handle(&ToWorker::Ack.to_json(), t);
                 last = Some(f);
             }
@@ -229,10 +251,26 @@ mod tests {
             to_ns: None,
         };
         let replies = w.handle(&ToWorker::Measure { id: 7, measurement: m }.to_json(), 0.0);
-        assert!(matches!(&replies[..], [FromWorker::Measured { id: 7, .. }]));
-        let bad =
-            w.handle(&ToWorker::Load { scenario: Box::new(Scenario::empty("x", 0)), checkpoints: true }.to_json(), 0.0);
-        assert!(matches!(&bad[..], [FromWorker::LoadError(_)]));
-        assert!(matches!(&w.handle("nonsense", 0.0)[..], [FromWorker::LoadError(e)] if e.contains("cannot read")));
+        assert!(matches!(&replies[..], [FromWorker::Measured { run: 4, id: 7, value: Ok(_) }]));
+        let empty = Box::new(Scenario::empty("x", 0));
+        let bad = w.handle(&ToWorker::Load { run: 5, scenario: empty, checkpoints: true }.to_json(), 0.0);
+        assert!(matches!(&bad[..], [FromWorker::LoadError { run: 5, .. }]));
+        let m = Measurement {
+            metric: ibcc_core::sim::Metric::GroupRate { group: "local".into() },
+            from_ns: None,
+            to_ns: None,
+        };
+        let replies = w.handle(&ToWorker::Measure { id: 8, measurement: m }.to_json(), 0.0);
+        assert!(
+            matches!(&replies[..], [FromWorker::Measured { run: 5, id: 8, value: Err(_) }]),
+            "a measurement with no run gets an answer, so nothing waits for ever"
+        );
+        assert!(
+            matches!(&w.handle("nonsense", 0.0)[..], [FromWorker::LoadError { error, .. }] if error.contains("cannot read"))
+        );
+        w.handle(&ToWorker::Load { run: 6, scenario: Box::new(s), checkpoints: false }.to_json(), 0.0);
+        w.handle(&ToWorker::Play { speed: None }.to_json(), 0.0);
+        w.handle(&ToWorker::Unload.to_json(), 0.0);
+        assert!(matches!(w.work(&clock, 5.0), (None, None)), "unloaded: no frames, no work");
     }
 }

@@ -37,15 +37,6 @@ impl Curve {
         Self { label: label.into(), points, what, run_b: false }
     }
 
-    /// Its colour, given the scenario's groups in first-appearance order.
-    pub fn colour(&self, groups: &[String]) -> Colour {
-        match &self.what {
-            What::Link(c) => palette::link_colour(*c as usize),
-            What::Group(g) => palette::group_colour(groups, g),
-            What::Series(k) => palette::series_colour(*k),
-        }
-    }
-
     /// Its line width in CSS pixels.
     pub fn width(&self) -> f64 {
         match self.what {
@@ -53,6 +44,25 @@ impl Curve {
             What::Group(_) | What::Series(_) => 3.0,
         }
     }
+}
+
+/// The colour of each curve of one plot, given the scenario's groups in first-appearance order: a group's is its
+/// role's, a link's is handed out in order among the plot's links (B's links in the same order as A's, so a link
+/// keeps its colour across the two runs).
+pub fn colours(curves: &[Curve], groups: &[String]) -> Vec<Colour> {
+    let mut links = [0usize; 2];
+    curves
+        .iter()
+        .map(|c| match &c.what {
+            What::Link(_) => {
+                let k = &mut links[usize::from(c.run_b)];
+                *k += 1;
+                palette::link_colour(*k - 1)
+            }
+            What::Group(g) => palette::group_colour(groups, g),
+            What::Series(k) => palette::series_colour(*k),
+        })
+        .collect()
 }
 
 /// The y axis: what it shows (with unit) and its top (`None`: fit the data).
@@ -111,8 +121,6 @@ pub struct Figure<'a> {
     pub markers: bool,
     /// A shaded band over this x range (the measured interval).
     pub band: Option<(f64, f64)>,
-    /// A vertical line at this x (the time shown).
-    pub cursor: Option<f64>,
 }
 
 /// Background, text and grid colours of a theme.
@@ -139,8 +147,9 @@ pub fn tick(v: f64) -> String {
     if v == 0.0 {
         return String::from("0");
     }
-    if v.abs() >= 1e6 {
-        return format!("{v:.0e}");
+    // Very large or very small: the shortest exact scientific form (1.5e6, 2.5e-5), so two ticks never read alike.
+    if v.abs() >= 1e6 || v.abs() < 1e-3 {
+        return format!("{v:e}");
     }
     let s = format!("{v:.4}");
     s.trim_end_matches('0').trim_end_matches('.').to_owned()
@@ -201,14 +210,15 @@ pub fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, f: &Figure) -> Re
             if let Some((a, b)) = f.band {
                 let (a, b) = (a.max(f.x.0), b.min(x1));
                 if b > a {
-                    let shade = rgb(palette::FOCUS, f.theme).mix(0.08);
+                    // Neutral: colour on a plot means a group or a link.
+                    let shade = fg.mix(0.06);
                     chart
                         .draw_series(std::iter::once(Rectangle::new([(a, 0.0), (b, top)], shade.filled())))
                         .map_err(e)?;
                 }
             }
-            for c in f.curves {
-                let mut colour = rgb(c.colour(f.groups), f.theme);
+            for (c, colour) in f.curves.iter().zip(colours(f.curves, f.groups)) {
+                let mut colour = rgb(colour, f.theme);
                 if c.run_b {
                     colour = lighter(colour, bg);
                 }
@@ -218,10 +228,6 @@ pub fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, f: &Figure) -> Re
                     let r = px(3.5).max(2);
                     chart.draw_series(c.points.iter().map(|&p| Circle::new(p, r, colour.filled()))).map_err(e)?;
                 }
-            }
-            if let Some(t) = f.cursor.filter(|t| *t >= f.x.0 && *t <= x1) {
-                let style = fg.mix(0.55).stroke_width(px(1.0).max(1) as u32);
-                chart.draw_series(std::iter::once(PathElement::new(vec![(t, 0.0), (t, top)], style))).map_err(e)?;
             }
         }};
     }
@@ -247,10 +253,10 @@ fn draw_legend<DB: DrawingBackend>(
     let (_, fg, _) = chrome(f.theme);
     let (w, _) = area.dim_in_pixel();
     let col_w = if beside { i32::try_from(w).unwrap_or(0) } else { i32::try_from(w).unwrap_or(0) / 2 };
-    for (i, c) in f.curves.iter().enumerate() {
+    for (i, (c, colour)) in f.curves.iter().zip(colours(f.curves, f.groups)).enumerate() {
         let (col, row) = if beside { (0, i as i32) } else { ((i % 2) as i32, (i / 2) as i32) };
         let (x, y) = (col * col_w + px(8.0), px(14.0) + row * px(17.0));
-        let mut colour = rgb(c.colour(f.groups), f.theme);
+        let mut colour = rgb(colour, f.theme);
         if c.run_b {
             colour = lighter(colour, bg);
         }
@@ -307,8 +313,19 @@ mod tests {
             scale: 1.0,
             markers: false,
             band: None,
-            cursor: None,
         }
+    }
+
+    #[test]
+    fn links_of_one_plot_get_distinct_colours_and_keep_them_in_run_b() {
+        let link = |c: u32, b: bool| Curve { run_b: b, ..Curve::new("l", vec![], What::Link(c)) };
+        // Channels 0 and 6 would share a colour if it came from the channel.
+        let curves = [link(0, false), link(6, false), link(0, true), link(6, true)];
+        let c = colours(&curves, &[]);
+        assert_ne!(c[0], c[1]);
+        assert_eq!((c[2], c[3]), (c[0], c[1]), "B's links as A's");
+        let g = colours(&[Curve::new("v", vec![], What::Group("victim".into()))], &["victim".to_owned()]);
+        assert_eq!(g[0], palette::PURPLE);
     }
 
     #[test]
@@ -387,6 +404,9 @@ mod tests {
         assert_eq!(tick(0.25), "0.25");
         assert_eq!(tick(40.0), "40");
         assert_eq!(tick(2e6), "2e6");
+        assert_eq!(tick(1.5e6), "1.5e6", "not rounded to 2e6 beside it");
+        assert_eq!(tick(2.5e-5), "2.5e-5", "not 0");
+        assert_eq!(tick(0.0125), "0.0125");
     }
 
     #[test]

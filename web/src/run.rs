@@ -73,11 +73,17 @@ impl Run {
 
     /// Runs toward simulated time `target` (ps) while `more()` allows, taking every sample due on the way.
     /// Returns whether the run has finished.
+    /// It stops only where a direct run to that time would: with every event of the present instant handled (a
+    /// slice cut short by its event count finishes its instant first), so what is drawn, sampled, checkpointed or
+    /// changed at a time does not depend on how the run was sliced.
     pub fn advance(&mut self, target: u64, mut more: impl FnMut() -> bool) -> bool {
         let target = target.min(self.sim.end());
         while self.sim.now() < target && !self.sim.is_finished() && more() {
             let stop = target.min(self.trace.next_ps()).min(self.meter.next_ps());
-            self.sim.step_until(stop, SLICE_EVENTS);
+            if self.sim.step_until(stop, SLICE_EVENTS) == SLICE_EVENTS {
+                // Cut short: there may be more events at this very instant. Handle them all.
+                self.sim.step_until(self.sim.now(), u64::MAX);
+            }
             let now = self.sim.now();
             if now >= self.trace.next_ps() || now >= self.meter.next_ps() {
                 let snap = self.sim.snapshot();

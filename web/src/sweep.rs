@@ -1,6 +1,6 @@
 //! The browser sweep: up to three settings of the current scenario swept over lists of values, each point a full
 //! run (in web workers), and a result plotted against the first setting, one curve per combination of the others.
-//! Pure Rust, tested natively; the panel is `ui/playground/sweep.rs`.
+//! Pure Rust, tested natively; the view is `ui/sweep.rs`.
 
 use crate::rate_plot::{Curve, What};
 use crate::settings;
@@ -188,7 +188,12 @@ pub fn curves(axes: &[Axis], results: &[Option<Results>], quantity: &Quantity) -
     let n1: usize = rest.iter().map(|a| a.values.len()).product();
     let curves = (0..n1)
         .map(|j| {
-            let what = What::Series(j);
+            // One curve of a group's rate is drawn in the group's colour, as everywhere else on the page; several
+            // (one per combination of the other settings) take the sweep's own colours, named in the legend.
+            let what = match quantity {
+                Quantity::Group(g) if n1 == 1 => What::Group(g.clone()),
+                _ => What::Series(j),
+            };
             // The other axes' values of combination j (the last varies fastest, as in `points`).
             let mut k = j;
             let mut values = vec![Value::Null; rest.len()];
@@ -267,6 +272,10 @@ mod tests {
         assert!(!powers_of_two(&parse_values("2, 4").unwrap()) && !powers_of_two(&parse_values("1..8").unwrap()));
         let partial = vec![results[0].clone(), None, None, None];
         assert_eq!(curves(&axes, &partial, &q).0[0].points.len(), 1, "missing points are left out");
+        let victim = Quantity::Group("victim".into());
+        assert_eq!(curves(&axes, &results, &victim).0[0].what, What::Series(0), "two curves: the sweep's colours");
+        let (one, _) = curves(&axes[..1], &results[..2], &victim);
+        assert_eq!(one[0].what, What::Group("victim".into()), "one curve of the victims: their colour");
         let qs = quantities(&base);
         assert_eq!(qs[0], Quantity::Aggregate);
         assert!(qs.contains(&Quantity::Group("victim".into())) && qs.contains(&Quantity::Link("A->B".into())));

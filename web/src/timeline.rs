@@ -5,8 +5,7 @@
 
 use ibcc_core::scenario::Scenario;
 
-/// Simulated picoseconds per wall-clock second; `None`: as fast as the simulation goes.
-pub type Speed = Option<u64>;
+pub use crate::driver::Speed;
 
 /// The playback speeds offered, slowest first.
 pub const SPEEDS: [(&str, Speed); 6] = [

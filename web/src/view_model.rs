@@ -229,13 +229,8 @@ pub fn on_buffer(spot: &BufferSpot, p: Point) -> bool {
     along.abs() <= spot.length / 2.0 + 2.0 && across.abs() <= spot.width / 2.0 + 2.0
 }
 
-/// The node, buffer, flow or link under `p` (in that order of preference), if any; buffers only when `buffers`
-/// are drawn (while a run is shown).
-pub fn hit_test(s: &Scenario, lay: &Layout, p: (f64, f64), show_flows: bool) -> Option<Hit> {
-    hit_test_with(s, lay, p, show_flows, &[])
-}
-
-/// [`hit_test`] with the buffers drawn at `spots`.
+/// The node, buffer, flow or link under `p` (in that order of preference), if any: buffers at `spots` (empty when
+/// none are drawn, with no run shown), flows when they are shown.
 pub fn hit_test_with(s: &Scenario, lay: &Layout, p: Point, show_flows: bool, spots: &[BufferSpot]) -> Option<Hit> {
     let near = |q: (f64, f64), r: f64| (p.0 - q.0).abs() <= r && (p.1 - q.1).abs() <= r;
     if let Some(i) = (0..lay.positions.len()).rev().find(|&i| near(lay.positions[i], NODE_PICK)) {
@@ -354,15 +349,15 @@ mod tests {
         let s = ibcc_core::presets::find("infocom03-fig2").unwrap().scenario();
         let lay = layout(&s);
         let sw = s.nodes.iter().position(|n| n.id == "A").unwrap();
-        assert_eq!(hit_test(&s, &lay, lay.positions[sw], true), Some(Hit::Node(sw)));
+        assert_eq!(hit_test_with(&s, &lay, lay.positions[sw], true, &[]), Some(Hit::Node(sw)));
         let l = &s.links[0];
         let (a, b) =
             (s.nodes.iter().position(|n| n.id == l.a).unwrap(), s.nodes.iter().position(|n| n.id == l.b).unwrap());
         let mid = ((lay.positions[a].0 + lay.positions[b].0) / 2.0, (lay.positions[a].1 + lay.positions[b].1) / 2.0);
-        assert!(matches!(hit_test(&s, &lay, mid, false), Some(Hit::Link(_))));
+        assert!(matches!(hit_test_with(&s, &lay, mid, false, &[]), Some(Hit::Link(_))));
         let (pa, c, pb) = flow_curves(&s, &lay)[0].unwrap();
-        assert_eq!(hit_test(&s, &lay, on_curve(pa, c, pb, 0.5), true), Some(Hit::Flow(0)));
-        assert_eq!(hit_test(&s, &lay, (-5000.0, -5000.0), true), None);
+        assert_eq!(hit_test_with(&s, &lay, on_curve(pa, c, pb, 0.5), true, &[]), Some(Hit::Flow(0)));
+        assert_eq!(hit_test_with(&s, &lay, (-5000.0, -5000.0), true, &[]), None);
     }
 
     /// A switch with `n` hosts below it in a row, as a fat tree's edge switch or a wide parking lot draws.

@@ -1,7 +1,9 @@
 //! The page's simulation worker: it owns the playground's run (`protocol::Worker`, a `driver::Driver`) and sends
 //! frames as the run goes; the sweep and the A/B comparison start more of them, one per point or per run. The
 //! run works in slices of about 12 ms, yielding between them so the page's messages (pause, seek, a marking
-//! change) are handled at once; a slice with nothing to do waits for the next message.
+//! change) are handled at once; a slice with nothing to do waits for the next message. A message does not run a
+//! slice itself: it schedules one behind the messages already queued, so a burst (a dragged timeline's seeks)
+//! is read whole and only its last seek is worked on.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
@@ -78,7 +80,7 @@ fn main() {
             let _ = me.scope.post_message(&JsValue::from_str(&r.to_json()));
         }
         me.generation.set(me.generation.get() + 1);
-        me.pump();
+        let _ = me.channel.port2().post_message(&JsValue::from_f64(me.generation.get() as f64));
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();

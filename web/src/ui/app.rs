@@ -132,20 +132,21 @@ fn Shell() -> Html {
             move || drop(listener)
         });
     }
-    let go = |to: View| {
-        let view = view.clone();
-        Callback::from(move |()| {
-            if let Some(location) = web_sys::window().map(|w| w.location()) {
-                let _ = location.set_hash(to.hash());
-            }
-            view.set(to);
-        })
-    };
-    let to_playground = go(View::Playground);
-    let tab = |to: View| {
+    // (Callbacks made once: the shell re-renders with every frame of the run, and a new callback would re-render
+    // the view it is given to.)
+    let go = use_callback(view.clone(), |to: View, view| {
+        if let Some(location) = web_sys::window().map(|w| w.location()) {
+            let _ = location.set_hash(to.hash());
+        }
+        view.set(to);
+    });
+    let to_playground = use_callback(go.clone(), |(), go| go.emit(View::Playground));
+    // The views are pages of one app: a navigation whose current page is marked, not a tab list.
+    let link = |to: View| {
+        let here = *view == to;
         html! {
-            <button role="tab" aria-selected={(*view == to).to_string()} class={classes!("tab", (*view == to).then_some("active"))}
-                onclick={go(to).reform(|_: MouseEvent| ())} data-testid={to.testid()}>{ to.label() }</button>
+            <button aria-current={here.then_some("page")} class={classes!("tab", here.then_some("active"))}
+                onclick={go.reform(move |_: MouseEvent| to)} data-testid={to.testid()}>{ to.label() }</button>
         }
     };
     html! {
@@ -156,8 +157,8 @@ fn Shell() -> Html {
             <header class="top">
                 <h1>{ "IBCC Playground" }</h1>
                 <p class="tagline">{ "Congestion control in lossless, InfiniBand-style networks" }</p>
-                <nav role="tablist" aria-label="Views">
-                    { for View::ALL.into_iter().map(tab) }
+                <nav aria-label="Views">
+                    { for View::ALL.into_iter().map(link) }
                 </nav>
             </header>
             <main class={classes!(format!("view-{:?}", *view).to_lowercase())}>

@@ -26,9 +26,26 @@ pub fn base_url() -> String {
     page[..page.rfind('/').map_or(page.len(), |i| i + 1)].to_owned()
 }
 
+thread_local! {
+    /// The shim's blob URL, made once: a sweep starts a worker per core, a crash or a restart another.
+    static SHIM_URL: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
 /// The worker: the Trunk-built no-modules script, started from a small shim that holds messages until the wasm has
 /// loaded (the worker's `main` then sets the real handler).
 fn spawn() -> Result<Worker, JsValue> {
+    let url = match SHIM_URL.with(|u| u.borrow().clone()) {
+        Some(url) => url,
+        None => {
+            let url = shim_url()?;
+            SHIM_URL.with(|u| *u.borrow_mut() = Some(url.clone()));
+            url
+        }
+    };
+    Worker::new(&url)
+}
+
+fn shim_url() -> Result<String, JsValue> {
     let base = base_url();
     let script = format!(
         "importScripts('{base}worker.js');\
@@ -39,20 +56,19 @@ fn spawn() -> Result<Worker, JsValue> {
     let options = web_sys::BlobPropertyBag::new();
     options.set_type("text/javascript");
     let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
-    Worker::new(&url)
+    web_sys::Url::create_object_url_with_blob(&blob)
 }
 
 impl SimWorker {
     /// Starts a worker; its messages go to `on_message`, a failure (it could not load, or crashed) to `on_error`.
+    /// A message that cannot be read is logged and skipped: the next frame replaces it.
     pub fn start(on_message: Callback<FromWorker>, on_error: Callback<String>) -> Result<Self, String> {
         let worker = spawn().map_err(|e| format!("could not start a web worker: {e:?}"))?;
-        let errors = on_error.clone();
         let handler = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
             let text = e.data().as_string().unwrap_or_default();
             match FromWorker::from_json(&text) {
                 Ok(m) => on_message.emit(m),
-                Err(err) => errors.emit(err),
+                Err(err) => web_sys::console::warn_1(&JsValue::from_str(&err)),
             }
         });
         worker.set_onmessage(Some(handler.as_ref().unchecked_ref()));

@@ -42,7 +42,7 @@ fn start_runs(sides: &Sides, tick: &UseStateHandle<u64>, runs: [Scenario; 2], ki
                 let mut all = sides_m.borrow_mut();
                 let side = &mut all[i];
                 match m {
-                    FromWorker::Frame(f) => {
+                    FromWorker::Frame { frame: f, .. } => {
                         if let Some(c) = &f.curves {
                             side.curves = c.clone();
                         }
@@ -51,7 +51,7 @@ fn start_runs(sides: &Sides, tick: &UseStateHandle<u64>, runs: [Scenario; 2], ki
                         }
                         side.frame = Some(f);
                     }
-                    FromWorker::LoadError(e) => side.error = Some(e),
+                    FromWorker::LoadError { error, .. } => side.error = Some(error),
                     _ => {}
                 }
             }
@@ -66,7 +66,7 @@ fn start_runs(sides: &Sides, tick: &UseStateHandle<u64>, runs: [Scenario; 2], ki
         all[i] = Side::default();
         match SimWorker::start(on_message, on_error) {
             Ok(w) => {
-                w.post(&ToWorker::Load { scenario: Box::new(s), checkpoints: false });
+                w.post(&ToWorker::Load { run: 0, scenario: Box::new(s), checkpoints: false });
                 w.post(&ToWorker::Plot { kind });
                 w.post(&ToWorker::Play { speed: None });
                 all[i].worker = Some(w);
@@ -104,7 +104,7 @@ fn rows_html(rows: Vec<crate::diff::Row>) -> Html {
         return html! {};
     }
     html! {
-        <table class="results" data-testid="compare-results">
+        <div class="table-scroll"><table class="results" data-testid="compare-results">
             <caption>{ "Results side by side (over each run's measurement interval)" }</caption>
             <thead><tr><th>{ "" }</th><th>{ "A" }</th><th>{ "B" }</th><th>{ "B − A" }</th></tr></thead>
             <tbody>
@@ -112,7 +112,7 @@ fn rows_html(rows: Vec<crate::diff::Row>) -> Html {
                     <tr><th scope="row">{ r.what }</th><td>{ r.a }</td><td>{ r.b }</td><td>{ r.diff }</td></tr>
                 }
             </tbody>
-        </table>
+        </table></div>
     }
 }
 
@@ -142,17 +142,20 @@ pub fn Compare() -> Html {
             }
         })
     };
-    let stop = {
+    // Pause and resume both at once (each worker has one run: a new start replaces it).
+    let to_both = |m: ToWorker| {
         let (sides, tick) = (sides.clone(), tick.clone());
         Callback::from(move |_| {
             for s in sides.borrow().iter() {
                 if let Some(w) = &s.worker {
-                    w.post(&ToWorker::Pause);
+                    w.post(&m);
                 }
             }
             tick.set(*tick + 1);
         })
     };
+    let stop = to_both(ToWorker::Pause);
+    let resume = to_both(ToWorker::Play { speed: None });
     let on_kind = {
         let (kind, sides) = (kind.clone(), sides.clone());
         Callback::from(move |e: Event| {
@@ -182,6 +185,8 @@ pub fn Compare() -> Html {
     };
     let all = sides.borrow();
     let running = all.iter().any(|s| s.frame.as_ref().is_some_and(|f| f.status == Status::Playing));
+    let paused_mid_run =
+        !running && all.iter().any(|s| s.frame.as_ref().is_some_and(|f| f.time_ps > 0 && f.time_ps < f.end_ps));
     let progress = all
         .iter()
         .map(|s| s.frame.as_ref().map_or(0.0, |f| f.time_ps as f64 / f.end_ps.max(1) as f64))
@@ -204,9 +209,21 @@ pub fn Compare() -> Html {
         title: format!("A/B: {}", kind.label()),
         x_name: String::from("time_ms"),
     };
-    let rows = match (&all[0].frame, &all[1].frame) {
-        (Some(fa), Some(fb)) => compare_rows(&fa.frame.results, &fb.frame.results),
-        _ => Vec::new(),
+    // Side by side only at the same simulated time (both at their ends, or paused together): results of runs at
+    // different times would differ by how far each has got, not by B's settings.
+    let (rows, waiting) = match (&all[0].frame, &all[1].frame) {
+        (Some(fa), Some(fb)) if fa.time_ps == fb.time_ps || (fa.time_ps >= fa.end_ps && fb.time_ps >= fb.end_ps) => {
+            (compare_rows(&fa.frame.results, &fb.frame.results), None)
+        }
+        (Some(fa), Some(fb)) => (
+            Vec::new(),
+            Some(format!(
+                "Results side by side once both runs reach the same time (A is at {:.1} ms, B at {:.1} ms).",
+                fa.time_ps as f64 / 1e9,
+                fb.time_ps as f64 / 1e9
+            )),
+        ),
+        _ => (Vec::new(), None),
     };
     html! {
         <section class="compare" data-testid="compare" aria-label="A/B comparison">
@@ -217,6 +234,9 @@ pub fn Compare() -> Html {
                     <div class="input-row">
                         if running {
                             <button onclick={stop} data-testid="compare-stop">{ "Pause" }</button>
+                        } else if paused_mid_run {
+                            <button class="primary" onclick={resume} data-testid="compare-resume">{ "Resume" }</button>
+                            <button onclick={start.clone()} data-testid="compare-run">{ "Start again" }</button>
                         } else {
                             <button class="primary" onclick={start} data-testid="compare-run">{ "Start A and B" }</button>
                         }
@@ -244,6 +264,9 @@ pub fn Compare() -> Html {
                             </select>
                         </label>
                     </Chart>
+                    if let Some(w) = waiting {
+                        <p class="hint" data-testid="compare-waiting">{ w }</p>
+                    }
                     { rows_html(rows) }
                 </div>
             </div>

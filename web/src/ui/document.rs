@@ -23,7 +23,8 @@ pub struct Message {
 pub struct Doc {
     pub scenario: Rc<Scenario>,
     pub origin: Origin,
-    pub history: History,
+    /// Undo goes back to the scenario and where it came from (undoing a preset's load names the scenario before).
+    pub history: History<(Rc<Scenario>, Origin)>,
     pub selection: Option<Selection>,
     pub message: Option<Message>,
     /// Bumped by each `Load`: a new scenario that starts a new run, whatever the old run was doing.
@@ -85,7 +86,7 @@ impl Reducible for Doc {
         match action {
             Action::Load { next, origin } => {
                 if *next != *d.scenario {
-                    d.history.record(d.scenario.clone());
+                    d.history.record((d.scenario.clone(), d.origin.clone()));
                 }
                 d.scenario = Rc::new(*next);
                 d.origin = origin;
@@ -97,7 +98,7 @@ impl Reducible for Doc {
                 if *next == *d.scenario {
                     return self;
                 }
-                d.history.record(d.scenario.clone());
+                d.history.record((d.scenario.clone(), d.origin.clone()));
                 d.scenario = Rc::new(*next);
                 d.selection = Self::still_there(&d.scenario, select);
                 d.message = note.map(|text| Message { text, refused: false, at: None });
@@ -111,7 +112,7 @@ impl Reducible for Doc {
             Action::DeleteSelected => {
                 let Some(sel) = d.selection.take() else { return self };
                 let (next, note) = edit::delete(&d.scenario, &sel);
-                d.history.record(d.scenario.clone());
+                d.history.record((d.scenario.clone(), d.origin.clone()));
                 d.scenario = Rc::new(next);
                 d.message = note.map(|text| Message { text, refused: false, at: None });
                 d.origin = d.origin.edited();
@@ -121,19 +122,19 @@ impl Reducible for Doc {
                 let Some(n) = d.scenario.nodes.iter().find(|n| &n.id == id) else { return self };
                 let (x, y) = (n.x.unwrap_or(0.0) + dx, n.y.unwrap_or(0.0) + dy);
                 let next = edit::move_node(&d.scenario, id, x, y);
-                d.history.record(d.scenario.clone());
+                d.history.record((d.scenario.clone(), d.origin.clone()));
                 d.scenario = Rc::new(next);
                 d.origin = d.origin.edited();
             }
             Action::Undo | Action::Redo => {
-                let current = d.scenario.clone();
+                let current = (d.scenario.clone(), d.origin.clone());
                 let moved =
                     if matches!(action, Action::Undo) { d.history.undo(current) } else { d.history.redo(current) };
-                let Some(s) = moved else { return self };
+                let Some((s, origin)) = moved else { return self };
                 d.scenario = s;
+                d.origin = origin;
                 d.selection = Self::still_there(&d.scenario, d.selection.take());
                 d.message = None;
-                d.origin = d.origin.edited();
             }
             Action::Dismiss => d.message = None,
         }

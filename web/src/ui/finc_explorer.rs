@@ -139,7 +139,7 @@ pub fn FincExplorer() -> Html {
                 <div class="plot-panel">
                     <canvas ref={canvas} width="880" height="480" data-testid="finc-plot" role="img"
                         aria-label="Finc(t) divided by Rmax against time for AIMD, FIMD and LIPD" />
-                    <table class="results" data-testid="recovery-times">
+                    <div class="table-scroll"><table class="results" data-testid="recovery-times">
                         <caption>{ format!("Time from Rmin to Rmax (packet time {:.4} µs)", model.packet_time_ms * 1e3) }</caption>
                         <thead><tr><th scope="col">{ "function" }</th><th scope="col">{ "Rmin → Rmax" }</th><th scope="col">{ "Trec after one mark at Rmax" }</th></tr></thead>
                         <tbody>
@@ -153,7 +153,7 @@ pub fn FincExplorer() -> Html {
                                 </tr>
                             }
                         </tbody>
-                    </table>
+                    </table></div>
                 </div>
             </div>
         </section>

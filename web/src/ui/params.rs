@@ -1,6 +1,7 @@
 //! The parameters panel: marking, source response, switch, run, PFT and Annex A10 settings of the current scenario.
 //! Each edit makes a new scenario, checked by the core's validation; a bad value is refused next to its field (the
-//! scenario and the run stay as they were), a good one replaces the scenario and the run restarts from 0.
+//! scenario and the run stay as they were), a good one replaces the scenario, and the run follows it (see
+//! `playground/live.rs`: a marking change applies from the moment it is made, anything else makes a new run).
 
 use super::fields::{Choice, NumberField};
 use ibcc_core::cc::pft::{Detection, PftConfig, Throttling};

@@ -58,7 +58,6 @@ fn figure<'a>(curves: &'a [Curve], a: &'a Axes, title: Option<&'a str>, scale: f
         scale,
         markers: a.markers,
         band: a.band,
-        cursor: None,
     }
 }
 
@@ -80,7 +79,8 @@ fn paint(canvas: &HtmlCanvasElement, curves: &[Curve], a: &Axes, title: Option<&
 #[component]
 pub fn Chart(p: &ChartProps) -> Html {
     let canvas = use_node_ref();
-    // Redrawn when the curves or axes change, and when the box is resized.
+    let theme = theme::use_theme();
+    // Redrawn when the curves or axes change, when the box is resized, and when the system's theme changes.
     let size = use_state(|| (0, 0));
     {
         let (canvas, size) = (canvas.clone(), size.clone());
@@ -103,7 +103,7 @@ pub fn Chart(p: &ChartProps) -> Html {
     }
     {
         let canvas = canvas.clone();
-        use_effect_with((p.curves.clone(), p.axes.clone(), *size), move |(curves, axes, _)| {
+        use_effect_with((p.curves.clone(), p.axes.clone(), *size, theme), move |(curves, axes, _, _)| {
             if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
                 paint(&c, curves, axes, None, theme::pixel_ratio());
             }

@@ -2,6 +2,7 @@
 //! CSS custom properties, so the stylesheet and the SVG draw with the same values as the plots.
 
 use crate::palette::{self, Theme};
+use yew::prelude::*;
 
 /// The theme matching `prefers-color-scheme`.
 pub fn current() -> Theme {
@@ -32,4 +33,19 @@ pub fn install_palette() {
 /// Backend pixels per CSS pixel on this screen (at least 1).
 pub fn pixel_ratio() -> f64 {
     web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0)
+}
+
+/// The theme, following a change of the system's setting while the page is open (a plot is then redrawn).
+#[hook]
+pub fn use_theme() -> Theme {
+    let theme = use_state(current);
+    {
+        let theme = theme.clone();
+        use_effect_with((), move |_| {
+            let query = web_sys::window().and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten());
+            let listener = query.map(|q| gloo_events::EventListener::new(&q, "change", move |_| theme.set(current())));
+            move || drop(listener)
+        });
+    }
+    *theme
 }

@@ -45,7 +45,7 @@ pub fn Canvas() -> Html {
     let show_flows = use_state(|| true);
     let s = doc.scenario.clone();
     let base = use_memo(s.clone(), |s| layout(s));
-    let spots = use_memo(base.clone(), |lay| buffer_spots(&s, lay));
+    let spots = use_memo((s.clone(), base.clone()), |(s, lay)| buffer_spots(s, lay));
     let gestures = use_mut_ref(|| Gestures::new(base.view_box));
     {
         let mut g = gestures.borrow_mut();
@@ -61,6 +61,7 @@ pub fn Canvas() -> Html {
         });
     }
     // Each event: the drawing's box, the scene, the machine, the effects.
+    let drawn = live.frame.is_some() && !live.pending;
     let feed: Feed = {
         let (gestures, svg, s, base, spots, redraw, d, show) = (
             gestures.clone(),
@@ -79,7 +80,9 @@ pub fn Canvas() -> Html {
                     let r = el.get_bounding_client_rect();
                     g.rect = (r.left(), r.top(), r.width().max(1.0), r.height().max(1.0));
                 }
-                g.handle(input, &Drawing { s: &s, lay: &base, spots: &spots, show_flows: show })
+                // Buffers are drawn (and so can be pointed at) only while there is a run to show.
+                let spots: &[BufferSpot] = if drawn { &spots } else { &[] };
+                g.handle(input, &Drawing { s: &s, lay: &base, spots, show_flows: show })
             };
             apply(effects, &s, &d, &svg, &redraw);
         })

@@ -86,7 +86,10 @@ pub fn apply(
                     dispatch.dispatch(Action::Refuse { text, at: Some(at) });
                     continue;
                 };
-                let (a, b) = (&s.nodes[from].id, &s.nodes[to].id);
+                // (The indices come from the drawing of this scenario; a stale one is ignored, not a panic.)
+                let (Some(a), Some(b)) = (s.nodes.get(from).map(|n| &n.id), s.nodes.get(to).map(|n| &n.id)) else {
+                    continue;
+                };
                 let made = if tool == Tool::Flow {
                     edit::add_flow(s, a, b).map(|(next, id)| (next, Selection::Flow(id)))
                 } else {

@@ -43,6 +43,9 @@ pub struct Live {
     pub kind: PlotKind,
     /// A time asked for (a seek, a scrub) that no frame shows yet.
     pub seeking_to: Option<u64>,
+    /// How far that seek has got (its frames are not shown: the drawing stays at a time the page has shown, so
+    /// it never shows a time the timeline does not).
+    pub seek_at: Option<u64>,
     /// Frames received: the page acknowledges each once drawn.
     pub frames: u64,
 }
@@ -60,6 +63,7 @@ impl Default for Live {
             step: StepSize::Tenth,
             kind: PlotKind::Rates,
             seeking_to: None,
+            seek_at: None,
             frames: 0,
         }
     }
@@ -136,6 +140,7 @@ impl Reducible for Live {
                 l.frame = None;
                 l.curves = Rc::new(Vec::new());
                 l.seeking_to = None;
+                l.seek_at = None;
                 if let Some(speed) = speed {
                     l.speed = speed;
                 }
@@ -145,7 +150,12 @@ impl Reducible for Live {
                 l.frame = None;
                 l.run_scenario = None;
             }
+            LiveAction::Frame(f) if f.status == Status::Seeking && l.frame.is_some() => {
+                l.seek_at = Some(f.time_ps);
+                l.frames += 1;
+            }
             LiveAction::Frame(f) => {
+                l.seek_at = None;
                 if let Some(c) = f.curves.clone() {
                     l.curves = Rc::new(c);
                 }
@@ -197,6 +207,11 @@ type Measured = Callback<Result<f64, String>>;
 /// The controller of the run in the worker.
 pub struct Sim {
     worker: RefCell<Option<SimWorker>>,
+    /// The worker failed (it crashed or could not load): the next message starts a new one. It is not dropped in
+    /// its own error handler, which would free the handler while it runs.
+    dead: Rc<Cell<bool>>,
+    /// The name of the current run: replies about an earlier one are dropped.
+    run: Rc<Cell<u32>>,
     dispatch: UseReducerDispatcher<Live>,
     /// Callbacks waiting for a measurement, by request id.
     measures: Rc<RefCell<BTreeMap<u32, Measured>>>,
@@ -216,6 +231,8 @@ impl Sim {
     pub fn new(dispatch: UseReducerDispatcher<Live>) -> Self {
         Self {
             worker: RefCell::new(None),
+            dead: Rc::default(),
+            run: Rc::default(),
             dispatch,
             measures: Rc::default(),
             next_id: Cell::new(0),
@@ -225,6 +242,9 @@ impl Sim {
     }
 
     fn post(&self, m: &ToWorker) {
+        if self.dead.replace(false) {
+            self.worker.borrow_mut().take();
+        }
         if self.worker.borrow().is_none() {
             self.start();
         }
@@ -235,10 +255,22 @@ impl Sim {
 
     fn start(&self) {
         let (dispatch, measures, retunes) = (self.dispatch.clone(), self.measures.clone(), self.retunes.clone());
+        let current = self.run.clone();
         let on_message = Callback::from(move |m: FromWorker| match m {
-            FromWorker::Frame(f) => dispatch.dispatch(LiveAction::Frame(f)),
-            FromWorker::LoadError(e) => dispatch.dispatch(LiveAction::Failed(e)),
-            FromWorker::Retuned { at_ps, needs_restart } => {
+            FromWorker::Frame { run, .. }
+            | FromWorker::LoadError { run, .. }
+            | FromWorker::Retuned { run, .. }
+            | FromWorker::Measured { run, .. }
+                if run != current.get() =>
+            {
+                // About a run the page has since replaced.
+                if let FromWorker::Measured { id, .. } = m {
+                    measures.borrow_mut().remove(&id);
+                }
+            }
+            FromWorker::Frame { frame, .. } => dispatch.dispatch(LiveAction::Frame(frame)),
+            FromWorker::LoadError { error, .. } => dispatch.dispatch(LiveAction::Failed(error)),
+            FromWorker::Retuned { at_ps, needs_restart, .. } => {
                 let sent = {
                     let mut r = retunes.borrow_mut();
                     (!r.is_empty()).then(|| r.remove(0))
@@ -247,15 +279,18 @@ impl Sim {
                     dispatch.dispatch(LiveAction::Retuned { at_ps, scenario, needs_restart });
                 }
             }
-            FromWorker::Measured { id, value } => {
+            FromWorker::Measured { id, value, .. } => {
                 if let Some(cb) = measures.borrow_mut().remove(&id) {
                     cb.emit(value);
                 }
             }
             FromWorker::Swept { .. } => {}
         });
-        let dispatch = self.dispatch.clone();
-        let on_error = Callback::from(move |e: String| dispatch.dispatch(LiveAction::Failed(e)));
+        let (dispatch, dead) = (self.dispatch.clone(), self.dead.clone());
+        let on_error = Callback::from(move |e: String| {
+            dead.set(true);
+            dispatch.dispatch(LiveAction::Failed(format!("{e}. Restart the run to start it again.")))
+        });
         match SimWorker::start(on_message, on_error) {
             Ok(w) => *self.worker.borrow_mut() = Some(w),
             Err(e) => self.dispatch.dispatch(LiveAction::Failed(e)),
@@ -265,13 +300,23 @@ impl Sim {
     /// A new run of `s` from 0, paused; `fresh`: a new scenario, which opens at its own default speed.
     pub fn load(&self, s: &Scenario, fresh: bool) {
         self.retunes.borrow_mut().clear();
+        let run = self.run.get().wrapping_add(1);
+        self.run.set(run);
+        // Measurements of the run replaced get no value.
+        let waiting = std::mem::take(&mut *self.measures.borrow_mut());
+        for done in waiting.into_values() {
+            done.emit(Err("the run was replaced by a new one".to_owned()));
+        }
         let speed = fresh.then(|| timeline::default_speed(s));
         self.dispatch.dispatch(LiveAction::Loading(Rc::new(s.clone()), speed));
         if let Err(e) = s.validate() {
             self.dispatch.dispatch(LiveAction::Failed(e.to_string()));
+            if self.worker.borrow().is_some() {
+                self.post(&ToWorker::Unload);
+            }
             return;
         }
-        self.post(&ToWorker::Load { scenario: Box::new(s.clone()), checkpoints: true });
+        self.post(&ToWorker::Load { run, scenario: Box::new(s.clone()), checkpoints: true });
         self.post(&ToWorker::Plot { kind: self.kind.get() });
     }
 

@@ -55,28 +55,13 @@ pub struct PlaygroundProps {
     pub exercise: Option<Rc<Result<crate::lessons::Exercise, String>>>,
 }
 
+/// The playground. It does not follow the run itself (its parts do), so a frame re-renders only what shows it.
 #[component]
 pub fn Playground(p: &PlaygroundProps) -> Html {
-    let doc = use_doc();
-    let live = live::use_live();
-    let sim = live::use_sim();
     let side_tab = use_state(|| SideTab::Lesson);
     let phone = use_state(|| PhoneView::Network);
     let side_open = use_state(|| true);
-    // Each frame drawn lets the worker send the next.
-    {
-        let sim = sim.clone();
-        use_effect_with(live.frames, move |_| sim.ack());
-    }
 
-    let dismiss = {
-        let d = doc.dispatcher();
-        Callback::from(move |_| d.dispatch(Action::Dismiss))
-    };
-    let restart = {
-        let (sim, scenario) = (sim.clone(), doc.scenario.clone());
-        Callback::from(move |_| sim.load(&scenario, false))
-    };
     let pick_phone = |v: PhoneView, tab: Option<SideTab>| {
         let (phone, side_tab) = (phone.clone(), side_tab.clone());
         Callback::from(move |_| {
@@ -86,17 +71,15 @@ pub fn Playground(p: &PlaygroundProps) -> Html {
             }
         })
     };
+    // A group of toggle buttons, not tabs: each shows a view (the side panel's with one of its tabs).
     let phone_tab = |v: PhoneView, tab: Option<SideTab>, label: &'static str, testid: &'static str| {
         let on = *phone == v && (tab.is_none() || tab == Some(*side_tab));
         html! {
-            <button role="tab" aria-selected={on.to_string()} class={classes!("phone-tab", on.then_some("active"))}
+            <button aria-pressed={on.to_string()} class={classes!("phone-tab", on.then_some("active"))}
                 onclick={pick_phone(v, tab)} data-testid={testid}>{ label }</button>
         }
     };
-    let toggle_side = {
-        let side_open = side_open.clone();
-        Callback::from(move |_| side_open.set(!*side_open))
-    };
+    let toggle_side = use_callback(side_open.clone(), |_: MouseEvent, open| open.set(!**open));
     let view_class = match *phone {
         PhoneView::Network => "show-network",
         PhoneView::Plot => "show-plot",
@@ -106,34 +89,15 @@ pub fn Playground(p: &PlaygroundProps) -> Html {
     html! {
             <section class="playground" data-testid="playground" aria-label="Playground">
                 <Transport />
-                <div class="messages">
-                    if let Some(e) = &live.error {
-                        <p class="error" role="alert" data-testid="run-error">{ e }</p>
-                    }
-                    if let Some(n) = &live.notice {
-                        <p class="notice" role="status" data-testid="notice">
-                            { &n.text }
-                            if n.restart {
-                                { " " }
-                                <button onclick={restart} data-testid="restart">{ "Restart with the change" }</button>
-                            }
-                        </p>
-                    }
-                    if let Some(m) = &doc.message {
-                        <p class={classes!("edit-message", m.refused.then_some("error"))} role="alert" data-testid="canvas-message">
-                            { &m.text }{ " " }
-                            <button class="linklike" aria-label="Dismiss" onclick={dismiss}>{ "×" }</button>
-                        </p>
-                    }
-                </div>
-                <nav class="phone-tabs" role="tablist" aria-label="Views">
+                <Messages />
+                <div class="phone-tabs" role="group" aria-label="Show">
                     { phone_tab(PhoneView::Network, None, "Network", "phone-network") }
                     { phone_tab(PhoneView::Plot, None, "Plot", "phone-plot") }
                     { phone_tab(PhoneView::Side, Some(SideTab::Lesson), "Lesson", "phone-lesson") }
                     { phone_tab(PhoneView::Side, Some(SideTab::Selection), "Select", "phone-selection") }
                     { phone_tab(PhoneView::Side, Some(SideTab::Settings), "Settings", "phone-settings") }
                     { phone_tab(PhoneView::Side, Some(SideTab::Results), "Results", "phone-results") }
-                </nav>
+                </div>
                 <div class={classes!("workspace", view_class, (!*side_open).then_some("side-closed"))}>
                     <div class="main-views">
                         <Canvas />
@@ -142,5 +106,48 @@ pub fn Playground(p: &PlaygroundProps) -> Html {
                     <SidePanel tab={side_tab.clone()} exercise={p.exercise.clone()} open={*side_open} on_toggle={toggle_side} />
                 </div>
             </section>
+    }
+}
+
+/// The run's error and notices and the last edit's message, above the drawing; it also acknowledges each frame
+/// (it is always on the page while the playground is), so the worker sends the next.
+#[component]
+fn Messages() -> Html {
+    let doc = use_doc();
+    let live = live::use_live();
+    let sim = live::use_sim();
+    {
+        let sim = sim.clone();
+        use_effect_with(live.frames, move |_| sim.ack());
+    }
+    let dismiss = {
+        let d = doc.dispatcher();
+        Callback::from(move |_| d.dispatch(Action::Dismiss))
+    };
+    let restart = {
+        let (sim, scenario) = (sim.clone(), doc.scenario.clone());
+        Callback::from(move |_| sim.load(&scenario, false))
+    };
+    html! {
+        <div class="messages">
+            if let Some(e) = &live.error {
+                <p class="error" role="alert" data-testid="run-error">{ e }</p>
+            }
+            if let Some(n) = &live.notice {
+                <p class="notice" role="status" data-testid="notice">
+                    { &n.text }
+                    if n.restart {
+                        { " " }
+                        <button onclick={restart} data-testid="restart">{ "Restart with the change" }</button>
+                    }
+                </p>
+            }
+            if let Some(m) = &doc.message {
+                <p class={classes!("edit-message", m.refused.then_some("error"))} role="alert" data-testid="canvas-message">
+                    { &m.text }{ " " }
+                    <button class="linklike" aria-label="Dismiss" onclick={dismiss}>{ "×" }</button>
+                </p>
+            }
+        </div>
     }
 }

@@ -10,7 +10,7 @@ pub fn PaperTable() -> Html {
     let live = use_live();
     let Some(f) = live.frame.as_ref().filter(|f| !f.frame.reported.is_empty()) else { return html! {} };
     html! {
-        <table class="results paper" data-testid="paper-vs-ours">
+        <div class="table-scroll"><table class="results paper" data-testid="paper-vs-ours">
             <caption>{ "The paper's numbers and this run's" }</caption>
             <thead><tr><th scope="col">{ "measured" }</th><th scope="col">{ "paper" }</th><th scope="col">{ "this run" }</th></tr></thead>
             <tbody>
@@ -22,7 +22,7 @@ pub fn PaperTable() -> Html {
                     </tr>
                 }
             </tbody>
-        </table>
+        </table></div>
     }
 }
 
@@ -39,7 +39,7 @@ pub fn ResultsTable() -> Html {
     let t = &r.totals;
     html! {
         <div class="results-panel" data-testid="results-table">
-            <table class="results">
+            <div class="table-scroll"><table class="results">
                 <caption>
                     if r.simulated_ns < from_ns {
                         { format!("Groups: measuring starts at {:.1} ms", from_ns / 1e6) }
@@ -60,8 +60,8 @@ pub fn ResultsTable() -> Html {
                         </tr>
                     }
                 </tbody>
-            </table>
-            <table class="results">
+            </table></div>
+            <div class="table-scroll"><table class="results">
                 <caption>{ "Busiest links" }</caption>
                 <thead><tr><th scope="col">{ "link" }</th><th scope="col">{ "utilization" }</th><th scope="col">{ "marks" }</th><th scope="col">{ "credit stall" }</th></tr></thead>
                 <tbody>
@@ -74,10 +74,10 @@ pub fn ResultsTable() -> Html {
                         </tr>
                     }
                 </tbody>
-            </table>
+            </table></div>
             <details>
                 <summary>{ format!("Flows ({})", r.flows.len()) }</summary>
-                <table class="results" data-testid="flows-table">
+                <div class="table-scroll"><table class="results" data-testid="flows-table">
                     <thead><tr><th scope="col">{ "flow" }</th><th scope="col">{ "throughput" }</th><th scope="col">{ "rate limit" }</th><th scope="col">{ "window" }</th><th scope="col">{ "marks" }</th><th scope="col">{ "delay" }</th></tr></thead>
                     <tbody>
                         for fl in r.flows.iter().take(200) {
@@ -91,7 +91,7 @@ pub fn ResultsTable() -> Html {
                             </tr>
                         }
                     </tbody>
-                </table>
+                </table></div>
             </details>
             <p class="totals" data-testid="totals">
                 { format!("injected {}, delivered {}, in flight {}, dropped {}, marked {}", t.injected_packets, t.delivered_packets, t.in_flight_packets, t.dropped_packets, t.marked_packets) }

@@ -11,6 +11,7 @@ use super::results::{PaperTable, ResultsTable};
 use crate::lessons::Exercise;
 use ibcc_core::scenario::Scenario;
 use std::rc::Rc;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,11 +71,35 @@ pub fn SidePanel(p: &SideProps) -> Html {
             d.dispatch(Action::Edit { next: Box::new(next), select: None, note: None })
         })
     };
+    // A tab list as the ARIA pattern has it: one tab stop, the arrows (and Home, End) move between the tabs.
+    let on_tab_key = {
+        let tab = p.tab.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            let i = SideTab::ALL.iter().position(|t| *t == *tab).unwrap_or(0);
+            let n = SideTab::ALL.len();
+            let next = match e.key().as_str() {
+                "ArrowRight" | "ArrowDown" => (i + 1) % n,
+                "ArrowLeft" | "ArrowUp" => (i + n - 1) % n,
+                "Home" => 0,
+                "End" => n - 1,
+                _ => return,
+            };
+            e.prevent_default();
+            tab.set(SideTab::ALL[next]);
+            if let Some(el) = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.get_element_by_id(&format!("tab-{}", SideTab::ALL[next].id())))
+            {
+                let _ = el.unchecked_into::<web_sys::HtmlElement>().focus();
+            }
+        })
+    };
     let tab_button = |t: SideTab| {
         let tab = p.tab.clone();
         let onclick = Callback::from(move |_| tab.set(t));
         html! {
             <button role="tab" id={format!("tab-{}", t.id())} aria-selected={(t == current).to_string()} aria-controls={format!("panel-{}", t.id())}
+                tabindex={if t == current { "0" } else { "-1" }}
                 class={classes!("side-tab", (t == current).then_some("active"))} {onclick} data-testid={format!("side-{}", t.id())}>
                 { t.label() }
             </button>
@@ -90,12 +115,14 @@ pub fn SidePanel(p: &SideProps) -> Html {
     };
     html! {
         <aside class={classes!("side", (!p.open).then_some("closed"))} aria-label="Lesson, selection, settings and results">
-            <div class="side-tabs" role="tablist">
+            <div class="side-tabs">
                 <button class="fold" onclick={p.on_toggle.clone()} aria-expanded={p.open.to_string()} data-testid="side-fold"
                     title={if p.open { "Fold the panel away" } else { "Show the panel" }} aria-label="Fold the side panel">
                     { if p.open { "»" } else { "«" } }
                 </button>
-                { for SideTab::ALL.into_iter().map(tab_button) }
+                <div class="tabs" role="tablist" aria-label="Side panel" onkeydown={on_tab_key}>
+                    { for SideTab::ALL.into_iter().map(tab_button) }
+                </div>
             </div>
             { panel(SideTab::Lesson, html! { <LessonsPanel linked={p.exercise.clone()} /> }) }
             { panel(SideTab::Selection, html! { <Inspector /> }) }

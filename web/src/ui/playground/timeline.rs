@@ -21,7 +21,7 @@ pub fn Timeline() -> Html {
     let drag = use_mut_ref(|| None::<(bool, u64)>);
     let end = live.end_ps();
     let t = live.time_ps().min(end);
-    let horizon = live.frame.as_ref().map_or(0, |f| f.horizon_ps).max(t);
+    let horizon = live.frame.as_ref().map_or(0, |f| f.horizon_ps).max(live.seek_at.unwrap_or(0)).max(t);
     let ready = live.frame.is_some() && !live.pending;
 
     let at = {
@@ -93,23 +93,22 @@ pub fn Timeline() -> Html {
     let frac = |ps: u64| ps as f64 / end as f64;
     let moment = |m: &tl::Moment| {
         let (sim, to) = (sim.clone(), m.at_ns * 1000);
-        // A moment is pressed, not the track under it.
-        let onpointerdown = Callback::from(|e: PointerEvent| e.stop_propagation());
         let onclick = Callback::from(move |_| sim.seek(to, None));
         let title = format!("{} at {}", m.label, format_time_ns(m.at_ns as f64));
+        // The button is a finger's width; the dot it shows is small.
         html! {
             <button class={classes!("moment", format!("{:?}", m.kind).to_lowercase())} style={format!("left: {}", pct(frac(to)))}
-                {onpointerdown} {onclick} title={title.clone()} aria-label={format!("Go to: {title}")} disabled={!ready}
+                {onclick} title={title.clone()} aria-label={format!("Go to: {title}")} disabled={!ready}
                 data-testid={format!("moment-{}", m.label.replace(' ', "-"))} />
         }
     };
+    // The slider is the track alone; the moments are buttons of their own beside it (a slider has no parts).
     html! {
-        <div class="timeline" data-testid="timeline" role="slider" tabindex="0" aria-label="Timeline"
-            aria-valuemin="0" aria-valuemax={format!("{:.3}", end as f64 / 1e9)} aria-valuenow={format!("{:.3}", t as f64 / 1e9)}
-            aria-valuetext={format!("{:.3} ms of {:.3} ms", t as f64 / 1e9, end as f64 / 1e9)} aria-disabled={(!ready).to_string()}
-            onkeydown={on_key}>
-            <div class="track" ref={track} onpointerdown={on_down} onpointermove={on_move} onpointerup={on_up.clone()}
-                onpointercancel={on_up}>
+        <div class="timeline" data-testid="timeline">
+            <div class="track" ref={track} role="slider" tabindex="0" aria-label="Timeline"
+                aria-valuemin="0" aria-valuemax={format!("{:.3}", end as f64 / 1e9)} aria-valuenow={format!("{:.3}", t as f64 / 1e9)}
+                aria-valuetext={format!("{:.3} ms of {:.3} ms", t as f64 / 1e9, end as f64 / 1e9)} aria-disabled={(!ready).to_string()}
+                onkeydown={on_key} onpointerdown={on_down} onpointermove={on_move} onpointerup={on_up.clone()} onpointercancel={on_up}>
                 <div class="computed" style={format!("width: {}", pct(frac(horizon)))} />
                 if let Some((a, b)) = measured.filter(|(a, b)| b > a) {
                     <div class="measured" data-testid="timeline-measured" style={format!("left: {}; width: {}", pct(frac(a * 1000)), pct(frac((b - a) * 1000)))}
@@ -119,8 +118,10 @@ pub fn Timeline() -> Html {
                 for r in retunes.iter() {
                     <span class="retune" style={format!("left: {}", pct(frac(*r)))} title={format!("marking changed at {}", format_time_ns(*r as f64 / 1000.0))} />
                 }
-                { for moments.iter().map(moment) }
                 <div class="thumb" style={format!("left: {}", pct(frac(t)))} />
+            </div>
+            <div class="moments" role="group" aria-label="Moments of the run">
+                { for moments.iter().map(moment) }
             </div>
             <div class="moment-labels" aria-hidden="true">
                 for m in moments.iter() {

@@ -25,12 +25,6 @@ pub fn paint(c: Colour) -> String {
     format!("light-dark({}, {})", c.light, c.dark)
 }
 
-/// A lane's shade for `rate`: from idle to full ink, as `palette::rate_colour` computes it, in either theme.
-fn rate_paint(rate: f32) -> String {
-    let p = (100.0 * rate.clamp(0.0, 1.0)).round();
-    format!("color-mix(in srgb, var(--c-ink-full) {p}%, var(--c-ink-idle))")
-}
-
 /// How a lane is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct LaneLook {
@@ -57,7 +51,7 @@ pub fn lane(a: Point, b: Point, look: LaneLook, testid: &str) -> Html {
         },
         Some(r) => html! {
             <line x1={x1} y1={y1} x2={x2} y2={y2} class={classes!("lane", look.blocked.then_some("blocked"))}
-                style={format!("stroke: {}; stroke-width: {}", rate_paint(r), palette::rate_width(r))}
+                style={format!("stroke: {}; stroke-width: {}", palette::rate_paint(r), palette::rate_width(r))}
                 data-testid={format!("link-{testid}")} data-rate={format!("{r:.4}")} />
         },
     };
