@@ -189,6 +189,12 @@ fn table(r: &Results) -> String {
         r.measured_to_ns / 1e6,
         r.events
     );
+    if let Some(ns) = r.series_sample_ns {
+        println!(
+            "rate series sampled every {:.3} ms: coarser than measure.sample_ns, to fit this many links",
+            ns / 1e6
+        );
+    }
     println!("\nlinks (data utilization over the measurement interval)");
     println!("  {:<20} {:>8} {:>8} {:>10} {:>12}", "link", "util", "acks", "marks", "stall ms");
     for l in r.links.iter().filter(|l| l.data_packets > 0 || l.ack_packets > 0) {

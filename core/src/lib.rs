@@ -4,14 +4,18 @@
 //! congestion-control mechanisms of the source papers. It is `no_std` + `alloc` so the same code runs natively (CLI,
 //! tests, benchmarks) and in the browser (wasm), with identical results for the same scenario and seed.
 //!
-//! Layers, bottom up (each uses only the ones below it):
+//! Layers, bottom up (each uses only the ones below it; checked by `tests/layers.rs`):
 //! - [`time`], [`rng`]: integer picosecond time and link rates; a seeded portable random-number generator;
 //! - [`engine`]: the event queue and clock (knows nothing of networks);
-//! - [`net`]: topology, routing, packets and credit blocks;
-//! - [`cc`]: congestion control: ECN marking, source-response functions, IPD tables, source state;
+//! - [`net`]: the network and its state during a run: topology and routes, packets, channels and their credits,
+//!   switches (input buffers, outputs, scheduling), hosts (NIC queues, flows); each element carries its congestion
+//!   control in a slot of a type it does not know;
 //! - [`metrics`]: rate series, occupancy, fairness;
-//! - [`scenario`]: the plain-data scenario format and its validation;
-//! - [`sim`]: the simulation that ties them together, with the driving API the page, CLI and tests share;
+//! - [`cc`]: congestion control, each scheme with its configuration: ECN marking, source-response functions, IPD
+//!   tables, source state, PFT, Annex A10; and the seam the simulation calls it through (hooks and their enums);
+//! - [`scenario`]: the plain-data scenario format (re-exporting the blocks `cc` and `net` own) and its validation;
+//! - [`sim`]: the simulation that wires them together and runs the events, with the driving API the page, CLI and
+//!   tests share;
 //! - [`presets`]: the papers' experiments as ready-made scenarios.
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -24,6 +28,7 @@ pub mod cc;
 pub mod engine;
 pub mod metrics;
 pub mod net;
+mod nullable;
 pub mod presets;
 pub mod rng;
 pub mod scenario;

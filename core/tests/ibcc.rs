@@ -75,3 +75,20 @@ fn a10_excludes_the_papers_marking() {
     s.source.response = ibcc_core::scenario::Response::Lipd;
     assert_eq!(s.validate().unwrap_err().field, "source.response");
 }
+
+/// The effective rate limit is computed in one place: the snapshots the page draws (the limits plot, the inspector)
+/// show what the results table shows, and under Annex A10 that is the CCT's delay, not a source response (there is
+/// none: `response: none`), so the hot spot's flows are throttled below their links' rate.
+#[test]
+fn snapshots_and_results_show_the_same_effective_rate() {
+    let s = find("a10-two-switch").unwrap().scenario();
+    let mut sim = Simulation::new(&s).unwrap();
+    sim.run_until(30_000_000_000);
+    let (snap, r) = (sim.snapshot(), sim.results());
+    for (f, fs) in r.flows.iter().zip(&snap.flows) {
+        assert_eq!(fs.rate_limit, f.rate_limit as f32, "{}", f.id);
+    }
+    let throttled = r.flows.iter().filter(|f| f.rate_limit < 0.99).count();
+    assert!(throttled > 0, "{:?}", r.flows.iter().map(|f| f.rate_limit).collect::<Vec<_>>());
+    assert!(r.flows.iter().any(|f| f.ccti.is_some_and(|c| c > 0)));
+}

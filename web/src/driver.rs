@@ -68,7 +68,9 @@ pub struct FrameMsg {
 /// bounded by the buffers (a few per buffer block of every channel).
 pub fn checkpoint_bytes(s: &Scenario) -> usize {
     let channels = 2 * s.links.len();
-    let bins = (s.duration_ns / s.measure.sample_ns()).saturating_add(1) as usize;
+    // (The spacing the run will use: coarser than asked for on a network too big for the series.)
+    let sample_ns = s.series_sample_ns().unwrap_or_else(|_| s.measure.sample_ns());
+    let bins = (s.duration_ns / sample_ns).saturating_add(1) as usize;
     let series = (channels + s.flows.len().min(64)) * bins * 8;
     let trace = (channels * 16 + s.flows.len() * 4 + channels * 4) * (crate::trace::SAMPLES as usize + 1);
     let in_flight = channels * (s.switch.buffer_packets as usize * 2 + 4) * 64;

@@ -18,7 +18,11 @@
 //! - The CCT delay unit (`ird_unit_ps`): 64 bytes' transmission time at 8 Gb/s (64 ns) by default; configurable.
 //!   (The standard's own unit is not in our sources; this is flagged for review.)
 
+use super::{Ack, SourceControl, Start, SwitchControl};
+use crate::net::topology::PortId;
 use crate::time::Time;
+use alloc::rc::Rc;
+use alloc::vec;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
@@ -194,22 +198,114 @@ impl Ccti {
         Self { index: config.ccti_min, anchor: 0 }
     }
 
-    /// Applies the timer's decrements up to `now`; returns the index.
-    pub fn at(&mut self, config: &IbCcConfig, now: Time) -> u16 {
+    /// The index and the timer's anchor at `now`, the timer's decrements applied.
+    fn advanced(&self, config: &IbCcConfig, now: Time) -> (u16, Time) {
         let period = (u64::from(config.ccti_timer) * CCTI_TIMER_UNIT).max(1);
         let ticks = now.saturating_sub(self.anchor) / period;
-        if ticks > 0 {
-            self.anchor += ticks * period;
-            let drop = u16::try_from(ticks).unwrap_or(u16::MAX);
-            self.index = self.index.saturating_sub(drop).max(config.ccti_min);
+        if ticks == 0 {
+            return (self.index, self.anchor);
         }
+        let drop = u16::try_from(ticks).unwrap_or(u16::MAX);
+        (self.index.saturating_sub(drop).max(config.ccti_min), self.anchor + ticks * period)
+    }
+
+    /// Applies the timer's decrements up to `now`; returns the index.
+    pub fn at(&mut self, config: &IbCcConfig, now: Time) -> u16 {
+        (self.index, self.anchor) = self.advanced(config, now);
         self.index
+    }
+
+    /// The index at `now`, without keeping the decrements (for looking, not changing).
+    pub fn peek(&self, config: &IbCcConfig, now: Time) -> u16 {
+        self.advanced(config, now).0
     }
 
     /// A BECN at `now`: CCTI rises by CCTI_Increase, up to CCTI_Limit.
     pub fn on_becn(&mut self, config: &IbCcConfig, now: Time) {
         let i = self.at(config, now);
         self.index = i.saturating_add(config.ccti_increase).min(config.limit()).max(config.ccti_min);
+    }
+}
+
+/// Annex A10 at one switch: each output's count of eligible packets still to pass before its next FECN.
+#[derive(Debug, Clone)]
+pub struct IbCcSwitch {
+    config: Rc<IbCcConfig>,
+    /// The queue level at which an output is congested, for this switch's buffers (`None`: threshold 0, off).
+    level: Option<u32>,
+    fecn_skip: Vec<u16>,
+}
+
+impl IbCcSwitch {
+    /// A switch with `ports` ports and input buffers of `buffer_blocks` blocks.
+    pub fn new(config: Rc<IbCcConfig>, buffer_blocks: u32, ports: usize) -> Self {
+        let level = config.queue_level(buffer_blocks);
+        Self { config, level, fecn_skip: vec![0; ports] }
+    }
+}
+
+impl SwitchControl for IbCcSwitch {
+    /// Congested (the data waiting for this port passes the Threshold's level), eligible (long enough), a root (it
+    /// did not wait for credit) or in the Victim_Mask: one in Marking_Rate + 1 is marked FECN.
+    fn on_start(&mut self, out: PortId, s: &Start) -> bool {
+        let cfg = &self.config;
+        let congested = self.level.is_some_and(|level| s.queued_blocks >= level);
+        let eligible = s.packet_blocks >= u32::from(cfg.packet_size_credits);
+        if !(congested && eligible && (!s.waited_for_credit || cfg.victim_marks(out))) {
+            return false;
+        }
+        let skip = &mut self.fecn_skip[out as usize];
+        if *skip == 0 {
+            *skip = cfg.marking_rate;
+            true
+        } else {
+            *skip -= 1;
+            false
+        }
+    }
+}
+
+/// Annex A10 at one flow's source: a fixed window (if any) and the CCTI, whose CCT entry delays each next packet.
+#[derive(Debug, Clone)]
+pub struct IbCcSource {
+    config: Rc<IbCcConfig>,
+    window: Option<u32>,
+    ccti: Ccti,
+}
+
+impl IbCcSource {
+    /// A new flow at CCTI_Min.
+    pub fn new(config: Rc<IbCcConfig>, window: Option<u32>) -> Self {
+        let ccti = Ccti::new(&config);
+        Self { config, window, ccti }
+    }
+
+    /// Its CCTI at `now`.
+    pub fn ccti(&self, now: Time) -> u16 {
+        self.ccti.peek(&self.config, now)
+    }
+}
+
+impl SourceControl for IbCcSource {
+    fn window(&self) -> Option<u32> {
+        self.window
+    }
+
+    /// After each packet, the delay of `CCT[CCTI]`, CCTI as it stands now.
+    #[inline]
+    fn gap(&mut self, packet_time: Time, now: Time) -> Time {
+        packet_time.saturating_add(self.config.ird(self.ccti.at(&self.config, now)))
+    }
+
+    /// A BECN raises CCTI.
+    fn on_ack(&mut self, ack: &Ack, now: Time) {
+        if ack.marked {
+            self.ccti.on_becn(&self.config, now);
+        }
+    }
+
+    fn rate(&self, packet_time: Time, now: Time) -> f64 {
+        self.config.rate(self.ccti(now), packet_time)
     }
 }
 

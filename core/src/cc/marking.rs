@@ -13,7 +13,66 @@
 //!
 //! A started packet is no longer marked; nobody clears a mark.
 
-use crate::scenario::{Cnt1Until, Marking, MarkingPolicy};
+use super::{Start, SwitchControl};
+use crate::net::topology::PortId;
+use alloc::vec;
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+
+/// Which packets switches mark (Globecom'02 §IV, INFOCOM'03 §IV-A).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MarkingPolicy {
+    #[default]
+    None,
+    /// Mark every packet of an input buffer when it becomes full.
+    Naive,
+    /// A full input buffer marks, at each output it feeds, as many packets as wait for that output (cnt1/cnt2).
+    InputTriggered,
+    /// Input-triggered, plus marking when the packets waiting for an output exceed the output threshold.
+    InputOutputTriggered,
+}
+
+/// When a switch checks whether an input buffer has become full (model.md §3 leaves this open).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FullCheck {
+    /// When a packet has been completely received, counting the blocks the buffer actually holds: a packet that
+    /// cut through holds only what has not left yet. A victim passing through a busy buffer is then rarely part of a
+    /// full buffer, as the papers observe (Globecom'02 footnote 6, INFOCOM'03 §VI-B.1).
+    #[default]
+    OnReceipt,
+    /// When a packet's head arrives, counting each packet's whole size from head arrival to tail departure (the
+    /// credit view): the arriving packet itself can be marked before it cuts through.
+    OnHead,
+}
+
+/// Until when a packet counts in its output's `cnt1` (Globecom'02 §IV-B: "as packets enter and leave the switch").
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Cnt1Until {
+    /// Until it starts on its output: `cnt1` counts packets that still wait (model.md §4).
+    #[default]
+    Start,
+    /// Until its tail has left the switch: a packet being sent still counts, and a full buffer also arms the outputs
+    /// its packets in transmission are bound for.
+    Departure,
+}
+
+/// ECN marking at the switches.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Marking {
+    pub policy: MarkingPolicy,
+    /// Until when a packet counts as waiting for its output.
+    pub cnt1_until: Cnt1Until,
+    /// When a buffer is checked for being full.
+    pub full_check: FullCheck,
+    /// An input buffer counts as full at this many packets (`null`: when less than one packet of room is left).
+    pub buffer_threshold_packets: Option<u32>,
+    /// Input-output-triggered only: mark when more than this many packets wait for one output.
+    pub output_threshold_packets: Option<u32>,
+}
 
 /// The two counters of one output port.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -49,6 +108,7 @@ impl Marker {
     }
 
     /// A data packet's tail has left the switch.
+    #[inline]
     pub fn left(&self, c: &mut PortCounters) {
         if self.counts_until_departure() {
             debug_assert!(c.cnt1 > 0, "a departure without an arrival");
@@ -72,6 +132,7 @@ impl Marker {
     }
 
     /// A packet bound for this output arrived.
+    #[inline]
     pub fn arrival(&self, c: &mut PortCounters) {
         c.cnt1 += 1;
         if self.policy == MarkingPolicy::InputOutputTriggered && c.cnt1 > self.output_threshold {
@@ -87,6 +148,7 @@ impl Marker {
     }
 
     /// A packet starts on this output; returns whether the output marks it.
+    #[inline]
     pub fn departure(&self, c: &mut PortCounters) -> bool {
         if !self.counts_until_departure() {
             debug_assert!(c.cnt1 > 0, "a departure without an arrival");
@@ -97,6 +159,71 @@ impl Marker {
             return true;
         }
         false
+    }
+}
+
+/// ECN marking at one switch: its policy and each output's counters (data lane).
+#[derive(Debug, Clone)]
+pub struct EcnSwitch {
+    marker: Marker,
+    counters: Vec<PortCounters>,
+}
+
+impl EcnSwitch {
+    pub fn new(marker: Marker, ports: usize) -> Self {
+        Self { marker, counters: vec![PortCounters::default(); ports] }
+    }
+
+    pub fn marker(&self) -> Marker {
+        self.marker
+    }
+
+    /// Output `out`'s counters.
+    pub fn counters(&self, out: PortId) -> PortCounters {
+        self.counters[out as usize]
+    }
+
+    /// A new marking block from now on (a change during a run). When what `cnt1` counts changes, `cnt1` is counted
+    /// again: `per_output` gives the data packets per output as the new block counts them.
+    pub fn retune(&mut self, marker: Marker, per_output: Option<Vec<u32>>) {
+        self.marker = marker;
+        if let Some(n) = per_output {
+            for (c, n) in self.counters.iter_mut().zip(n) {
+                c.cnt1 = n;
+            }
+        }
+    }
+}
+
+impl SwitchControl for EcnSwitch {
+    #[inline]
+    fn on_arrival(&mut self, out: PortId) {
+        self.marker.arrival(&mut self.counters[out as usize]);
+    }
+
+    fn hears_full_buffers(&self) -> bool {
+        self.marker.marks_full_buffer() || self.marker.triggers_outputs()
+    }
+
+    /// Naive marking marks the buffer's waiting packets; input-triggered marking arms the counters of every output
+    /// its waiting packets (with `cnt1_until: departure`, also those being sent) are bound for (Globecom'02 §IV-A,
+    /// §IV-B).
+    fn on_buffer_full(&mut self, out: PortId, started: bool) -> bool {
+        if started && !self.marker.counts_until_departure() {
+            return false;
+        }
+        self.marker.buffer_full(&mut self.counters[out as usize]);
+        self.marker.marks_full_buffer() && !started
+    }
+
+    #[inline]
+    fn on_start(&mut self, out: PortId, _start: &Start) -> bool {
+        self.marker.departure(&mut self.counters[out as usize])
+    }
+
+    #[inline]
+    fn on_departure(&mut self, out: PortId) {
+        self.marker.left(&mut self.counters[out as usize]);
     }
 }
 
@@ -115,13 +242,13 @@ mod tests {
         }
         m.buffer_full(&mut c);
         assert_eq!(c, PortCounters { cnt1: 5, cnt2: 5 });
-        let marks: std::vec::Vec<bool> = (0..3).map(|_| m.departure(&mut c)).collect();
+        let marks: Vec<bool> = (0..3).map(|_| m.departure(&mut c)).collect();
         assert_eq!(marks, [true, true, true]);
         m.arrival(&mut c);
         m.arrival(&mut c);
         m.buffer_full(&mut c); // re-trigger: cnt2 = cnt1 = 4
         assert_eq!(c, PortCounters { cnt1: 4, cnt2: 4 });
-        let marks: std::vec::Vec<bool> = (0..4).map(|_| m.departure(&mut c)).collect();
+        let marks: Vec<bool> = (0..4).map(|_| m.departure(&mut c)).collect();
         assert_eq!(marks, [true; 4]);
         m.arrival(&mut c);
         assert!(!m.departure(&mut c), "nothing is armed any more");

@@ -19,6 +19,7 @@
 //! One flit per NIC cycle is the full rate. The simulator sends whole packets, so the idle cycles of a packet's
 //! flits are added after it: the same average rate, the same spacing of packets.
 
+use super::{NicAction, NicControl};
 use crate::rng::Rng;
 use crate::time::Time;
 use alloc::vec::Vec;
@@ -298,6 +299,86 @@ impl Detector {
         } else {
             Some(window_end)
         }
+    }
+}
+
+/// PFT at one host NIC: the detector, and while Congested when its next data packet may start.
+#[derive(Debug, Clone)]
+pub struct PftNic {
+    config: PftConfig,
+    detector: Detector,
+    /// Flits in one data packet.
+    flits: u32,
+    /// The NIC may start its next data packet at this time (`None`: not until `c` changes, RI with
+    /// `f(c) >= 2^bits`).
+    next_data_at: Option<Time>,
+    /// The pending AT timer's time, and its generation (a newer timer cancels older ones).
+    timer_at: Option<Time>,
+    timer_gen: u32,
+    rng: Rng,
+}
+
+impl PftNic {
+    /// A NIC in Normal at time 0, sending data packets of `data_bytes`.
+    pub fn new(config: PftConfig, data_bytes: u32, rng: Rng) -> Self {
+        Self {
+            config,
+            detector: Detector::new(config),
+            flits: data_bytes.div_ceil(config.flit_bytes),
+            next_data_at: Some(0),
+            timer_at: None,
+            timer_gen: 0,
+            rng,
+        }
+    }
+
+    /// Re-arms the AT timer if its deadline moved; when the NIC returns to Normal its throttling ends at once.
+    fn after_change(&mut self, now: Time, changed: bool) -> NicAction {
+        let mut action = NicAction::default();
+        let deadline = self.detector.next_deadline().map(|t| t.max(now));
+        if deadline != self.timer_at {
+            self.timer_gen = self.timer_gen.wrapping_add(1);
+            self.timer_at = deadline;
+            action.timer = deadline.map(|t| (t, self.timer_gen));
+        }
+        if changed && self.detector.state() == PftState::Normal {
+            self.next_data_at = Some(now);
+            action.resume = true;
+        }
+        action
+    }
+}
+
+impl NicControl for PftNic {
+    fn data_at(&self) -> Option<Time> {
+        self.next_data_at
+    }
+
+    fn on_credits(&mut self, now: Time, in_use: u32) -> NicAction {
+        let changed = self.detector.set_credits(now, in_use);
+        if self.next_data_at.is_none() {
+            // Blocked by RI at the old c: draw the wait for the last packet's flits again at the new c.
+            self.next_data_at = self.config.throttle_delay(in_use, self.flits, &mut self.rng).map(|d| now + d);
+        }
+        self.after_change(now, changed)
+    }
+
+    fn on_timer(&mut self, now: Time, gen: u32) -> NicAction {
+        if gen != self.timer_gen {
+            return NicAction::default();
+        }
+        self.timer_at = None;
+        let changed = self.detector.on_timer(now);
+        self.after_change(now, changed)
+    }
+
+    /// While Congested, the idle cycles of the packet's flits follow it.
+    fn after_data(&mut self, ends: Time, in_use: u32) {
+        self.next_data_at = if self.detector.state() == PftState::Congested {
+            self.config.throttle_delay(in_use, self.flits, &mut self.rng).map(|d| ends + d)
+        } else {
+            Some(ends)
+        };
     }
 }
 

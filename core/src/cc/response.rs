@@ -14,9 +14,11 @@
 //! time shift of `Finc` (equation 1), applying `finc` once per ACK lands exactly on the curve `Finc`.
 
 use core::fmt;
+use serde::{Deserialize, Serialize};
 
-/// One of the papers' source-response functions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// One of the papers' source-response functions (in a scenario: `"aimd"`, `"fimd"`, `"lipd"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum ResponseFunction {
     /// Additive increase, multiplicative decrease, with the maximum slope Condition 1 allows (INFOCOM'03 §VI-B).
     Aimd,

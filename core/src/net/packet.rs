@@ -32,13 +32,16 @@ pub struct Packet {
     pub flow: u32,
     /// Data: the flow's packet sequence number. ACK: the PSN it acknowledges.
     pub psn: u32,
+    /// (Its size on the wire is its lane's: every data packet is as long, every ACK too.)
     pub lane: Lane,
-    /// Size on the wire.
-    pub bytes: u32,
     /// Size in 64-byte credit blocks.
     pub blocks: u32,
-    /// Data: the ECN bit. ACK: the echoed ECN bit.
+    /// Data: the ECN bit. ACK: the echoed ECN bit (of at least one of the packets it acknowledges).
     pub marked: bool,
+    /// An ACK: the packets it acknowledges, consecutive from `psn` (1, unless its host coalesced them:
+    /// `net::host::ACKS_OWED_PER_FLOW`), and how many of them were marked. A data packet: 1 and 0.
+    pub count: u32,
+    pub marks: u16,
     pub dst: NodeId,
     /// When the data packet started leaving its source (for the packet delay).
     pub injected_at: Time,

@@ -57,6 +57,9 @@ pub enum Problem {
     LimitExceeded { limit: u64, got: u64 },
     /// A setting that only makes sense with another one.
     Inconsistent(&'static str),
+    /// The rate series (`series` of them: one per direction of each link, one per group) would need `samples`
+    /// samples, over this build's limit, even with one sample per measurement window.
+    TooManySamples { series: u64, samples: u64, limit: u64 },
 }
 
 /// A refused scenario: the element, the field (`""` when the whole element is meant) and the problem.
@@ -108,6 +111,12 @@ impl fmt::Display for Problem {
                 write!(f, "{got} is over this build's limit of {limit}")
             }
             Self::Inconsistent(m) => f.write_str(m),
+            Self::TooManySamples { series, samples, limit } => write!(
+                f,
+                "{series} rate series (one per direction of each link, one per group) would need {samples} samples \
+                 even at one sample per window, over this build's limit of {limit}: widen measure.window_ns or \
+                 shorten duration_ns"
+            ),
         }
     }
 }

@@ -13,10 +13,17 @@ pub use path::Settings;
 mod validate;
 
 pub use error::{Element, Problem, ScenarioError};
+pub(crate) use validate::Compiled;
 pub use validate::{Limits, LIMITS};
 
+// The blocks each mechanism owns, re-exported so the format reads as one (the layers below never import this).
 pub use crate::cc::ibcc::IbCcConfig;
+pub use crate::cc::marking::{Cnt1Until, FullCheck, Marking, MarkingPolicy};
 pub use crate::cc::pft::PftConfig;
+pub use crate::cc::response::ResponseFunction;
+pub use crate::cc::source::{RateMode, Response, Source, SourceOverride};
+pub use crate::net::switch::{Arbitration, BypassCounting};
+use crate::nullable::present_or_null;
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -147,33 +154,6 @@ impl Default for SwitchConfig {
     }
 }
 
-/// How an output chooses among the input buffers with a packet for it. The papers only give the order within one
-/// buffer ("FIFO with possible bypass of older packets", Globecom'02 Table I); this is our choice, documented in
-/// docs/scenario.md.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Arbitration {
-    /// The oldest packet by arrival at the switch goes first.
-    #[default]
-    OldestFirst,
-    /// The inputs take turns: the first input after the one this output served last that has a packet able to go
-    /// sends its oldest such packet.
-    RoundRobin,
-}
-
-/// Which packets count bypasses toward `max_bypass`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum BypassCounting {
-    /// Only the head of the buffer (its oldest packet not yet sent) counts, from when it became the head:
-    /// "the head of the queue can be bypassed at most 4 times" (INFOCOM'03 footnote 6).
-    #[default]
-    Head,
-    /// Every packet counts each younger packet of its buffer that goes ahead of it, also before it is the head, and
-    /// one that reaches the limit blocks the buffer until it leaves (model.md §3's wording; format version 1).
-    EachPacket,
-}
-
 /// Per-switch overrides of [`SwitchConfig`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -289,181 +269,6 @@ pub struct Flow {
     /// Overrides of the scenario's `source` block for this flow.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<SourceOverride>,
-}
-
-/// Which packets switches mark (Globecom'02 §IV, INFOCOM'03 §IV-A).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum MarkingPolicy {
-    #[default]
-    None,
-    /// Mark every packet of an input buffer when it becomes full.
-    Naive,
-    /// A full input buffer marks, at each output it feeds, as many packets as wait for that output (cnt1/cnt2).
-    InputTriggered,
-    /// Input-triggered, plus marking when the packets waiting for an output exceed the output threshold.
-    InputOutputTriggered,
-}
-
-/// When a switch checks whether an input buffer has become full (model.md §3 leaves this open).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FullCheck {
-    /// When a packet has been completely received, counting the blocks the buffer actually holds: a packet that
-    /// cut through holds only what has not left yet. A victim passing through a busy buffer is then rarely part of a
-    /// full buffer, as the papers observe (Globecom'02 footnote 6, INFOCOM'03 §VI-B.1).
-    #[default]
-    OnReceipt,
-    /// When a packet's head arrives, counting each packet's whole size from head arrival to tail departure (the
-    /// credit view): the arriving packet itself can be marked before it cuts through.
-    OnHead,
-}
-
-/// Until when a packet counts in its output's `cnt1` (Globecom'02 §IV-B: "as packets enter and leave the switch").
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Cnt1Until {
-    /// Until it starts on its output: `cnt1` counts packets that still wait (model.md §4).
-    #[default]
-    Start,
-    /// Until its tail has left the switch: a packet being sent still counts, and a full buffer also arms the outputs
-    /// its packets in transmission are bound for.
-    Departure,
-}
-
-/// ECN marking at the switches.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct Marking {
-    pub policy: MarkingPolicy,
-    /// Until when a packet counts as waiting for its output.
-    pub cnt1_until: Cnt1Until,
-    /// When a buffer is checked for being full.
-    pub full_check: FullCheck,
-    /// An input buffer counts as full at this many packets (`null`: when less than one packet of room is left).
-    pub buffer_threshold_packets: Option<u32>,
-    /// Input-output-triggered only: mark when more than this many packets wait for one output.
-    pub output_threshold_packets: Option<u32>,
-}
-
-/// How a source reacts to ECN feedback.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Response {
-    /// No rate control (the window, if any, still applies).
-    #[default]
-    None,
-    /// A constant rate limit, `fixed_rate_fraction` of the link (INFOCOM'03 Fig. 3d).
-    Fixed,
-    Aimd,
-    Fimd,
-    Lipd,
-    /// HP's hybrid window/rate control (the HP slides): rate from `hybrid_rate`, window up to `window_packets`.
-    Hybrid,
-}
-
-/// The rate functions a hybrid source can use for its rate part.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RateFunction {
-    Aimd,
-    Fimd,
-    #[default]
-    Lipd,
-}
-
-/// Continuous rates, or InfiniBand's 256 discrete inter-packet delays (INFOCOM'03 §VI-B.1).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RateMode {
-    #[default]
-    Continuous,
-    Discrete,
-}
-
-/// Source behaviour (INFOCOM'03 §IV-B, §V; the HP slides).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct Source {
-    pub response: Response,
-    pub rate: RateMode,
-    /// Most packets a flow may have unacknowledged; `null`: no window. Default 1 (INFOCOM'03 §IV-B). For a hybrid
-    /// source, the largest window it may grow to.
-    #[serde(default = "default_window")]
-    pub window_packets: Option<u32>,
-    /// `Rmin` as a fraction of the link rate (default 1/256: InfiniBand's IPD range).
-    pub r_min_fraction: f64,
-    /// Decrease factor of AIMD and FIMD.
-    pub m: f64,
-    /// The rate limit of a `fixed` source, as a fraction of its link.
-    pub fixed_rate_fraction: f64,
-    /// ON/OFF flows: keep rate and window from one ON period to the next (INFOCOM'03 §VI-B.2).
-    pub persistent_state: bool,
-    /// The rate function of a `hybrid` source.
-    pub hybrid_rate: RateFunction,
-}
-
-fn default_window() -> Option<u32> {
-    Some(1)
-}
-
-impl Default for Source {
-    fn default() -> Self {
-        Self {
-            response: Response::None,
-            rate: RateMode::Continuous,
-            window_packets: default_window(),
-            r_min_fraction: 1.0 / 256.0,
-            m: 2.0,
-            fixed_rate_fraction: 1.0,
-            persistent_state: false,
-            hybrid_rate: RateFunction::Lipd,
-        }
-    }
-}
-
-/// Per-flow overrides of [`Source`]. `window_packets: null` here means "no window" for this flow.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct SourceOverride {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub response: Option<Response>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub rate: Option<RateMode>,
-    #[serde(deserialize_with = "present_or_null", skip_serializing_if = "Option::is_none")]
-    pub window_packets: Option<Option<u32>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub r_min_fraction: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub m: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub fixed_rate_fraction: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub persistent_state: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub hybrid_rate: Option<RateFunction>,
-}
-
-/// Tells an explicit `null` (`Some(None)`) from an absent field (`None`, via `default`).
-fn present_or_null<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<Option<T>>, D::Error> {
-    Option::<T>::deserialize(d).map(Some)
-}
-
-impl Source {
-    /// These defaults with `o`'s overrides applied.
-    pub fn with(&self, o: Option<&SourceOverride>) -> Self {
-        let Some(o) = o else { return *self };
-        Self {
-            response: o.response.unwrap_or(self.response),
-            rate: o.rate.unwrap_or(self.rate),
-            window_packets: o.window_packets.unwrap_or(self.window_packets),
-            r_min_fraction: o.r_min_fraction.unwrap_or(self.r_min_fraction),
-            m: o.m.unwrap_or(self.m),
-            fixed_rate_fraction: o.fixed_rate_fraction.unwrap_or(self.fixed_rate_fraction),
-            persistent_state: o.persistent_state.unwrap_or(self.persistent_state),
-            hybrid_rate: o.hybrid_rate.unwrap_or(self.hybrid_rate),
-        }
-    }
 }
 
 /// What to measure (model.md §9).

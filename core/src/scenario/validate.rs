@@ -287,14 +287,41 @@ impl Scenario {
         if me.sample_ns == Some(0) {
             return Err(err(top(), "measure.sample_ns", Problem::OutOfRange("greater than 0, or null")));
         }
-        // One series per directed link and one per group of flows.
+        self.series_sample_ns().map(|_| ())
+    }
+
+    /// The spacing of the rate-series samples a run uses, in nanoseconds: `measure.sample_ns` (or its default), or
+    /// if the series (one per direction of each link and one per group) would then hold more samples than this
+    /// build allows, the smallest multiple of it that fits (a big fabric gets coarser series, not a refusal; the
+    /// results say the spacing used). Refused only when even one sample per measurement window would not fit.
+    pub fn series_sample_ns(&self) -> Result<u64, ScenarioError> {
+        let me = &self.measure;
+        let wanted = me.sample_ns();
         let mut groups: Vec<&str> = self.flows.iter().map(|f| f.group.as_str()).collect();
         groups.sort_unstable();
         groups.dedup();
         let series = 2 * self.links.len() as u64 + groups.len() as u64;
-        let samples = (self.duration_ns / me.sample_ns() + 1).saturating_mul(series);
-        limit(top(), "measure.sample_ns", limits.series_samples, samples)?;
-        Ok(())
+        let samples = |spacing: u64| (self.duration_ns / spacing + 1).saturating_mul(series);
+        let limit = LIMITS.series_samples;
+        if samples(wanted) <= limit {
+            return Ok(wanted);
+        }
+        // (duration / s + 1) * series <= limit  <=>  s >= duration / (limit / series - 1), rounded up to a
+        // multiple of the spacing asked for.
+        let per_series = limit / series.max(1);
+        let coarse = match per_series.checked_sub(1).filter(|&n| n > 0) {
+            Some(n) => self.duration_ns.div_ceil(n).div_ceil(wanted).saturating_mul(wanted),
+            None => u64::MAX,
+        };
+        if coarse > me.window_ns.max(wanted) || samples(coarse) > limit {
+            let samples = samples(me.window_ns.max(1));
+            return Err(err(
+                Element::Scenario,
+                "measure.window_ns",
+                Problem::TooManySamples { series, samples, limit },
+            ));
+        }
+        Ok(coarse)
     }
 
     fn check_nodes(&self, limits: &Limits) -> Result<BTreeMap<&str, NodeId>, ScenarioError> {

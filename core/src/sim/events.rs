@@ -19,8 +19,9 @@ pub(super) enum Event {
     Credit { channel: ChannelId, lane: Lane, blocks: u32 },
     /// A host's rate timer; stale unless `gen` is the host's current generation.
     HostWake { host: u32, gen: u32 },
-    /// A PFT detector's window ends or its count is reached (average-threshold detection).
-    PftTimer { host: u32, gen: u32 },
+    /// A host NIC's congestion-control timer (PFT: a detector's window ends or its count is reached); stale unless
+    /// `gen` is the NIC's current generation.
+    NicTimer { host: u32, gen: u32 },
     /// A flow (re)starts: its start time, or the start of an ON period.
     FlowOn { flow: u32, gen: u32 },
     /// A flow stops offering traffic: an OFF period, or its stop time.

@@ -3,8 +3,9 @@
 
 use super::events::Event;
 use super::{exp_time, Simulation};
-use crate::cc::source::{Limiter, SourceCc};
+use crate::cc::{Ack, Limiter, NicControl, SourceControl};
 use crate::metrics::overlap;
+use crate::net::host::ACKS_OWED_PER_FLOW;
 use crate::net::packet::{Lane, Packet, PacketId};
 use crate::net::topology::ChannelId;
 use crate::scenario::Traffic;
@@ -12,15 +13,11 @@ use crate::time::{Time, NS};
 use core::cmp::Reverse;
 
 impl Simulation {
-    /// Recomputes flow `f`'s `rate_ok_at` after its last start or its rate changed. With Annex A10 the packet is
-    /// followed by the delay of `CCT[CCTI]`, CCTI as it stands now (at each send and each ACK).
+    /// Recomputes flow `f`'s `rate_ok_at` after its last start or its rate changed (at each send and each ACK):
+    /// its congestion control's gap at the time, after its last start.
     fn update_rate_ok_at(&mut self, f: usize) {
-        let now = self.queue.now();
+        let gap = self.flows[f].cc.gap(self.packet_time[f], self.queue.now());
         let flow = &mut self.flows[f];
-        let mut gap = flow.cc.gap(self.packet_time[f]);
-        if let (Some(ccti), Some(cfg)) = (flow.ccti.as_mut(), self.scenario.ib_cc.as_ref()) {
-            gap = gap.max(self.packet_time[f].saturating_add(cfg.ird(ccti.at(cfg, now))));
-        }
         flow.rate_ok_at = flow.last_start.map_or(0, |t| t.saturating_add(gap));
     }
 
@@ -38,7 +35,7 @@ impl Simulation {
     fn enlist(&mut self, f: usize) {
         let now = self.queue.now();
         let flow = &self.flows[f];
-        if !flow.active || flow.cc.window().is_some_and(|w| flow.outstanding >= w) {
+        if !flow.active || !flow.cc.may_send(flow.outstanding) {
             return;
         }
         let t = self.flows[f].rate_ok_at;
@@ -67,13 +64,15 @@ impl Simulation {
         if let Some(&ack) = self.hosts[slot].acks.front() {
             if credits[Lane::Ack.index()] >= self.ack_blocks {
                 self.hosts[slot].acks.pop_front();
+                self.flows[self.packets[ack].flow as usize].owed_acks -= 1;
                 self.start_tx(channel, ack, Lane::Ack, None);
                 return;
             }
         }
-        // PFT: while throttling, data waits for the idle cycles after the last packet (or for c to change).
-        if let Some(pft) = &self.hosts[slot].pft {
-            match pft.next_data_at {
+        // The NIC's congestion control may hold data back (PFT while throttling: the idle cycles after the last
+        // packet, or until c changes).
+        if self.nic_on {
+            match self.hosts[slot].cc.data_at() {
                 None => return,
                 Some(t) if t > now => {
                     self.wake_host_at(slot, t);
@@ -96,7 +95,7 @@ impl Simulation {
             let f = f as usize;
             let flow = &self.flows[f];
             let rate_ok_at = flow.rate_ok_at;
-            if !flow.active || flow.cc.window().is_some_and(|w| flow.outstanding >= w) || rate_ok_at > now {
+            if !flow.active || !flow.cc.may_send(flow.outstanding) || rate_ok_at > now {
                 // Changed since it was queued: take it out and put it back where it belongs now.
                 self.hosts[slot].ready.pop_front();
                 self.flows[f].in_ready = false;
@@ -112,9 +111,10 @@ impl Simulation {
             self.inject(f, channel, rate_ok_at);
             self.update_rate_ok_at(f);
             self.enlist(f);
-            if self.hosts[slot].pft.is_some() {
+            if self.nic_on {
                 let ends = now + self.channels[channel as usize].serialization[Lane::Data.index()];
-                self.pft_after_data_packet(slot, ends);
+                let in_use = self.data_credits_in_use(channel);
+                self.hosts[slot].cc.after_data(ends, in_use);
             }
             return;
         }
@@ -165,76 +165,116 @@ impl Simulation {
             flow: f as u32,
             psn,
             lane: Lane::Data,
-            bytes: self.data_bytes,
             blocks: self.data_blocks,
             marked: false,
+            count: 1,
+            marks: 0,
             dst: flow.dst,
             injected_at: now,
         });
-        self.totals.injected += 1;
-        let counters = &mut self.flow_counters[f];
+        let stats = &mut self.stats;
+        stats.totals.injected += 1;
+        let counters = &mut stats.flows[f];
         counters.injected += 1;
-        counters.busy += overlap(now, now + self.packet_time[f], self.measure_from, self.measure_to);
-        self.group_series[self.flow_group[f] as usize].add(now, now + self.packet_time[f]);
+        counters.busy += overlap(now, now + self.packet_time[f], stats.from, stats.to);
+        stats.group_series[stats.flow_group[f] as usize].add(now, now + self.packet_time[f]);
         self.start_tx(channel, packet, Lane::Data, None);
     }
 
     /// A packet's tail reached the host at the end of `channel`.
     pub(super) fn deliver(&mut self, channel: ChannelId, packet: PacketId) {
-        let now = self.queue.now();
         let p = self.packets.remove(packet);
-        let host_node = self.topo.channel(channel).to;
-        let f = p.flow as usize;
         match p.lane {
-            Lane::Data => {
-                debug_assert_eq!(p.dst, host_node);
-                self.totals.delivered += 1;
-                let counters = &mut self.flow_counters[f];
-                counters.delivered += 1;
-                if (self.measure_from..self.measure_to).contains(&now) {
-                    counters.delivered_in_interval += 1;
-                    counters.delay_sum += u128::from(now - p.injected_at);
-                }
-                let ack = self.packets.insert(Packet {
-                    flow: p.flow,
-                    psn: p.psn,
-                    lane: Lane::Ack,
-                    bytes: self.ack_bytes,
-                    blocks: self.ack_blocks,
-                    marked: p.marked,
-                    dst: self.flows[f].src,
-                    injected_at: now,
-                });
-                let slot = self.node_slot[host_node as usize] as usize;
-                self.hosts[slot].acks.push_back(ack);
-                self.host_pass(slot);
+            Lane::Data => self.data_arrived(channel, p),
+            Lane::Ack => self.ack_arrived(p),
+        }
+    }
+
+    /// A data packet reached its destination: counted, and an ACK echoing its ECN bit is owed to its source.
+    fn data_arrived(&mut self, channel: ChannelId, p: Packet) {
+        let now = self.queue.now();
+        let host_node = self.topo.channel(channel).to;
+        debug_assert_eq!(p.dst, host_node);
+        let f = p.flow as usize;
+        let stats = &mut self.stats;
+        stats.totals.delivered += 1;
+        let counters = &mut stats.flows[f];
+        counters.delivered += 1;
+        if (stats.from..stats.to).contains(&now) {
+            counters.delivered_in_interval += 1;
+            counters.delay_sum += u128::from(now - p.injected_at);
+        }
+        let slot = self.node_slot[host_node as usize] as usize;
+        if !(self.flows[f].owed_acks >= ACKS_OWED_PER_FLOW && self.coalesce_ack(slot, &p)) {
+            let ack = self.packets.insert(Packet {
+                flow: p.flow,
+                psn: p.psn,
+                lane: Lane::Ack,
+                blocks: self.ack_blocks,
+                marked: p.marked,
+                count: 1,
+                marks: u16::from(p.marked),
+                dst: self.flows[f].src,
+                injected_at: now,
+            });
+            self.flows[f].owed_acks += 1;
+            self.hosts[slot].acks.push_back(ack);
+        }
+        self.host_pass(slot);
+    }
+
+    /// The host already owes `p`'s flow as many ACKs as it may: `p` joins the flow's last waiting ACK if that one
+    /// ends just before it. Returns whether it did.
+    fn coalesce_ack(&mut self, slot: usize, p: &Packet) -> bool {
+        let packets = &self.packets;
+        let Some(&last) = self.hosts[slot].acks.iter().rev().find(|&&a| packets[a].flow == p.flow) else {
+            return false;
+        };
+        let ack = &mut self.packets[last];
+        if ack.psn.wrapping_add(ack.count) != p.psn || ack.count == u32::MAX || ack.marks == u16::MAX {
+            return false;
+        }
+        ack.count += 1;
+        ack.marks += u16::from(p.marked);
+        ack.marked |= p.marked;
+        true
+    }
+
+    /// An ACK reached its flow's source: each packet it acknowledges is taken in order (a coalesced ACK's marks
+    /// first: our choice, the order inside it being lost), then the flow may send again. ACKs of an earlier ON
+    /// period change nothing.
+    fn ack_arrived(&mut self, p: Packet) {
+        let now = self.queue.now();
+        let f = p.flow as usize;
+        let mut fresh = false;
+        for i in 0..p.count {
+            let marked = i < u32::from(p.marks);
+            let psn = p.psn.wrapping_add(i);
+            let stats = &mut self.stats;
+            stats.totals.acks_delivered += 1;
+            let counters = &mut stats.flows[f];
+            counters.acks += 1;
+            counters.marked_acks += u64::from(marked);
+            if marked && (stats.from..stats.to).contains(&now) {
+                counters.marked_acks_in_interval += 1;
             }
-            Lane::Ack => {
-                self.totals.acks_delivered += 1;
-                let counters = &mut self.flow_counters[f];
-                counters.acks += 1;
-                counters.marked_acks += u64::from(p.marked);
-                if p.marked && (self.measure_from..self.measure_to).contains(&now) {
-                    counters.marked_acks_in_interval += 1;
-                }
-                let flow = &mut self.flows[f];
-                if p.psn.wrapping_sub(flow.epoch_psn) >= flow.next_psn.wrapping_sub(flow.epoch_psn) {
-                    // An ACK for a previous ON period's flow: it no longer concerns this one (INFOCOM'03 §VI-B.2:
-                    // without persistent state each ON period is a new flow).
-                    flow.stale_outstanding -= 1;
-                    return;
-                }
-                if flow.cc.window().is_some_and(|w| flow.outstanding >= w) {
-                    flow.window_open_at = now;
-                }
-                flow.outstanding -= 1;
-                let next_psn = flow.next_psn;
-                if let (Some(ccti), Some(cfg), true) = (flow.ccti.as_mut(), self.scenario.ib_cc.as_ref(), p.marked) {
-                    ccti.on_becn(cfg, now);
-                }
-                flow.cc.on_ack(p.marked, p.psn, next_psn);
-                self.flow_changed(f);
+            let flow = &mut self.flows[f];
+            if psn.wrapping_sub(flow.epoch_psn) >= flow.next_psn.wrapping_sub(flow.epoch_psn) {
+                // An ACK for a previous ON period's flow: it no longer concerns this one (INFOCOM'03 §VI-B.2:
+                // without persistent state each ON period is a new flow).
+                flow.stale_outstanding -= 1;
+                continue;
             }
+            if !flow.cc.may_send(flow.outstanding) {
+                flow.window_open_at = now;
+            }
+            flow.outstanding -= 1;
+            let ack = Ack { psn, marked, next_psn: flow.next_psn };
+            flow.cc.on_ack(&ack, now);
+            fresh = true;
+        }
+        if fresh {
+            self.flow_changed(f);
         }
     }
 
@@ -252,9 +292,7 @@ impl Simulation {
         if flow.last_start.is_some() && !persistent {
             // A new flow: fresh congestion-control state, and nothing outstanding (the old flow's packets still in
             // the network are its own).
-            let (kind, window, hybrid) = &self.flow_kinds[f as usize];
-            flow.cc = SourceCc::new(kind, *window, *hybrid);
-            flow.ccti = self.scenario.ib_cc.as_ref().map(crate::cc::ibcc::Ccti::new);
+            flow.cc = self.fresh_cc[f as usize].clone();
             flow.stale_outstanding += flow.outstanding;
             flow.outstanding = 0;
             flow.epoch_psn = flow.next_psn;

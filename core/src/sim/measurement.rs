@@ -96,15 +96,16 @@ impl Simulation {
         let series = match &m.metric {
             Metric::GroupRate { group } => {
                 let g = self
+                    .stats
                     .groups
                     .iter()
                     .position(|name| name == group)
                     .ok_or_else(|| MeasureError::UnknownGroup(group.clone()))?;
-                &self.group_series[g]
+                &self.stats.group_series[g]
             }
             Metric::LinkRate { link } => {
                 let channel = self.scenario.channel(link).ok_or_else(|| MeasureError::UnknownLink(link.clone()))?;
-                &self.series[channel as usize]
+                &self.stats.series[channel as usize]
             }
         };
         let (from_ns, to_ns) = m.interval_ns(&self.scenario)?;

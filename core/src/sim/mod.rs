@@ -18,15 +18,16 @@
 //!    lane, which each link serves before its next data packet (model.md §5);
 //! 5. the ACK changes the source's rate limit and window (INFOCOM'03 §V).
 
+mod build;
 mod events;
 mod hosts;
 mod invariants;
 mod measurement;
-mod pft;
+mod nic;
 mod results;
 mod retune;
 mod snapshot;
-mod state;
+mod stats;
 mod switching;
 mod transmit;
 
@@ -35,78 +36,23 @@ pub use results::{BufferResult, ControlFactor, FlowResult, GroupResult, LinkResu
 pub use retune::NeedsRestart;
 pub use snapshot::{BufferSnapshot, FlowSnapshot, LinkSnapshot, Snapshot};
 
-use crate::cc::ipd::IpdTable;
-use crate::cc::marking::Marker;
-use crate::cc::response::{ResponseFunction, ResponseParams};
-use crate::cc::source::{SourceCc, SourceKind};
+use crate::cc::{NicCc, SourceCc, SwitchCc};
 use crate::engine::EventQueue;
-use crate::metrics::{BusySeries, Occupancy};
-use crate::net::packet::{blocks, Lane, PacketPool};
-use crate::net::topology::{NodeId, Topology};
+use crate::net::channel::{ChannelState, End};
+use crate::net::host::{FlowState, HostState};
+use crate::net::packet::{Lane, PacketPool};
+use crate::net::switch::SwitchState;
+use crate::net::topology::Topology;
 use crate::rng::Rng;
-use crate::scenario::{FullCheck, RateFunction, RateMode, Response, Scenario, ScenarioError, Source, Traffic};
+use crate::scenario::{FullCheck, Scenario};
 use crate::time::{Time, NS};
-use alloc::rc::Rc;
-use alloc::vec;
 use alloc::vec::Vec;
 use events::Event;
-use state::{ChannelState, End, FlowState, HostState, InputLane, Output, SwitchState};
+use stats::Stats;
 
-/// Per-link counters.
-#[derive(Debug, Clone, Default)]
-struct LinkCounters {
-    data_busy: Time,
-    ack_busy: Time,
-    data_packets: u64,
-    ack_packets: u64,
-    /// Data packets this link's transmitter marked (input- and output-triggered marking), or that a full buffer
-    /// marked while they waited for this link (naive).
-    marks: u64,
-    /// Data packets sent carrying the ECN bit (marked here or upstream).
-    ecn_sent: u64,
-    stall: Time,
-    /// Credit-stall time since 0, inside the measurement interval or not (the page's congestion-tree view).
-    stall_all: Time,
-}
-
-/// Per-flow counters.
-#[derive(Debug, Clone, Default)]
-struct FlowCounters {
-    injected: u64,
-    delivered: u64,
-    /// Time its packets occupied its source link inside the measurement interval.
-    busy: Time,
-    delivered_in_interval: u64,
-    delay_sum: u128,
-    marked_acks: u64,
-    /// Marked ACKs received inside the measurement interval.
-    marked_acks_in_interval: u64,
-    acks: u64,
-}
-
-/// Whole-network counters.
-#[derive(Debug, Clone, Default)]
-struct TotalCounters {
-    injected: u64,
-    delivered: u64,
-    /// Packets that found no room in a buffer. Credit flow control makes this impossible; it is counted, not
-    /// assumed, so a bug would show.
-    dropped: u64,
-    marked: u64,
-    acks_delivered: u64,
-}
-
-/// The occupancy, in blocks, at which a data buffer of `capacity` blocks counts as full: less room left than one
-/// maximum-size packet (model.md §3), or the configured lower threshold (INFOCOM'03 footnote 4).
-fn full_at(capacity: u32, data_blocks: u32, threshold_packets: Option<u32>) -> u32 {
-    match threshold_packets {
-        Some(t) => t.saturating_mul(data_blocks).min(capacity),
-        None => capacity - data_blocks + 1,
-    }
-}
-
-/// A running (or finished) simulation. A clone is an exact copy of the run at its present time: running both on
-/// gives the same results (the page keeps clones as checkpoints, to go back in time).
+/// A running (or finished) simulation: the network's state (`net`), each switch's, host's and flow's congestion
+/// control in its slot (`cc`), what is counted (`stats`), and the event loop that ties them together. A clone is an exact copy of the run at its present time: running both on gives the
+/// same results (the page keeps clones as checkpoints, to go back in time).
 #[derive(Debug, Clone)]
 pub struct Simulation {
     scenario: Scenario,
@@ -116,243 +62,26 @@ pub struct Simulation {
     channels: Vec<ChannelState>,
     /// Per node: its index in `switches` or `hosts`.
     node_slot: Vec<u32>,
-    /// Per node: whether it is a host (the topology's, kept flat for the event loop).
-    is_host: Vec<bool>,
-    switches: Vec<SwitchState>,
-    hosts: Vec<HostState>,
-    flows: Vec<FlowState>,
-    /// Per flow: how it was configured, to restart it (ON/OFF without persistent state).
-    flow_kinds: Vec<(SourceKind, Option<u32>, bool)>,
+    switches: Vec<SwitchState<SwitchCc>>,
+    hosts: Vec<HostState<NicCc>>,
+    flows: Vec<FlowState<SourceCc>>,
+    /// Some NIC has congestion control (its hooks are skipped otherwise: they are on every data credit).
+    nic_on: bool,
+    /// Each flow's congestion control as a new flow has it (an ON period without persistent state starts over).
+    fresh_cc: Vec<SourceCc>,
     /// Per flow: its data packets' serialization time on its source link (one packet time at `Rmax`).
     packet_time: Vec<Time>,
-    marker: Marker,
     full_check: FullCheck,
-    data_bytes: u32,
     data_blocks: u32,
-    ack_bytes: u32,
     ack_blocks: u32,
     end: Time,
-    /// The measurement interval `[measure_from, measure_to)`; `measure_to` is at most `end`.
-    measure_from: Time,
-    measure_to: Time,
-    window: Time,
-    series: Vec<BusySeries>,
-    /// Group names in first-appearance order, each flow's group index, and each group's data sent on its sources'
-    /// links (the papers' "aggregate rate of local flows").
-    groups: Vec<alloc::string::String>,
-    flow_group: Vec<u32>,
-    group_series: Vec<BusySeries>,
-    links: Vec<LinkCounters>,
-    /// Data-lane occupancy per switch input: `occupancy[switch][port]`.
-    occupancy: Vec<Vec<Occupancy>>,
-    flow_counters: Vec<FlowCounters>,
-    totals: TotalCounters,
-    /// The scenario has PFT (checked on every data credit).
-    pft_on: bool,
+    stats: Stats,
     /// Events handled the moment they happened instead of through the queue: a head arrival, a credit or a delivery
     /// across a link without propagation delay (with a delay they are queued like any other event).
     immediate: u64,
 }
 
 impl Simulation {
-    /// Validates `scenario` and builds the network at time 0, with each flow's start scheduled.
-    pub fn new(scenario: &Scenario) -> Result<Self, ScenarioError> {
-        let compiled = scenario.compile()?;
-        let topo = compiled.topology;
-        let data_bytes = scenario.packet.data_bytes();
-        let data_blocks = blocks(data_bytes);
-        let ack_bytes = scenario.packet.ack_bytes;
-        let ack_blocks = blocks(ack_bytes);
-        let end = scenario.duration_ns * NS;
-
-        let mut node_slot = vec![0u32; topo.node_count()];
-        let mut switches = Vec::new();
-        let mut hosts = Vec::new();
-        for (n, info) in topo.nodes().iter().enumerate() {
-            let ports = info.out_channels.len();
-            if info.is_host {
-                node_slot[n] = hosts.len() as u32;
-                hosts.push(HostState {
-                    channel: info.out_channels.first().copied(),
-                    ready: Default::default(),
-                    timers: Default::default(),
-                    acks: Default::default(),
-                    wake_at: None,
-                    wake_gen: 0,
-                    pft: scenario.pft.map(|cfg| state::HostPft {
-                        detector: crate::cc::pft::Detector::new(cfg),
-                        next_data_at: Some(0),
-                        timer_at: None,
-                        timer_gen: 0,
-                        rng: Rng::new(scenario.seed, 0x5046_5400 + n as u64),
-                    }),
-                });
-            } else {
-                node_slot[n] = switches.len() as u32;
-                let cfg = compiled.switch[n];
-                let capacity = cfg.buffer_packets * data_blocks;
-                let full_at = full_at(capacity, data_blocks, scenario.marking.buffer_threshold_packets);
-                switches.push(SwitchState {
-                    node: n as NodeId,
-                    out_channels: info.out_channels.clone(),
-                    inputs: (0..ports).map(|_| [InputLane::default(), InputLane::default()]).collect(),
-                    outputs: (0..ports).map(|_| Output::default()).collect(),
-                    capacity,
-                    full_at,
-                    forwarding_delay: cfg.forwarding_delay_ns * NS,
-                    max_bypass: cfg.max_bypass,
-                    bypass_counting: cfg.bypass_counting,
-                    input_transfers: cfg.input_transfers.unwrap_or(u32::MAX),
-                    arbitration: cfg.arbitration,
-                    next_seq: 0,
-                    pending_outputs: Vec::new(),
-                    is_pending: vec![false; ports],
-                    waiting: [0, 0],
-                });
-            }
-        }
-        let channels = topo
-            .channels()
-            .iter()
-            .map(|c| {
-                let capacity = if topo.nodes()[c.to as usize].is_host {
-                    [u32::MAX, u32::MAX]
-                } else {
-                    // The ACK lane has a buffer of the same number of blocks as the data lane (our choice; the
-                    // papers only say ACKs have their own lane).
-                    let cap = switches[node_slot[c.to as usize] as usize].capacity;
-                    [cap, cap]
-                };
-                let end = |node: NodeId, port| End {
-                    node,
-                    host: topo.nodes()[node as usize].is_host,
-                    slot: node_slot[node as usize],
-                    port,
-                };
-                ChannelState {
-                    from: end(c.from, c.from_port),
-                    to: end(c.to, c.to_port),
-                    propagation: c.propagation,
-                    sending: None,
-                    credits: capacity,
-                    capacity,
-                    stalled_since: None,
-                    serialization: [c.bandwidth.serialization(data_bytes), c.bandwidth.serialization(ack_bytes)],
-                }
-            })
-            .collect();
-
-        let mut tables: Vec<Rc<IpdTable>> = Vec::new();
-        let mut flows = Vec::with_capacity(compiled.flows.len());
-        let mut flow_kinds = Vec::with_capacity(compiled.flows.len());
-        let mut packet_time = Vec::with_capacity(compiled.flows.len());
-        for (i, cf) in compiled.flows.iter().enumerate() {
-            let kind = source_kind(&cf.source, &mut tables);
-            let hybrid = cf.source.response == Response::Hybrid;
-            let host = node_slot[cf.src as usize];
-            let src_channel = topo.out_channel(cf.src, 0);
-            packet_time.push(topo.channel(src_channel).bandwidth.serialization(data_bytes));
-            flows.push(FlowState {
-                src: cf.src,
-                dst: cf.dst,
-                host,
-                active: false,
-                outstanding: 0,
-                stale_outstanding: 0,
-                next_psn: 0,
-                epoch_psn: 0,
-                cc: SourceCc::new(&kind, cf.source.window_packets, hybrid),
-                last_start: None,
-                rate_ok_at: 0,
-                window_open_at: 0,
-                in_ready: false,
-                timer_at: None,
-                toggle_gen: 0,
-                ccti: scenario.ib_cc.as_ref().map(crate::cc::ibcc::Ccti::new),
-                rng: Rng::new(scenario.seed, i as u64),
-            });
-            flow_kinds.push((kind, cf.source.window_packets, hybrid));
-        }
-
-        let sample = scenario.measure.sample_ns() * NS;
-        let mut groups: Vec<alloc::string::String> = Vec::new();
-        let flow_group = scenario
-            .flows
-            .iter()
-            .map(|f| match groups.iter().position(|g| *g == f.group) {
-                Some(i) => i as u32,
-                None => {
-                    groups.push(f.group.clone());
-                    (groups.len() - 1) as u32
-                }
-            })
-            .collect();
-        let occupancy = switches.iter().map(|s| vec![Occupancy::default(); s.inputs.len()]).collect();
-        let is_host = topo.nodes().iter().map(|n| n.is_host).collect();
-        let mut sim = Self {
-            is_host,
-            series: (0..topo.channels().len()).map(|_| BusySeries::new(sample, end)).collect(),
-            group_series: (0..groups.len()).map(|_| BusySeries::new(sample, end)).collect(),
-            groups,
-            flow_group,
-            links: vec![LinkCounters::default(); topo.channels().len()],
-            flow_counters: vec![FlowCounters::default(); flows.len()],
-            scenario: scenario.clone(),
-            topo,
-            queue: EventQueue::new(),
-            packets: PacketPool::default(),
-            channels,
-            node_slot,
-            switches,
-            hosts,
-            flows,
-            flow_kinds,
-            packet_time,
-            marker: Marker::of(&scenario.marking),
-            full_check: scenario.marking.full_check,
-            data_bytes,
-            data_blocks,
-            ack_bytes,
-            ack_blocks,
-            end,
-            measure_from: scenario.measure.from_ns * NS,
-            measure_to: scenario.measure.until_ns(scenario.duration_ns) * NS,
-            window: scenario.measure.window_ns * NS,
-            occupancy,
-            totals: TotalCounters::default(),
-            pft_on: scenario.pft.is_some(),
-            immediate: 0,
-        };
-        sim.schedule_flow_starts();
-        Ok(sim)
-    }
-
-    fn schedule_flow_starts(&mut self) {
-        for (i, f) in self.scenario.flows.iter().enumerate() {
-            let start = f.start_ns * NS;
-            if start >= self.end {
-                continue;
-            }
-            let first_on = match f.traffic {
-                Traffic::Greedy => start,
-                Traffic::OnOff { mean_on_ns, mean_off_ns } => {
-                    // Start in the stationary state: ON with probability on/(on+off); a residual exponential
-                    // period is again exponential (memoryless).
-                    let p_on = mean_on_ns as f64 / (mean_on_ns as f64 + mean_off_ns as f64);
-                    let rng = &mut self.flows[i].rng;
-                    if rng.uniform() < p_on {
-                        start
-                    } else {
-                        start.saturating_add(exp_time(rng, mean_off_ns))
-                    }
-                }
-            };
-            if first_on < self.end {
-                self.queue.schedule(first_on, Event::FlowOn { flow: i as u32, gen: 0 });
-            }
-        }
-    }
-
     /// The scenario this run was built from.
     pub fn scenario(&self) -> &Scenario {
         &self.scenario
@@ -383,6 +112,14 @@ impl Simulation {
     /// the count does not depend on that shortcut (a 1 ns delay queues the same events).
     pub fn events(&self) -> u64 {
         self.queue.processed() + self.immediate
+    }
+
+    /// What the run holds that grows with its traffic rather than with its network: packets stored (data in flight,
+    /// ACKs owed or in flight) and events pending. Bounded whatever the links do (hosts coalesce the ACKs they owe:
+    /// `net::host::ACKS_OWED_PER_FLOW`), so memory stays flat over a long run.
+    pub fn held(&self) -> (u64, u64) {
+        let packets = u64::from(self.packets.live(Lane::Data)) + u64::from(self.packets.live(Lane::Ack));
+        (packets, self.queue.pending() as u64)
     }
 
     /// The part of [`Simulation::events`] that went through the event queue.
@@ -443,7 +180,7 @@ impl Simulation {
             Event::HostWake { host, gen } => self.on_host_wake(host, gen),
             Event::FlowOn { flow, gen } => self.on_flow_on(flow, gen),
             Event::FlowOff { flow, gen } => self.on_flow_off(flow, gen),
-            Event::PftTimer { host, gen } => self.on_pft_timer(host, gen),
+            Event::NicTimer { host, gen } => self.on_nic_timer(host, gen),
         }
         true
     }
@@ -469,35 +206,4 @@ impl Simulation {
 fn exp_time(rng: &mut Rng, mean_ns: u64) -> Time {
     let t = libm::round(rng.exponential(mean_ns as f64 * NS as f64));
     (t as Time).max(1)
-}
-
-/// The rate-control configuration of a source, sharing IPD tables between flows with the same parameters.
-fn source_kind(s: &Source, tables: &mut Vec<Rc<IpdTable>>) -> SourceKind {
-    let function = match s.response {
-        Response::None => return SourceKind::None,
-        Response::Fixed => return SourceKind::Fixed(s.fixed_rate_fraction),
-        Response::Aimd => ResponseFunction::Aimd,
-        Response::Fimd => ResponseFunction::Fimd,
-        Response::Lipd => ResponseFunction::Lipd,
-        Response::Hybrid => match s.hybrid_rate {
-            RateFunction::Aimd => ResponseFunction::Aimd,
-            RateFunction::Fimd => ResponseFunction::Fimd,
-            RateFunction::Lipd => ResponseFunction::Lipd,
-        },
-    };
-    let params = ResponseParams::new(s.r_min_fraction, s.m).expect("validated source parameters");
-    match s.rate {
-        RateMode::Continuous => SourceKind::Continuous(function, params),
-        RateMode::Discrete => {
-            let table = match tables.iter().find(|t| t.key() == (function, params)) {
-                Some(t) => t.clone(),
-                None => {
-                    let t = Rc::new(IpdTable::new(function, params));
-                    tables.push(t.clone());
-                    t
-                }
-            };
-            SourceKind::Discrete(table)
-        }
-    }
 }

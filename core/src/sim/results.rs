@@ -3,6 +3,7 @@
 //! `[measure.from_ns, min(now, measure.to_ns)]`.
 
 use super::Simulation;
+use crate::cc::SourceControl;
 use crate::metrics::{jain_index, overlap};
 use crate::net::packet::Lane;
 use crate::time::{Time, NS};
@@ -101,6 +102,7 @@ pub struct Totals {
     /// Always 0 in a lossless network; counted so a modelling error would show.
     pub dropped_packets: u64,
     pub marked_packets: u64,
+    /// Data packets whose acknowledgement reached their source (one ACK each, unless a host coalesced them).
     pub acks_delivered: u64,
 }
 
@@ -113,6 +115,10 @@ pub struct Results {
     pub measured_from_ns: f64,
     /// Where the interval ends: `measure.to_ns`, or the end of the run so far.
     pub measured_to_ns: f64,
+    /// The rate series' sample spacing, when it is not `measure.sample_ns`: a network too big for the series at
+    /// that spacing gets coarser ones (`Scenario::series_sample_ns`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub series_sample_ns: Option<f64>,
     pub links: Vec<LinkResult>,
     pub flows: Vec<FlowResult>,
     pub groups: Vec<GroupResult>,
@@ -198,29 +204,60 @@ impl Simulation {
     /// The interval measured so far: `[from, min(now, to)]` (empty before `from`).
     fn interval(&self) -> (Time, Time) {
         let now = self.queue.now();
-        (self.measure_from.min(now), now.min(self.measure_to))
+        (self.stats.from.min(now), now.min(self.stats.to))
     }
 
     /// The measurements so far (at the end of the run: the final results).
     pub fn results(&self) -> Results {
         let (from, until) = self.interval();
         let now = self.queue.now();
+        let flows = self.flow_results();
+        let t = &self.stats.totals;
+        let sample_ns = self.stats.series.first().map(|s| s.bin() / NS);
+        Results {
+            scenario: self.scenario.name.clone(),
+            seed: self.scenario.seed,
+            simulated_ns: ns(now),
+            measured_from_ns: ns(from),
+            measured_to_ns: ns(until),
+            series_sample_ns: sample_ns.filter(|&s| s != self.scenario.measure.sample_ns()).map(|s| s as f64),
+            links: self.link_results(),
+            groups: group_results(&flows),
+            flows,
+            buffers: self.buffer_results(),
+            totals: Totals {
+                injected_packets: t.injected,
+                delivered_packets: t.delivered,
+                in_flight_packets: t.injected - t.delivered,
+                dropped_packets: t.dropped,
+                marked_packets: t.marked,
+                acks_delivered: t.acks_delivered,
+            },
+            events: self.events(),
+        }
+    }
+
+    fn node_id(&self, n: u32) -> String {
+        self.scenario.nodes[n as usize].id.clone()
+    }
+
+    /// Every directed link: busy time, packets, marks, credit stalls over the interval.
+    fn link_results(&self) -> Vec<LinkResult> {
+        let (from, until) = self.interval();
+        let now = self.queue.now();
         let span = (until - from).max(1) as f64;
-        let names = &self.scenario.nodes;
-        let node_id = |n: u32| names[n as usize].id.clone();
-        let links = self
-            .topo
+        let measured = self.stats.interval();
+        self.topo
             .channels()
             .iter()
             .enumerate()
             .map(|(i, c)| {
-                let l = &self.links[i];
+                let l = &self.stats.links[i];
                 // Busy time counted so far includes transmissions that end after `now`: clip them.
-                let mut data_busy = l.data_busy;
-                let mut ack_busy = l.ack_busy;
+                let (mut data_busy, mut ack_busy) = (l.data_busy, l.ack_busy);
                 if let Some(s) = self.channels[i].sending {
-                    // Counted from measure_from on at the start; remove what lies after now.
-                    let beyond = overlap(now, s.ends_at, self.measure_from, self.measure_to);
+                    // Counted from the interval's start on at the start; remove what lies after now.
+                    let beyond = overlap(now, s.ends_at, measured.0, measured.1);
                     match s.lane {
                         Lane::Data => data_busy -= beyond,
                         Lane::Ack => ack_busy -= beyond,
@@ -228,9 +265,9 @@ impl Simulation {
                 }
                 let stall = l.stall + self.channels[i].stalled_since.map_or(0, |s| overlap(s, now, from, until));
                 LinkResult {
-                    id: format!("{}->{}", node_id(c.from), node_id(c.to)),
-                    from: node_id(c.from),
-                    to: node_id(c.to),
+                    id: format!("{}->{}", self.node_id(c.from), self.node_id(c.to)),
+                    from: self.node_id(c.from),
+                    to: self.node_id(c.to),
                     utilization: data_busy as f64 / span,
                     ack_utilization: ack_busy as f64 / span,
                     data_packets: l.data_packets,
@@ -240,20 +277,25 @@ impl Simulation {
                     credit_stall_ns: ns(stall),
                 }
             })
-            .collect();
+            .collect()
+    }
 
-        let flows: Vec<FlowResult> = self
-            .scenario
+    /// Every flow: its throughput over the interval, packets, marks, delay, and its congestion control now.
+    fn flow_results(&self) -> Vec<FlowResult> {
+        let (from, until) = self.interval();
+        let now = self.queue.now();
+        let span = (until - from).max(1) as f64;
+        let measured = self.stats.interval();
+        self.scenario
             .flows
             .iter()
             .enumerate()
             .map(|(i, spec)| {
-                let c = &self.flow_counters[i];
-                let state = &self.flows[i];
+                let c = &self.stats.flows[i];
                 let mut busy = c.busy;
-                if let Some(last) = state.last_start {
+                if let Some(last) = self.flows[i].last_start {
                     // The last packet may still be on the wire after `now`.
-                    busy -= overlap(now.max(last), last + self.packet_time[i], self.measure_from, self.measure_to);
+                    busy -= overlap(now.max(last), last + self.packet_time[i], measured.0, measured.1);
                 }
                 FlowResult {
                     id: spec.id.clone(),
@@ -268,78 +310,58 @@ impl Simulation {
                     mean_delay_ns: (c.delivered_in_interval > 0)
                         .then(|| c.delay_sum as f64 / c.delivered_in_interval as f64 / NS as f64),
                     measured_packets: c.delivered_in_interval,
-                    rate_limit: match (&state.ccti, &self.scenario.ib_cc) {
-                        (Some(ccti), Some(cfg)) => {
-                            let mut c = ccti.clone();
-                            cfg.rate(c.at(cfg, now), self.packet_time[i]).min(state.cc.rate())
-                        }
-                        _ => state.cc.rate(),
-                    },
-                    window: state.cc.window(),
-                    ccti: state.ccti.as_ref().zip(self.scenario.ib_cc.as_ref()).map(|(c, cfg)| c.clone().at(cfg, now)),
+                    rate_limit: self.rate_limit(i),
+                    window: self.flows[i].cc.window(),
+                    ccti: self.flows[i].cc.ccti(now),
                 }
             })
-            .collect();
+            .collect()
+    }
 
-        let mut by_group: BTreeMap<&str, Vec<&FlowResult>> = BTreeMap::new();
-        for f in &flows {
-            by_group.entry(f.group.as_str()).or_default().push(f);
-        }
-        let groups = by_group
-            .into_iter()
-            .map(|(name, members)| {
-                let xs: Vec<f64> = members.iter().map(|f| f.throughput_fraction).collect();
-                GroupResult {
-                    name: name.into(),
-                    flows: xs.len() as u32,
-                    throughput_fraction: xs.iter().sum(),
-                    jain_index: jain_index(&xs),
-                    marks: members.iter().map(|f| f.marks).sum(),
-                    measured_marks: members.iter().map(|f| f.measured_marks).sum(),
-                    mean_delay_ns: pooled_delay(&members),
-                }
-            })
-            .collect();
-
+    /// Every switch input buffer (data lane): mean and largest occupancy over the interval.
+    fn buffer_results(&self) -> Vec<BufferResult> {
+        let now = self.queue.now();
         let packet_blocks = f64::from(self.data_blocks);
         let mut buffers = Vec::new();
         for (s, sw) in self.switches.iter().enumerate() {
             for (port, lanes) in sw.inputs.iter().enumerate() {
-                let occ = &self.occupancy[s][port];
+                let occ = &self.stats.occupancy[s][port];
                 let upstream = self.topo.channel(self.topo.in_channel(sw.node, port as u16)).from;
+                let used = lanes[Lane::Data.index()].used;
                 buffers.push(BufferResult {
-                    node: node_id(sw.node),
-                    from: node_id(upstream),
-                    mean_packets: occ.mean(now, lanes[Lane::Data.index()].used, (self.measure_from, self.measure_to))
-                        / packet_blocks,
+                    node: self.node_id(sw.node),
+                    from: self.node_id(upstream),
+                    mean_packets: occ.mean(now, used, self.stats.interval()) / packet_blocks,
                     max_packets: f64::from(occ.max) / packet_blocks,
                     capacity_packets: f64::from(sw.capacity) / packet_blocks,
                 });
             }
         }
-
-        let t = &self.totals;
-        Results {
-            scenario: self.scenario.name.clone(),
-            seed: self.scenario.seed,
-            simulated_ns: ns(now),
-            measured_from_ns: ns(from),
-            measured_to_ns: ns(until),
-            links,
-            flows,
-            groups,
-            buffers,
-            totals: Totals {
-                injected_packets: t.injected,
-                delivered_packets: t.delivered,
-                in_flight_packets: t.injected - t.delivered,
-                dropped_packets: t.dropped,
-                marked_packets: t.marked,
-                acks_delivered: t.acks_delivered,
-            },
-            events: self.events(),
-        }
+        buffers
     }
+}
+
+/// The flows of each group, added up (groups in name order).
+fn group_results(flows: &[FlowResult]) -> Vec<GroupResult> {
+    let mut by_group: BTreeMap<&str, Vec<&FlowResult>> = BTreeMap::new();
+    for f in flows {
+        by_group.entry(f.group.as_str()).or_default().push(f);
+    }
+    by_group
+        .into_iter()
+        .map(|(name, members)| {
+            let xs: Vec<f64> = members.iter().map(|f| f.throughput_fraction).collect();
+            GroupResult {
+                name: name.into(),
+                flows: xs.len() as u32,
+                throughput_fraction: xs.iter().sum(),
+                jain_index: jain_index(&xs),
+                marks: members.iter().map(|f| f.marks).sum(),
+                measured_marks: members.iter().map(|f| f.measured_marks).sum(),
+                mean_delay_ns: pooled_delay(&members),
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]

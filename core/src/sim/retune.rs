@@ -3,8 +3,10 @@
 //! from the next event on. Everything else (the network, the flows, the sources' response functions and their state,
 //! PFT, Annex A10) shapes state built at time 0, so changing it needs a new run.
 
+use super::build::full_at;
 use super::Simulation;
 use crate::cc::marking::Marker;
+use crate::cc::SwitchCc;
 use crate::scenario::Scenario;
 
 /// Why a change cannot apply to a run under way.
@@ -31,12 +33,13 @@ impl Simulation {
         let m = next.marking;
         // What cnt1 counts changes: count it again from the buffers (otherwise it is carried over as it is).
         let recount = m.cnt1_until != self.scenario.marking.cnt1_until;
-        self.marker = Marker::of(&m);
+        let marker = Marker::of(&m);
         self.full_check = m.full_check;
         for sw in &mut self.switches {
-            sw.full_at = super::full_at(sw.capacity, self.data_blocks, m.buffer_threshold_packets);
-            if recount {
-                sw.recount_cnt1(self.marker.counts_until_departure());
+            sw.full_at = full_at(sw.capacity, self.data_blocks, m.buffer_threshold_packets);
+            let per_output = recount.then(|| sw.data_per_output(marker.counts_until_departure()));
+            if let SwitchCc::Ecn(ecn) = &mut sw.cc {
+                ecn.retune(marker, per_output);
             }
         }
         self.scenario = next.clone();

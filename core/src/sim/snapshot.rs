@@ -2,6 +2,7 @@
 //! input buffer is, and each flow's rate limit and window. Cheap to build every frame; plain data.
 
 use super::Simulation;
+use crate::cc::SourceControl;
 use crate::net::packet::Lane;
 use crate::time::{Time, NS};
 use alloc::vec::Vec;
@@ -60,7 +61,7 @@ impl Simulation {
     /// The present state, for drawing.
     pub fn snapshot(&self) -> Snapshot {
         let now = self.queue.now();
-        let recent: Time = (self.window / 2).max(1);
+        let recent: Time = (self.stats.window / 2).max(1);
         let links = self
             .channels
             .iter()
@@ -68,12 +69,13 @@ impl Simulation {
             .map(|(i, c)| {
                 let from = now.saturating_sub(recent);
                 let span = (now - from).max(1);
+                let link = &self.stats.links[i];
                 LinkSnapshot {
-                    rate: (self.series[i].busy_between(from, now) / span as f64) as f32,
+                    rate: (self.stats.series[i].busy_between(from, now) / span as f64) as f32,
                     busy: c.is_busy(),
                     stalled: c.stalled_since.is_some(),
-                    marks: self.links[i].marks,
-                    stalled_ns: (self.links[i].stall_all + c.stalled_since.map_or(0, |s| now - s)) as f64 / NS as f64,
+                    marks: link.marks,
+                    stalled_ns: (link.stall_all + c.stalled_since.map_or(0, |s| now - s)) as f64 / NS as f64,
                 }
             })
             .collect();
@@ -91,36 +93,40 @@ impl Simulation {
                 });
             }
         }
-        let flows = self
-            .flows
-            .iter()
-            .map(|f| FlowSnapshot {
-                active: f.active,
-                rate_limit: f.cc.rate() as f32,
-                window: f.cc.window(),
-                outstanding: f.outstanding,
+        let flows = (0..self.flows.len())
+            .map(|i| FlowSnapshot {
+                active: self.flows[i].active,
+                rate_limit: self.rate_limit(i) as f32,
+                window: self.flows[i].cc.window(),
+                outstanding: self.flows[i].outstanding,
             })
             .collect();
         Snapshot { time_ns: now as f64 / NS as f64, events: self.events(), links, buffers, flows }
     }
 
+    /// Flow `i`'s rate limit now, as a fraction of its link: its congestion control's effective rate (the one
+    /// place it is computed; the results and the snapshots both read it).
+    pub(super) fn rate_limit(&self, i: usize) -> f64 {
+        self.flows[i].cc.rate(self.packet_time[i], self.queue.now())
+    }
+
     /// The groups of flows, in the order they first appear in the scenario.
     pub fn groups(&self) -> &[alloc::string::String] {
-        &self.groups
+        &self.stats.groups
     }
 
     /// The aggregate rate series of a group's flows: their data sent on their source links in a window centred on
     /// each sample, as a fraction of one link's capacity (INFOCOM'03 Fig. 2: "rates of local flows, remote flow,
     /// and the victim flow"). `None` for an unknown group.
     pub fn group_rate_series(&self, group: &str) -> Option<Vec<(f64, f64)>> {
-        let g = self.groups.iter().position(|name| name == group)?;
-        Some(sampled(&self.group_series[g], self.window, self.queue.now()))
+        let g = self.stats.groups.iter().position(|name| name == group)?;
+        Some(sampled(&self.stats.group_series[g], self.stats.window, self.queue.now()))
     }
 
     /// The rate series of one directed link as `(time_ns, fraction of capacity)`: data sent in a window of
     /// `measure.window_ns` centred on each sample, up to now (model.md §9; INFOCOM'03 Fig. 2).
     pub fn link_rate_series(&self, channel: u32) -> Vec<(f64, f64)> {
-        sampled(&self.series[channel as usize], self.window, self.queue.now())
+        sampled(&self.stats.series[channel as usize], self.stats.window, self.queue.now())
     }
 }
 

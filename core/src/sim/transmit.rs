@@ -2,9 +2,9 @@
 //! sender's input buffer and returning that credit upstream), and credits arriving.
 
 use super::events::Event;
-use super::state::Sending;
 use super::Simulation;
 use crate::metrics::overlap;
+use crate::net::channel::Sending;
 use crate::net::packet::{Lane, PacketId};
 use crate::net::topology::{ChannelId, PortId};
 
@@ -22,21 +22,21 @@ impl Simulation {
             assert!(*credits >= p.blocks, "started without credit");
             *credits -= p.blocks;
         }
-        debug_assert_eq!(p.bytes, if lane == Lane::Data { self.data_bytes } else { self.ack_bytes });
+        debug_assert_eq!(p.lane, lane);
         let done = now + state.serialization[lane.index()];
         state.sending = Some(Sending { packet, lane, from_input, ends_at: done });
+        let (from, to) = (self.stats.from, self.stats.to);
+        let link = &mut self.stats.links[channel as usize];
         if let Some(since) = state.stalled_since.take() {
-            let link = &mut self.links[channel as usize];
-            link.stall += overlap(since, now, self.measure_from, self.measure_to);
+            link.stall += overlap(since, now, from, to);
             link.stall_all += now - since;
         }
         self.queue.schedule(done, Event::TxEnd { channel });
 
-        let counted = overlap(now, done, self.measure_from, self.measure_to);
-        let link = &mut self.links[channel as usize];
+        let counted = overlap(now, done, from, to);
         match lane {
             Lane::Data => {
-                self.series[channel as usize].add(now, done);
+                self.stats.series[channel as usize].add(now, done);
                 link.data_busy += counted;
                 link.data_packets += 1;
                 link.ecn_sent += u64::from(p.marked);
@@ -46,8 +46,10 @@ impl Simulation {
                 link.ack_packets += 1;
             }
         }
-        if self.pft_on && lane == Lane::Data && from_input.is_none() {
-            self.pft_credits_changed(channel);
+        if self.nic_on && lane == Lane::Data && from_input.is_none() {
+            // A host sent it: its NIC's congestion control follows the credits in use.
+            let host = self.channels[channel as usize].from.slot;
+            self.nic_credits_changed(host as usize, channel);
         }
         if !to_host {
             if propagation == 0 {
@@ -98,8 +100,8 @@ impl Simulation {
         *credits += blocks;
         assert!(*credits <= state.capacity[lane.index()], "credit above the receiver's buffer size");
         let from = state.from;
-        if self.pft_on && lane == Lane::Data && from.host {
-            self.pft_credits_changed(channel);
+        if self.nic_on && lane == Lane::Data && from.host {
+            self.nic_credits_changed(from.slot as usize, channel);
         }
         self.node_pass(from);
     }
