@@ -299,6 +299,11 @@ fn series_over_the_limit_are_coarsened_and_the_results_say_so() {
     let mut sim = ibcc_core::sim::Simulation::new(&s).unwrap();
     sim.run_until(10_000_000);
     assert_eq!(sim.results().series_sample_ns, Some(2000.0));
+    // A multiple of 300 ns wide enough would pass the 1 us window, but one sample per window fits: that, not a refusal.
+    let mut v = base();
+    v["duration_ns"] = 3_800_000_000u64.into();
+    v["measure"] = serde_json::json!({"sample_ns": 300, "window_ns": 1000});
+    assert_eq!(Scenario::from_json_validated(&v.to_string()).unwrap().series_sample_ns(), Ok(1000));
     // Within the limit, the spacing asked for, and the results do not mention it.
     let fig2 = ibcc_core::presets::find("infocom03-fig2").unwrap().scenario();
     assert_eq!(fig2.series_sample_ns(), Ok(fig2.measure.sample_ns()));

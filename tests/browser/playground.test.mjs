@@ -165,3 +165,25 @@ test('generate a two-switch network, a parking lot and a fat tree, and run them'
   await screenshot(page, 'playground-generated-fat-tree');
   assert.deepEqual(page.errors, []);
 });
+
+test('Annex A10 throttles: the flow rate limits plot falls below 100% for both A10 presets', async () => {
+  for (const preset of ['a10-two-switch', 'a10-fattree4-hotspot']) {
+    const page = await openPage(browser, server.url);
+    await page.getByLabel('Scenario').selectOption(preset);
+    await page.getByTestId('plot-kind').selectOption('limits');
+    await page.getByLabel('Speed').selectOption({ label: 'as fast as possible' });
+    await page.getByRole('button', { name: 'Run' }).click();
+    // To the end of the run (20 or 100 ms).
+    await page.waitForFunction(() => {
+      const end = parseFloat(document.querySelector('.clock .end').innerText.replace('/', ''));
+      return parseFloat(document.querySelector('[data-testid=sim-time]').innerText) >= end;
+    }, null, { timeout: 60_000 });
+    // The plotted numbers, as a person would download them: some group's mean rate limit is under 100%.
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-csv').click()]);
+    const rows = (await readFile(await csv.path(), 'utf8')).trim().split('\n').slice(1);
+    const values = rows.flatMap((r) => r.split(',').slice(1)).filter((v) => v !== '').map(Number);
+    assert.ok(values.length > 10, `${preset}: ${rows.length} rows`);
+    assert.ok(Math.min(...values) < 90, `${preset}: the lowest rate limit plotted is ${Math.min(...values)}%`);
+    assert.deepEqual(page.errors, []);
+  }
+});

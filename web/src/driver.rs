@@ -58,6 +58,8 @@ pub struct FrameMsg {
     pub status: Status,
     /// The times at which marking changed during the run.
     pub retunes_ps: Vec<u64>,
+    /// Seeks the driver had been asked for when it made this frame.
+    pub seeks: u32,
     pub frame: Frame,
     pub kind: PlotKind,
     pub curves: Option<Vec<Curve>>,
@@ -102,6 +104,8 @@ pub struct Driver {
     /// A seek asked for and not yet begun: many may come while a timeline is dragged, and only the last counts
     /// (its checkpoint is restored when the run next works).
     pending_seek: Option<(u64, Option<Speed>)>,
+    /// Seeks asked for so far: frames carry it, so the page knows which seek a frame answers.
+    seeks: u32,
     /// Wall ms and simulated ps when playing at a speed began (or caught up).
     anchor: Option<(f64, u64)>,
     kind: PlotKind,
@@ -124,6 +128,7 @@ impl Driver {
             horizon_ps: 0,
             goal: Goal::Paused,
             pending_seek: None,
+            seeks: 0,
             anchor: None,
             kind: PlotKind::Rates,
             curves_at_ms: None,
@@ -167,20 +172,39 @@ impl Driver {
         self.checkpoints.len()
     }
 
+    /// Plays at `speed` from where the run is; during a seek, from where the seek goes.
     pub fn play(&mut self, speed: Speed, wall_ms: f64) {
-        self.begin_seek();
-        self.goal = if self.run.is_finished() { Goal::Paused } else { Goal::Play(speed) };
-        self.anchor = Some((wall_ms, self.now_ps()));
         self.dirty = true;
         self.curves_at_ms = None;
+        if self.set_after_seek(Some(speed)) {
+            return;
+        }
+        self.goal = if self.run.is_finished() { Goal::Paused } else { Goal::Play(speed) };
+        self.anchor = Some((wall_ms, self.now_ps()));
     }
 
+    /// Pauses where the run is; during a seek, where the seek goes (the time the page already shows).
     pub fn pause(&mut self) {
-        self.begin_seek();
-        self.goal = Goal::Paused;
         self.dirty = true;
         // The curves at once, so the plot shows the time the run stops at.
         self.curves_at_ms = None;
+        if self.set_after_seek(None) {
+            return;
+        }
+        self.goal = Goal::Paused;
+    }
+
+    /// If a seek is asked for or under way, what follows it becomes `then`; returns whether one was.
+    fn set_after_seek(&mut self, after: Option<Speed>) -> bool {
+        if let Some((_, then)) = &mut self.pending_seek {
+            *then = after;
+            return true;
+        }
+        if let Goal::To { then, .. } = &mut self.goal {
+            *then = after;
+            return true;
+        }
+        false
     }
 
     /// Goes to simulated time `t` (ps; at most the end), then pauses or, with `then`, plays on at that speed.
@@ -188,6 +212,7 @@ impl Driver {
     /// one is nearer than where the run is.
     pub fn seek(&mut self, t: u64, then: Option<Speed>) {
         self.pending_seek = Some((t, then));
+        self.seeks = self.seeks.wrapping_add(1);
         self.anchor = None;
         self.dirty = true;
         self.curves_at_ms = None;
@@ -254,10 +279,11 @@ impl Driver {
         self.run.sim().measure(m).map_err(|e| e.to_string())
     }
 
-    /// Keeps a clone of the run if it stands at a checkpoint time without one.
+    /// Keeps a clone of the run if it stands at a checkpoint time without one (none at the end: nothing is
+    /// replayed from there).
     fn checkpoint(&mut self) {
         let now = self.now_ps();
-        if !self.keep_checkpoints || now % self.every_ps != 0 {
+        if !self.keep_checkpoints || now % self.every_ps != 0 || now >= self.end_ps() {
             return;
         }
         if let Err(i) = self.checkpoints.binary_search_by_key(&now, |c| c.sim().now()) {
@@ -358,6 +384,7 @@ impl Driver {
             horizon_ps: self.horizon_ps,
             status: self.status(),
             retunes_ps: self.retunes.iter().map(|(t, _)| *t).collect(),
+            seeks: self.seeks,
             frame: self.run.frame(),
             kind: self.kind,
             curves,
@@ -435,6 +462,33 @@ mod tests {
         until_idle(&mut d);
         assert_eq!(d.now_ps(), 2_000_123_456);
         assert_eq!(d.status(), Status::Paused);
+    }
+
+    /// A pause or a play that comes with (or during) a seek keeps the seek's target: the run stops, or plays on,
+    /// where the page shows it, not at the checkpoint the seek replays from.
+    #[test]
+    fn pause_or_play_during_a_seek_keep_its_target() {
+        let s = fig2(10);
+        let mut d = Driver::new(&s, true).unwrap();
+        d.seek(8_000_000_000, None);
+        until_idle(&mut d);
+        let c = clock();
+        d.seek(5_500_000_000, Some(None));
+        d.pause();
+        until_idle(&mut d);
+        assert_eq!((d.now_ps(), d.status()), (5_500_000_000, Status::Paused));
+        // Under way: back to the checkpoint before 2.51 ms, part of the replay done, then a pause.
+        d.seek(2_510_000_000, None);
+        d.tick(&c, 1.0);
+        assert_eq!(d.status(), Status::Seeking);
+        d.pause();
+        until_idle(&mut d);
+        assert_eq!((d.now_ps(), d.status()), (2_510_000_000, Status::Paused));
+        d.seek(3_000_000_000, None);
+        d.play(None, 0.0);
+        until_idle(&mut d);
+        assert!(d.run.is_finished(), "played on from the target to the end");
+        assert_eq!(d.frame(0.0).seeks, 4, "frames say how many seeks came");
     }
 
     #[test]

@@ -149,7 +149,10 @@ pub fn tick(v: f64) -> String {
     }
     // Very large or very small: the shortest exact scientific form (1.5e6, 2.5e-5), so two ticks never read alike.
     if v.abs() >= 1e6 || v.abs() < 1e-3 {
-        return format!("{v:e}");
+        // Four significant digits at most (a computed tick may carry float noise: 3.0000000000000003e-4).
+        let s = format!("{v:.3e}");
+        let (mantissa, exp) = s.split_once('e').unwrap_or((&s, "0"));
+        return format!("{}e{exp}", mantissa.trim_end_matches('0').trim_end_matches('.'));
     }
     let s = format!("{v:.4}");
     s.trim_end_matches('0').trim_end_matches('.').to_owned()
@@ -407,6 +410,7 @@ mod tests {
         assert_eq!(tick(1.5e6), "1.5e6", "not rounded to 2e6 beside it");
         assert_eq!(tick(2.5e-5), "2.5e-5", "not 0");
         assert_eq!(tick(0.0125), "0.0125");
+        assert_eq!(tick(3.0000000000000003e-4), "3e-4", "float noise is not shown");
     }
 
     #[test]

@@ -64,8 +64,9 @@ pub struct FlowState<C> {
     pub timer_at: Option<Time>,
     /// Cancels stale ON/OFF toggles.
     pub toggle_gen: u32,
-    /// ACK packets its destination host holds for it, not yet sent.
+    /// ACK packets its destination host holds for it, not yet sent, and the newest of them.
     pub owed_acks: u32,
+    pub last_owed_ack: Option<PacketId>,
     pub rng: Rng,
     /// Its source's congestion control (what it is, this layer does not know).
     pub cc: C,

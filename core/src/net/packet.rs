@@ -39,8 +39,9 @@ pub struct Packet {
     /// Data: the ECN bit. ACK: the echoed ECN bit (of at least one of the packets it acknowledges).
     pub marked: bool,
     /// An ACK: the packets it acknowledges, consecutive from `psn` (1, unless its host coalesced them:
-    /// `net::host::ACKS_OWED_PER_FLOW`), and how many of them were marked. A data packet: 1 and 0.
+    /// `net::host::ACKS_OWED_PER_FLOW`). A data packet: 1.
     pub count: u32,
+    /// An ACK: how many of the packets it acknowledges were marked. A data packet: 0.
     pub marks: u16,
     pub dst: NodeId,
     /// When the data packet started leaving its source (for the packet delay).

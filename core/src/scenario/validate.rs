@@ -292,8 +292,9 @@ impl Scenario {
 
     /// The spacing of the rate-series samples a run uses, in nanoseconds: `measure.sample_ns` (or its default), or
     /// if the series (one per direction of each link and one per group) would then hold more samples than this
-    /// build allows, the smallest multiple of it that fits (a big fabric gets coarser series, not a refusal; the
-    /// results say the spacing used). Refused only when even one sample per measurement window would not fit.
+    /// build allows, the smallest multiple of it that fits, at most the measurement window (a big fabric gets
+    /// coarser series, not a refusal; the results say the spacing used). Refused only when even one sample per
+    /// window would not fit.
     pub fn series_sample_ns(&self) -> Result<u64, ScenarioError> {
         let me = &self.measure;
         let wanted = me.sample_ns();
@@ -306,22 +307,23 @@ impl Scenario {
         if samples(wanted) <= limit {
             return Ok(wanted);
         }
-        // (duration / s + 1) * series <= limit  <=>  s >= duration / (limit / series - 1), rounded up to a
-        // multiple of the spacing asked for.
-        let per_series = limit / series.max(1);
-        let coarse = match per_series.checked_sub(1).filter(|&n| n > 0) {
-            Some(n) => self.duration_ns.div_ceil(n).div_ceil(wanted).saturating_mul(wanted),
-            None => u64::MAX,
+        // (duration / s + 1) * series <= limit  <=>  floor(duration / s) <= n = limit / series - 1  <=>
+        // s > duration / (n + 1): the smallest multiple of the spacing asked for that is, or else one sample per
+        // window if that fits and the multiple would be wider.
+        let n = (limit / series.max(1)).saturating_sub(1);
+        let window = me.window_ns.max(1);
+        let coarse = match n {
+            0 => None,
+            n => Some((self.duration_ns / (n + 1).saturating_mul(wanted) + 1).saturating_mul(wanted)),
         };
-        if coarse > me.window_ns.max(wanted) || samples(coarse) > limit {
-            let samples = samples(me.window_ns.max(1));
-            return Err(err(
-                Element::Scenario,
-                "measure.window_ns",
-                Problem::TooManySamples { series, samples, limit },
-            ));
+        match coarse {
+            Some(s) if s <= window => Ok(s),
+            _ if samples(window) <= limit => Ok(window),
+            _ => {
+                let samples = samples(window);
+                Err(err(Element::Scenario, "measure.window_ns", Problem::TooManySamples { series, samples, limit }))
+            }
         }
-        Ok(coarse)
     }
 
     fn check_nodes(&self, limits: &Limits) -> Result<BTreeMap<&str, NodeId>, ScenarioError> {

@@ -36,8 +36,9 @@ pub(super) fn full_at(capacity: u32, data_blocks: u32, threshold_packets: Option
 impl Simulation {
     /// Validates `scenario` and builds the network at time 0, with each flow's start scheduled.
     pub fn new(scenario: &Scenario) -> Result<Self, ScenarioError> {
-        let sample = scenario.series_sample_ns()? * NS;
+        // (compile checks everything, the series' spacing too: it is taken after, so errors come as validate's.)
         let compiled = scenario.compile()?;
+        let sample = scenario.series_sample_ns()? * NS;
         let data_bytes = scenario.packet.data_bytes();
         let data_blocks = blocks(data_bytes);
         let ack_bytes = scenario.packet.ack_bytes;
@@ -223,6 +224,7 @@ fn flows(s: &Scenario, compiled: &Compiled, node_slot: &[u32], fresh: &[SourceCc
             timer_at: None,
             toggle_gen: 0,
             owed_acks: 0,
+            last_owed_ack: None,
             rng: Rng::new(s.seed, i as u64),
             cc: fresh[i].clone(),
         })

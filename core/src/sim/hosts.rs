@@ -64,7 +64,11 @@ impl Simulation {
         if let Some(&ack) = self.hosts[slot].acks.front() {
             if credits[Lane::Ack.index()] >= self.ack_blocks {
                 self.hosts[slot].acks.pop_front();
-                self.flows[self.packets[ack].flow as usize].owed_acks -= 1;
+                let flow = &mut self.flows[self.packets[ack].flow as usize];
+                flow.owed_acks -= 1;
+                if flow.last_owed_ack == Some(ack) {
+                    flow.last_owed_ack = None;
+                }
                 self.start_tx(channel, ack, Lane::Ack, None);
                 return;
             }
@@ -205,7 +209,7 @@ impl Simulation {
             counters.delay_sum += u128::from(now - p.injected_at);
         }
         let slot = self.node_slot[host_node as usize] as usize;
-        if !(self.flows[f].owed_acks >= ACKS_OWED_PER_FLOW && self.coalesce_ack(slot, &p)) {
+        if !(self.flows[f].owed_acks >= ACKS_OWED_PER_FLOW && self.coalesce_ack(&p)) {
             let ack = self.packets.insert(Packet {
                 flow: p.flow,
                 psn: p.psn,
@@ -218,6 +222,7 @@ impl Simulation {
                 injected_at: now,
             });
             self.flows[f].owed_acks += 1;
+            self.flows[f].last_owed_ack = Some(ack);
             self.hosts[slot].acks.push_back(ack);
         }
         self.host_pass(slot);
@@ -225,11 +230,8 @@ impl Simulation {
 
     /// The host already owes `p`'s flow as many ACKs as it may: `p` joins the flow's last waiting ACK if that one
     /// ends just before it. Returns whether it did.
-    fn coalesce_ack(&mut self, slot: usize, p: &Packet) -> bool {
-        let packets = &self.packets;
-        let Some(&last) = self.hosts[slot].acks.iter().rev().find(|&&a| packets[a].flow == p.flow) else {
-            return false;
-        };
+    fn coalesce_ack(&mut self, p: &Packet) -> bool {
+        let Some(last) = self.flows[p.flow as usize].last_owed_ack else { return false };
         let ack = &mut self.packets[last];
         if ack.psn.wrapping_add(ack.count) != p.psn || ack.count == u32::MAX || ack.marks == u16::MAX {
             return false;
@@ -240,15 +242,15 @@ impl Simulation {
         true
     }
 
-    /// An ACK reached its flow's source: each packet it acknowledges is taken in order (a coalesced ACK's marks
-    /// first: our choice, the order inside it being lost), then the flow may send again. ACKs of an earlier ON
-    /// period change nothing.
+    /// An ACK reached its flow's source: each packet it acknowledges is taken in order (a coalesced ACK's marks go
+    /// to its newest packets: our choice, the order inside it being lost, and one spanning two ON periods gives
+    /// them to the newer), then the flow may send again. ACKs of an earlier ON period change nothing.
     fn ack_arrived(&mut self, p: Packet) {
         let now = self.queue.now();
         let f = p.flow as usize;
         let mut fresh = false;
         for i in 0..p.count {
-            let marked = i < u32::from(p.marks);
+            let marked = i >= p.count - u32::from(p.marks);
             let psn = p.psn.wrapping_add(i);
             let stats = &mut self.stats;
             stats.totals.acks_delivered += 1;

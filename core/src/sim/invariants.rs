@@ -29,6 +29,18 @@ impl Simulation {
         if acks_live > owed || (acks_live == 0) != (owed == 0) {
             return Err(format!("{acks_live} ACKs exist for {owed} delivered packets not yet acknowledged"));
         }
+        // Each flow's owed ACKs are the ones waiting at its destination host.
+        let mut queued = alloc::vec![0u32; self.flows.len()];
+        for host in &self.hosts {
+            for &a in &host.acks {
+                queued[self.packets[a].flow as usize] += 1;
+            }
+        }
+        for (i, (f, q)) in self.flows.iter().zip(queued).enumerate() {
+            if f.owed_acks != q || (q == 0) != f.last_owed_ack.is_none() {
+                return Err(format!("flow {i} counts {} owed ACKs, {q} wait at its host", f.owed_acks));
+            }
+        }
         let outstanding: u64 =
             self.flows.iter().map(|f| u64::from(f.outstanding) + u64::from(f.stale_outstanding)).sum();
         if outstanding != data_live + owed {

@@ -213,14 +213,14 @@ impl Simulation {
         let now = self.queue.now();
         let flows = self.flow_results();
         let t = &self.stats.totals;
-        let sample_ns = self.stats.series.first().map(|s| s.bin() / NS);
+        let sample_ns = self.stats.sample / NS;
         Results {
             scenario: self.scenario.name.clone(),
             seed: self.scenario.seed,
             simulated_ns: ns(now),
             measured_from_ns: ns(from),
             measured_to_ns: ns(until),
-            series_sample_ns: sample_ns.filter(|&s| s != self.scenario.measure.sample_ns()).map(|s| s as f64),
+            series_sample_ns: (sample_ns != self.scenario.measure.sample_ns()).then_some(sample_ns as f64),
             links: self.link_results(),
             groups: group_results(&flows),
             flows,

@@ -57,8 +57,9 @@ pub(super) struct Stats {
     /// The measurement interval `[from, to)`; `to` is at most the end of the run.
     pub from: Time,
     pub to: Time,
-    /// The sliding window of the rate series.
+    /// The sliding window of the rate series, and their sample spacing.
     pub window: Time,
+    pub sample: Time,
     pub links: Vec<LinkCounters>,
     /// Each directed link's data, binned for its rate series.
     pub series: Vec<BusySeries>,
@@ -107,6 +108,7 @@ impl Stats {
             from: setup.from,
             to: setup.to,
             window: setup.window,
+            sample: setup.sample,
             links: vec![LinkCounters::default(); channels],
             series: series(channels),
             flows: vec![FlowCounters::default(); flow_group.len()],

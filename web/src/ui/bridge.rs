@@ -61,14 +61,19 @@ fn shim_url() -> Result<String, JsValue> {
 
 impl SimWorker {
     /// Starts a worker; its messages go to `on_message`, a failure (it could not load, or crashed) to `on_error`.
-    /// A message that cannot be read is logged and skipped: the next frame replaces it.
+    /// A message that cannot be read is logged and skipped (and acknowledged): the next frame replaces it.
     pub fn start(on_message: Callback<FromWorker>, on_error: Callback<String>) -> Result<Self, String> {
         let worker = spawn().map_err(|e| format!("could not start a web worker: {e:?}"))?;
+        let me = worker.clone();
         let handler = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
             let text = e.data().as_string().unwrap_or_default();
             match FromWorker::from_json(&text) {
                 Ok(m) => on_message.emit(m),
-                Err(err) => web_sys::console::warn_1(&JsValue::from_str(&err)),
+                Err(err) => {
+                    web_sys::console::warn_1(&JsValue::from_str(&err));
+                    // It may have been a frame: acknowledge it, or the worker would wait for ever.
+                    let _ = me.post_message(&JsValue::from_str(&ToWorker::Ack.to_json()));
+                }
             }
         });
         worker.set_onmessage(Some(handler.as_ref().unchecked_ref()));

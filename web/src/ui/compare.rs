@@ -209,8 +209,8 @@ pub fn Compare() -> Html {
         title: format!("A/B: {}", kind.label()),
         x_name: String::from("time_ms"),
     };
-    // Side by side only at the same simulated time (both at their ends, or paused together): results of runs at
-    // different times would differ by how far each has got, not by B's settings.
+    // Side by side only at the same simulated time (in practice, both at their ends: the two runs go as fast as
+    // each can): results of runs at different times would differ by how far each has got, not by B's settings.
     let (rows, waiting) = match (&all[0].frame, &all[1].frame) {
         (Some(fa), Some(fb)) if fa.time_ps == fb.time_ps || (fa.time_ps >= fa.end_ps && fb.time_ps >= fb.end_ps) => {
             (compare_rows(&fa.frame.results, &fb.frame.results), None)
@@ -218,7 +218,7 @@ pub fn Compare() -> Html {
         (Some(fa), Some(fb)) => (
             Vec::new(),
             Some(format!(
-                "Results side by side once both runs reach the same time (A is at {:.1} ms, B at {:.1} ms).",
+                "Results side by side once both runs have reached the end (A is at {:.1} ms, B at {:.1} ms).",
                 fa.time_ps as f64 / 1e9,
                 fb.time_ps as f64 / 1e9
             )),

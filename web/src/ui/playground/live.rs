@@ -46,6 +46,8 @@ pub struct Live {
     /// How far that seek has got (its frames are not shown: the drawing stays at a time the page has shown, so
     /// it never shows a time the timeline does not).
     pub seek_at: Option<u64>,
+    /// Seeks sent to this run: a frame answers the last one only when it says it has seen as many.
+    pub seeks_sent: u32,
     /// Frames received: the page acknowledges each once drawn.
     pub frames: u64,
 }
@@ -64,6 +66,7 @@ impl Default for Live {
             kind: PlotKind::Rates,
             seeking_to: None,
             seek_at: None,
+            seeks_sent: 0,
             frames: 0,
         }
     }
@@ -141,6 +144,7 @@ impl Reducible for Live {
                 l.curves = Rc::new(Vec::new());
                 l.seeking_to = None;
                 l.seek_at = None;
+                l.seeks_sent = 0;
                 if let Some(speed) = speed {
                     l.speed = speed;
                 }
@@ -159,7 +163,9 @@ impl Reducible for Live {
                 if let Some(c) = f.curves.clone() {
                     l.curves = Rc::new(c);
                 }
-                if l.seeking_to.is_some_and(|t| f.status != Status::Seeking || f.time_ps == t) {
+                // (A frame of an earlier seek of a drag does not end the seek the page is waiting for.)
+                let answers_last = f.seeks == l.seeks_sent;
+                if l.seeking_to.is_some_and(|t| answers_last && (f.status != Status::Seeking || f.time_ps == t)) {
                     l.seeking_to = None;
                 }
                 l.frame = Some(Rc::new(*f));
@@ -194,7 +200,10 @@ impl Reducible for Live {
             LiveAction::Speed(i) => l.speed = i.min(SPEEDS.len() - 1),
             LiveAction::Step(s) => l.step = s,
             LiveAction::Kind(k) => l.kind = k,
-            LiveAction::Seeking(t) => l.seeking_to = Some(t),
+            LiveAction::Seeking(t) => {
+                l.seeking_to = Some(t);
+                l.seeks_sent = l.seeks_sent.wrapping_add(1);
+            }
             LiveAction::Dismiss => l.notice = None,
         }
         Rc::new(l)
@@ -263,9 +272,11 @@ impl Sim {
             | FromWorker::Measured { run, .. }
                 if run != current.get() =>
             {
-                // About a run the page has since replaced.
+                // About a run the page has since replaced (or unloaded): a measurement waiting for it gets no value.
                 if let FromWorker::Measured { id, .. } = m {
-                    measures.borrow_mut().remove(&id);
+                    if let Some(done) = measures.borrow_mut().remove(&id) {
+                        done.emit(Err("the run was replaced by a new one".to_owned()));
+                    }
                 }
             }
             FromWorker::Frame { frame, .. } => dispatch.dispatch(LiveAction::Frame(frame)),
@@ -286,10 +297,14 @@ impl Sim {
             }
             FromWorker::Swept { .. } => {}
         });
-        let (dispatch, dead) = (self.dispatch.clone(), self.dead.clone());
+        let (dispatch, dead, measures) = (self.dispatch.clone(), self.dead.clone(), self.measures.clone());
         let on_error = Callback::from(move |e: String| {
             dead.set(true);
-            dispatch.dispatch(LiveAction::Failed(format!("{e}. Restart the run to start it again.")))
+            let waiting = std::mem::take(&mut *measures.borrow_mut());
+            for done in waiting.into_values() {
+                done.emit(Err("the simulation stopped".to_owned()));
+            }
+            dispatch.dispatch(LiveAction::Failed(format!("{e}. Press ↺ Reset to start the run again.")))
         });
         match SimWorker::start(on_message, on_error) {
             Ok(w) => *self.worker.borrow_mut() = Some(w),
