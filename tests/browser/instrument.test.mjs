@@ -138,7 +138,10 @@ test('the keyboard: arrows scroll the page until the network has focus, then mov
   const scrolled = await page.evaluate(() => window.scrollY);
   await page.keyboard.press('ArrowDown');
   await page.waitForFunction((y) => Number(document.querySelector('[data-testid=node-A]').getAttribute('data-y')) === y + 10, y);
-  assert.equal(await page.evaluate(() => window.scrollY), scrolled, 'the page stays put');
+  // The page stays put: an arrow scrolls it by 40 px; the edit restarting the run may nudge the layout a little
+  // (scroll anchoring follows it by a few pixels).
+  const moved = Math.abs((await page.evaluate(() => window.scrollY)) - scrolled);
+  assert.ok(moved < 20, `the page scrolled by ${moved} px`);
   await page.keyboard.press('Escape');
   await page.keyboard.press('Delete');
   await page.waitForFunction(() => !document.querySelector('[data-testid="node-A"]'));
