@@ -36,12 +36,12 @@ pub struct Packet {
     pub lane: Lane,
     /// Size in 64-byte credit blocks.
     pub blocks: u32,
-    /// Data: the ECN bit. ACK: the echoed ECN bit (of at least one of the packets it acknowledges).
+    /// A data packet's ECN bit (an ACK echoes its packets' bits in `marks`).
     pub marked: bool,
     /// An ACK: the packets it acknowledges, consecutive from `psn` (1, unless its host coalesced them:
     /// `net::host::ACKS_OWED_PER_FLOW`). A data packet: 1.
     pub count: u32,
-    /// An ACK: how many of the packets it acknowledges were marked. A data packet: 0.
+    /// An ACK: how many of the packets it acknowledges were marked (the echoed ECN bits). A data packet: 0.
     pub marks: u16,
     pub dst: NodeId,
     /// When the data packet started leaving its source (for the packet delay).

@@ -4,7 +4,7 @@
 use super::events::Event;
 use super::stats::{Setup, Stats};
 use super::{exp_time, Simulation};
-use crate::cc::ibcc::{IbCcSource, IbCcSwitch};
+use crate::cc::ibcc::{IbCcConfig, IbCcSource, IbCcSwitch};
 use crate::cc::ipd::IpdTable;
 use crate::cc::marking::{EcnSwitch, Marker};
 use crate::cc::pft::PftNic;
@@ -43,9 +43,11 @@ impl Simulation {
         let data_blocks = blocks(data_bytes);
         let ack_bytes = scenario.packet.ack_bytes;
         let end = scenario.duration_ns * NS;
-        let (node_slot, switches, hosts) = nodes(scenario, &compiled, data_blocks, data_bytes);
+        // One Annex A10 configuration, shared by every switch and source.
+        let ib_cc = scenario.ib_cc.clone().map(Rc::new);
+        let (node_slot, switches, hosts) = nodes(scenario, &compiled, &ib_cc, data_blocks, data_bytes);
         let channels = channels(&compiled.topology, &node_slot, &switches, [data_bytes, ack_bytes]);
-        let fresh_cc = source_cc(scenario, &compiled);
+        let fresh_cc = source_cc(&compiled, &ib_cc);
         let flows = flows(scenario, &compiled, &node_slot, &fresh_cc);
         let packet_time = compiled
             .flows
@@ -120,9 +122,14 @@ impl Simulation {
 type Nodes = (Vec<u32>, Vec<SwitchState<SwitchCc>>, Vec<HostState<NicCc>>);
 
 /// Each node's index among the switches or the hosts, the switches and the hosts, each with its congestion control.
-fn nodes(s: &Scenario, compiled: &Compiled, data_blocks: u32, data_bytes: u32) -> Nodes {
+fn nodes(
+    s: &Scenario,
+    compiled: &Compiled,
+    ib_cc: &Option<Rc<IbCcConfig>>,
+    data_blocks: u32,
+    data_bytes: u32,
+) -> Nodes {
     let topo = &compiled.topology;
-    let ib_cc = s.ib_cc.clone().map(Rc::new);
     let marker = Marker::of(&s.marking);
     let mut node_slot = vec![0u32; topo.node_count()];
     let (mut switches, mut hosts) = (Vec::new(), Vec::new());
@@ -160,7 +167,8 @@ fn nodes(s: &Scenario, compiled: &Compiled, data_blocks: u32, data_bytes: u32) -
             pending_outputs: Vec::new(),
             is_pending: vec![false; ports],
             waiting: [0, 0],
-            cc: match &ib_cc {
+            cc: match ib_cc {
+                // Annex A10's FECN if the scenario has it, else ECN marking (policy `none` counts, never marks).
                 Some(cfg) => SwitchCc::IbCc(IbCcSwitch::new(cfg.clone(), capacity, ports)),
                 None => SwitchCc::Ecn(EcnSwitch::new(marker, ports)),
             },
@@ -231,18 +239,14 @@ fn flows(s: &Scenario, compiled: &Compiled, node_slot: &[u32], fresh: &[SourceCc
         .collect()
 }
 
-/// Each switch's congestion control is Annex A10's FECN if the scenario has it, else ECN marking (policy `none`
-/// counts and never marks); see `nodes`.
-///
 /// Each flow's source-side congestion control, new: at `Rmax` with its full window (INFOCOM'03 §VI-B), or Annex
 /// A10's CCTI at CCTI_Min. Flows with the same response parameters share one IPD table.
-fn source_cc(s: &Scenario, compiled: &Compiled) -> Vec<SourceCc> {
-    let ib_cc = s.ib_cc.clone().map(Rc::new);
+fn source_cc(compiled: &Compiled, ib_cc: &Option<Rc<IbCcConfig>>) -> Vec<SourceCc> {
     let mut tables: Vec<Rc<IpdTable>> = Vec::new();
     compiled
         .flows
         .iter()
-        .map(|cf| match &ib_cc {
+        .map(|cf| match ib_cc {
             Some(cfg) => SourceCc::IbCc(IbCcSource::new(cfg.clone(), cf.source.window_packets)),
             None => {
                 let kind = SourceKind::of(&cf.source, &mut tables);

@@ -215,7 +215,7 @@ impl Simulation {
                 psn: p.psn,
                 lane: Lane::Ack,
                 blocks: self.ack_blocks,
-                marked: p.marked,
+                marked: false,
                 count: 1,
                 marks: u16::from(p.marked),
                 dst: self.flows[f].src,
@@ -238,7 +238,6 @@ impl Simulation {
         }
         ack.count += 1;
         ack.marks += u16::from(p.marked);
-        ack.marked |= p.marked;
         true
     }
 
