@@ -3,14 +3,12 @@
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { serveDist, closePages, newContext, launchBrowser, openPage, screenshot, OUTPUT, openTab, toPage, nodeAt, flowMiddle } from './harness.mjs';
+import { serveDist, closePages, newContext, launchBrowser, openPage, screenshot, OUTPUT, openTab, toPage, nodeAt, flowMiddle, simMs, pause } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launchBrowser(); });
 afterEach(() => closePages());
 after(async () => { await browser?.close(); await server?.close(); });
-
-const simMs = async (page) => parseFloat(await page.getByTestId('sim-time').innerText());
 
 async function drag(page, [x1, y1], [x2, y2]) {
   await page.mouse.move(x1, y1);
@@ -75,7 +73,7 @@ test('build a two-switch network by dragging, run it, change marking, reset, und
   await openTab(page, 'results');
   await page.getByTestId('flow-row-f1').waitFor({ state: 'attached' });
   assert.match(await page.getByTestId('flow-row-f1').textContent(), /f1.*%/);
-  await page.getByRole('button', { name: 'Pause' }).click();
+  await pause(page);
   const paused = await simMs(page);
   assert.ok(paused > 0);
 

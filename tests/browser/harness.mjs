@@ -91,6 +91,12 @@ export async function waitSim(page, ms, timeout = 60_000) {
   await page.waitForFunction((t) => parseFloat(document.querySelector('[data-testid=sim-time]').innerText) >= t, ms, { timeout });
 }
 
+/** Presses Pause and waits until the worker says it has paused (frames already under way may still move the clock). */
+export async function pause(page) {
+  await page.getByTestId('run').click();
+  await page.waitForFunction(() => !/Pause/.test(document.querySelector('[data-testid=run]').innerText));
+}
+
 /** Plays at "as fast as possible" until at least `ms`, then pauses (if the run has not finished). */
 export async function runPast(page, ms) {
   await page.getByLabel('Speed').selectOption({ label: 'as fast as possible' });
@@ -101,6 +107,7 @@ export async function runPast(page, ms) {
     await page.getByTestId('run').click({ timeout: 5_000 }).catch(async (e) => {
       if (!(await page.getByTestId('run').isDisabled())) throw e;
     });
+    await page.waitForFunction(() => !/Pause/.test(document.querySelector('[data-testid=run]').innerText));
   }
 }
 

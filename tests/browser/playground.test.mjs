@@ -3,14 +3,13 @@
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { serveDist, closePages, launchBrowser, openPage, screenshot, openTab } from './harness.mjs';
+import { serveDist, closePages, launchBrowser, openPage, screenshot, openTab, pause, simMs } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launchBrowser(); });
 afterEach(() => closePages());
 after(async () => { await browser?.close(); await server?.close(); });
 
-const simMs = async (page) => parseFloat(await page.getByTestId('sim-time').innerText());
 const rate = async (page, link) => parseFloat(await page.getByTestId(`link-${link}`).getAttribute('data-rate'));
 
 test('run a preset, watch it move, pause, step and reset', async () => {
@@ -34,9 +33,8 @@ test('run a preset, watch it move, pause, step and reset', async () => {
   assert.notEqual(await plot(), first, 'the plot follows the run');
   await screenshot(page, 'playground-running');
 
-  await page.getByRole('button', { name: 'Pause' }).click();
   // Paused once the worker says so (a frame or two may still have been under way).
-  await page.waitForFunction(() => /Run/.test(document.querySelector('[data-testid=run]').innerText));
+  await pause(page);
   const paused = await simMs(page);
 
   // The plot's data as CSV and the plot as PNG, downloaded as a person would.
