@@ -1,7 +1,7 @@
 //! `ibcc link` and `ibcc unlink`: share links (the page's `#s=` URL fragment) from scenarios and back.
 
 use crate::error::Error;
-use ibcc_core::scenario::link::{decode, encode, Shared};
+use ibcc_core::scenario::link::{decode, embed_code, encode, Shared};
 
 /// The page's address, to which a link's fragment is appended.
 pub const DEFAULT_BASE: &str = "http://127.0.0.1:8080/";
@@ -13,9 +13,12 @@ pub struct Args {
     /// The plot the page shows first.
     #[arg(long, value_enum)]
     plot: Option<Plot>,
-    /// The page's address.
+    /// The page's address (where the playground is published, for example https://example.org/courses/net/playground/).
     #[arg(long, default_value = DEFAULT_BASE)]
     base: String,
+    /// Print the `<iframe>` that embeds the scenario in another page (see docs/embedding.md) instead of the link.
+    #[arg(long)]
+    embed: bool,
 }
 
 /// The page's plots, by the names links use.
@@ -40,8 +43,14 @@ impl Plot {
 
 pub fn link(args: &Args) -> Result<(), Error> {
     let scenario = crate::run::load(&args.scenario)?;
+    let scenario_name = scenario.name.clone();
     let link = encode(&Shared { scenario, plot: args.plot.map(|p| p.id().into()) });
-    crate::output::print(&format!("{}#s={link}\n", args.base));
+    let base = &args.base;
+    if args.embed {
+        crate::output::print(&(embed_code(base, &link, &scenario_name) + "\n"));
+    } else {
+        crate::output::print(&format!("{base}#s={link}\n"));
+    }
     Ok(())
 }
 

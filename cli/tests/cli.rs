@@ -141,6 +141,16 @@ fn share_links_carry_a_scenario_to_the_same_results() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("share link: the link is damaged"));
     assert_eq!(ibcc(&["link", "preset:infocom03-fig2", "--plot", "pie"], None).status.code(), Some(2));
+
+    // Published elsewhere: the link and the embed code name that address.
+    let base = "https://example.org/courses/net/playground/";
+    let elsewhere = String::from_utf8(ibcc(&["link", "preset:infocom03-fig2", "--base", base], None).stdout).unwrap();
+    assert!(elsewhere.starts_with(&format!("{base}#s=1.")), "{elsewhere}");
+    let embed =
+        String::from_utf8(ibcc(&["link", "preset:infocom03-fig2", "--base", base, "--embed"], None).stdout).unwrap();
+    assert!(embed.starts_with(&format!("<iframe src=\"{base}?embed#s=1.")), "{embed}");
+    let (_, payload) = elsewhere.trim().split_once("#s=").unwrap();
+    assert!(embed.contains(payload), "the same scenario");
 }
 
 #[test]

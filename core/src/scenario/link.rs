@@ -133,6 +133,15 @@ pub fn decode(link: &str) -> Result<Shared, LinkError> {
     Ok(shared)
 }
 
+/// The `<iframe>` snippet that embeds the playground published at `page` (its address: a folder ending in `/` or
+/// its `index.html`) showing `link` in another page (docs/embedding.md): the network, the transport and the plot.
+pub fn embed_code(page: &str, link: &str, name: &str) -> String {
+    let title: String = alloc::format!("IBCC Playground: {name}").chars().filter(|c| !"\"<>&".contains(*c)).collect();
+    alloc::format!(
+        r#"<iframe src="{page}?embed#s={link}" title="{title}" width="640" height="400" style="border:0;max-width:100%" loading="lazy"></iframe>"#
+    )
+}
+
 /// Brings the JSON of a link of `version` up to [`LINK_VERSION`], one version at a time. There is only version 1
 /// so far: a change of the format adds a step here (`1 => ...`) and a test that opens a link of the old version.
 pub fn migrate(version: u32, value: serde_json::Value) -> Result<serde_json::Value, LinkError> {
@@ -149,6 +158,15 @@ pub fn decode_bytes(bytes: &[u8]) -> Result<Shared, LinkError> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn embed_code_is_an_iframe_of_the_embed_view_with_a_safe_title() {
+        let code = embed_code("https://example.org/net/playground/", "1.abc", "a \"quoted\" <name> & more");
+        assert_eq!(
+            code,
+            r#"<iframe src="https://example.org/net/playground/?embed#s=1.abc" title="IBCC Playground: a quoted name  more" width="640" height="400" style="border:0;max-width:100%" loading="lazy"></iframe>"#
+        );
+    }
+
     use super::*;
     use crate::presets::PRESETS;
     use alloc::format;
