@@ -15,14 +15,28 @@ const TYPES = {
   '.wasm': 'application/wasm', '.svg': 'image/svg+xml', '.json': 'application/json', '.png': 'image/png',
 };
 
-/** Serves DIST on 127.0.0.1 at a free port; resolves to { url, close }. */
-export async function serveDist() {
+/**
+ * Serves DIST on 127.0.0.1 at a free port, under `prefix` (a sub-path such as '/a/b/'; nothing else is served
+ * there); resolves to { url, close, requests, pages, rewrite }. `requests`: every path asked for; `pages`: extra
+ * pages by path (a tutorial page embedding the playground); `rewrite(name, text => text)`: changes a file as served
+ * (a newer build's service worker).
+ */
+export async function serveDist({ prefix = '/' } = {}) {
+  const requests = [];
+  const pages = new Map();
+  const rewrites = new Map();
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    const file = normalize(join(DIST, path.endsWith('/') ? path + 'index.html' : path));
+    requests.push(path);
+    if (pages.has(path)) { res.writeHead(200, { 'content-type': TYPES['.html'] }).end(pages.get(path)); return; }
+    if (!path.startsWith(prefix)) { res.writeHead(404).end('not found'); return; }
+    const rel = path.slice(prefix.length);
+    const file = normalize(join(DIST, rel === '' || rel.endsWith('/') ? rel + 'index.html' : rel));
     if (!file.startsWith(DIST)) { res.writeHead(403).end(); return; }
     try {
-      const body = await readFile(file);
+      let body = await readFile(file);
+      const rewrite = rewrites.get(rel);
+      if (rewrite) body = rewrite(body.toString('utf8'));
       res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body);
     } catch {
       res.writeHead(404).end('not found');
@@ -30,7 +44,14 @@ export async function serveDist() {
   });
   await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
   const { port } = server.address();
-  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((ok) => server.close(ok)) };
+  return {
+    url: `http://127.0.0.1:${port}${prefix}`,
+    origin: `http://127.0.0.1:${port}`,
+    requests,
+    pages,
+    rewrite: (name, f) => rewrites.set(name, f),
+    close: () => new Promise((ok) => { server.closeAllConnections?.(); server.close(ok); }),
+  };
 }
 
 /** Launches headless chromium with the flags this closed network needs. */

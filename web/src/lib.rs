@@ -13,6 +13,7 @@
 //! - [`settings`]: settings in words;
 //! - [`edit`], [`diff`], [`origin`]: canvas edits with undo and redo; what differs between A and B; what is loaded;
 //! - [`lessons`], [`sweep`]: lessons and exercises; the browser sweep's points and plot;
+//! - [`selftest`]: the golden digest and the benchmark, run by the worker for the browser tests;
 //! - `ui`: the Yew components (browser build only).
 
 pub mod congestion;
@@ -28,6 +29,7 @@ pub mod palette;
 pub mod protocol;
 pub mod rate_plot;
 pub mod run;
+pub mod selftest;
 pub mod settings;
 pub mod sweep;
 pub mod timeline;

@@ -48,6 +48,12 @@ pub enum ToWorker {
         id: u64,
         scenario: Box<Scenario>,
     },
+    /// The golden scenario's digest (`crate::selftest`).
+    Digest,
+    /// The benchmark's scenarios of this many simulated ms (`crate::selftest`).
+    Bench {
+        duration_ms: u64,
+    },
 }
 
 /// From the worker to the page.
@@ -76,6 +82,10 @@ pub enum FromWorker {
     Swept {
         id: u64,
         results: Result<Box<Results>, String>,
+    },
+    /// A self-test's outcome, as text.
+    SelfTest {
+        text: Result<String, String>,
     },
 }
 
@@ -115,8 +125,9 @@ impl Worker {
         Self { driver: None, run: 0, ready: true, last_frame_ms: f64::NEG_INFINITY }
     }
 
-    /// Handles a message from the page; returns the replies to send at once.
-    pub fn handle(&mut self, text: &str, wall_ms: f64) -> Vec<FromWorker> {
+    /// Handles a message from the page (`clock`: wall ms); returns the replies to send at once.
+    pub fn handle(&mut self, text: &str, clock: &dyn Fn() -> f64) -> Vec<FromWorker> {
+        let wall_ms = clock();
         let msg: ToWorker = match serde_json::from_str(text) {
             Ok(m) => m,
             Err(e) => {
@@ -147,6 +158,10 @@ impl Worker {
                 });
                 out.push(FromWorker::Swept { id, results });
             }
+            ToWorker::Digest => out.push(FromWorker::SelfTest { text: crate::selftest::digest() }),
+            ToWorker::Bench { duration_ms } => {
+                out.push(FromWorker::SelfTest { text: Ok(crate::selftest::bench(duration_ms, clock)) })
+            }
             ToWorker::Measure { id, .. } if self.driver.is_none() => {
                 let value = Err("there is no run to measure".to_owned());
                 out.push(FromWorker::Measured { run, id, value });
@@ -165,7 +180,12 @@ impl Worker {
                     ToWorker::Measure { id, measurement } => {
                         out.push(FromWorker::Measured { run, id, value: d.measure(&measurement) })
                     }
-                    ToWorker::Load { .. } | ToWorker::Unload | ToWorker::Ack | ToWorker::Sweep { .. } => {}
+                    ToWorker::Load { .. }
+                    | ToWorker::Unload
+                    | ToWorker::Ack
+                    | ToWorker::Sweep { .. }
+                    | ToWorker::Digest
+                    | ToWorker::Bench { .. } => {}
                 }
             }
         }
@@ -218,16 +238,16 @@ mod tests {
         let mut w = Worker::new();
         let clock = || 1000.0;
         assert!(w
-            .handle(&ToWorker::Load { run: 4, scenario: Box::new(s.clone()), checkpoints: true }.to_json(), 0.0)
+            .handle(&ToWorker::Load { run: 4, scenario: Box::new(s.clone()), checkpoints: true }.to_json(), &|| 0.0)
             .is_empty());
         let (frame, again) = w.work(&clock, 5.0);
         assert!(matches!(frame, Some(FromWorker::Frame { run: 4, .. })), "the first frame of the new run, named");
         assert_eq!(again, None, "paused: nothing to do until told");
-        w.handle(&ToWorker::Seek { to_ps: 500_000_000, then: None }.to_json(), 0.0);
+        w.handle(&ToWorker::Seek { to_ps: 500_000_000, then: None }.to_json(), &|| 0.0);
         let (frame, again) = w.work(&clock, 5.0);
         assert!(frame.is_none(), "not acknowledged yet");
         assert_eq!(again, None, "there (this clock never runs out of budget); the acknowledgement wakes it");
-        w.handle(&ToWorker::Ack.to_json(), 0.0);
+        w.handle(&ToWorker::Ack.to_json(), &|| 0.0);
         let mut later = 1000.0;
         let mut last = None;
         for _ in 0..1000 {
@@ -235,7 +255,7 @@ mod tests {
             let t = later;
             let (f, again) = w.work(&move || t, 5.0);
             if let Some(FromWorker::Frame { frame: f, .. }) = f {
-                w.handle(&ToWorker::Ack.to_json(), t);
+                w.handle(&ToWorker::Ack.to_json(), &move || t);
                 last = Some(f);
             }
             if again.is_none() {
@@ -250,27 +270,27 @@ mod tests {
             from_ns: None,
             to_ns: None,
         };
-        let replies = w.handle(&ToWorker::Measure { id: 7, measurement: m }.to_json(), 0.0);
+        let replies = w.handle(&ToWorker::Measure { id: 7, measurement: m }.to_json(), &|| 0.0);
         assert!(matches!(&replies[..], [FromWorker::Measured { run: 4, id: 7, value: Ok(_) }]));
         let empty = Box::new(Scenario::empty("x", 0));
-        let bad = w.handle(&ToWorker::Load { run: 5, scenario: empty, checkpoints: true }.to_json(), 0.0);
+        let bad = w.handle(&ToWorker::Load { run: 5, scenario: empty, checkpoints: true }.to_json(), &|| 0.0);
         assert!(matches!(&bad[..], [FromWorker::LoadError { run: 5, .. }]));
         let m = Measurement {
             metric: ibcc_core::sim::Metric::GroupRate { group: "local".into() },
             from_ns: None,
             to_ns: None,
         };
-        let replies = w.handle(&ToWorker::Measure { id: 8, measurement: m }.to_json(), 0.0);
+        let replies = w.handle(&ToWorker::Measure { id: 8, measurement: m }.to_json(), &|| 0.0);
         assert!(
             matches!(&replies[..], [FromWorker::Measured { run: 5, id: 8, value: Err(_) }]),
             "a measurement with no run gets an answer, so nothing waits for ever"
         );
         assert!(
-            matches!(&w.handle("nonsense", 0.0)[..], [FromWorker::LoadError { error, .. }] if error.contains("cannot read"))
+            matches!(&w.handle("nonsense", &|| 0.0)[..], [FromWorker::LoadError { error, .. }] if error.contains("cannot read"))
         );
-        w.handle(&ToWorker::Load { run: 6, scenario: Box::new(s), checkpoints: false }.to_json(), 0.0);
-        w.handle(&ToWorker::Play { speed: None }.to_json(), 0.0);
-        w.handle(&ToWorker::Unload.to_json(), 0.0);
+        w.handle(&ToWorker::Load { run: 6, scenario: Box::new(s), checkpoints: false }.to_json(), &|| 0.0);
+        w.handle(&ToWorker::Play { speed: None }.to_json(), &|| 0.0);
+        w.handle(&ToWorker::Unload.to_json(), &|| 0.0);
         assert!(matches!(w.work(&clock, 5.0), (None, None)), "unloaded: no frames, no work");
     }
 }

@@ -74,8 +74,8 @@ fn main() {
     let me = shell.clone();
     let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
         let text = e.data().as_string().unwrap_or_default();
-        let now = me.now();
-        let replies = me.worker.borrow_mut().handle(&text, now);
+        let clock = || me.now();
+        let replies = me.worker.borrow_mut().handle(&text, &clock);
         for r in replies {
             let _ = me.scope.post_message(&JsValue::from_str(&r.to_json()));
         }

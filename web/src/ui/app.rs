@@ -6,8 +6,8 @@ use super::compare::Compare;
 use super::document::{preset_scenario, restore, save, Doc, DocCtx, Origin, DEFAULT_PRESET};
 use super::finc_explorer::FincExplorer;
 use super::playground::live::{use_run_follows, Live, LiveCtx, Sim, SimCtx};
-use super::playground::{HighlightCtx, Playground};
-use super::selftest::{self, BenchSelfTest, DigestSelfTest};
+use super::playground::{Embedded, HighlightCtx, Playground};
+use super::selftest::{self, SelfTest};
 use super::share;
 use super::sweep::Sweep;
 use super::theme;
@@ -65,11 +65,8 @@ fn view_from_hash() -> View {
 #[component]
 pub fn App() -> Html {
     use_effect_with((), |_| theme::install_palette());
-    if selftest::requested() {
-        return html! { <main><DigestSelfTest /></main> };
-    }
-    if selftest::bench_requested() {
-        return html! { <main><BenchSelfTest /></main> };
+    if let Some(test) = selftest::requested() {
+        return html! { <main><SelfTest test={test} /></main> };
     }
     html! { <Shell /> }
 }
@@ -79,7 +76,9 @@ fn Shell() -> Html {
     // A share link in the address wins over an exercise link, which wins over the work saved in the browser.
     let linked = use_memo((), |_| share::from_location());
     let exercise = use_memo((), |_| share::exercise_from_location().map(Rc::new));
-    let restored = use_memo((), |_| restore());
+    // Embedded in another page, the playground shows its link's scenario and leaves the visitor's saved work alone.
+    let embedded = *use_memo((), |_| share::embedded());
+    let restored = use_memo((), move |_| if embedded { Ok(None) } else { restore() });
     let doc = use_reducer(|| {
         let from_exercise =
             exercise.as_ref().as_ref().and_then(|e| e.as_ref().as_ref().ok()).and_then(|e| e.scenario().ok());
@@ -114,7 +113,11 @@ fn Shell() -> Html {
     // Every change is kept at once.
     use_effect_with((doc.scenario.clone(), doc.origin.clone()), {
         let doc = doc.clone();
-        move |_| save(&doc)
+        move |_| {
+            if !embedded {
+                save(&doc)
+            }
+        }
     });
     let view = use_state(view_from_hash);
     // Links inside the page (a lesson's "open the Finc(t) explorer") change the fragment: follow them.
@@ -154,6 +157,14 @@ fn Shell() -> Html {
         <ContextProvider<LiveCtx> context={live.clone()}>
         <ContextProvider<SimCtx> context={SimCtx(sim.clone())}>
         <ContextProvider<HighlightCtx> context={highlight.clone()}>
+            if embedded {
+                <main class="view-embedded">
+                    if let Some(Err(e)) = &*linked {
+                        <p class="error" role="alert" data-testid="link-error">{ format!("This link could not be opened: {e}.") }</p>
+                    }
+                    <Embedded />
+                </main>
+            } else {
             <header class="top">
                 <h1>{ "IBCC Playground" }</h1>
                 <p class="tagline">{ "Congestion control in lossless, InfiniBand-style networks" }</p>
@@ -182,6 +193,7 @@ fn Shell() -> Html {
                     <FincExplorer />
                 }
             </main>
+            }
         </ContextProvider<HighlightCtx>>
         </ContextProvider<SimCtx>>
         </ContextProvider<LiveCtx>>

@@ -20,43 +20,10 @@ impl std::fmt::Debug for SimWorker {
     }
 }
 
-/// The folder the page's files are in (where the worker's script and wasm are), with a trailing slash.
-pub fn base_url() -> String {
-    let page = super::share::page_url();
-    page[..page.rfind('/').map_or(page.len(), |i| i + 1)].to_owned()
-}
-
-thread_local! {
-    /// The shim's blob URL, made once: a sweep starts a worker per core, a crash or a restart another.
-    static SHIM_URL: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
-}
-
-/// The worker: the Trunk-built no-modules script, started from a small shim that holds messages until the wasm has
-/// loaded (the worker's `main` then sets the real handler).
+/// A worker, started from `worker-boot.js` beside the page (a relative URL: any sub-path works). That script loads
+/// the Trunk-built worker and holds messages until the wasm is ready; the worker's `main` then takes them.
 fn spawn() -> Result<Worker, JsValue> {
-    let url = match SHIM_URL.with(|u| u.borrow().clone()) {
-        Some(url) => url,
-        None => {
-            let url = shim_url()?;
-            SHIM_URL.with(|u| *u.borrow_mut() = Some(url.clone()));
-            url
-        }
-    };
-    Worker::new(&url)
-}
-
-fn shim_url() -> Result<String, JsValue> {
-    let base = base_url();
-    let script = format!(
-        "importScripts('{base}worker.js');\
-         const queued = []; self.onmessage = (e) => queued.push(e);\
-         wasm_bindgen('{base}worker_bg.wasm').then(() => {{ for (const e of queued) self.onmessage(e); }});"
-    );
-    let parts = js_sys::Array::of1(&JsValue::from_str(&script));
-    let options = web_sys::BlobPropertyBag::new();
-    options.set_type("text/javascript");
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)?;
-    web_sys::Url::create_object_url_with_blob(&blob)
+    Worker::new("worker-boot.js")
 }
 
 impl SimWorker {

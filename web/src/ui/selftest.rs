@@ -1,66 +1,69 @@
-//! Self-tests run in the browser's wasm:
-//! - `?selftest=digest` runs the cross-platform golden scenario and shows its results digest, which the browser
-//!   tests compare with the value the native tests check (tests/golden/digest.txt);
-//! - `?selftest=bench&duration=MS` runs `ibcc bench`'s scenarios and shows the same figures as `ibcc bench --json`
-//!   (tests/browser/bench.mjs sets them side by side for the wasm/native ratio).
+//! The self-test pages, run by the simulation worker (`crate::selftest`) and shown here:
+//! - `?selftest=digest`: the cross-platform golden scenario's results digest;
+//! - `?selftest=bench&duration=MS`: `ibcc bench`'s scenarios, the same figures as `ibcc bench --json`.
 
-use ibcc_core::presets::golden_scenario;
-use ibcc_core::sim::Simulation;
+use super::bridge::SimWorker;
+use crate::protocol::{FromWorker, ToWorker};
 use yew::prelude::*;
 
 fn query() -> String {
     web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default()
 }
 
-/// Whether the page was opened as the digest self-test.
-pub fn requested() -> bool {
-    query().contains("selftest=digest")
-}
-
-/// Whether the page was opened as the benchmark.
-pub fn bench_requested() -> bool {
-    query().contains("selftest=bench")
-}
-
-/// `?selftest=bench&duration=MS`: the benchmark scenarios, each run once, as JSON lines.
-#[component]
-pub fn BenchSelfTest() -> Html {
-    let lines = use_memo((), |_| {
-        let q = query();
+/// The self-test the page was opened as, if any.
+pub fn requested() -> Option<ToWorker> {
+    let q = query();
+    if q.contains("selftest=digest") {
+        Some(ToWorker::Digest)
+    } else if q.contains("selftest=bench") {
         let duration_ms = q
             .split(['?', '&'])
             .find_map(|kv| kv.strip_prefix("duration="))
             .and_then(|v| v.parse::<u64>().ok())
             .filter(|&d| (1..=1000).contains(&d))
             .unwrap_or(100);
-        let now = || web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now());
-        let mut out = String::new();
-        for (name, scenario) in ibcc_core::presets::bench_scenarios(duration_ms) {
-            let Ok(mut sim) = Simulation::new(&scenario) else { continue };
-            let t0 = now();
-            sim.run();
-            let wall = (now() - t0) / 1000.0;
-            let r = sim.results();
-            let doc = serde_json::json!({ "scenario": name, "sim_ms": scenario.duration_ns as f64 / 1e6, "wall_s": wall, "events": r.events,
-                "events_per_s": r.events as f64 / wall, "delivered_per_s": r.totals.delivered_packets as f64 / wall });
-            out += &(doc.to_string() + "\n");
-        }
-        out
-    });
-    html! { <pre><output data-testid="bench-json">{ (*lines).clone() }</output></pre> }
+        Some(ToWorker::Bench { duration_ms })
+    } else {
+        None
+    }
 }
 
+#[derive(Properties, PartialEq)]
+pub struct SelfTestProps {
+    pub test: ToWorker,
+}
+
+/// Asks a worker for the self-test and shows its answer.
 #[component]
-pub fn DigestSelfTest() -> Html {
-    let outcome = use_memo((), |_| {
-        let mut sim = Simulation::new(&golden_scenario()).map_err(|e| e.to_string())?;
-        sim.run();
-        Ok::<_, String>(format!("{:016x}", sim.results().digest()))
-    });
-    match &*outcome {
-        Ok(digest) => {
+pub fn SelfTest(p: &SelfTestProps) -> Html {
+    let outcome = use_state(|| None::<Result<String, String>>);
+    let worker = use_mut_ref(|| None::<SimWorker>);
+    {
+        let (outcome, test) = (outcome.clone(), p.test.clone());
+        use_effect_with((), move |_| {
+            let done = outcome.clone();
+            let on_message = Callback::from(move |m: FromWorker| {
+                if let FromWorker::SelfTest { text } = m {
+                    done.set(Some(text));
+                }
+            });
+            let failed = outcome.clone();
+            let on_error = Callback::from(move |e: String| failed.set(Some(Err(e))));
+            match SimWorker::start(on_message, on_error) {
+                Ok(w) => {
+                    w.post(&test);
+                    *worker.borrow_mut() = Some(w);
+                }
+                Err(e) => outcome.set(Some(Err(e))),
+            }
+        });
+    }
+    match (&*outcome, &p.test) {
+        (None, _) => html! { <p role="status">{ "Running…" }</p> },
+        (Some(Err(e)), _) => html! { <p role="alert">{ e }</p> },
+        (Some(Ok(digest)), ToWorker::Digest) => {
             html! { <p>{ "Golden results digest: " }<output data-testid="golden-digest">{ digest }</output></p> }
         }
-        Err(e) => html! { <p role="alert">{ e }</p> },
+        (Some(Ok(lines)), _) => html! { <pre><output data-testid="bench-json">{ lines }</output></pre> },
     }
 }

@@ -7,7 +7,8 @@ use super::download::download_text;
 use super::playground::live::LiveCtx;
 use crate::lessons::Exercise;
 use crate::trace::PlotKind;
-use ibcc_core::scenario::link::{decode, encode, Shared};
+use ibcc_core::presets::find;
+use ibcc_core::scenario::link::{decode, embed_code, encode, Shared};
 use ibcc_core::scenario::Scenario;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -22,7 +23,9 @@ fn take_fragment(prefix: &str) -> Option<String> {
     let link = hash.strip_prefix('#')?.strip_prefix(prefix)?;
     let link = js_sys::decode_uri_component(link).ok().and_then(|s| s.as_string()).unwrap_or_else(|| link.to_owned());
     if let Ok(history) = window.history() {
-        let path = window.location().pathname().unwrap_or_default();
+        // (The query stays: `?embed` says how the page is shown.)
+        let location = window.location();
+        let path = location.pathname().unwrap_or_default() + &location.search().unwrap_or_default();
         let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&path));
     }
     Some(link)
@@ -52,6 +55,13 @@ pub fn page_url() -> String {
         .unwrap_or_default()
 }
 
+/// Whether the page was opened to be embedded (`?embed`, with a share link's fragment): the network, the
+/// transport and the plot only, fitted to the frame.
+pub fn embedded() -> bool {
+    let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+    search.trim_start_matches('?').split('&').any(|kv| kv == "embed" || kv.starts_with("embed="))
+}
+
 /// The Share button and its menu: the link (copied to the clipboard, shown to copy by hand), the scenario as a
 /// JSON file, and opening one.
 #[component]
@@ -75,6 +85,29 @@ pub fn ShareMenu() -> Html {
     }
 }
 
+/// A scenario's title for people: its preset's label ("Congestion spreading, INFOCOM'03 Fig. 2"), else its name.
+fn title(s: &Scenario) -> String {
+    find(&s.name).map_or_else(|| s.name.clone(), |p| p.label())
+}
+
+/// In an embedded page: the scenario's name and a link that opens it (as it is now, with the plot shown) in the
+/// whole playground, in a new tab.
+#[component]
+pub fn OpenInPlayground() -> Html {
+    let doc = use_doc();
+    let plot = use_context::<LiveCtx>().map_or(PlotKind::Rates, |l| l.kind);
+    let href = use_memo((doc.scenario.clone(), plot), |(s, plot)| {
+        format!("{}#s={}", page_url(), encode(&Shared { scenario: (**s).clone(), plot: Some(plot.id().into()) }))
+    });
+    let name = title(&doc.scenario);
+    html! {
+        <span class="open-full">
+            <span class="embed-title" title={name.clone()}>{ name }</span>
+            <a href={(*href).clone()} target="_blank" rel="noopener" data-testid="open-in-playground">{ "Open in the playground ↗" }</a>
+        </span>
+    }
+}
+
 #[derive(Properties, PartialEq)]
 pub struct ShareProps {
     pub scenario: Rc<Scenario>,
@@ -84,7 +117,8 @@ pub struct ShareProps {
 }
 #[component]
 pub fn ShareBar(p: &ShareProps) -> Html {
-    let link = use_state(|| None::<String>);
+    // What was last offered to copy: the text, and whether it is embed code.
+    let link = use_state(|| None::<(String, bool)>);
     let copied = use_state(|| false);
     let file_error = use_state(|| None::<String>);
     // A new scenario or plot makes the shown link stale.
@@ -95,20 +129,25 @@ pub fn ShareBar(p: &ShareProps) -> Html {
             copied.set(false);
         });
     }
-    let on_share = {
+    // The link, or the embed code around it, copied to the clipboard (and shown to copy by hand).
+    let offer = |embed: bool| {
         let (link, copied, scenario, plot) = (link.clone(), copied.clone(), p.scenario.clone(), p.plot);
         Callback::from(move |_| {
             let payload = encode(&Shared { scenario: (*scenario).clone(), plot: Some(plot.id().into()) });
-            let url = format!("{}#s={payload}", page_url());
-            // The clipboard may be refused (no permission, not a secure page): the link is shown to copy by hand.
+            let text = if embed {
+                embed_code(&page_url(), &payload, &title(&scenario))
+            } else {
+                format!("{}#s={payload}", page_url())
+            };
+            // The clipboard may be refused (no permission, not a secure page): the text is shown to copy by hand.
             if let Some(clipboard) = web_sys::window().map(|w| w.navigator().clipboard()) {
                 let copied = copied.clone();
-                let promise = clipboard.write_text(&url);
+                let promise = clipboard.write_text(&text);
                 wasm_bindgen_futures::spawn_local(async move {
                     copied.set(wasm_bindgen_futures::JsFuture::from(promise).await.is_ok());
                 });
             }
-            link.set(Some(url));
+            link.set(Some((text, embed)));
         })
     };
     let on_save = {
@@ -147,14 +186,18 @@ pub fn ShareBar(p: &ShareProps) -> Html {
     });
     html! {
         <div class="share" role="group" aria-label="Share and files">
-            <button onclick={on_share} data-testid="share" title="A link with this scenario and plot; anyone opening it can replay it exactly">{ "Share" }</button>
+            <button onclick={offer(false)} data-testid="share" title="A link with this scenario and plot; anyone opening it can replay it exactly">{ "Share" }</button>
+            <button onclick={offer(true)} data-testid="embed-code" title="An <iframe> for a web page or a tutorial: the network, the controls and the plot of this scenario">{ "Copy embed code" }</button>
             <button onclick={on_save} data-testid="save-json">{ "Save JSON" }</button>
             <input id="open-json" type="file" accept=".json,application/json" onchange={on_file} data-testid="open-json" class="visually-hidden" />
             <label class="file-button" for="open-json">{ "Open JSON…" }</label>
-            if let Some(url) = &*link {
-                <label for="share-link" class="visually-hidden">{ "Share link" }</label>
-                <input id="share-link" class="share-link" type="text" readonly=true value={url.clone()} onfocus={select_all} data-testid="share-link" />
-                <span class="muted" data-testid="share-status">{ if *copied { "copied" } else { "copy this link" } }</span>
+            if let Some((text, embed)) = &*link {
+                <label for="share-link" class="visually-hidden">{ if *embed { "Embed code" } else { "Share link" } }</label>
+                <input id="share-link" class="share-link" type="text" readonly=true value={text.clone()} onfocus={select_all}
+                    data-testid={if *embed { "embed-snippet" } else { "share-link" }} />
+                <span class="muted" data-testid="share-status">
+                    { match (*copied, *embed) { (true, _) => "copied", (false, true) => "copy this code", (false, false) => "copy this link" } }
+                </span>
             }
             if let Some(e) = &*file_error {
                 <span class="error" role="alert" data-testid="open-error">{ e }</span>

@@ -46,7 +46,8 @@ pub struct LegendProps {
 
 #[component]
 pub fn Legend(p: &LegendProps) -> Html {
-    let open = use_state(|| true);
+    // Folded in an embedded page, where the drawing has little room.
+    let open = use_state(|| !super::super::share::embedded());
     let toggle = {
         let open = open.clone();
         Callback::from(move |_| open.set(!*open))

@@ -295,7 +295,7 @@ impl Sim {
                     cb.emit(value);
                 }
             }
-            FromWorker::Swept { .. } => {}
+            FromWorker::Swept { .. } | FromWorker::SelfTest { .. } => {}
         });
         let (dispatch, dead, measures) = (self.dispatch.clone(), self.dead.clone(), self.measures.clone());
         let on_error = Callback::from(move |e: String| {

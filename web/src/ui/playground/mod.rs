@@ -1,6 +1,7 @@
 //! The playground: build or load a network, run it, and watch link rates, buffers, marks and the congestion tree
 //! move while the plot fills in, all on one screen: the transport and timeline on top, the network and the plot
-//! beside a side panel (Lesson, Selection, Settings, Results); on a phone, one of them at a time.
+//! beside a side panel (Lesson, Selection, Settings, Results); on a phone, one of them at a time. Embedded in
+//! another page, the transport, the network and the plot only.
 //!
 //! The scenario being edited is the app's document (`ui/document.rs`); the run lives in a web worker and the page
 //! follows it through `live.rs`. When the document changes, the run follows: at time 0 (or once finished) it is
@@ -106,6 +107,23 @@ pub fn Playground(p: &PlaygroundProps) -> Html {
                     <SidePanel tab={side_tab.clone()} exercise={p.exercise.clone()} open={*side_open} on_toggle={toggle_side} />
                 </div>
             </section>
+    }
+}
+
+/// The playground embedded in another page (`?embed`): the transport with its timeline, the network and the plot,
+/// fitted to the frame (side by side, or one above the other in a tall frame); the transport links to the whole
+/// playground.
+#[component]
+pub fn Embedded() -> Html {
+    html! {
+        <section class="playground embedded" data-testid="playground" aria-label="Playground">
+            <Transport />
+            <Messages />
+            <div class="main-views">
+                <Canvas />
+                <Plot />
+            </div>
+        </section>
     }
 }
 

@@ -3,6 +3,7 @@
 //! the scenario's description is one line under it, with more on request.
 
 use super::super::document::use_doc;
+use super::super::share;
 use super::live::{use_live, use_sim, LiveAction};
 use super::picker::Picker;
 use super::timeline::Timeline;
@@ -82,6 +83,7 @@ pub fn Transport() -> Html {
         |p| format!("{} {}", p.description, p.paper_reports),
     );
     let more = use_state(|| false);
+    let embedded = use_memo((), |_| share::embedded());
     let toggle_more = {
         let more = more.clone();
         Callback::from(move |_| more.set(!*more))
@@ -89,7 +91,7 @@ pub fn Transport() -> Html {
     html! {
         <>
             <div class="transport" role="toolbar" aria-label="Simulation controls">
-                <Picker />
+                if *embedded { <share::OpenInPlayground /> } else { <Picker /> }
                 <div class="buttons">
                     <button class="primary" onclick={on_run} data-testid="run" disabled={!ready || (live.finished() && !live.playing())}
                         title="Run or pause the simulation (the speed is beside it)">
@@ -113,7 +115,7 @@ pub fn Transport() -> Html {
                         </select>
                     </label>
                 </div>
-                <super::super::share::ShareMenu />
+                if !*embedded { <share::ShareMenu /> }
             </div>
             <div class="timeline-row">
                 <div class="clock">
