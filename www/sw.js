@@ -9,7 +9,9 @@ const PREFIX = `ibcc-playground ${self.registration.scope} `;
 const CACHE = PREFIX + VERSION;
 
 self.addEventListener('install', (e) => {
-  e.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(['./', ...FILES])));
+  // Past the HTTP cache: files without a hash in their names (index.html, worker.js) must be this build's.
+  const fresh = ['./', ...FILES].map((f) => new Request(f, { cache: 'reload' }));
+  e.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(fresh)));
 });
 
 self.addEventListener('activate', (e) => {

@@ -156,8 +156,13 @@ test('the victim is purple in the drawing, the legend, the plot and its PNG, bef
   const check = async (when) => {
     assert.equal(await drawn(), purple, `drawing, ${when}`);
     assert.match(await page.getByTestId('legend-group-victim').innerText(), /purple: victim flows/);
-    await page.waitForFunction(() => document.querySelector('[data-testid=rate-plot]').width > 0);
-    assert.ok(await hasColour(page, '[data-testid=rate-plot]', VICTIM), `plot, ${when}`);
+    // (The plot's groups come with the run's first frame, once the worker has loaded.)
+    let plotted = false;
+    for (let i = 0; i < 50 && !plotted; i++) {
+      plotted = await hasColour(page, '[data-testid=rate-plot]', VICTIM);
+      if (!plotted) await page.waitForTimeout(200);
+    }
+    assert.ok(plotted, `plot, ${when}`);
     const [png] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-png').click()]);
     const url = 'data:image/png;base64,' + (await readFile(await png.path())).toString('base64');
     assert.ok(await hasColour(page, url, VICTIM), `PNG, ${when}`);
