@@ -32,13 +32,23 @@ test('walk the spreading lesson and answer its exercise right and wrong', async 
   await page.getByTestId('lesson-next').click();
   assert.match(await page.getByTestId('plot-figure').getAttribute('class'), /lesson-mark-plot/);
   assert.ok(await page.getByTestId('lesson-next').isDisabled(), 'the last step');
+  // The way on: the exercise, then the next lesson.
+  assert.match(await page.getByTestId('lesson-end').innerText(), /Now try the exercise below/);
+  assert.equal(await page.getByTestId('lesson-next-lesson').innerText(), 'Next lesson: 3. Why a window of one packet is not enough');
   await screenshot(page, 'lesson-spreading');
 
   // The exercise: checking before running says so; then a wrong and a right answer.
   await page.getByTestId('exercise-answer').fill('15');
   assert.match(await check(page), /Not yet: run the scenario/);
   await runPast(page, 60);
+  // A first wrong answer gets the author's hint and another try, and nothing of the answer.
   await page.getByTestId('exercise-answer').fill('60');
+  const hinted = await check(page);
+  assert.match(hinted, /^Not quite\. A hint: .*\?/);
+  assert.doesNotMatch(hinted, /\d+(\.\d)?%/, 'no value given away');
+  assert.equal(await page.getByTestId('exercise-explanation').count(), 0, 'no explanation yet');
+  // The second wrong answer gets the value and the explanation.
+  await page.getByTestId('exercise-answer').fill('70');
   const wrong = await check(page);
   assert.match(wrong, /Not quite\. The run gives (\d+\.\d)%/);
   const simulated = Number(wrong.match(/gives (\d+\.\d)%/)[1]);
@@ -55,8 +65,32 @@ test('walk the spreading lesson and answer its exercise right and wrong', async 
 
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-answers').click()]);
   const answers = JSON.parse(await readFile(await download.path(), 'utf8'));
-  assert.deepEqual(answers.map((a) => [a.exercise, a.right]), [['spreading-victim', false], ['spreading-victim', true]]);
+  assert.deepEqual(answers.map((a) => [a.exercise, a.right]), [['spreading-victim', false], ['spreading-victim', false], ['spreading-victim', true]]);
+  // Progress: the lesson is ticked in the picker.
+  assert.match(await page.getByTestId('lesson-picker').locator('option:checked').innerText(), /^2\. Congestion spreading and its victims ✓$/);
   assert.deepEqual(page.errors, []);
+});
+
+test('a first visit shows the start card: it starts the first lesson, and is not shown again', async () => {
+  const page = await openPage(browser, server.url);
+  const card = page.getByTestId('start-card');
+  assert.match(await card.innerText(), /switches \(rectangles\)[\s\S]*hosts \(circles\)[\s\S]*Press ▶ Run/);
+  await screenshot(page, 'start-card');
+  await page.getByTestId('start-lesson').click();
+  assert.equal(await card.count(), 0);
+  assert.equal(await page.getByTestId('lesson-picker').inputValue(), '0', 'the first lesson');
+  assert.match(await page.getByTestId('lesson-step').innerText(), /Step 1 of/);
+  await page.reload();
+  await page.getByTestId('lesson-picker').waitFor();
+  assert.equal(await page.getByTestId('start-card').count(), 0, 'not shown again');
+  assert.equal(await page.getByTestId('lesson-picker').inputValue(), '0', 'the lesson is kept');
+  // "Explore on my own" puts it away too.
+  const other = await openPage(browser, server.url);
+  await other.getByTestId('start-explore').click();
+  await other.reload();
+  await other.getByTestId('lesson-picker').waitFor();
+  assert.equal(await other.getByTestId('start-card').count(), 0);
+  assert.deepEqual([...page.errors, ...other.errors], []);
 });
 
 test('a teacher makes an exercise link; a student opens it and answers', async () => {

@@ -80,6 +80,9 @@ pub struct Exercise {
     pub measure: Measurement,
     /// How far the answer may be from the simulated value, in percentage points of a link.
     pub tolerance_pct: f64,
+    /// What a first wrong answer is told (the second try comes after it); empty: the answer comes at once.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub hint: String,
     pub explanation: String,
 }
 
@@ -150,6 +153,12 @@ impl Exercise {
         } else {
             Verdict::Wrong { simulated_pct }
         }
+    }
+
+    /// Whether a wrong answer, after `wrong_before` earlier wrong ones, is shown the simulated value and the
+    /// explanation: the first wrong answer gets the hint and a second try instead (if the author wrote a hint).
+    pub fn reveals(&self, wrong_before: u32) -> bool {
+        self.hint.trim().is_empty() || wrong_before >= 1
     }
 
     /// A link that opens this exercise (without the `#x=`).
@@ -343,6 +352,7 @@ mod tests {
             if let Some(e) = &lesson.exercise {
                 let es = e.scenario().unwrap();
                 texts.push((e.question.clone(), es.clone()));
+                texts.push((e.hint.clone(), es.clone()));
                 texts.push((e.explanation.clone(), es));
             }
             for (text, scenario) in texts {
@@ -392,6 +402,26 @@ mod tests {
             ]
         );
         assert_eq!(plain(t), "a red halo, [x] and purple.");
+    }
+
+    /// Every built-in exercise has a hint, and the hint gives no number away (it asks a question instead).
+    #[test]
+    fn a_first_wrong_answer_gets_the_hint_and_a_second_try() {
+        for lesson in lib().lessons {
+            let e = lesson.exercise.unwrap();
+            assert!(!e.hint.trim().is_empty(), "{}: no hint", e.id);
+            assert!(
+                !e.hint.contains('%') && e.hint.contains('?'),
+                "{}: the hint should ask, not tell: {}",
+                e.id,
+                e.hint
+            );
+            assert!(!e.reveals(0), "{}: the first wrong answer gets the hint", e.id);
+            assert!(e.reveals(1), "{}: the second wrong answer gets the answer", e.id);
+        }
+        let mut bare = lib().lessons[0].exercise.clone().unwrap();
+        bare.hint.clear();
+        assert!(bare.reveals(0), "no hint: the answer comes at once");
     }
 
     #[test]

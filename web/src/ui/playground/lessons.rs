@@ -114,6 +114,23 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
             }
         })
     };
+    // Starts lesson `i` at its first step.
+    let start = {
+        let (lesson, go, lessons) = (lesson.clone(), go.clone(), lessons.lessons.clone());
+        move |i: usize| {
+            let (lesson, go, lessons) = (lesson.clone(), go.clone(), lessons.clone());
+            Callback::from(move |_: MouseEvent| {
+                lesson.set(Some(i));
+                if let Some(first) = lessons.get(i).and_then(|l| l.steps.first()) {
+                    go(first, 0);
+                }
+            })
+        }
+    };
+    // Progress: a lesson is done once its exercise was answered right.
+    let done = |l: &crate::lessons::Lesson| {
+        l.exercise.as_ref().is_some_and(|e| answers.iter().any(|a| a.right && a.exercise == e.id))
+    };
     let current = (*lesson).and_then(|i| lessons.lessons.get(i));
     let steps = current.map(|l| {
         let n = l.steps.len();
@@ -138,6 +155,19 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
                     <button disabled={k + 1 >= n} onclick={nav((k + 1).min(n - 1))} data-testid="lesson-next">{ "Next" }</button>
                     <button onclick={nav(k)} data-testid="lesson-redo" title="Load this step's scenario again">{ "Do this step again" }</button>
                 </div>
+                // The way on from the last step: the exercise, then the next lesson.
+                if k + 1 >= n {
+                    <div class="lesson-end" data-testid="lesson-end">
+                        if l.exercise.is_some() {
+                            <p>{ "That was the last step. Now try the exercise below." }</p>
+                        }
+                        if let Some((i, next)) = (*lesson).map(|i| i + 1).and_then(|i| lessons.lessons.get(i).map(|n| (i, n))) {
+                            <button class="primary" onclick={start(i)} data-testid="lesson-next-lesson">{ format!("Next lesson: {}", next.title) }</button>
+                        } else {
+                            <p>{ "That was the last lesson." }</p>
+                        }
+                    </div>
+                }
             </div>
         }
     });
@@ -162,12 +192,17 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
             if let Some(Err(e)) = p.linked.as_deref() {
                 <p class="error" role="alert" data-testid="exercise-link-error">{ format!("This exercise link could not be opened: {e}") }</p>
             }
+            if p.linked.is_none() {
+                <super::start::StartCard on_start={start(0)} />
+            }
             <div class="field">
                 <label for="lesson-picker">{ "Lesson" }</label>
                 <select id="lesson-picker" onchange={on_pick} data-testid="lesson-picker">
                     <option value="" selected={lesson.is_none()}>{ if p.linked.as_deref().is_some_and(|l| l.is_ok()) { "(your teacher's exercise)" } else { "choose a lesson" } }</option>
                     for (i, l) in lessons.lessons.iter().enumerate() {
-                        <option value={i.to_string()} selected={*lesson == Some(i)}>{ &l.title }</option>
+                        <option value={i.to_string()} selected={*lesson == Some(i)}>
+                            { if done(l) { format!("{} ✓", l.title) } else { l.title.clone() } }
+                        </option>
                     }
                 </select>
             </div>
@@ -194,11 +229,14 @@ struct ExerciseProps {
 fn ExerciseView(p: &ExerciseProps) -> Html {
     let answer = use_state(String::new);
     let verdict = use_state(|| None::<Result<Verdict, String>>);
+    // Wrong answers so far: the first gets the hint and another try, the next the answer and the explanation.
+    let wrong = use_state(|| 0u32);
     {
-        let (answer, verdict) = (answer.clone(), verdict.clone());
+        let (answer, verdict, wrong) = (answer.clone(), verdict.clone(), wrong.clone());
         use_effect_with(p.exercise.id.clone(), move |_| {
             answer.set(String::new());
             verdict.set(None);
+            wrong.set(0);
         });
     }
     let e = p.exercise.clone();
@@ -218,8 +256,8 @@ fn ExerciseView(p: &ExerciseProps) -> Html {
     // Verdicts given so far (the page shows the count, so a test can wait for a new one).
     let checks = use_mut_ref(|| 0u32);
     let check = {
-        let (e, answer, verdict, answers, sim, checks) =
-            (e.clone(), answer.clone(), verdict.clone(), p.answers.clone(), sim.clone(), checks.clone());
+        let (e, answer, verdict, answers, sim, checks, wrong) =
+            (e.clone(), answer.clone(), verdict.clone(), p.answers.clone(), sim.clone(), checks.clone(), wrong.clone());
         let ran = live.run_scenario.clone();
         Callback::from(move |_| {
             let Ok(a) = answer.trim().trim_end_matches('%').trim().parse::<f64>() else {
@@ -232,7 +270,8 @@ fn ExerciseView(p: &ExerciseProps) -> Html {
                 verdict.set(Some(Ok(Verdict::NotRun(String::from("load the exercise's scenario and run it first")))));
                 return;
             };
-            let (e, verdict, answers, checks) = (e.clone(), verdict.clone(), answers.clone(), checks.clone());
+            let (e, verdict, answers, checks, wrong) =
+                (e.clone(), verdict.clone(), answers.clone(), checks.clone(), wrong.clone());
             sim.measure(
                 e.measure.clone(),
                 Callback::from(move |value: Result<f64, String>| {
@@ -247,6 +286,9 @@ fn ExerciseView(p: &ExerciseProps) -> Html {
                             right: matches!(v, Verdict::Right { .. }),
                         });
                         answers.set(list);
+                    }
+                    if let Verdict::Wrong { .. } = v {
+                        wrong.set(*wrong + 1);
                     }
                     *checks.borrow_mut() += 1;
                     verdict.set(Some(Ok(v)));
@@ -272,10 +314,17 @@ fn ExerciseView(p: &ExerciseProps) -> Html {
                 <p data-testid="exercise-explanation">{ &e.explanation }</p>
             </div>
         },
-        Ok(Verdict::Wrong { simulated_pct }) => html! {
+        // (`wrong` already counts this answer.)
+        Ok(Verdict::Wrong { simulated_pct }) if e.reveals(wrong.saturating_sub(1)) => html! {
             <div class="verdict wrong" data-testid="exercise-verdict">
                 <p><strong>{ "Not quite. " }</strong>{ format!("The run gives {simulated_pct:.1}%; answers within ±{} points count.", e.tolerance_pct) }</p>
                 <p data-testid="exercise-explanation">{ &e.explanation }</p>
+            </div>
+        },
+        Ok(Verdict::Wrong { .. }) => html! {
+            <div class="verdict hint" data-testid="exercise-verdict">
+                <p><strong>{ "Not quite. " }</strong>{ "A hint: " }<span data-testid="exercise-hint">{ &e.hint }</span></p>
+                <p>{ "Think it over, change your answer and check again." }</p>
             </div>
         },
         Ok(Verdict::Locked(path)) => html! {
@@ -422,6 +471,7 @@ fn Author(p: &AuthorProps) -> Html {
                     locked: locked.iter().map(|p| (*p).to_owned()).collect(),
                     measure,
                     tolerance_pct,
+                    hint: get("hint"),
                     explanation: get("explanation"),
                 };
                 Ok(format!("{}#x={}", super::super::share::page_url(), e.to_link()))
@@ -448,6 +498,7 @@ fn Author(p: &AuthorProps) -> Html {
             { text("from", "From (ms; empty: the measurement start)", false) }
             { text("to", "To (ms; empty: the measurement end)", false) }
             { text("tolerance", "Tolerance (percentage points)", false) }
+            { text("hint", "Hint for a first wrong answer (a question that points the way; empty: none)", true) }
             { text("explanation", "Explanation shown after the answer", true) }
             <fieldset class="locks"><legend>{ "Students may not change" }</legend>
                 { for LOCKABLE.iter().map(|&(path, label)| lock_box(path, label)) }

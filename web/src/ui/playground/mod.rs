@@ -19,6 +19,7 @@ mod picker;
 mod plot;
 mod results;
 mod side;
+mod start;
 mod timeline;
 mod tools;
 mod topology;

@@ -1,0 +1,48 @@
+//! The start card: what a first-time visitor is looking at, what to watch, and two ways on (the first lesson, or
+//! exploring). Either choice, or closing it, puts it away for good (kept in the browser's storage).
+
+use super::super::storage;
+use yew::prelude::*;
+
+const SEEN: &str = "ibcc.start.seen";
+
+#[derive(Properties, PartialEq)]
+pub struct StartProps {
+    /// Starts the first lesson.
+    pub on_start: Callback<MouseEvent>,
+}
+
+#[component]
+pub fn StartCard(p: &StartProps) -> Html {
+    let shown = use_state(|| storage::load_text(SEEN).is_none());
+    if !*shown {
+        return html! {};
+    }
+    let away = |then: Option<Callback<MouseEvent>>| {
+        let shown = shown.clone();
+        Callback::from(move |e: MouseEvent| {
+            storage::save_text(SEEN, "1");
+            shown.set(false);
+            if let Some(t) = &then {
+                t.emit(e);
+            }
+        })
+    };
+    html! {
+        <section class="start-card" aria-labelledby="start-title" data-testid="start-card">
+            <h3 id="start-title">{ "New here? Start with one minute" }</h3>
+            <p>
+                { "This is a small network: switches (rectangles) pass packets between hosts (circles). Its links \
+                   never drop a packet: a sender whose next buffer is full waits for credit instead." }
+            </p>
+            <p>
+                { "Press ▶ Run and watch: links grow thicker as they get busy, buffers fill, and the plot traces each \
+                   group of flows. Drag the timeline to go back." }
+            </p>
+            <div class="input-row">
+                <button class="primary" onclick={away(Some(p.on_start.clone()))} data-testid="start-lesson">{ "Start the first lesson" }</button>
+                <button onclick={away(None)} data-testid="start-explore">{ "Explore on my own" }</button>
+            </div>
+        </section>
+    }
+}
