@@ -41,6 +41,17 @@ test('walk the spreading lesson and answer its exercise right and wrong', async 
   await page.getByTestId('exercise-answer').fill('15');
   assert.match(await check(page), /Not yet: run the scenario/);
   await runPast(page, 60);
+  // While the exercise waits for its answer nothing states it: the paper's numbers are held back, and the settings
+  // it fixes are shown disabled, with the reason.
+  assert.doesNotMatch(await page.getByTestId('scenario-line').textContent(), /15%/);
+  await openTab(page, 'results');
+  await page.getByTestId('paper-held-back').waitFor();
+  assert.equal(await page.getByTestId('paper-vs-ours').count(), 0);
+  await openTab(page, 'settings');
+  assert.ok(await page.getByLabel('Marking policy').isDisabled(), 'a fixed setting is disabled');
+  assert.match(await page.getByTestId('locked-marking-policy').innerText(), /Fixed by the exercise/);
+  assert.ok(await page.getByLabel('Duration').isEnabled(), 'the others are not');
+  await openTab(page, 'lesson');
   // A first wrong answer gets the author's hint and another try, and nothing of the answer.
   await page.getByTestId('exercise-answer').fill('60');
   const hinted = await check(page);
@@ -56,6 +67,10 @@ test('walk the spreading lesson and answer its exercise right and wrong', async 
   await page.getByTestId('exercise-answer').fill(String(Math.round(simulated)));
   assert.match(await check(page), /^Right\./);
   assert.match(await page.getByTestId('exercise-explanation').innerText(), /congestion spreading/);
+  // Answered: the paper's numbers are back.
+  await openTab(page, 'results');
+  await page.getByTestId('paper-vs-ours').waitFor();
+  assert.match(await page.getByTestId('scenario-line').textContent(), /about 15%/);
 
   // A locked setting changed: refused.
   await openTab(page, 'settings');

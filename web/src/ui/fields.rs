@@ -25,6 +25,9 @@ pub struct NumberFieldProps {
     /// The scenario path it sets, shown small beside the label.
     #[prop_or_default]
     pub path: AttrValue,
+    /// Why it cannot be changed now (an exercise fixes it): shown disabled, with the reason.
+    #[prop_or_default]
+    pub locked: Option<AttrValue>,
 }
 
 /// A labelled input (a number unless `text`) with its unit, a one-line definition, and its error (if any) right
@@ -51,10 +54,12 @@ pub fn NumberField(p: &NumberFieldProps) -> Html {
                 <input id={p.id.clone()} type="text" inputmode={if p.text { "text" } else { "decimal" }} value={p.value.clone()}
                     placeholder={p.placeholder.clone()} {oninput} {onchange}
                     aria-describedby={help_id.clone()} aria-invalid={p.error.is_some().to_string()}
+                    disabled={p.locked.is_some()} title={p.locked.clone()}
                     data-testid={format!("input-{}", p.id)} />
                 <span class="unit">{ &p.unit }</span>
             </div>
             <small id={help_id}>{ &p.help }</small>
+            { locked(&p.locked, &p.id) }
             if let Some(err) = &p.error {
                 <small class="error" role="alert" data-testid={format!("error-{}", p.id)}>{ err }</small>
             }
@@ -73,6 +78,17 @@ pub struct ChoiceProps {
     pub on_change: Callback<String>,
     #[prop_or_default]
     pub path: AttrValue,
+    /// Why it cannot be changed now, as for [`NumberField`].
+    #[prop_or_default]
+    pub locked: Option<AttrValue>,
+}
+
+/// The reason a field is locked, under it.
+fn locked(reason: &Option<AttrValue>, id: &AttrValue) -> Html {
+    match reason {
+        Some(r) => html! { <small class="locked" data-testid={format!("locked-{id}")}>{ "🔒 " }{ r.clone() }</small> },
+        None => html! {},
+    }
 }
 
 /// A scenario path as secondary text (nothing when empty).
@@ -98,12 +114,14 @@ pub fn Choice(p: &ChoiceProps) -> Html {
     html! {
         <div class="field">
             <label for={p.id.clone()}>{ &p.label }</label>{ path(&p.path) }
-            <select id={p.id.clone()} {onchange} aria-describedby={help_id.clone()} data-testid={format!("input-{}", p.id)}>
+            <select id={p.id.clone()} {onchange} aria-describedby={help_id.clone()} data-testid={format!("input-{}", p.id)}
+                disabled={p.locked.is_some()} title={p.locked.clone()}>
                 for (value, label) in p.options.iter() {
                     <option value={value.clone()} selected={*value == p.value}>{ label }</option>
                 }
             </select>
             <small id={help_id}>{ &p.help }</small>
+            { locked(&p.locked, &p.id) }
         </div>
     }
 }

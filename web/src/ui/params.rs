@@ -412,6 +412,9 @@ pub struct ParamsProps {
     /// Prefix of the fields' ids, so two panels can share a page (the A/B comparison's B).
     #[prop_or_default]
     pub prefix: AttrValue,
+    /// Why a setting (by path) cannot be changed now, if it cannot (an open exercise fixes it).
+    #[prop_or_default]
+    pub locked: Option<Callback<&'static str, Option<String>>>,
 }
 
 #[component]
@@ -427,6 +430,7 @@ pub fn ParamsPanel(p: &ParamsProps) -> Html {
             pick_error.set(None);
         });
     }
+    let lock = |path: &'static str| p.locked.as_ref().and_then(|l| l.emit(path)).map(AttrValue::from);
     let num_field = |f: &'static Num| {
         let (scenario, on_change, edits) = (p.scenario.clone(), p.on_change.clone(), drafts.clone());
         let on_edit = Callback::from(move |text: String| {
@@ -459,7 +463,8 @@ pub fn ParamsPanel(p: &ParamsProps) -> Html {
             None => ((f.get)(&p.scenario), None),
         };
         html! {
-            <NumberField id={format!("{}{}", p.prefix, f.id)} label={f.label} unit={f.unit} help={f.help} value={value} error={error} on_change={on_edit} path={f.path} />
+            <NumberField id={format!("{}{}", p.prefix, f.id)} label={f.label} unit={f.unit} help={f.help} value={value} error={error} on_change={on_edit} path={f.path}
+                locked={lock(f.path)} />
         }
     };
     let pick_field = |f: &'static Pick| {
@@ -474,7 +479,8 @@ pub fn ParamsPanel(p: &ParamsProps) -> Html {
         });
         let options = f.options.iter().map(|&(v, l)| (AttrValue::from(v), AttrValue::from(l))).collect::<Vec<_>>();
         html! {
-            <Choice id={format!("{}{}", p.prefix, f.id)} label={f.label} help={f.help} options={options} value={(f.get)(&p.scenario)} on_change={on_pick} path={f.path} />
+            <Choice id={format!("{}{}", p.prefix, f.id)} label={f.label} help={f.help} options={options} value={(f.get)(&p.scenario)} on_change={on_pick} path={f.path}
+                locked={lock(f.path)} />
         }
     };
     html! {

@@ -7,7 +7,7 @@ use super::super::download::download_text;
 use super::super::storage;
 use super::live::{use_live, use_sim};
 use super::topology::{groups, paint};
-use super::HighlightCtx;
+use super::{ExerciseCtx, HighlightCtx, OpenExercise};
 use crate::lessons::{library, spans, Answer, Exercise, Highlight, Library, Span, Step, Verdict, LESSONS_JSON};
 use crate::palette;
 use crate::trace::PlotKind;
@@ -240,6 +240,27 @@ fn ExerciseView(p: &ExerciseProps) -> Html {
         });
     }
     let e = p.exercise.clone();
+    // Answered: right, or wrong often enough to be shown the answer. Until then the page holds the paper's
+    // numbers back and shows the fixed settings disabled.
+    let answered = match &*verdict {
+        Some(Ok(Verdict::Right { .. })) => true,
+        Some(Ok(Verdict::Wrong { .. })) => e.reveals(wrong.saturating_sub(1)),
+        _ => false,
+    };
+    {
+        let open = use_context::<ExerciseCtx>();
+        let locked = e.locked.clone();
+        use_effect_with((e.id.clone(), answered), move |&(_, answered)| {
+            if let Some(open) = &open {
+                open.set(Some(OpenExercise { answered, locked }));
+            }
+            move || {
+                if let Some(open) = open {
+                    open.set(None);
+                }
+            }
+        });
+    }
     let load = {
         let (e, on_step) = (e.clone(), p.on_step.clone());
         Callback::from(move |_| on_step.emit((e.scenario().ok().map(|s| (s, Origin::Exercise)), None)))

@@ -42,6 +42,27 @@ pub(crate) fn wall_ms() -> f64 {
 /// outlives a visit to another view).
 pub type HighlightCtx = UseStateHandle<Option<Highlight>>;
 
+/// The exercise open on the lesson card, if any. Until it is answered (right, or wrong twice) nothing else on the
+/// page states its answer (the paper's numbers are held back), and the settings it fixes show disabled.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct OpenExercise {
+    pub answered: bool,
+    /// Setting paths the student may not change (`"pft"` fixes every `pft.` setting).
+    pub locked: Vec<String>,
+}
+
+impl OpenExercise {
+    /// Why the setting at `path` cannot be changed, if the exercise fixes it.
+    pub fn locks(&self, path: &str) -> Option<String> {
+        self.locked
+            .iter()
+            .any(|l| path == l || path.strip_prefix(l.as_str()).is_some_and(|rest| rest.starts_with('.')))
+            .then(|| String::from("Fixed by the exercise: answer it, or choose another lesson, to change this."))
+    }
+}
+
+pub type ExerciseCtx = UseStateHandle<Option<OpenExercise>>;
+
 /// On a phone, which view fills the screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PhoneView {
@@ -63,6 +84,7 @@ pub fn Playground(p: &PlaygroundProps) -> Html {
     let side_tab = use_state(|| SideTab::Lesson);
     let phone = use_state(|| PhoneView::Network);
     let side_open = use_state(|| true);
+    let open_exercise: ExerciseCtx = use_state(|| None);
 
     let pick_phone = |v: PhoneView, tab: Option<SideTab>| {
         let (phone, side_tab) = (phone.clone(), side_tab.clone());
@@ -89,6 +111,7 @@ pub fn Playground(p: &PlaygroundProps) -> Html {
     };
 
     html! {
+        <ContextProvider<ExerciseCtx> context={open_exercise}>
             <section class="playground" data-testid="playground" aria-label="Playground">
                 <Transport />
                 <Messages />
@@ -108,6 +131,7 @@ pub fn Playground(p: &PlaygroundProps) -> Html {
                     <SidePanel tab={side_tab.clone()} exercise={p.exercise.clone()} open={*side_open} on_toggle={toggle_side} />
                 </div>
             </section>
+        </ContextProvider<ExerciseCtx>>
     }
 }
 

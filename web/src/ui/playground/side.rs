@@ -55,6 +55,9 @@ pub struct SideProps {
 #[component]
 pub fn SidePanel(p: &SideProps) -> Html {
     let doc = use_doc();
+    // The settings an open exercise fixes, until it is answered.
+    let exercise = use_context::<super::ExerciseCtx>().and_then(|e| (*e).clone()).filter(|e| !e.answered);
+    let locked = exercise.map(|e| Callback::from(move |path: &'static str| e.locks(path)));
     // Selecting something on the drawing shows it, unless a lesson is being followed.
     {
         let tab = p.tab.clone();
@@ -126,7 +129,7 @@ pub fn SidePanel(p: &SideProps) -> Html {
             </div>
             { panel(SideTab::Lesson, html! { <LessonsPanel linked={p.exercise.clone()} /> }) }
             { panel(SideTab::Selection, html! { <Inspector /> }) }
-            { panel(SideTab::Settings, html! { <><ParamsPanel scenario={doc.scenario.clone()} on_change={on_settings} /><Generate /></> }) }
+            { panel(SideTab::Settings, html! { <><ParamsPanel scenario={doc.scenario.clone()} on_change={on_settings} locked={locked} /><Generate /></> }) }
             { panel(SideTab::Results, html! { <><PaperTable /><ResultsTable /></> }) }
         </aside>
     }

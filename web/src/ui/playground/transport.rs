@@ -78,9 +78,11 @@ pub fn Transport() -> Html {
         .map_or(String::new(), |s| format!("Advance the run by {} of simulated time, then pause", live.step.label(s)));
     let time = live.time_ps() as f64 / 1e9;
     let end = live.end_ps() as f64 / 1e9;
+    // (What the paper reports is held back while an exercise waits for its answer.)
+    let quiz = use_context::<super::ExerciseCtx>().and_then(|e| (*e).clone()).is_some_and(|e| !e.answered);
     let description = find(&scenario.name).map_or_else(
         || if scenario.description.is_empty() { scenario.name.clone() } else { scenario.description.clone() },
-        |p| format!("{} {}", p.description, p.paper_reports),
+        |p| if quiz { p.description.to_owned() } else { format!("{} {}", p.description, p.paper_reports) },
     );
     let more = use_state(|| false);
     let embedded = use_memo((), |_| share::embedded());
