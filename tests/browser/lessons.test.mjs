@@ -4,7 +4,8 @@
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { serveDist, closePages, launchBrowser, openPage, screenshot, openTab, runPast } from './harness.mjs';
+import { join } from 'node:path';
+import { serveDist, closePages, launchBrowser, openPage, screenshot, openTab, runPast, OUTPUT } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launchBrowser(); });
@@ -127,6 +128,21 @@ test('a teacher makes an exercise link; a student opens it and answers', async (
   await teacher.getByTestId('author-make').click();
   const link = await teacher.getByTestId('author-link').inputValue();
   assert.match(link, /#x=1\./);
+  // The form says what the simulation answers: nothing before the run has covered 40-60 ms, then the value and
+  // the range the tolerance accepts.
+  await teacher.getByTestId('author-answer').filter({ hasText: /No answer from this run yet/ }).waitFor();
+  await teacher.getByTestId('to-measured-end').click();
+  await teacher.waitForFunction(() => document.querySelector('[data-testid=sim-time]').innerText === '60.000 ms', null, { timeout: 60_000 });
+  await teacher.getByTestId('author-measure').click();
+  const told = await teacher.getByTestId('author-answer').filter({ hasText: /This run gives/ }).innerText();
+  const [, teacherPct, lo, hi] = told.match(/gives (\d+\.\d)%: answers from (-?\d+\.\d)% to (\d+\.\d)% count/).map(Number);
+  assert.ok(Math.abs(hi - lo - 8) < 0.11, `±4 points: ${told}`);
+  await teacher.getByTestId('author-answer').scrollIntoViewIfNeeded();
+  await teacher.screenshot({ path: join(OUTPUT, 'exercise-author.png') });
+  // Preview as a student: the link, in a new tab.
+  const [preview] = await Promise.all([teacher.context().waitForEvent('page'), teacher.getByTestId('author-preview').click()]);
+  await preview.getByTestId('exercise-question').filter({ hasText: /inter-switch link while the victim runs/ }).waitFor();
+  await preview.close();
 
   const student = await openPage(browser, link);
   assert.match(await student.getByTestId('exercise-question').innerText(), /inter-switch link while the victim runs/);
@@ -138,6 +154,7 @@ test('a teacher makes an exercise link; a student opens it and answers', async (
   const verdict = await check(student);
   assert.match(verdict, /Not quite\. The run gives (\d+\.\d)%/);
   const truth = Number(verdict.match(/gives (\d+\.\d)%/)[1]);
+  assert.equal(truth, teacherPct, "the student's run gives what the teacher was told");
   await student.getByTestId('exercise-answer').fill(`${truth + 3}%`);
   assert.match(await check(student), /^Right\./);
   await screenshot(student, 'exercise-from-teacher');

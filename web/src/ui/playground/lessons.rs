@@ -398,7 +398,11 @@ struct AuthorProps {
 fn Author(p: &AuthorProps) -> Html {
     let fields = use_state(|| BTreeMap::<&'static str, String>::from([("tolerance", String::from("5"))]));
     let locked = use_state(Vec::<&'static str>::new);
-    let out = use_state(|| None::<Result<String, String>>);
+    // The link made (with its exercise), or why not.
+    let out = use_state(|| None::<Result<(String, Rc<Exercise>), String>>);
+    // What the current run gives for the exercise's measurement, or why it gives nothing yet.
+    let answer = use_state(|| None::<Result<f64, String>>);
+    let sim = use_sim();
     let s = &p.scenario;
     let groups: Vec<String> = {
         let mut g: Vec<String> = s.flows.iter().map(|f| f.group.clone()).filter(|g| !g.is_empty()).collect();
@@ -451,8 +455,29 @@ fn Author(p: &AuthorProps) -> Html {
         });
         html! { <label class="check"><input type="checkbox" checked={locked.contains(&path)} {onchange} data-testid={format!("author-lock-{path}")} />{ label }</label> }
     };
+    // Asks the run for the exercise's measurement, as a student's Check would.
+    let measure = {
+        let (sim, answer) = (sim.clone(), answer.clone());
+        move |e: &Exercise| {
+            let answer = answer.clone();
+            answer.set(None);
+            sim.measure(e.measure.clone(), Callback::from(move |v: Result<f64, String>| answer.set(Some(v))));
+        }
+    };
+    let copied = use_state(|| false);
+    let copy = |url: String| {
+        let copied = copied.clone();
+        Callback::from(move |_: MouseEvent| {
+            let Some(clipboard) = web_sys::window().map(|w| w.navigator().clipboard()) else { return };
+            let (promise, copied) = (clipboard.write_text(&url), copied.clone());
+            wasm_bindgen_futures::spawn_local(async move {
+                copied.set(wasm_bindgen_futures::JsFuture::from(promise).await.is_ok());
+            });
+        })
+    };
     let make = {
-        let (fields, locked, out, s) = (fields.clone(), locked.clone(), out.clone(), s.clone());
+        let (fields, locked, out, s, measure) =
+            (fields.clone(), locked.clone(), out.clone(), s.clone(), measure.clone());
         Callback::from(move |_| {
             let get = |k: &str| fields.get(k).map(|v| v.trim().to_owned()).unwrap_or_default();
             let ms = |k: &str| -> Result<Option<u64>, String> {
@@ -495,8 +520,11 @@ fn Author(p: &AuthorProps) -> Html {
                     hint: get("hint"),
                     explanation: get("explanation"),
                 };
-                Ok(format!("{}#x={}", super::super::share::page_url(), e.to_link()))
+                Ok((format!("{}#x={}", super::super::share::page_url(), e.to_link()), Rc::new(e)))
             })();
+            if let Ok((_, e)) = &made {
+                measure(e);
+            }
             out.set(Some(made));
         })
     };
@@ -527,7 +555,25 @@ fn Author(p: &AuthorProps) -> Html {
             <button onclick={make} data-testid="author-make">{ "Make the exercise link" }</button>
             if let Some(r) = &*out {
                 { match r {
-                    Ok(url) => html! { <input class="share-link" type="text" readonly=true value={url.clone()} data-testid="author-link" aria-label="Exercise link" /> },
+                    Ok((url, e)) => html! {
+                        <div class="author-made">
+                            <input class="share-link" type="text" readonly=true value={url.clone()} data-testid="author-link" aria-label="Exercise link" />
+                            <div class="input-row">
+                                <button onclick={copy(url.clone())} data-testid="author-copy">{ if *copied { "Copied" } else { "Copy link" } }</button>
+                                <a class="button" href={url.clone()} target="_blank" rel="noopener" data-testid="author-preview">{ "Preview as a student ↗" }</a>
+                                <button onclick={{ let (measure, e) = (measure.clone(), e.clone()); Callback::from(move |_| measure(&e)) }}
+                                    data-testid="author-measure" title="Measure the run as it stands now">{ "Measure this run again" }</button>
+                            </div>
+                            <p data-testid="author-answer">{ match &*answer {
+                                None => String::from("Measuring this run…"),
+                                Some(Ok(v)) => {
+                                    let (pct, tol) = (100.0 * v, e.tolerance_pct);
+                                    format!("This run gives {pct:.1}%: answers from {:.1}% to {:.1}% count as right.", pct - tol, pct + tol)
+                                }
+                                Some(Err(why)) => format!("No answer from this run yet ({why}): run it through the measured interval, then measure again."),
+                            } }</p>
+                        </div>
+                    },
                     Err(e) => html! { <p class="error" role="alert" data-testid="author-error">{ e }</p> },
                 } }
             }
