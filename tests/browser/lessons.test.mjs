@@ -96,6 +96,7 @@ test('a first visit shows the start card: it starts the first lesson, and is not
   assert.equal(await card.count(), 0);
   assert.equal(await page.getByTestId('lesson-picker').inputValue(), '0', 'the first lesson');
   assert.match(await page.getByTestId('lesson-step').innerText(), /Step 1 of/);
+  await page.waitForFunction(() => JSON.parse(localStorage.getItem('ibcc.lessons.position') ?? 'null')?.[0] === 0);
   await page.reload();
   await page.getByTestId('lesson-picker').waitFor();
   assert.equal(await page.getByTestId('start-card').count(), 0, 'not shown again');
@@ -107,6 +108,30 @@ test('a first visit shows the start card: it starts the first lesson, and is not
   await other.getByTestId('lesson-picker').waitFor();
   assert.equal(await other.getByTestId('start-card').count(), 0);
   assert.deepEqual([...page.errors, ...other.errors], []);
+});
+
+test('a reload in the middle of a lesson keeps the step; over another network it offers the lesson\'s again', async () => {
+  const page = await openPage(browser, server.url);
+  await page.getByTestId('start-explore').click();
+  await page.getByTestId('lesson-picker').selectOption({ label: '2. Congestion spreading and its victims' });
+  await page.getByTestId('lesson-next').click();
+  await page.waitForFunction(() => JSON.parse(localStorage.getItem('ibcc.lessons.position') ?? 'null')?.[1] === 1);
+  await page.reload();
+  assert.match(await page.getByTestId('lesson-step').innerText(), /Step 2 of 3/);
+  assert.equal(await page.getByLabel('Scenario').inputValue(), 'infocom03-fig2');
+  await page.getByTestId('lesson-text').waitFor();
+  // Another network picked, then a reload: the step does not describe the fat tree as if it were Fig. 2.
+  await page.getByLabel('Scenario').selectOption('fattree4-hotspot');
+  // (Kept in the browser as soon as it is drawn.)
+  await page.waitForFunction(() => /fattree4-hotspot/.test(localStorage.getItem('ibcc.playground.scenario')));
+  await page.reload();
+  await page.getByTestId('lesson-elsewhere').waitFor();
+  assert.equal(await page.getByTestId('lesson-text').count(), 0);
+  await page.getByTestId('lesson-reload').click();
+  assert.equal(await page.getByLabel('Scenario').inputValue(), 'infocom03-fig2');
+  await page.getByTestId('lesson-text').waitFor();
+  assert.match(await page.getByTestId('lesson-step').innerText(), /Step 2 of 3/);
+  assert.deepEqual(page.errors, []);
 });
 
 test('a teacher makes an exercise link; a student opens it and answers', async () => {

@@ -106,6 +106,29 @@ pub fn library(text: &str) -> Result<Library, String> {
     serde_json::from_str(text).map_err(|e| format!("lessons: {e}"))
 }
 
+/// Whether `a` and `b` are the same network (nodes and links; flows and settings may differ).
+pub fn same_network(a: &Scenario, b: &Scenario) -> bool {
+    a.nodes.len() == b.nodes.len() && a.links == b.links
+}
+
+impl Lesson {
+    /// The scenario step `k` is about: its steps from the first to `k` applied in turn, with the preset the last
+    /// `load` named and whether settings were changed since.
+    pub fn scenario_at(&self, k: usize) -> Result<(Scenario, Option<String>, bool), String> {
+        let mut s = Scenario::empty("", 1_000_000);
+        let (mut preset, mut edited) = (None, false);
+        for step in self.steps.iter().take(k + 1) {
+            s = step.scenario(&s)?;
+            if let Some(name) = &step.load {
+                preset = Some(name.clone());
+                edited = false;
+            }
+            edited |= !step.set.is_empty();
+        }
+        Ok((s, preset, edited))
+    }
+}
+
 impl Step {
     /// The scenario after this step, from `current`.
     pub fn scenario(&self, current: &Scenario) -> Result<Scenario, String> {
@@ -136,7 +159,7 @@ impl Exercise {
     /// one): the run must be of the exercise's network and flows with the locked settings unchanged.
     pub fn check(&self, ran: &Scenario, simulated: Option<f64>, answer_pct: f64) -> Verdict {
         let Ok(own) = self.scenario() else { return Verdict::NotRun(String::from("the exercise is broken")) };
-        if ran.nodes.len() != own.nodes.len() || ran.links != own.links {
+        if !same_network(ran, &own) {
             return Verdict::NotRun(String::from("load the exercise's scenario and run it first"));
         }
         for path in &self.locked {
@@ -402,6 +425,22 @@ mod tests {
             ]
         );
         assert_eq!(plain(t), "a red halo, [x] and purple.");
+    }
+
+    /// Each step knows its network, so a page restored over another network can say so and reload it.
+    #[test]
+    fn every_step_knows_the_network_it_is_about() {
+        for lesson in lib().lessons {
+            for k in 0..lesson.steps.len() {
+                let (s, preset, _) = lesson.scenario_at(k).unwrap();
+                assert!(preset.is_some(), "{} step {k}: loads a preset first", lesson.id);
+                assert!(!s.nodes.is_empty());
+            }
+        }
+        let l = &lib().lessons[1];
+        let (fig2, _, _) = l.scenario_at(0).unwrap();
+        assert!(!same_network(&fig2, &find("fattree4-hotspot").unwrap().scenario()));
+        assert!(same_network(&fig2, &find("infocom03-fig2").unwrap().scenario()));
     }
 
     /// Every built-in exercise has a hint, and the hint gives no number away (it asks a question instead).

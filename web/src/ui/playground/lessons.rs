@@ -8,7 +8,9 @@ use super::super::storage;
 use super::live::{use_live, use_sim};
 use super::topology::{groups, paint};
 use super::{ExerciseCtx, HighlightCtx, OpenExercise};
-use crate::lessons::{library, spans, Answer, Exercise, Highlight, Library, Span, Step, Verdict, LESSONS_JSON};
+use crate::lessons::{
+    library, same_network, spans, Answer, Exercise, Highlight, Library, Span, Step, Verdict, LESSONS_JSON,
+};
 use crate::palette;
 use crate::trace::PlotKind;
 use ibcc_core::scenario::Scenario;
@@ -131,6 +133,21 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
     let done = |l: &crate::lessons::Lesson| {
         l.exercise.as_ref().is_some_and(|e| answers.iter().any(|a| a.right && a.exercise == e.id))
     };
+    // When another network is loaded than the one step `k` is about (a reload over other work, a preset picked
+    // meanwhile), the step offers to load its own rather than describe another.
+    let elsewhere = |l: &crate::lessons::Lesson, k: usize| {
+        let (s, preset, edited) = l.scenario_at(k).ok()?;
+        if same_network(&s, &scenario) {
+            return None;
+        }
+        let origin = match preset {
+            Some(name) if !edited => Origin::Preset(name),
+            Some(name) => Origin::Preset(name).edited(),
+            None => doc.origin.clone().edited(),
+        };
+        let (on_step, point) = (on_step.clone(), l.steps[k].highlight.clone());
+        Some(Callback::from(move |_: MouseEvent| on_step.emit((Some((s.clone(), origin.clone())), point.clone()))))
+    };
     let current = (*lesson).and_then(|i| lessons.lessons.get(i));
     let steps = current.map(|l| {
         let n = l.steps.len();
@@ -142,7 +159,14 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
         html! {
             <div class="lesson-step" data-testid="lesson-step">
                 <p class="muted">{ format!("Step {} of {n}", k + 1) }</p>
-                <p data-testid="lesson-text">{ lesson_text(&l.steps[k].text, &groups(&scenario)) }</p>
+                if let Some(again) = elsewhere(l, k) {
+                    <div class="notice lesson-elsewhere" data-testid="lesson-elsewhere">
+                        <p>{ "This step is about another network than the one on the canvas now." }</p>
+                        <button class="primary" onclick={again} data-testid="lesson-reload">{ "Load the lesson's network again" }</button>
+                    </div>
+                } else {
+                    <p data-testid="lesson-text">{ lesson_text(&l.steps[k].text, &groups(&scenario)) }</p>
+                }
                 if l.steps[k].open.as_deref() == Some("finc") {
                     <button onclick={Callback::from(|_| {
                         if let Some(loc) = web_sys::window().map(|w| w.location()) {
