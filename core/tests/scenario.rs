@@ -333,4 +333,9 @@ fn channels_are_named_by_direction_like_results() {
     moved.nodes[0].x = Some(-1.0);
     moved.name = "other".into();
     assert_eq!(moved.without_layout(), s.without_layout());
+    // The digest follows what changes a run, not the layout.
+    assert_eq!(moved.digest(), s.digest());
+    assert_eq!(s.digest().len(), 16);
+    moved.seed += 1;
+    assert_ne!(moved.digest(), s.digest());
 }

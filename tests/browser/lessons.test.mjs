@@ -3,7 +3,8 @@
 // a student opens in a fresh browser.
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serveDist, closePages, launchBrowser, openPage, screenshot, openTab, runPast, OUTPUT } from './harness.mjs';
 
@@ -79,9 +80,34 @@ test('walk the spreading lesson and answer its exercise right and wrong', async 
   await openTab(page, 'lesson');
   assert.match(await check(page), /fixes marking\.policy/);
 
+  // Exporting asks for the student's name once; the file carries it, the time, each answer, its verdict and the
+  // scenario's digest.
+  assert.ok(await page.getByTestId('export-answers').isDisabled(), 'a name first');
+  await page.getByTestId('student-name').fill('Ada L.');
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-answers').click()]);
-  const answers = JSON.parse(await readFile(await download.path(), 'utf8'));
-  assert.deepEqual(answers.map((a) => [a.exercise, a.right]), [['spreading-victim', false], ['spreading-victim', false], ['spreading-victim', true]]);
+  assert.equal(download.suggestedFilename(), 'ibcc-answers-Ada-L-.json');
+  const sheet = JSON.parse(await readFile(await download.path(), 'utf8'));
+  assert.equal(sheet.student, 'Ada L.');
+  assert.match(sheet.exported_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d/);
+  assert.deepEqual(sheet.answers.map((a) => [a.exercise, a.right]), [['spreading-victim', false], ['spreading-victim', false], ['spreading-victim', true]]);
+  for (const a of sheet.answers) {
+    assert.match(a.at, /^\d{4}-\d\d-\d\dT/);
+    assert.match(a.scenario_digest, /^[0-9a-f]{16}$/);
+  }
+  // The teacher opens this file and another student's at once: a class table.
+  const other = { ...sheet, student: 'Ben', answers: [{ ...sheet.answers[2], right: false, answer_pct: 40 }] };
+  const otherPath = join(tmpdir(), 'ibcc-answers-Ben.json');
+  await writeFile(otherPath, JSON.stringify(other));
+  const teacher = await openPage(browser, server.url);
+  await teacher.getByText('Class answers (teachers)').click();
+  await teacher.getByTestId('class-files').setInputFiles([await download.path(), otherPath]);
+  await teacher.getByTestId('class-table').waitFor();
+  const rows = await teacher.getByTestId('class-row').allInnerTexts();
+  assert.equal(rows.length, 4);
+  assert.match(rows[0], /^Ada L\.\s+spreading-victim\s+60\.0%\s+\d+\.\d%\s+wrong/);
+  assert.match(rows[2], /^Ada L\.\s+spreading-victim\s+\d+\.0%\s+\d+\.\d%\s+right/);
+  assert.match(rows[3], /^Ben\s+spreading-victim\s+40\.0%\s+\d+\.\d%\s+wrong/);
+  await screenshot(teacher, 'class-table');
   // Progress: the lesson is ticked in the picker.
   assert.match(await page.getByTestId('lesson-picker').locator('option:checked').innerText(), /^2\. Congestion spreading and its victims ✓$/);
   assert.deepEqual(page.errors, []);

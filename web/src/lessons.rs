@@ -264,6 +264,55 @@ pub struct Answer {
     pub answer_pct: f64,
     pub simulated_pct: f64,
     pub right: bool,
+    /// When it was checked (ISO 8601; empty in answers kept before it was recorded).
+    #[serde(default)]
+    pub at: String,
+    /// The digest of the scenario it was measured on ([`Scenario::digest`]).
+    #[serde(default)]
+    pub scenario_digest: String,
+}
+
+/// What a student exports for the teacher: who, when, and every answer with its verdict.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnswerSheet {
+    pub student: String,
+    pub exported_at: String,
+    pub answers: Vec<Answer>,
+}
+
+/// One row of a teacher's class table: an answer, whose it is, and the file it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClassRow {
+    pub student: String,
+    pub file: String,
+    pub answer: Answer,
+}
+
+/// The class table from answer files (`(file name, text)`): every answer of every student, by student, then
+/// exercise, then time; and a message for each file that is not an answer file. Files exported before names were
+/// asked for (a bare list of answers) are read too, under their file name.
+pub fn class_table(files: &[(String, String)]) -> (Vec<ClassRow>, Vec<String>) {
+    let (mut rows, mut errors) = (Vec::new(), Vec::new());
+    for (file, text) in files {
+        let sheet = serde_json::from_str::<AnswerSheet>(text).or_else(|e| {
+            serde_json::from_str::<Vec<Answer>>(text)
+                .map(|answers| AnswerSheet { student: format!("({file})"), exported_at: String::new(), answers })
+                .map_err(|_| e)
+        });
+        match sheet {
+            Ok(sheet) => rows.extend(sheet.answers.into_iter().map(|answer| ClassRow {
+                student: sheet.student.clone(),
+                file: file.clone(),
+                answer,
+            })),
+            Err(e) => errors.push(format!("{file}: not an answer file ({e})")),
+        }
+    }
+    rows.sort_by(|a, b| {
+        (&a.student, &a.answer.exercise, &a.answer.at).cmp(&(&b.student, &b.answer.exercise, &b.answer.at))
+    });
+    (rows, errors)
 }
 
 #[cfg(test)]
@@ -461,6 +510,40 @@ mod tests {
         let mut bare = lib().lessons[0].exercise.clone().unwrap();
         bare.hint.clear();
         assert!(bare.reveals(0), "no hint: the answer comes at once");
+    }
+
+    #[test]
+    fn answer_files_make_a_class_table() {
+        let answer = |exercise: &str, at: &str, right: bool| Answer {
+            exercise: exercise.into(),
+            question: "q".into(),
+            answer_pct: 15.0,
+            simulated_pct: 14.2,
+            right,
+            at: at.into(),
+            scenario_digest: "00ff".into(),
+        };
+        let sheet = |student: &str, answers: Vec<Answer>| {
+            serde_json::to_string(&AnswerSheet {
+                student: student.into(),
+                exported_at: "2026-11-23T10:00:00Z".into(),
+                answers,
+            })
+            .unwrap()
+        };
+        let files = vec![
+            ("zoe.json".to_owned(), sheet("Zoe", vec![answer("b", "2", true), answer("a", "1", false)])),
+            ("ana.json".to_owned(), sheet("Ana", vec![answer("a", "3", true)])),
+            // An export from before names were asked for: a bare list.
+            ("old.json".to_owned(), serde_json::to_string(&vec![answer("a", "", false)]).unwrap()),
+            ("notes.txt".to_owned(), "my notes".to_owned()),
+        ];
+        let (rows, errors) = class_table(&files);
+        let seen: Vec<(&str, &str, bool)> =
+            rows.iter().map(|r| (r.student.as_str(), r.answer.exercise.as_str(), r.answer.right)).collect();
+        assert_eq!(seen, [("(old.json)", "a", false), ("Ana", "a", true), ("Zoe", "a", false), ("Zoe", "b", true)]);
+        assert_eq!(errors.len(), 1);
+        assert!(errors[0].starts_with("notes.txt: not an answer file"), "{}", errors[0]);
     }
 
     #[test]

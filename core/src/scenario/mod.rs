@@ -403,4 +403,13 @@ impl Scenario {
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("a scenario always serializes")
     }
+
+    /// A 64-bit FNV-1a digest of what changes a run (the scenario [`without_layout`](Self::without_layout)), in
+    /// hex: two scenarios with the same digest give the same results. Exported exercise answers carry it, so a
+    /// teacher can tell which network an answer was measured on.
+    pub fn digest(&self) -> String {
+        let json = serde_json::to_string(&self.without_layout()).expect("a scenario always serializes");
+        let h = json.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+        alloc::format!("{h:016x}")
+    }
 }

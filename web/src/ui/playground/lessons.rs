@@ -9,7 +9,7 @@ use super::live::{use_live, use_sim};
 use super::topology::{groups, paint};
 use super::{ExerciseCtx, HighlightCtx, OpenExercise};
 use crate::lessons::{
-    library, same_network, spans, Answer, Exercise, Highlight, Library, Span, Step, Verdict, LESSONS_JSON,
+    library, same_network, spans, Answer, AnswerSheet, Exercise, Highlight, Library, Span, Step, Verdict, LESSONS_JSON,
 };
 use crate::palette;
 use crate::trace::PlotKind;
@@ -20,6 +20,12 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 const SAVED_ANSWERS: &str = "ibcc.lessons.answers";
+const SAVED_STUDENT: &str = "ibcc.lessons.student";
+
+/// Now, as an ISO 8601 time.
+fn now_iso() -> String {
+    String::from(js_sys::Date::new_0().to_iso_string())
+}
 /// The lesson and step the student was at, so coming back from the Finc(t) explorer (or a reload) keeps the place.
 const SAVED_POSITION: &str = "ibcc.lessons.position";
 
@@ -203,11 +209,24 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
         (_, Some(l)) => l.exercise.clone(),
         _ => None,
     };
+    // The student's name, asked once (kept in the browser) and put on every export.
+    let student = use_state(|| storage::load_text(SAVED_STUDENT).unwrap_or_default());
+    let on_student = {
+        let student = student.clone();
+        Callback::from(move |e: InputEvent| {
+            let v = e.target_unchecked_into::<web_sys::HtmlInputElement>().value();
+            storage::save_text(SAVED_STUDENT, &v);
+            student.set(v);
+        })
+    };
     let export = {
-        let answers = answers.clone();
+        let (answers, student) = (answers.clone(), student.clone());
         Callback::from(move |_| {
-            let text = serde_json::to_string_pretty(&*answers).unwrap_or_default();
-            download_text(&text, "application/json", "ibcc-answers.json");
+            let name = student.trim().to_owned();
+            let sheet = AnswerSheet { student: name.clone(), exported_at: now_iso(), answers: (*answers).clone() };
+            let text = serde_json::to_string_pretty(&sheet).unwrap_or_default();
+            let file: String = name.chars().map(|c| if c.is_alphanumeric() { c } else { '-' }).collect();
+            download_text(&text, "application/json", &format!("ibcc-answers-{file}.json"));
         })
     };
     html! {
@@ -235,9 +254,19 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
                 <ExerciseView exercise={Rc::new(e)} on_step={on_step.clone()} answers={answers.clone()} />
             }
             if !answers.is_empty() {
-                <button onclick={export} data-testid="export-answers">{ format!("Export my answers ({})", answers.len()) }</button>
+                <div class="field export-answers">
+                    <label for="student-name">{ "Your name (on the answers you export)" }</label>
+                    <div class="input-row">
+                        <input id="student-name" type="text" value={(*student).clone()} oninput={on_student} data-testid="student-name" />
+                        <button onclick={export} disabled={student.trim().is_empty()} data-testid="export-answers"
+                            title={if student.trim().is_empty() { "Write your name first" } else { "A file for your teacher: your name, the time, each answer and its verdict" }}>
+                            { format!("Export my answers ({})", answers.len()) }
+                        </button>
+                    </div>
+                </div>
             }
             <Author scenario={scenario.clone()} />
+            <super::class::ClassAnswers />
         </details>
     }
 }
@@ -329,6 +358,8 @@ fn ExerciseView(p: &ExerciseProps) -> Html {
                             answer_pct: a,
                             simulated_pct,
                             right: matches!(v, Verdict::Right { .. }),
+                            at: now_iso(),
+                            scenario_digest: ran.digest(),
                         });
                         answers.set(list);
                     }

@@ -10,6 +10,7 @@
 
 mod canvas;
 mod canvas_input;
+mod class;
 mod generate;
 mod inspector;
 mod legend;
