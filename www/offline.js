@@ -1,7 +1,11 @@
 // Registers the service worker (www/sw.js) that keeps the playground working offline, and says when a newer build
 // is ready: its button lets the new build take over and reloads, so the page never runs a mix of both.
+// Registered a little after the page has loaded, so a first visit's caching does not compete with the page's own
+// downloads (the wasm and the worker).
+const register = () => navigator.serviceWorker.register('sw.js');
 if ('serviceWorker' in navigator && window.isSecureContext) {
-  navigator.serviceWorker.register('sw.js').then((registration) => {
+  const registered = new Promise((ok) => window.addEventListener('load', () => setTimeout(() => ok(register()), 1500)));
+  registered.then((registration) => {
     const offer = (worker) => {
       if (document.querySelector('.update-ready')) return;
       const bar = document.createElement('div');
