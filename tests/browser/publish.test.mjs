@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { serveDist, closePages, newContext, launchBrowser, screenshot, openTab, waitSim, DIST } from './harness.mjs';
+import { serveDist, closePages, openPage, launchBrowser, screenshot, openTab, waitSim, DIST } from './harness.mjs';
 
 const PREFIX = '/a/b/';
 let server, browser;
@@ -14,17 +14,13 @@ before(async () => { server = await serveDist({ prefix: PREFIX }); browser = awa
 afterEach(() => closePages());
 after(async () => { await browser?.close(); await server?.close(); });
 
-async function open(url, options = {}) {
-  const context = await newContext(browser, { viewport: { width: 1280, height: 720 }, ...options });
-  const page = await context.newPage();
-  page.errors = [];
-  page.on('console', (msg) => { if (msg.type() === 'error') page.errors.push(msg.text()); });
-  page.on('pageerror', (err) => page.errors.push(String(err)));
-  await page.goto(url);
-  return { context, page };
+/** A page at 1280x720 that records console errors, and its browser context. */
+async function open(url) {
+  const page = await openPage(browser, url, { viewport: { width: 1280, height: 720 } });
+  return { context: page.context(), page };
 }
 
-/** Picks a preset, plays it at the fastest speed until `ms` of simulated time, and pauses. */
+/** Picks a preset and plays it at the fastest speed until at least `ms` of simulated time. */
 async function runPreset(page, name, ms) {
   await page.getByLabel('Scenario').selectOption(name);
   await page.getByLabel('Speed').selectOption({ label: 'as fast as possible' });

@@ -409,7 +409,11 @@ impl Scenario {
     /// teacher can tell which network an answer was measured on.
     pub fn digest(&self) -> String {
         let json = serde_json::to_string(&self.without_layout()).expect("a scenario always serializes");
-        let h = json.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
-        alloc::format!("{h:016x}")
+        alloc::format!("{:016x}", fnv1a(json.as_bytes()))
     }
+}
+
+/// The 64-bit FNV-1a hash of `bytes`: the digests of scenarios and of results (stable across platforms).
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }

@@ -134,7 +134,7 @@ impl Results {
     /// native and wasm runs with it.
     pub fn digest(&self) -> u64 {
         let json = serde_json::to_string(&Results { events: 0, ..self.clone() }).expect("results serialize");
-        json.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+        crate::scenario::fnv1a(json.as_bytes())
     }
 
     /// The flow with this id.

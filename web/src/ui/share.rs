@@ -55,6 +55,16 @@ pub fn page_url() -> String {
         .unwrap_or_default()
 }
 
+/// Copies `text` to the clipboard; `copied` says whether it worked (the clipboard may be refused: no permission,
+/// not a secure page).
+pub fn copy_to_clipboard(text: &str, copied: UseStateHandle<bool>) {
+    let Some(clipboard) = web_sys::window().map(|w| w.navigator().clipboard()) else { return };
+    let promise = clipboard.write_text(text);
+    wasm_bindgen_futures::spawn_local(async move {
+        copied.set(wasm_bindgen_futures::JsFuture::from(promise).await.is_ok());
+    });
+}
+
 /// Whether the page was opened to be embedded (`?embed`, with a share link's fragment): the network, the
 /// transport and the plot only, fitted to the frame.
 pub fn embedded() -> bool {
@@ -85,6 +95,11 @@ pub fn ShareMenu() -> Html {
     }
 }
 
+/// A share link's payload (what follows `#s=`): the scenario and the plot shown.
+fn payload(scenario: &Scenario, plot: PlotKind) -> String {
+    encode(&Shared { scenario: scenario.clone(), plot: Some(plot.id().into()) })
+}
+
 /// A scenario's title for people: its preset's label ("Congestion spreading, INFOCOM'03 Fig. 2"), else its name.
 fn title(s: &Scenario) -> String {
     find(&s.name).map_or_else(|| s.name.clone(), |p| p.label())
@@ -96,9 +111,7 @@ fn title(s: &Scenario) -> String {
 pub fn OpenInPlayground() -> Html {
     let doc = use_doc();
     let plot = use_context::<LiveCtx>().map_or(PlotKind::Rates, |l| l.kind);
-    let href = use_memo((doc.scenario.clone(), plot), |(s, plot)| {
-        format!("{}#s={}", page_url(), encode(&Shared { scenario: (**s).clone(), plot: Some(plot.id().into()) }))
-    });
+    let href = use_memo((doc.scenario.clone(), plot), |(s, plot)| format!("{}#s={}", page_url(), payload(s, *plot)));
     let name = title(&doc.scenario);
     html! {
         <span class="open-full">
@@ -133,20 +146,14 @@ pub fn ShareBar(p: &ShareProps) -> Html {
     let offer = |embed: bool| {
         let (link, copied, scenario, plot) = (link.clone(), copied.clone(), p.scenario.clone(), p.plot);
         Callback::from(move |_| {
-            let payload = encode(&Shared { scenario: (*scenario).clone(), plot: Some(plot.id().into()) });
+            let payload = payload(&scenario, plot);
             let text = if embed {
                 embed_code(&page_url(), &payload, &title(&scenario))
             } else {
                 format!("{}#s={payload}", page_url())
             };
-            // The clipboard may be refused (no permission, not a secure page): the text is shown to copy by hand.
-            if let Some(clipboard) = web_sys::window().map(|w| w.navigator().clipboard()) {
-                let copied = copied.clone();
-                let promise = clipboard.write_text(&text);
-                wasm_bindgen_futures::spawn_local(async move {
-                    copied.set(wasm_bindgen_futures::JsFuture::from(promise).await.is_ok());
-                });
-            }
+            // (The text is also shown, to copy by hand if the clipboard is refused.)
+            copy_to_clipboard(&text, copied.clone());
             link.set(Some((text, embed)));
         })
     };

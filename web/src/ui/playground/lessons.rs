@@ -21,13 +21,13 @@ use yew::prelude::*;
 
 const SAVED_ANSWERS: &str = "ibcc.lessons.answers";
 const SAVED_STUDENT: &str = "ibcc.lessons.student";
+/// The lesson and step the student was at, so coming back from the Finc(t) explorer (or a reload) keeps the place.
+const SAVED_POSITION: &str = "ibcc.lessons.position";
 
 /// Now, as an ISO 8601 time.
 fn now_iso() -> String {
     String::from(js_sys::Date::new_0().to_iso_string())
 }
-/// The lesson and step the student was at, so coming back from the Finc(t) explorer (or a reload) keeps the place.
-const SAVED_POSITION: &str = "ibcc.lessons.position";
 
 /// Whether the student is in a lesson (one is chosen): selecting on the drawing then keeps the lesson in view.
 pub fn lesson_chosen() -> bool {
@@ -295,9 +295,11 @@ fn ExerciseView(p: &ExerciseProps) -> Html {
     let e = p.exercise.clone();
     // Answered: right, or wrong often enough to be shown the answer. Until then the page holds the paper's
     // numbers back and shows the fixed settings disabled.
+    // A wrong verdict shows the answer, or only the hint (`wrong` already counts that answer).
+    let revealed = e.reveals(wrong.saturating_sub(1));
     let answered = match &*verdict {
         Some(Ok(Verdict::Right { .. })) => true,
-        Some(Ok(Verdict::Wrong { .. })) => e.reveals(wrong.saturating_sub(1)),
+        Some(Ok(Verdict::Wrong { .. })) => revealed,
         _ => false,
     };
     {
@@ -390,8 +392,7 @@ fn ExerciseView(p: &ExerciseProps) -> Html {
                 <p data-testid="exercise-explanation">{ &e.explanation }</p>
             </div>
         },
-        // (`wrong` already counts this answer.)
-        Ok(Verdict::Wrong { simulated_pct }) if e.reveals(wrong.saturating_sub(1)) => html! {
+        Ok(Verdict::Wrong { simulated_pct }) if revealed => html! {
             <div class="verdict wrong" data-testid="exercise-verdict">
                 <p><strong>{ "Not quite. " }</strong>{ format!("The run gives {simulated_pct:.1}%; answers within ±{} points count.", e.tolerance_pct) }</p>
                 <p data-testid="exercise-explanation">{ &e.explanation }</p>
@@ -522,13 +523,7 @@ fn Author(p: &AuthorProps) -> Html {
     let copied = use_state(|| false);
     let copy = |url: String| {
         let copied = copied.clone();
-        Callback::from(move |_: MouseEvent| {
-            let Some(clipboard) = web_sys::window().map(|w| w.navigator().clipboard()) else { return };
-            let (promise, copied) = (clipboard.write_text(&url), copied.clone());
-            wasm_bindgen_futures::spawn_local(async move {
-                copied.set(wasm_bindgen_futures::JsFuture::from(promise).await.is_ok());
-            });
-        })
+        Callback::from(move |_: MouseEvent| super::super::share::copy_to_clipboard(&url, copied.clone()))
     };
     let make = {
         let (fields, locked, out, s, measure) =

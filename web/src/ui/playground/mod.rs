@@ -64,6 +64,12 @@ impl OpenExercise {
 
 pub type ExerciseCtx = UseStateHandle<Option<OpenExercise>>;
 
+/// The open exercise while it waits for its answer (what the page then holds back), if there is one.
+#[hook]
+pub fn use_unanswered_exercise() -> Option<OpenExercise> {
+    use_context::<ExerciseCtx>().and_then(|e| (*e).clone()).filter(|e| !e.answered)
+}
+
 /// On a phone, which view fills the screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PhoneView {

@@ -2,16 +2,15 @@
 //! the busiest links, each flow, and the packet totals, all as the run stands at the time shown.
 
 use super::live::use_live;
-use super::ExerciseCtx;
 use yew::prelude::*;
 
 /// The paper's numbers and this run's, for a preset that has them.
 #[component]
 pub fn PaperTable() -> Html {
     let live = use_live();
-    let exercise = use_context::<ExerciseCtx>();
+    let quiz = super::use_unanswered_exercise().is_some();
     let Some(f) = live.frame.as_ref().filter(|f| !f.frame.reported.is_empty()) else { return html! {} };
-    if exercise.as_ref().and_then(|e| (**e).as_ref()).is_some_and(|e| !e.answered) {
+    if quiz {
         return html! {
             <p class="muted" data-testid="paper-held-back">{ "The paper's numbers show here once you have answered the exercise." }</p>
         };

@@ -56,7 +56,7 @@ pub struct SideProps {
 pub fn SidePanel(p: &SideProps) -> Html {
     let doc = use_doc();
     // The settings an open exercise fixes, until it is answered.
-    let exercise = use_context::<super::ExerciseCtx>().and_then(|e| (*e).clone()).filter(|e| !e.answered);
+    let exercise = super::use_unanswered_exercise();
     let locked = exercise.map(|e| Callback::from(move |path: &'static str| e.locks(path)));
     // Selecting something on the drawing shows it, unless a lesson is being followed.
     {

@@ -79,7 +79,7 @@ pub fn Transport() -> Html {
     let time = live.time_ps() as f64 / 1e9;
     let end = live.end_ps() as f64 / 1e9;
     // (What the paper reports is held back while an exercise waits for its answer.)
-    let quiz = use_context::<super::ExerciseCtx>().and_then(|e| (*e).clone()).is_some_and(|e| !e.answered);
+    let quiz = super::use_unanswered_exercise().is_some();
     let description = find(&scenario.name).map_or_else(
         || if scenario.description.is_empty() { scenario.name.clone() } else { scenario.description.clone() },
         |p| if quiz { p.description.to_owned() } else { format!("{} {}", p.description, p.paper_reports) },
