@@ -24,7 +24,7 @@ async function check(page) {
 test('walk the spreading lesson and answer its exercise right and wrong', async () => {
   const page = await openPage(browser, server.url);
   await page.getByLabel('Scenario').selectOption('empty');
-  await page.getByTestId('lesson-picker').selectOption({ label: '2. Congestion spreading and its victims' });
+  await page.getByTestId('lesson-picker').selectOption({ label: '3. Congestion spreading and its victims' });
   // Step 1 loads Fig. 2 and points at the victim flow.
   assert.equal(await page.getByLabel('Scenario').inputValue(), 'infocom03-fig2');
   assert.match(await page.getByTestId('lesson-text').innerText(), /victim flow AV->BV/);
@@ -36,10 +36,12 @@ test('walk the spreading lesson and answer its exercise right and wrong', async 
   assert.ok(await page.getByTestId('lesson-next').isDisabled(), 'the last step');
   // The way on: the exercise, then the next lesson.
   assert.match(await page.getByTestId('lesson-end').innerText(), /Now try the exercise below/);
-  assert.equal(await page.getByTestId('lesson-next-lesson').innerText(), 'Next lesson: 3. Why a window of one packet is not enough');
+  assert.equal(await page.getByTestId('lesson-next-lesson').innerText(), 'Next lesson: 4. A congestion tree in a fat tree');
   await screenshot(page, 'lesson-spreading');
 
-  // The exercise: checking before running says so; then a wrong and a right answer.
+  // The exercise on its own scenario: checking before running says so; then a wrong and a right answer.
+  await page.getByTestId('exercise-load').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=sim-time]').innerText === '0.000 ms');
   await page.getByTestId('exercise-answer').fill('15');
   assert.match(await check(page), /Not yet: run the scenario/);
   await runPast(page, 60);
@@ -109,7 +111,7 @@ test('walk the spreading lesson and answer its exercise right and wrong', async 
   assert.match(rows[3], /^Ben\s+spreading-victim\s+40\.0%\s+\d+\.\d%\s+wrong/);
   await screenshot(teacher, 'class-table');
   // Progress: the lesson is ticked in the picker.
-  assert.match(await page.getByTestId('lesson-picker').locator('option:checked').innerText(), /^2\. Congestion spreading and its victims ✓$/);
+  assert.match(await page.getByTestId('lesson-picker').locator('option:checked').innerText(), /^3\. Congestion spreading and its victims ✓$/);
   assert.deepEqual(page.errors, []);
 });
 
@@ -122,7 +124,7 @@ test('a first visit shows the start card: it starts the first lesson, and is not
   assert.equal(await card.count(), 0);
   assert.equal(await page.getByTestId('lesson-picker').inputValue(), '0', 'the first lesson');
   assert.match(await page.getByTestId('lesson-step').innerText(), /Step 1 of/);
-  await page.waitForFunction(() => JSON.parse(localStorage.getItem('ibcc.lessons.position') ?? 'null')?.[0] === 0);
+  await page.waitForFunction(() => JSON.parse(localStorage.getItem('ibcc.lessons.at') ?? 'null')?.[0] === 'credits');
   await page.reload();
   await page.getByTestId('lesson-picker').waitFor();
   assert.equal(await page.getByTestId('start-card').count(), 0, 'not shown again');
@@ -139,9 +141,9 @@ test('a first visit shows the start card: it starts the first lesson, and is not
 test('a reload in the middle of a lesson keeps the step; over another network it offers the lesson\'s again', async () => {
   const page = await openPage(browser, server.url);
   await page.getByTestId('start-explore').click();
-  await page.getByTestId('lesson-picker').selectOption({ label: '2. Congestion spreading and its victims' });
+  await page.getByTestId('lesson-picker').selectOption({ label: '3. Congestion spreading and its victims' });
   await page.getByTestId('lesson-next').click();
-  await page.waitForFunction(() => JSON.parse(localStorage.getItem('ibcc.lessons.position') ?? 'null')?.[1] === 1);
+  await page.waitForFunction(() => JSON.parse(localStorage.getItem('ibcc.lessons.at') ?? 'null')?.[1] === 1);
   await page.reload();
   assert.match(await page.getByTestId('lesson-step').innerText(), /Step 2 of 3/);
   assert.equal(await page.getByLabel('Scenario').inputValue(), 'infocom03-fig2');
@@ -217,11 +219,11 @@ test('a teacher makes an exercise link; a student opens it and answers', async (
 
 test('a lesson opens the Finc(t) explorer and the place is kept on return', async () => {
   const page = await openPage(browser, server.url);
-  await page.getByTestId('lesson-picker').selectOption({ label: '6. Source-response functions and recovery time' });
+  await page.getByTestId('lesson-picker').selectOption({ label: '9. Source-response functions and recovery time' });
   await page.getByTestId('lesson-open-finc').click();
   await page.getByTestId('finc-plot').waitFor();
   await page.getByTestId('tab-playground').click();
-  assert.equal(await page.getByTestId('lesson-picker').inputValue(), '5');
+  assert.equal(await page.getByTestId('lesson-picker').inputValue(), '8');
   assert.match(await page.getByTestId('lesson-text').innerText(), /Finc\(t\) explorer/);
   assert.match(await page.getByLabel('Scenario').locator('option:checked').innerText(), /^Edited: LIPD with static traffic over 500 ms, INFOCOM'03 Fig\. 6$/);
   assert.deepEqual(page.errors, []);

@@ -53,6 +53,15 @@ impl Origin {
     }
 
     /// This origin after an edit.
+    /// Whether this is an exercise's scenario (as loaded, or edited since).
+    pub fn is_exercise(&self) -> bool {
+        match self {
+            Origin::Exercise => true,
+            Origin::Edited(from) => from.is_exercise(),
+            _ => false,
+        }
+    }
+
     pub fn edited(self) -> Origin {
         match self {
             Origin::Edited(_) => self,

@@ -313,9 +313,48 @@ pub fn navigate(items: &[(Hit, Point)], from: Option<Hit>, dir: (f64, f64)) -> O
         .map(|(h, _)| h)
 }
 
+/// Where on the drawing a lesson's highlight is: the nodes it involves (a link's ends, a buffer's switch, a flow's
+/// hosts); none for a plot.
+pub fn highlight_points(s: &Scenario, lay: &Layout, h: &crate::lessons::Highlight) -> Vec<Point> {
+    use crate::lessons::Highlight;
+    let at = |id: &str| s.nodes.iter().position(|n| n.id == id).and_then(|i| lay.positions.get(i).copied());
+    let ids: Vec<&str> = match h {
+        Highlight::Link(l) => l.split_once("->").map_or(Vec::new(), |(a, b)| vec![a, b]),
+        Highlight::Buffer { at, from } => vec![at.as_str(), from.as_str()],
+        Highlight::Flow(f) => s
+            .flows
+            .iter()
+            .filter(|x| x.id == *f || x.group == *f)
+            .flat_map(|x| [x.src.as_str(), x.dst.as_str()])
+            .collect(),
+        Highlight::Plot(_) => Vec::new(),
+    };
+    ids.into_iter().filter_map(at).collect()
+}
+
+/// Whether every point lies inside the view box.
+pub fn all_in_view(view: (f64, f64, f64, f64), points: &[Point]) -> bool {
+    points.iter().all(|&(x, y)| x >= view.0 && y >= view.1 && x <= view.0 + view.2 && y <= view.1 + view.3)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_highlight_is_found_on_the_drawing_and_checked_against_the_view() {
+        use crate::lessons::Highlight;
+        let s = ibcc_core::presets::find("infocom03-fig2").unwrap().scenario();
+        let lay = layout(&s);
+        let pos = |id: &str| lay.positions[s.nodes.iter().position(|n| n.id == id).unwrap()];
+        assert_eq!(highlight_points(&s, &lay, &Highlight::Link("A->B".into())), [pos("A"), pos("B")]);
+        let victim = highlight_points(&s, &lay, &Highlight::Flow("victim".into()));
+        assert_eq!(victim, [pos("AV"), pos("BV")]);
+        assert!(highlight_points(&s, &lay, &Highlight::Plot("rates".into())).is_empty());
+        assert!(all_in_view(lay.view_box, &victim), "the fitted view shows everything");
+        let (x, y) = pos("AV");
+        assert!(!all_in_view((x + 1.0, y - 10.0, 100.0, 100.0), &victim), "zoomed away from AV");
+    }
 
     #[test]
     fn preset_positions_are_kept_and_others_placed() {

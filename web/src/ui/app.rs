@@ -80,8 +80,11 @@ fn Shell() -> Html {
     let embedded = *use_memo((), |_| share::embedded());
     let restored = use_memo((), move |_| if embedded { Ok(None) } else { restore() });
     let doc = use_reducer(|| {
-        let from_exercise =
-            exercise.as_ref().as_ref().and_then(|e| e.as_ref().as_ref().ok()).and_then(|e| e.scenario().ok());
+        let from_exercise = exercise
+            .as_ref()
+            .as_ref()
+            .and_then(|e| e.as_ref().as_ref().ok())
+            .and_then(|sheet| sheet.exercises.first()?.scenario().ok());
         match (&*linked, from_exercise, &*restored) {
             (Some(Ok((s, _))), _, _) => Doc::new(s.clone(), Origin::Link),
             (_, Some(s), _) => Doc::new(s, Origin::Exercise),

@@ -33,6 +33,20 @@ fn overlay(a: &[Curve], b: &[Curve]) -> Vec<Curve> {
 
 type Sides = Rc<std::cell::RefCell<[Side; 2]>>;
 
+thread_local! {
+    /// B and the step's text, from a lesson step that opens the comparison.
+    static FROM_LESSON: std::cell::RefCell<Option<(Scenario, String)>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Opens the A/B view for a lesson step: A is the playground's scenario, B is `b`; both start at once, under the
+/// step's text.
+pub fn open_for_lesson(b: Scenario, text: String) {
+    FROM_LESSON.with(|l| *l.borrow_mut() = Some((b, text)));
+    if let Some(location) = web_sys::window().map(|w| w.location()) {
+        let _ = location.set_hash("compare");
+    }
+}
+
 /// Starts A and B, each in its own worker, as fast as they go.
 fn start_runs(sides: &Sides, tick: &UseStateHandle<u64>, runs: [Scenario; 2], kind: PlotKind) {
     for (i, s) in runs.into_iter().enumerate() {
@@ -120,11 +134,31 @@ fn rows_html(rows: Vec<crate::diff::Row>) -> Html {
 pub fn Compare() -> Html {
     let doc = use_doc();
     let a = doc.scenario.clone();
-    let b = use_state(|| None::<Rc<Scenario>>);
+    let lesson = use_memo((), |_| FROM_LESSON.with(|l| l.borrow_mut().take()));
+    let b = use_state(|| lesson.as_ref().as_ref().map(|(b, _)| Rc::new(b.clone())));
     let sides: Sides = use_mut_ref(|| [Side::default(), Side::default()]);
     let tick = use_state(|| 0u64);
     let kind = use_state(|| PlotKind::Rates);
     let all_settings = use_state(|| false);
+    // From a lesson, both run at once.
+    {
+        let (sides, tick, a, b, kind, from_lesson) =
+            (sides.clone(), tick.clone(), a.clone(), b.clone(), *kind, lesson.is_some());
+        use_effect_with((), move |_| {
+            if let (true, Some(bs)) = (from_lesson, (*b).clone()) {
+                start_runs(&sides, &tick, [(*a).clone(), (*bs).clone()], kind);
+            }
+        });
+    }
+    let note = lesson.as_ref().as_ref().map(|(_, text)| {
+        let groups = crate::view_model::groups(&a);
+        html! {
+            <div class="notice lesson-note" data-testid="compare-lesson">
+                <p>{ super::playground::lesson_text(text, &groups) }</p>
+                <a href="#" class="button" data-testid="compare-back-to-lesson">{ "← Back to the lesson" }</a>
+            </div>
+        }
+    });
 
     let setup = {
         let (b, a) = (b.clone(), a.clone());
@@ -228,6 +262,7 @@ pub fn Compare() -> Html {
     html! {
         <section class="compare" data-testid="compare" aria-label="A/B comparison">
             <h2>{ "A/B comparison" }</h2>
+            { for note }
             <div class="compare-layout">
                 <div class="compare-side">
                     { diff_html(&diffs) }

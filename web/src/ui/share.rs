@@ -5,7 +5,7 @@
 use super::document::{use_doc, Action, Origin};
 use super::download::download_text;
 use super::playground::live::LiveCtx;
-use crate::lessons::Exercise;
+use crate::lessons::Sheet;
 use crate::trace::PlotKind;
 use ibcc_core::presets::find;
 use ibcc_core::scenario::link::{decode, embed_code, encode, Shared};
@@ -42,9 +42,9 @@ pub fn from_location() -> Option<Result<(Scenario, Option<PlotKind>), String>> {
     )
 }
 
-/// The exercise link in the page's address (`#x=`), if any.
-pub fn exercise_from_location() -> Option<Result<Exercise, String>> {
-    Some(Exercise::from_link(&take_fragment("x=")?))
+/// The exercise link in the page's address (`#x=`), if any: a sheet of one or more exercises.
+pub fn exercise_from_location() -> Option<Result<Sheet, String>> {
+    Some(Sheet::from_link(&take_fragment("x=")?))
 }
 
 /// The page's address without query or fragment: where its files are, and what links append `#…` to.

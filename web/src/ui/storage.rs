@@ -38,3 +38,10 @@ pub fn save_text(key: &str, text: &str) {
         let _ = storage.set_item(key, text);
     }
 }
+
+/// Forgets what is stored under `key`.
+pub fn remove(key: &str) {
+    if let Some(storage) = storage() {
+        let _ = storage.remove_item(key);
+    }
+}

@@ -11,11 +11,21 @@ use super::topology::{self, Decor, Live};
 use super::HighlightCtx;
 use crate::figures::figures;
 use crate::gesture::{Card, Gestures, Input, Preview, Scene};
-use crate::view_model::{buffer_spots, focus_items, hit_test_with, layout, BufferSpot, Hit, Layout, Point};
+use crate::view_model::{
+    all_in_view, buffer_spots, focus_items, highlight_points, hit_test_with, layout, BufferSpot, Hit, Layout, Point,
+};
 use ibcc_core::scenario::Scenario;
 use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
+
+/// Scrolls `el` just onto the screen (nothing moves if it is already there, or hidden in another phone view).
+pub fn scroll_into_view(el: &web_sys::Element) {
+    let options = web_sys::ScrollIntoViewOptions::new();
+    options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+    options.set_behavior(web_sys::ScrollBehavior::Smooth);
+    el.scroll_into_view_with_scroll_into_view_options(&options);
+}
 
 /// What the gestures see of the drawing.
 struct Drawing<'a> {
@@ -58,6 +68,25 @@ pub fn Canvas() -> Html {
         use_effect_with(doc.loads, move |_| {
             gestures.borrow_mut().camera = None;
             redraw.force_update();
+        });
+    }
+    // What a lesson step points at comes into view: the whole network again if the zoom hides it, and the drawing
+    // scrolled onto the screen.
+    {
+        let (gestures, redraw, svg, s, base) = (gestures.clone(), redraw.clone(), svg.clone(), s.clone(), base.clone());
+        let hl = highlight.as_ref().and_then(|h| (**h).clone());
+        use_effect_with(hl, move |hl| {
+            let points = hl.as_ref().map(|h| highlight_points(&s, &base, h)).unwrap_or_default();
+            if !points.is_empty() {
+                let hidden = !all_in_view(gestures.borrow().view(), &points);
+                if hidden {
+                    gestures.borrow_mut().camera = None;
+                    redraw.force_update();
+                }
+                if let Some(el) = svg.cast::<web_sys::Element>() {
+                    scroll_into_view(&el);
+                }
+            }
         });
     }
     // Each event: the drawing's box, the scene, the machine, the effects.

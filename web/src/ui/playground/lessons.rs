@@ -7,13 +7,15 @@ use super::super::download::download_text;
 use super::super::storage;
 use super::live::{use_live, use_sim};
 use super::topology::{groups, paint};
-use super::{ExerciseCtx, HighlightCtx, OpenExercise};
+use super::{ExerciseCtx, HighlightCtx, OpenExercise, PhoneView, ShowCtx};
 use crate::lessons::{
-    library, same_network, spans, Answer, AnswerSheet, Exercise, Highlight, Library, Span, Step, Verdict, LESSONS_JSON,
+    library, same_network, spans, Answer, AnswerSheet, Exercise, Highlight, Library, Seen, Sheet, Span, Step, Task,
+    Verdict, LESSONS_JSON,
 };
 use crate::palette;
 use crate::trace::PlotKind;
-use ibcc_core::scenario::Scenario;
+use ibcc_core::presets::find as find_preset;
+use ibcc_core::scenario::{fnv1a, Scenario};
 use ibcc_core::sim::{Measurement, Metric};
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -21,8 +23,10 @@ use yew::prelude::*;
 
 const SAVED_ANSWERS: &str = "ibcc.lessons.answers";
 const SAVED_STUDENT: &str = "ibcc.lessons.student";
+/// The sheet a teacher is putting together.
+const SAVED_SHEET: &str = "ibcc.author.sheet";
 /// The lesson and step the student was at, so coming back from the Finc(t) explorer (or a reload) keeps the place.
-const SAVED_POSITION: &str = "ibcc.lessons.position";
+const SAVED_POSITION: &str = "ibcc.lessons.at";
 
 /// Now, as an ISO 8601 time.
 fn now_iso() -> String {
@@ -31,11 +35,13 @@ fn now_iso() -> String {
 
 /// Whether the student is in a lesson (one is chosen): selecting on the drawing then keeps the lesson in view.
 pub fn lesson_chosen() -> bool {
-    storage::load::<(Option<usize>, usize)>(SAVED_POSITION).is_some_and(|p| p.0.is_some())
+    storage::load::<(String, usize)>(SAVED_POSITION).is_some()
 }
 
-/// What a lesson step does: load a scenario (a new run, from where it came), and point at something.
-type StepAction = (Option<(Scenario, Origin)>, Option<Highlight>);
+/// What a lesson step does: load a scenario (a new run, from where it came), point at something, and show a plot
+/// (a step that sets the scene shows the plot it points at; a step that asks the student to switch the plot must
+/// not switch it itself).
+type StepAction = (Option<(Scenario, Origin)>, Option<Highlight>, Option<PlotKind>);
 
 /// Lesson text with its colour references shown as the colour the page draws, with a swatch.
 pub fn lesson_text(text: &str, groups: &[String]) -> Html {
@@ -57,8 +63,16 @@ pub fn lesson_text(text: &str, groups: &[String]) -> Html {
 
 #[derive(Properties, PartialEq)]
 pub struct LessonsProps {
-    /// An exercise opened from a link.
-    pub linked: Option<Rc<Result<Exercise, String>>>,
+    /// A sheet of exercises opened from a link.
+    pub linked: Option<Rc<Result<Sheet, String>>>,
+}
+
+/// Where a highlight is seen: on the drawing, or in the plot.
+fn shown_in(h: &Highlight) -> PhoneView {
+    match h {
+        Highlight::Plot(_) => PhoneView::Plot,
+        _ => PhoneView::Network,
+    }
 }
 
 #[component]
@@ -66,15 +80,16 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
     let doc = use_doc();
     let sim = use_sim();
     let highlight = use_context::<HighlightCtx>();
+    let show = use_context::<ShowCtx>();
     let scenario = doc.scenario.clone();
     let on_step = {
         let (d, sim, highlight) = (doc.dispatcher(), sim.clone(), highlight.clone());
-        Callback::from(move |(next, point): StepAction| {
+        Callback::from(move |(next, point, plot): StepAction| {
             if let Some((next, origin)) = next {
                 d.dispatch(Action::Load { next: Box::new(next), origin });
             }
-            if let Some(Highlight::Plot(k)) = &point {
-                sim.set_plot(PlotKind::from_id(k));
+            if let Some(kind) = plot {
+                sim.set_plot(kind);
             }
             if let Some(h) = &highlight {
                 h.set(point);
@@ -82,24 +97,33 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
         })
     };
     let lib = use_memo((), |_| library(LESSONS_JSON));
-    let saved = use_memo((), |_| storage::load::<(Option<usize>, usize)>(SAVED_POSITION));
+    let lessons: &Library = match &*lib {
+        Ok(l) => l,
+        Err(e) => return html! { <p class="error" role="alert">{ e }</p> },
+    };
+    // The place is kept by lesson id, so a reordered or longer library still finds it.
+    let saved = use_memo((), |_| storage::load::<(String, usize)>(SAVED_POSITION));
+    let find = |id: &str| lessons.lessons.iter().position(|l| l.id == id);
     // An exercise link starts without a lesson; otherwise the saved place.
-    let lesson = use_state(|| if p.linked.is_some() { None } else { saved.and_then(|s| s.0) });
-    let step = use_state(|| saved.map_or(0, |s| s.1));
+    let lesson = use_state(|| if p.linked.is_some() { None } else { saved.as_ref().as_ref().and_then(|s| find(&s.0)) });
+    let step = use_state(|| saved.as_ref().as_ref().map_or(0, |s| s.1));
     {
-        use_effect_with((*lesson, *step), |&(l, k)| storage::save(SAVED_POSITION, &(l, k)));
+        let id = (*lesson).and_then(|i| lessons.lessons.get(i)).map(|l| l.id.clone());
+        use_effect_with((id, *step), |(id, k)| match id {
+            Some(id) => storage::save(SAVED_POSITION, &(id, *k)),
+            None => storage::remove(SAVED_POSITION),
+        });
     }
     let answers = use_state(|| storage::load::<Vec<Answer>>(SAVED_ANSWERS).unwrap_or_default());
     {
         use_effect_with((*answers).clone(), |a| storage::save(SAVED_ANSWERS, a));
     }
-    let lessons: &Library = match &*lib {
-        Ok(l) => l,
-        Err(e) => return html! { <p class="error" role="alert">{ e }</p> },
-    };
 
+    // Shows step `k`: a scene step loads or changes the scenario, runs to its moment, opens A/B; a task step only
+    // points at what to act on.
     let go = {
-        let (on_step, scenario, step_h, origin) = (on_step.clone(), scenario.clone(), step.clone(), doc.origin.clone());
+        let (on_step, scenario, step_h, origin, sim) =
+            (on_step.clone(), scenario.clone(), step.clone(), doc.origin.clone(), sim.clone());
         move |s: &Step, k: usize| {
             step_h.set(k);
             let next = if s.load.is_some() || !s.set.is_empty() { s.scenario(&scenario).ok() } else { None };
@@ -108,32 +132,48 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
                 (Some(name), false) => Origin::Preset(name.clone()).edited(),
                 (None, _) => origin.clone().edited(),
             };
-            on_step.emit((next.map(|n| (n, from)), s.highlight.clone()));
+            if let Some(ms) = s.run_to_ms {
+                let t_ps = (ms * 1e9).round() as u64;
+                // A new scenario starts a new run first: the run-to waits for it.
+                if next.is_some() {
+                    sim.then_seek(t_ps);
+                } else {
+                    sim.seek(t_ps, None);
+                }
+            }
+            // A is the step's scenario (loaded just above), B the preset named.
+            if let Some(b) = s.compare.as_deref().and_then(find_preset) {
+                super::super::compare::open_for_lesson(b.scenario(), s.text.clone());
+            }
+            // A scene shows the plot it points at; a new network starts on the rates.
+            let plot = match (&s.highlight, s.sets_the_scene()) {
+                (Some(Highlight::Plot(k)), true) => Some(PlotKind::from_id(k)),
+                (_, true) if s.load.is_some() => Some(PlotKind::Rates),
+                _ => None,
+            };
+            on_step.emit((next.map(|n| (n, from)), s.highlight.clone(), plot));
+        }
+    };
+    // Starts lesson `i` at its first step.
+    let begin = {
+        let (lesson, go, lessons) = (lesson.clone(), go.clone(), lessons.lessons.clone());
+        move |i: Option<usize>| {
+            lesson.set(i);
+            if let Some(first) = i.and_then(|i| lessons.get(i)).and_then(|l| l.steps.first()) {
+                go(first, 0);
+            }
         }
     };
     let on_pick = {
-        let (lesson, go, lessons) = (lesson.clone(), go.clone(), lessons.lessons.clone());
+        let (begin, n) = (begin.clone(), lessons.lessons.len());
         Callback::from(move |e: Event| {
             let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
-            let i = select.value().parse::<usize>().ok().filter(|&i| i < lessons.len());
-            lesson.set(i);
-            if let Some(first) = i.and_then(|i| lessons[i].steps.first()) {
-                go(first, 0);
-            }
+            begin(select.value().parse::<usize>().ok().filter(|&i| i < n));
         })
     };
-    // Starts lesson `i` at its first step.
-    let start = {
-        let (lesson, go, lessons) = (lesson.clone(), go.clone(), lessons.lessons.clone());
-        move |i: usize| {
-            let (lesson, go, lessons) = (lesson.clone(), go.clone(), lessons.clone());
-            Callback::from(move |_: MouseEvent| {
-                lesson.set(Some(i));
-                if let Some(first) = lessons.get(i).and_then(|l| l.steps.first()) {
-                    go(first, 0);
-                }
-            })
-        }
+    let start = |i: usize| {
+        let begin = begin.clone();
+        Callback::from(move |_: MouseEvent| begin(Some(i)))
     };
     // Progress: a lesson is done once its exercise was answered right.
     let done = |l: &crate::lessons::Lesson| {
@@ -152,7 +192,9 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
             None => doc.origin.clone().edited(),
         };
         let (on_step, point) = (on_step.clone(), l.steps[k].highlight.clone());
-        Some(Callback::from(move |_: MouseEvent| on_step.emit((Some((s.clone(), origin.clone())), point.clone()))))
+        Some(Callback::from(move |_: MouseEvent| {
+            on_step.emit((Some((s.clone(), origin.clone())), point.clone(), None))
+        }))
     };
     let current = (*lesson).and_then(|i| lessons.lessons.get(i));
     let steps = current.map(|l| {
@@ -162,28 +204,46 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
             let (go, s) = (go.clone(), l.steps[to].clone());
             Callback::from(move |_| go(&s, to))
         };
+        let here = &l.steps[k];
+        // On a phone the network and the plot are other views: a button shows what the step points at.
+        let show_it = here.highlight.as_ref().zip(show.clone()).map(|(h, show)| {
+            let (view, label) = match shown_in(h) {
+                PhoneView::Plot => (PhoneView::Plot, "Show me in the plot"),
+                _ => (PhoneView::Network, "Show me on the network"),
+            };
+            html! { <button class="phone-only" onclick={show.reform(move |_| view)} data-testid="lesson-show">{ label }</button> }
+        });
         html! {
-            <div class="lesson-step" data-testid="lesson-step">
-                <p class="muted">{ format!("Step {} of {n}", k + 1) }</p>
+            <div class={classes!("lesson-step", here.task.is_some().then_some("task"))} data-testid="lesson-step">
+                <p class="muted">{ format!("Step {} of {n}", k + 1) }{ if here.task.is_some() { " · your turn" } else { "" } }</p>
                 if let Some(again) = elsewhere(l, k) {
                     <div class="notice lesson-elsewhere" data-testid="lesson-elsewhere">
                         <p>{ "This step is about another network than the one on the canvas now." }</p>
                         <button class="primary" onclick={again} data-testid="lesson-reload">{ "Load the lesson's network again" }</button>
                     </div>
                 } else {
-                    <p data-testid="lesson-text">{ lesson_text(&l.steps[k].text, &groups(&scenario)) }</p>
+                    <p data-testid="lesson-text">{ lesson_text(&here.text, &groups(&scenario)) }</p>
+                    if let Some(task) = &here.task {
+                        <TaskStatus task={Rc::new(task.clone())} />
+                    }
                 }
-                if l.steps[k].open.as_deref() == Some("finc") {
+                { for show_it }
+                if here.open.as_deref() == Some("finc") {
                     <button onclick={Callback::from(|_| {
                         if let Some(loc) = web_sys::window().map(|w| w.location()) {
                             let _ = loc.set_hash("finc");
                         }
                     })} data-testid="lesson-open-finc">{ "Open the Finc(t) explorer" }</button>
                 }
+                if here.compare.is_some() {
+                    <button onclick={nav(k)} data-testid="lesson-open-compare">{ "Open the A/B comparison again" }</button>
+                }
                 <div class="input-row">
                     <button disabled={k == 0} onclick={nav(k.saturating_sub(1))} data-testid="lesson-back">{ "Back" }</button>
                     <button disabled={k + 1 >= n} onclick={nav((k + 1).min(n - 1))} data-testid="lesson-next">{ "Next" }</button>
-                    <button onclick={nav(k)} data-testid="lesson-redo" title="Load this step's scenario again">{ "Do this step again" }</button>
+                    if here.sets_the_scene() {
+                        <button onclick={nav(k)} data-testid="lesson-redo" title="Set this step's scene again">{ "Do this step again" }</button>
+                    }
                 </div>
                 // The way on from the last step: the exercise, then the next lesson.
                 if k + 1 >= n {
@@ -201,14 +261,12 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
             </div>
         }
     });
-    let exercise = match (&p.linked, current) {
-        (Some(linked), _) if (*lesson).is_none() => match &**linked {
-            Ok(e) => Some(e.clone()),
-            Err(_) => None,
-        },
-        (_, Some(l)) => l.exercise.clone(),
+    // The exercise shown: the lesson's, or (from a link, before a lesson is chosen) the sheet's.
+    let sheet = match (&p.linked, *lesson) {
+        (Some(linked), None) => (**linked).as_ref().ok().cloned(),
         _ => None,
     };
+    let exercise = current.and_then(|l| l.exercise.clone());
     // The student's name, asked once (kept in the browser) and put on every export.
     let student = use_state(|| storage::load_text(SAVED_STUDENT).unwrap_or_default());
     let on_student = {
@@ -229,6 +287,7 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
             download_text(&text, "application/json", &format!("ibcc-answers-{file}.json"));
         })
     };
+    let linked_ok = p.linked.as_deref().is_some_and(|l| l.is_ok());
     html! {
         <details class="lessons" open=true data-testid="lessons">
             <summary>{ "Lessons and exercises" }</summary>
@@ -241,7 +300,7 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
             <div class="field">
                 <label for="lesson-picker">{ "Lesson" }</label>
                 <select id="lesson-picker" onchange={on_pick} data-testid="lesson-picker">
-                    <option value="" selected={lesson.is_none()}>{ if p.linked.as_deref().is_some_and(|l| l.is_ok()) { "(your teacher's exercise)" } else { "choose a lesson" } }</option>
+                    <option value="" selected={lesson.is_none()}>{ if linked_ok { "(your teacher's exercises)" } else { "choose a lesson" } }</option>
                     for (i, l) in lessons.lessons.iter().enumerate() {
                         <option value={i.to_string()} selected={*lesson == Some(i)}>
                             { if done(l) { format!("{} ✓", l.title) } else { l.title.clone() } }
@@ -252,6 +311,9 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
             { for steps }
             if let Some(e) = exercise {
                 <ExerciseView exercise={Rc::new(e)} on_step={on_step.clone()} answers={answers.clone()} />
+            }
+            if let Some(sheet) = sheet {
+                <SheetView sheet={Rc::new(sheet)} on_step={on_step.clone()} answers={answers.clone()} />
             }
             if !answers.is_empty() {
                 <div class="field export-answers">
@@ -268,6 +330,68 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
             <Author scenario={scenario.clone()} />
             <super::class::ClassAnswers />
         </details>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct TaskProps {
+    task: Rc<Task>,
+}
+
+/// Whether the student has done what a step asks, seen live (a component of its own, so the run's frames
+/// re-render only this line).
+#[component]
+fn TaskStatus(p: &TaskProps) -> Html {
+    let doc = use_doc();
+    let live = use_live();
+    let time_ms = if live.run_scenario.as_deref() == Some(&*doc.scenario) { live.time_ps() as f64 / 1e9 } else { 0.0 };
+    let seen = Seen { scenario: &doc.scenario, plot: live.kind.id(), time_ms };
+    if p.task.done_by(seen) {
+        html! { <p class="task-done" role="status" data-testid="task-done">{ "✓ " }{ &p.task.done }</p> }
+    } else {
+        html! { <p class="task-todo" role="status" data-testid="task-todo">{ "Your turn: this step waits until you have done it (Next goes on anyway)." }</p> }
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct SheetProps {
+    sheet: Rc<Sheet>,
+    on_step: Callback<StepAction>,
+    answers: UseStateHandle<Vec<Answer>>,
+}
+
+/// A teacher's sheet: its exercises one at a time, each marked once answered right.
+#[component]
+fn SheetView(p: &SheetProps) -> Html {
+    let at = use_state(|| 0usize);
+    let n = p.sheet.exercises.len();
+    let k = (*at).min(n - 1);
+    let right = |e: &Exercise| p.answers.iter().any(|a| a.right && a.exercise == e.id);
+    let pick = |i: usize| {
+        let (at, e, on_step) = (at.clone(), p.sheet.exercises[i].clone(), p.on_step.clone());
+        Callback::from(move |_: MouseEvent| {
+            at.set(i);
+            // Each exercise opens on its own scenario.
+            on_step.emit((e.scenario().ok().map(|s| (s, Origin::Exercise)), None, None));
+        })
+    };
+    html! {
+        <div class="sheet" data-testid="sheet">
+            if !p.sheet.title.is_empty() {
+                <h4 data-testid="sheet-title">{ &p.sheet.title }</h4>
+            }
+            if n > 1 {
+                <div class="input-row sheet-pager" role="group" aria-label="Exercises of the sheet">
+                    for i in 0..n {
+                        <button aria-pressed={(i == k).to_string()} class={classes!((i == k).then_some("active"))}
+                            onclick={pick(i)} data-testid={format!("sheet-{}", i + 1)}>
+                            { format!("Exercise {}{}", i + 1, if right(&p.sheet.exercises[i]) { " ✓" } else { "" }) }
+                        </button>
+                    }
+                </div>
+            }
+            <ExerciseView exercise={Rc::new(p.sheet.exercises[k].clone())} on_step={p.on_step.clone()} answers={p.answers.clone()} />
+        </div>
     }
 }
 
@@ -318,7 +442,7 @@ fn ExerciseView(p: &ExerciseProps) -> Html {
     }
     let load = {
         let (e, on_step) = (e.clone(), p.on_step.clone());
-        Callback::from(move |_| on_step.emit((e.scenario().ok().map(|s| (s, Origin::Exercise)), None)))
+        Callback::from(move |_| on_step.emit((e.scenario().ok().map(|s| (s, Origin::Exercise)), None, None)))
     };
     let on_input = {
         let answer = answer.clone();
@@ -525,6 +649,52 @@ fn Author(p: &AuthorProps) -> Html {
         let copied = copied.clone();
         Callback::from(move |_: MouseEvent| super::super::share::copy_to_clipboard(&url, copied.clone()))
     };
+    // The sheet being put together (kept in the browser, so a reload or another scenario loaded between two
+    // exercises loses nothing).
+    let sheet = use_state(|| {
+        storage::load::<Sheet>(SAVED_SHEET).unwrap_or(Sheet { title: String::new(), exercises: Vec::new() })
+    });
+    {
+        use_effect_with((*sheet).clone(), |s| storage::save(SAVED_SHEET, s));
+    }
+    let sheet_link = use_state(|| None::<String>);
+    let add_to_sheet = |e: Rc<Exercise>| {
+        let (sheet, sheet_link) = (sheet.clone(), sheet_link.clone());
+        Callback::from(move |_: MouseEvent| {
+            let mut next = (*sheet).clone();
+            next.exercises.retain(|x| x.id != e.id);
+            next.exercises.push((*e).clone());
+            sheet.set(next);
+            sheet_link.set(None);
+        })
+    };
+    let remove_from_sheet = |i: usize| {
+        let (sheet, sheet_link) = (sheet.clone(), sheet_link.clone());
+        Callback::from(move |_: MouseEvent| {
+            let mut next = (*sheet).clone();
+            if i < next.exercises.len() {
+                next.exercises.remove(i);
+            }
+            sheet.set(next);
+            sheet_link.set(None);
+        })
+    };
+    let on_sheet_title = {
+        let (sheet, sheet_link) = (sheet.clone(), sheet_link.clone());
+        Callback::from(move |e: InputEvent| {
+            let mut next = (*sheet).clone();
+            next.title = e.target_unchecked_into::<web_sys::HtmlInputElement>().value();
+            sheet.set(next);
+            sheet_link.set(None);
+        })
+    };
+    let make_sheet = {
+        let (sheet, sheet_link) = (sheet.clone(), sheet_link.clone());
+        Callback::from(move |_: MouseEvent| {
+            sheet_link.set(Some(format!("{}#x={}", super::super::share::page_url(), sheet.to_link())));
+        })
+    };
+    let sheet_copied = use_state(|| false);
     let make = {
         let (fields, locked, out, s, measure) =
             (fields.clone(), locked.clone(), out.clone(), s.clone(), measure.clone());
@@ -558,8 +728,10 @@ fn Author(p: &AuthorProps) -> Html {
                     })?;
                 let measure = Measurement { metric, from_ns: ms("from")?, to_ns: ms("to")? };
                 measure.interval_ns(&s).map_err(|e| e.to_string())?;
+                // An id from what the exercise asks of which scenario: distinct within a sheet, stable in answers.
+                let id = format!("t-{:08x}", fnv1a(format!("{question}|{what}|{}", s.digest()).as_bytes()) as u32);
                 let e = Exercise {
-                    id: format!("teacher-{}", question.len()),
+                    id,
                     question,
                     preset: None,
                     scenario: Some((*s).clone()),
@@ -570,7 +742,8 @@ fn Author(p: &AuthorProps) -> Html {
                     hint: get("hint"),
                     explanation: get("explanation"),
                 };
-                Ok((format!("{}#x={}", super::super::share::page_url(), e.to_link()), Rc::new(e)))
+                let one = Sheet { title: String::new(), exercises: vec![e.clone()] };
+                Ok((format!("{}#x={}", super::super::share::page_url(), one.to_link()), Rc::new(e)))
             })();
             if let Ok((_, e)) = &made {
                 measure(e);
@@ -613,6 +786,7 @@ fn Author(p: &AuthorProps) -> Html {
                                 <a class="button" href={url.clone()} target="_blank" rel="noopener" data-testid="author-preview">{ "Preview as a student ↗" }</a>
                                 <button onclick={{ let (measure, e) = (measure.clone(), e.clone()); Callback::from(move |_| measure(&e)) }}
                                     data-testid="author-measure" title="Measure the run as it stands now">{ "Measure this run again" }</button>
+                                <button onclick={add_to_sheet(e.clone())} data-testid="author-add">{ "Add to the sheet" }</button>
                             </div>
                             <p data-testid="author-answer">{ match &*answer {
                                 None => String::from("Measuring this run…"),
@@ -626,6 +800,31 @@ fn Author(p: &AuthorProps) -> Html {
                     },
                     Err(e) => html! { <p class="error" role="alert" data-testid="author-error">{ e }</p> },
                 } }
+            }
+            if !sheet.exercises.is_empty() {
+                <fieldset class="author-sheet" data-testid="author-sheet">
+                    <legend>{ format!("Sheet: {} exercise{}", sheet.exercises.len(), if sheet.exercises.len() == 1 { "" } else { "s" }) }</legend>
+                    <div class="field">
+                        <label for="author-sheet-title">{ "Title (optional)" }</label>
+                        <input id="author-sheet-title" type="text" value={sheet.title.clone()} oninput={on_sheet_title} data-testid="author-sheet-title" />
+                    </div>
+                    <ol>
+                        for (i, x) in sheet.exercises.iter().enumerate() {
+                            <li data-testid="author-sheet-item">{ &x.question }{ " " }
+                                <button class="linklike" onclick={remove_from_sheet(i)} aria-label={format!("Remove exercise {}", i + 1)}>{ "remove" }</button>
+                            </li>
+                        }
+                    </ol>
+                    <button onclick={make_sheet} data-testid="author-make-sheet">{ "Make the sheet link" }</button>
+                    if let Some(url) = &*sheet_link {
+                        <input class="share-link" type="text" readonly=true value={url.clone()} data-testid="author-sheet-link" aria-label="Sheet link" />
+                        <div class="input-row">
+                            <button onclick={{ let (url, c) = (url.clone(), sheet_copied.clone()); Callback::from(move |_: MouseEvent| super::super::share::copy_to_clipboard(&url, c.clone())) }}
+                                data-testid="author-sheet-copy">{ if *sheet_copied { "Copied" } else { "Copy link" } }</button>
+                            <a class="button" href={url.clone()} target="_blank" rel="noopener" data-testid="author-sheet-preview">{ "Preview as a student ↗" }</a>
+                        </div>
+                    }
+                </fieldset>
             }
         </details>
     }

@@ -228,6 +228,8 @@ pub struct Sim {
     /// The scenarios of marking changes sent, in order, until the worker answers each.
     retunes: Rc<RefCell<Vec<Rc<Scenario>>>>,
     kind: Cell<PlotKind>,
+    /// Where the next new run goes once loaded (a lesson step that runs to its moment).
+    after_load: Cell<Option<u64>>,
 }
 
 impl std::fmt::Debug for Sim {
@@ -247,6 +249,7 @@ impl Sim {
             next_id: Cell::new(0),
             retunes: Rc::default(),
             kind: Cell::new(PlotKind::Rates),
+            after_load: Cell::new(None),
         }
     }
 
@@ -325,6 +328,7 @@ impl Sim {
         let speed = fresh.then(|| timeline::default_speed(s));
         self.dispatch.dispatch(LiveAction::Loading(Rc::new(s.clone()), speed));
         if let Err(e) = s.validate() {
+            self.after_load.set(None);
             self.dispatch.dispatch(LiveAction::Failed(e.to_string()));
             if self.worker.borrow().is_some() {
                 self.post(&ToWorker::Unload);
@@ -333,6 +337,14 @@ impl Sim {
         }
         self.post(&ToWorker::Load { run, scenario: Box::new(s.clone()), checkpoints: true });
         self.post(&ToWorker::Plot { kind: self.kind.get() });
+        if let Some(t_ps) = self.after_load.take() {
+            self.seek(t_ps, None);
+        }
+    }
+
+    /// Once the next new run is loaded, goes to `t_ps` and pauses there.
+    pub fn then_seek(&self, t_ps: u64) {
+        self.after_load.set(Some(t_ps));
     }
 
     pub fn play(&self, speed: Speed) {

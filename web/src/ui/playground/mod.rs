@@ -15,6 +15,7 @@ mod generate;
 mod inspector;
 mod legend;
 mod lessons;
+pub use lessons::lesson_text;
 pub mod live;
 mod picker;
 mod plot;
@@ -64,6 +65,9 @@ impl OpenExercise {
 
 pub type ExerciseCtx = UseStateHandle<Option<OpenExercise>>;
 
+/// Shows one of the phone's views (a lesson step's "Show me on the network"); the playground provides it.
+pub type ShowCtx = Callback<PhoneView>;
+
 /// The open exercise while it waits for its answer (what the page then holds back), if there is one.
 #[hook]
 pub fn use_unanswered_exercise() -> Option<OpenExercise> {
@@ -82,7 +86,7 @@ pub enum PhoneView {
 pub struct PlaygroundProps {
     /// An exercise opened from a link.
     #[prop_or_default]
-    pub exercise: Option<Rc<Result<crate::lessons::Exercise, String>>>,
+    pub exercise: Option<Rc<Result<crate::lessons::Sheet, String>>>,
 }
 
 /// The playground. It does not follow the run itself (its parts do), so a frame re-renders only what shows it.
@@ -111,6 +115,7 @@ pub fn Playground(p: &PlaygroundProps) -> Html {
         }
     };
     let toggle_side = use_callback(side_open.clone(), |_: MouseEvent, open| open.set(!**open));
+    let show: ShowCtx = use_callback(phone.clone(), |v: PhoneView, phone| phone.set(v));
     let view_class = match *phone {
         PhoneView::Network => "show-network",
         PhoneView::Plot => "show-plot",
@@ -119,6 +124,7 @@ pub fn Playground(p: &PlaygroundProps) -> Html {
 
     html! {
         <ContextProvider<ExerciseCtx> context={open_exercise}>
+        <ContextProvider<ShowCtx> context={show}>
             <section class="playground" data-testid="playground" aria-label="Playground">
                 <Transport />
                 <Messages />
@@ -138,6 +144,7 @@ pub fn Playground(p: &PlaygroundProps) -> Html {
                     <SidePanel tab={side_tab.clone()} exercise={p.exercise.clone()} open={*side_open} on_toggle={toggle_side} />
                 </div>
             </section>
+        </ContextProvider<ShowCtx>>
         </ContextProvider<ExerciseCtx>>
     }
 }

@@ -46,9 +46,20 @@ pub fn Plot() -> Html {
         })
     };
     let highlighted = highlight.as_ref().is_some_and(|h| matches!(**h, Some(Highlight::Plot(_))));
+    // A lesson step pointing at the plot scrolls it onto the screen.
+    let panel = use_node_ref();
+    {
+        let panel = panel.clone();
+        let pointed = highlight.as_ref().and_then(|h| (**h).clone()).filter(|h| matches!(h, Highlight::Plot(_)));
+        use_effect_with(pointed, move |p| {
+            if let (Some(_), Some(el)) = (p, panel.cast::<web_sys::Element>()) {
+                super::canvas::scroll_into_view(&el);
+            }
+        });
+    }
     let file = format!("ibcc-{}", kind.id());
     html! {
-        <div class="plot-panel" data-testid="plot-panel">
+        <div class="plot-panel" data-testid="plot-panel" ref={panel}>
             <Chart curves={live.curves.clone()} axes={axes} file={file} highlighted={highlighted}>
                 <label class="plot-kind">
                     <span class="visually-hidden">{ "Plot" }</span>

@@ -8,7 +8,7 @@ use super::generate::Generate;
 use super::inspector::Inspector;
 use super::lessons::{lesson_chosen, LessonsPanel};
 use super::results::{PaperTable, ResultsTable};
-use crate::lessons::Exercise;
+use crate::lessons::Sheet;
 use ibcc_core::scenario::Scenario;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -47,7 +47,7 @@ impl SideTab {
 #[derive(Properties, PartialEq)]
 pub struct SideProps {
     pub tab: UseStateHandle<SideTab>,
-    pub exercise: Option<Rc<Result<Exercise, String>>>,
+    pub exercise: Option<Rc<Result<Sheet, String>>>,
     pub open: bool,
     pub on_toggle: Callback<MouseEvent>,
 }
@@ -55,8 +55,9 @@ pub struct SideProps {
 #[component]
 pub fn SidePanel(p: &SideProps) -> Html {
     let doc = use_doc();
-    // The settings an open exercise fixes, until it is answered.
-    let exercise = super::use_unanswered_exercise();
+    // The settings an open exercise fixes, until it is answered, while its scenario is loaded (a lesson's own steps
+    // may still ask for changes to the same settings).
+    let exercise = super::use_unanswered_exercise().filter(|_| doc.origin.is_exercise());
     let locked = exercise.map(|e| Callback::from(move |path: &'static str| e.locks(path)));
     // Selecting something on the drawing shows it, unless a lesson is being followed.
     {
