@@ -7,23 +7,17 @@ fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
 }
 
-/// The value stored under `key`, if there is one that parses.
+/// The value stored under `key`, if there is one that parses. (Values are JSON text, read with serde_json: the
+/// page already has serde_json's code for every type it keeps, where another deserializer would add its own copy.)
 pub fn load<T: DeserializeOwned>(key: &str) -> Option<T> {
-    let text = storage()?.get_item(key).ok().flatten()?;
-    let value = js_sys::JSON::parse(&text).ok()?;
-    serde_wasm_bindgen::from_value(value).ok()
+    serde_json::from_str(&storage()?.get_item(key).ok().flatten()?).ok()
 }
 
 /// Stores `value` under `key`; failures (quota, private mode) are silently ignored: this is a convenience.
 pub fn save<T: Serialize>(key: &str, value: &T) {
     let Some(storage) = storage() else { return };
-    let Ok(js) = serde_wasm_bindgen::to_value(value) else {
-        return;
-    };
-    if let Ok(text) = js_sys::JSON::stringify(&js) {
-        if let Some(text) = text.as_string() {
-            let _ = storage.set_item(key, &text);
-        }
+    if let Ok(text) = serde_json::to_string(value) {
+        let _ = storage.set_item(key, &text);
     }
 }
 
