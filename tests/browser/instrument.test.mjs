@@ -85,6 +85,8 @@ test('at 1024x768 with touch: a pinch zooms, one finger drags a node, a tap show
 test('at 390x844 nothing overflows sideways, one view at a time, plot text at full size', async () => {
   for (const colorScheme of ['light', 'dark']) {
     const page = await open({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, colorScheme });
+    // A first visit opens on the start card (lessons.test.mjs); exploring shows the network.
+    await page.getByTestId('start-explore').click();
     await page.getByTestId('run').click();
     await waitSim(page, 5);
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 390, 'no horizontal overflow');
@@ -121,6 +123,7 @@ test('at 390x844 nothing overflows sideways, one view at a time, plot text at fu
 
 test('the keyboard: arrows scroll the page until the network has focus, then move the selected node', async () => {
   const page = await open({ viewport: { width: 390, height: 700 } });
+  await page.getByTestId('start-explore').click();
   await page.getByTestId('scenario-picker').selectOption('infocom03-fig2');
   await page.evaluate(() => document.activeElement?.blur());
   const y0 = await page.evaluate(() => window.scrollY);

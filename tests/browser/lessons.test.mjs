@@ -138,6 +138,23 @@ test('a first visit shows the start card: it starts the first lesson, and is not
   assert.deepEqual([...page.errors, ...other.errors], []);
 });
 
+test('on a phone a first visit opens on the start card; exploring shows the network', async () => {
+  const page = await openPage(browser, server.url, { viewport: { width: 390, height: 844 } });
+  const card = page.getByTestId('start-card');
+  await card.waitFor();
+  const box = await card.boundingBox();
+  assert.ok(box && box.y + box.height <= 844, 'the card is on the first screen');
+  await screenshot(page, 'start-card-phone');
+  await page.getByTestId('start-explore').click();
+  assert.ok(await page.getByTestId('canvas-panel').isVisible(), 'the network is shown');
+  assert.equal(await page.getByTestId('phone-network').getAttribute('aria-pressed'), 'true');
+  // Later visits open on the network.
+  await page.reload();
+  await page.getByTestId('canvas-panel').waitFor();
+  assert.equal(await page.getByTestId('phone-network').getAttribute('aria-pressed'), 'true');
+  assert.deepEqual(page.errors, []);
+});
+
 test('a reload in the middle of a lesson keeps the step; over another network it offers the lesson\'s again', async () => {
   const page = await openPage(browser, server.url);
   await page.getByTestId('start-explore').click();
@@ -227,4 +244,95 @@ test('a lesson opens the Finc(t) explorer and the place is kept on return', asyn
   assert.match(await page.getByTestId('lesson-text').innerText(), /Finc\(t\) explorer/);
   assert.match(await page.getByLabel('Scenario').locator('option:checked').innerText(), /^Edited: LIPD with static traffic over 500 ms, INFOCOM'03 Fig\. 6$/);
   assert.deepEqual(page.errors, []);
+});
+
+test('a teacher makes a sheet of two exercises; a student answers both and the class table shows the verdicts', async () => {
+  const teacher = await openPage(browser, server.url);
+  const author = async (preset, question, what) => {
+    await teacher.getByLabel('Scenario').selectOption(preset);
+    await teacher.getByTestId('author-question').fill(question);
+    await teacher.getByTestId('author-what').selectOption(what);
+    await teacher.getByTestId('author-from').fill('40');
+    await teacher.getByTestId('author-to').fill('60');
+    await teacher.getByTestId('author-tolerance').fill('3');
+    await teacher.getByTestId('author-make').click();
+    await teacher.getByTestId('author-add').click();
+  };
+  await teacher.getByText('Make an exercise from this scenario').click();
+  await author('infocom03-fig3b', 'With one remote flow, how busy is A->B while the victim runs?', 'link:A->B');
+  await author('infocom03-fig3c', 'With five remote flows, what share does the victim get?', 'group:victim');
+  assert.equal(await teacher.getByTestId('author-sheet-item').count(), 2);
+  await teacher.getByTestId('author-sheet-title').fill('Week 3: windows');
+  await teacher.getByTestId('author-make-sheet').click();
+  const link = await teacher.getByTestId('author-sheet-link').inputValue();
+  assert.match(link, /#x=1\./);
+  // The sheet survives a reload of the teacher's page.
+  await teacher.reload();
+  await teacher.getByText('Make an exercise from this scenario').click();
+  assert.equal(await teacher.getByTestId('author-sheet-item').count(), 2);
+  // Preview as a student: the sheet in a new tab.
+  await teacher.getByTestId('author-make-sheet').click();
+  const [preview] = await Promise.all([teacher.context().waitForEvent('page'), teacher.getByTestId('author-sheet-preview').click()]);
+  await preview.getByTestId('sheet-title').filter({ hasText: 'Week 3: windows' }).waitFor();
+  await preview.close();
+
+  // The student answers each exercise on its own scenario: wrong, wrong (the value), right.
+  const student = await openPage(browser, link);
+  assert.equal(await student.getByTestId('sheet-title').innerText(), 'Week 3: windows');
+  const answer = async (n, question) => {
+    await student.getByTestId(`sheet-${n}`).click();
+    await student.getByTestId('exercise-question').filter({ hasText: question }).waitFor();
+    await student.getByTestId('exercise-to-end').click();
+    await student.waitForFunction(() => document.querySelector('[data-testid=sim-time]').innerText === '60.000 ms', null, { timeout: 60_000 });
+    await student.getByTestId('exercise-answer').fill('-50');
+    assert.match(await check(student), /^Not quite\./);
+    const value = (await check(student)).match(/gives (-?\d+\.\d)%/)[1];
+    await student.getByTestId('exercise-answer').fill(value);
+    assert.match(await check(student), /^Right\./);
+  };
+  await answer(1, /how busy is A->B/);
+  await answer(2, /what share does the victim get/);
+  assert.deepEqual(await student.locator('.sheet-pager button').allInnerTexts(), ['Exercise 1 ✓', 'Exercise 2 ✓']);
+  await screenshot(student, 'sheet-student');
+  await student.getByTestId('student-name').fill('Cleo');
+  const [download] = await Promise.all([student.waitForEvent('download'), student.getByTestId('export-answers').click()]);
+
+  await teacher.getByText('Class answers (teachers)').click();
+  await teacher.getByTestId('class-files').setInputFiles([await download.path()]);
+  await teacher.getByTestId('class-table').waitFor();
+  const rows = await teacher.getByTestId('class-row').allInnerTexts();
+  assert.equal(rows.length, 6);
+  assert.equal(rows.filter((r) => /^Cleo\s.*\bright\b/.test(r.trim())).length, 2, rows.join('\n'));
+  assert.equal(rows.filter((r) => /^Cleo\s.*\bwrong\b/.test(r.trim())).length, 4, rows.join('\n'));
+  // At a glance: each student's outcome per exercise, wider than the side panel when opened wide.
+  assert.match(await teacher.getByTestId('class-summary-row').innerText(), /^Cleo\s+✓ right \(3 answers\)\s+✓ right \(3 answers\)$/);
+  await teacher.getByTestId('class-wide').click();
+  const box = await teacher.getByTestId('class-table').boundingBox();
+  assert.ok(box.width > 600, `the wide table is ${box.width}px wide`);
+  await screenshot(teacher, 'class-table-wide');
+  assert.deepEqual([...teacher.errors, ...student.errors], []);
+});
+
+test('what a step points at comes into view: the zoom lets go of it; on a phone "Show me" switches views', async () => {
+  const page = await openPage(browser, server.url, { viewport: { width: 1024, height: 768 } });
+  await page.getByTestId('start-explore').click();
+  await page.getByTestId('lesson-picker').selectOption({ label: '3. Congestion spreading and its victims' });
+  await page.locator('.lesson-flow').first().waitFor({ state: 'attached' });
+  const fitted = await page.getByTestId('topology').getAttribute('data-viewbox');
+  // Zoomed in on the middle, the victim's hosts at the edges are out of view...
+  for (let i = 0; i < 5; i++) await page.getByTestId('zoom-in').click();
+  assert.notEqual(await page.getByTestId('topology').getAttribute('data-viewbox'), fitted);
+  await page.getByTestId('lesson-next').click();
+  await page.getByTestId('lesson-back').click();
+  // ...so pointing at the victim again shows the whole network.
+  await page.waitForFunction((v) => document.querySelector('[data-testid=topology]').getAttribute('data-viewbox') === v, fitted);
+
+  const phone = await openPage(browser, server.url, { viewport: { width: 390, height: 844 } });
+  await phone.getByTestId('start-lesson').click();
+  assert.equal(await phone.getByTestId('phone-lesson').getAttribute('aria-pressed'), 'true');
+  await phone.getByTestId('lesson-show').click();
+  assert.equal(await phone.getByTestId('phone-network').getAttribute('aria-pressed'), 'true');
+  await phone.getByTestId('highlight-B->BC').waitFor({ state: 'attached' });
+  assert.ok(await phone.getByTestId('topology').isVisible());
+  assert.deepEqual([...page.errors, ...phone.errors], []);
 });

@@ -52,7 +52,7 @@ test('offline after a first visit: reload, run a preset and open a lesson with n
   await page.reload();
   await runPreset(page, 'infocom03-fig2', 1);
   await openTab(page, 'lesson');
-  await page.getByTestId('lesson-picker').selectOption({ label: '2. Congestion spreading and its victims' });
+  await page.getByTestId('lesson-picker').selectOption({ label: '3. Congestion spreading and its victims' });
   assert.match(await page.getByTestId('lesson-text').innerText(), /victim flow AV->BV/);
   await screenshot(page, 'publish-offline');
   assert.deepEqual(page.errors.filter((e) => !/net::ERR_INTERNET_DISCONNECTED/.test(e)), []);

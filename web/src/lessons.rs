@@ -10,8 +10,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-/// The built-in lessons, as shipped in `www/`.
-pub const LESSONS_JSON: &str = include_str!("../../www/lessons.json");
+/// The built-in lessons, as shipped in `www/` (the page fetches them; the tests read them here).
+#[cfg(test)]
+const LESSONS_JSON: &str = include_str!("../../www/lessons.json");
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -430,6 +431,39 @@ pub fn class_table(files: &[(String, String)]) -> (Vec<ClassRow>, Vec<String>) {
     (rows, errors)
 }
 
+/// How one student did on one exercise: answered right in the end, after how many answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Outcome {
+    pub right: bool,
+    pub tries: usize,
+}
+
+/// A student's name and, per exercise of the summary, their outcome (`None`: not tried).
+pub type StudentOutcomes = (String, Vec<Option<Outcome>>);
+
+/// The class at a glance: the exercises (id and question, in order of first appearance) and each student's
+/// outcomes.
+pub fn class_summary(rows: &[ClassRow]) -> (Vec<(String, String)>, Vec<StudentOutcomes>) {
+    let mut exercises: Vec<(String, String)> = Vec::new();
+    for r in rows {
+        if !exercises.iter().any(|(id, _)| *id == r.answer.exercise) {
+            exercises.push((r.answer.exercise.clone(), r.answer.question.clone()));
+        }
+    }
+    let mut students: Vec<StudentOutcomes> = Vec::new();
+    for r in rows {
+        let i = students.iter().position(|(s, _)| *s == r.student).unwrap_or_else(|| {
+            students.push((r.student.clone(), vec![None; exercises.len()]));
+            students.len() - 1
+        });
+        let j = exercises.iter().position(|(id, _)| *id == r.answer.exercise).expect("listed above");
+        let o = students[i].1[j].get_or_insert(Outcome { right: false, tries: 0 });
+        o.right |= r.answer.right;
+        o.tries += 1;
+    }
+    (exercises, students)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -781,6 +815,18 @@ mod tests {
         assert_eq!(seen, [("(old.json)", "a", false), ("Ana", "a", true), ("Zoe", "a", false), ("Zoe", "b", true)]);
         assert_eq!(errors.len(), 1);
         assert!(errors[0].starts_with("notes.txt: not an answer file"), "{}", errors[0]);
+        let (exercises, students) = class_summary(&rows);
+        assert_eq!(exercises, [("a".to_owned(), "q".to_owned()), ("b".to_owned(), "q".to_owned())]);
+        let right = |tries| Some(Outcome { right: true, tries });
+        let wrong = |tries| Some(Outcome { right: false, tries });
+        assert_eq!(
+            students,
+            [
+                ("(old.json)".to_owned(), vec![wrong(1), None]),
+                ("Ana".to_owned(), vec![right(1), None]),
+                ("Zoe".to_owned(), vec![wrong(1), right(1)]),
+            ]
+        );
     }
 
     #[test]

@@ -1,12 +1,18 @@
 //! The teacher's class table: open the answer files students exported (several at once, read in the browser, sent
 //! nowhere) and see every student's answers and verdicts side by side.
 
-use crate::lessons::{class_table, ClassRow};
+use crate::lessons::{class_summary, class_table, ClassRow};
 use yew::prelude::*;
 
 #[component]
 pub fn ClassAnswers() -> Html {
     let table = use_state(|| None::<(Vec<ClassRow>, Vec<String>)>);
+    // The table is wider than the side panel: it can open over the whole page.
+    let wide = use_state(|| false);
+    let toggle_wide = {
+        let wide = wide.clone();
+        Callback::from(move |_: MouseEvent| wide.set(!*wide))
+    };
     let on_files = {
         let table = table.clone();
         Callback::from(move |e: Event| {
@@ -36,6 +42,11 @@ pub fn ClassAnswers() -> Html {
                 for e in errors.iter() {
                     <p class="error" role="alert">{ e }</p>
                 }
+                <div class={classes!("class-view", wide.then_some("wide"))} role={wide.then_some("dialog")} aria-label="Class answers">
+                <button onclick={toggle_wide} data-testid="class-wide" aria-pressed={wide.to_string()}>
+                    { if *wide { "Close the wide view" } else { "Open wide ⤢" } }
+                </button>
+                { summary(rows) }
                 <div class="table-scroll"><table class="results" data-testid="class-table">
                     <thead><tr>
                         <th scope="col">{ "student" }</th><th scope="col">{ "exercise" }</th><th scope="col">{ "answer" }</th>
@@ -56,7 +67,37 @@ pub fn ClassAnswers() -> Html {
                         }
                     </tbody>
                 </table></div>
+                </div>
             }
         </details>
+    }
+}
+
+/// Students down, exercises across: right in the end (after how many answers), wrong, or not tried.
+fn summary(rows: &[ClassRow]) -> Html {
+    let (exercises, students) = class_summary(rows);
+    html! {
+        <div class="table-scroll"><table class="results class-summary" data-testid="class-summary">
+            <thead><tr>
+                <th scope="col">{ "student" }</th>
+                for (id, question) in exercises.iter() {
+                    <th scope="col" title={id.clone()}>{ question }</th>
+                }
+            </tr></thead>
+            <tbody>
+                for (name, outcomes) in students.iter() {
+                    <tr data-testid="class-summary-row">
+                        <th scope="row">{ name }</th>
+                        for o in outcomes.iter() {
+                            { match o {
+                                Some(o) if o.right => html! { <td class="right">{ format!("✓ right ({} {})", o.tries, if o.tries == 1 { "answer" } else { "answers" }) }</td> },
+                                Some(o) => html! { <td class="wrong">{ format!("✗ wrong ({} {})", o.tries, if o.tries == 1 { "answer" } else { "answers" }) }</td> },
+                                None => html! { <td class="muted">{ "not tried" }</td> },
+                            } }
+                        }
+                    </tr>
+                }
+            </tbody>
+        </table></div>
     }
 }

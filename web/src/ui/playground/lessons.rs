@@ -10,12 +10,12 @@ use super::topology::{groups, paint};
 use super::{ExerciseCtx, HighlightCtx, OpenExercise, PhoneView, ShowCtx};
 use crate::lessons::{
     library, same_network, spans, Answer, AnswerSheet, Exercise, Highlight, Library, Seen, Sheet, Span, Step, Task,
-    Verdict, LESSONS_JSON,
+    Verdict,
 };
 use crate::palette;
 use crate::trace::PlotKind;
 use ibcc_core::presets::find as find_preset;
-use ibcc_core::scenario::{fnv1a, Scenario};
+use ibcc_core::scenario::{fnv1a, pretty_json, Scenario};
 use ibcc_core::sim::{Measurement, Metric};
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -27,6 +27,20 @@ const SAVED_STUDENT: &str = "ibcc.lessons.student";
 const SAVED_SHEET: &str = "ibcc.author.sheet";
 /// The lesson and step the student was at, so coming back from the Finc(t) explorer (or a reload) keeps the place.
 const SAVED_POSITION: &str = "ibcc.lessons.at";
+
+/// The lesson library beside the page (relative, so the page works under any path).
+async fn fetch_lessons() -> Result<String, String> {
+    let failed =
+        |e: wasm_bindgen::JsValue| format!("The lessons could not be loaded ({e:?}). Reload the page to try again.");
+    let window = web_sys::window().ok_or("no window")?;
+    let response: web_sys::Response =
+        wasm_bindgen_futures::JsFuture::from(window.fetch_with_str("lessons.json")).await.map_err(failed)?.into();
+    if !response.ok() {
+        return Err(format!("The lessons could not be loaded (lessons.json: HTTP {}).", response.status()));
+    }
+    let text = wasm_bindgen_futures::JsFuture::from(response.text().map_err(failed)?).await.map_err(failed)?;
+    text.as_string().ok_or_else(|| String::from("The lessons could not be loaded (lessons.json is not text)."))
+}
 
 /// Now, as an ISO 8601 time.
 fn now_iso() -> String {
@@ -96,20 +110,23 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
             }
         })
     };
-    let lib = use_memo((), |_| library(LESSONS_JSON));
-    let lessons: &Library = match &*lib {
-        Ok(l) => l,
-        Err(e) => return html! { <p class="error" role="alert">{ e }</p> },
-    };
-    // The place is kept by lesson id, so a reordered or longer library still finds it.
+    // The lessons are content, not code: read from `lessons.json` beside the page (cached for offline use).
+    let lib = use_state(|| None::<Rc<Result<Library, String>>>);
+    {
+        let lib = lib.clone();
+        use_effect_with((), move |_| {
+            wasm_bindgen_futures::spawn_local(async move {
+                lib.set(Some(Rc::new(fetch_lessons().await.and_then(|text| library(&text)))));
+            });
+        });
+    }
+    // The place, kept by lesson id (so a reordered or longer library still finds it). An exercise link starts
+    // without a lesson.
     let saved = use_memo((), |_| storage::load::<(String, usize)>(SAVED_POSITION));
-    let find = |id: &str| lessons.lessons.iter().position(|l| l.id == id);
-    // An exercise link starts without a lesson; otherwise the saved place.
-    let lesson = use_state(|| if p.linked.is_some() { None } else { saved.as_ref().as_ref().and_then(|s| find(&s.0)) });
+    let lesson = use_state(|| if p.linked.is_some() { None } else { saved.as_ref().as_ref().map(|s| s.0.clone()) });
     let step = use_state(|| saved.as_ref().as_ref().map_or(0, |s| s.1));
     {
-        let id = (*lesson).and_then(|i| lessons.lessons.get(i)).map(|l| l.id.clone());
-        use_effect_with((id, *step), |(id, k)| match id {
+        use_effect_with(((*lesson).clone(), *step), |(id, k)| match id {
             Some(id) => storage::save(SAVED_POSITION, &(id, *k)),
             None => storage::remove(SAVED_POSITION),
         });
@@ -118,6 +135,15 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
     {
         use_effect_with((*answers).clone(), |a| storage::save(SAVED_ANSWERS, a));
     }
+    // The student's name, asked once (kept in the browser) and put on every export.
+    let student = use_state(|| storage::load_text(SAVED_STUDENT).unwrap_or_default());
+    let lessons: &Library = match lib.as_deref() {
+        None => return html! { <p class="muted" data-testid="lessons-loading">{ "Loading the lessons…" }</p> },
+        Some(Err(e)) => return html! { <p class="error" role="alert" data-testid="lessons-error">{ e }</p> },
+        Some(Ok(l)) => l,
+    };
+    // The chosen lesson's place in the library.
+    let index = (*lesson).as_ref().and_then(|id| lessons.lessons.iter().position(|l| l.id == *id));
 
     // Shows step `k`: a scene step loads or changes the scenario, runs to its moment, opens A/B; a task step only
     // points at what to act on.
@@ -158,7 +184,7 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
     let begin = {
         let (lesson, go, lessons) = (lesson.clone(), go.clone(), lessons.lessons.clone());
         move |i: Option<usize>| {
-            lesson.set(i);
+            lesson.set(i.and_then(|i| lessons.get(i)).map(|l| l.id.clone()));
             if let Some(first) = i.and_then(|i| lessons.get(i)).and_then(|l| l.steps.first()) {
                 go(first, 0);
             }
@@ -196,7 +222,7 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
             on_step.emit((Some((s.clone(), origin.clone())), point.clone(), None))
         }))
     };
-    let current = (*lesson).and_then(|i| lessons.lessons.get(i));
+    let current = index.and_then(|i| lessons.lessons.get(i));
     let steps = current.map(|l| {
         let n = l.steps.len();
         let k = (*step).min(n.saturating_sub(1));
@@ -251,7 +277,7 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
                         if l.exercise.is_some() {
                             <p>{ "That was the last step. Now try the exercise below." }</p>
                         }
-                        if let Some((i, next)) = (*lesson).map(|i| i + 1).and_then(|i| lessons.lessons.get(i).map(|n| (i, n))) {
+                        if let Some((i, next)) = index.map(|i| i + 1).and_then(|i| lessons.lessons.get(i).map(|n| (i, n))) {
                             <button class="primary" onclick={start(i)} data-testid="lesson-next-lesson">{ format!("Next lesson: {}", next.title) }</button>
                         } else {
                             <p>{ "That was the last lesson." }</p>
@@ -262,13 +288,11 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
         }
     });
     // The exercise shown: the lesson's, or (from a link, before a lesson is chosen) the sheet's.
-    let sheet = match (&p.linked, *lesson) {
+    let sheet = match (&p.linked, index) {
         (Some(linked), None) => (**linked).as_ref().ok().cloned(),
         _ => None,
     };
     let exercise = current.and_then(|l| l.exercise.clone());
-    // The student's name, asked once (kept in the browser) and put on every export.
-    let student = use_state(|| storage::load_text(SAVED_STUDENT).unwrap_or_default());
     let on_student = {
         let student = student.clone();
         Callback::from(move |e: InputEvent| {
@@ -282,7 +306,7 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
         Callback::from(move |_| {
             let name = student.trim().to_owned();
             let sheet = AnswerSheet { student: name.clone(), exported_at: now_iso(), answers: (*answers).clone() };
-            let text = serde_json::to_string_pretty(&sheet).unwrap_or_default();
+            let text = pretty_json(&serde_json::to_string(&sheet).unwrap_or_default());
             let file: String = name.chars().map(|c| if c.is_alphanumeric() { c } else { '-' }).collect();
             download_text(&text, "application/json", &format!("ibcc-answers-{file}.json"));
         })
@@ -295,14 +319,14 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
                 <p class="error" role="alert" data-testid="exercise-link-error">{ format!("This exercise link could not be opened: {e}") }</p>
             }
             if p.linked.is_none() {
-                <super::start::StartCard on_start={start(0)} />
+                <super::start::StartCard on_start={start(0)} on_explore={show.clone().map(|s| s.reform(|_: MouseEvent| PhoneView::Network))} />
             }
             <div class="field">
                 <label for="lesson-picker">{ "Lesson" }</label>
                 <select id="lesson-picker" onchange={on_pick} data-testid="lesson-picker">
-                    <option value="" selected={lesson.is_none()}>{ if linked_ok { "(your teacher's exercises)" } else { "choose a lesson" } }</option>
+                    <option value="" selected={index.is_none()}>{ if linked_ok { "(your teacher's exercises)" } else { "choose a lesson" } }</option>
                     for (i, l) in lessons.lessons.iter().enumerate() {
-                        <option value={i.to_string()} selected={*lesson == Some(i)}>
+                        <option value={i.to_string()} selected={index == Some(i)}>
                             { if done(l) { format!("{} ✓", l.title) } else { l.title.clone() } }
                         </option>
                     }

@@ -27,7 +27,7 @@ mod tools;
 mod topology;
 mod transport;
 
-use super::document::{use_doc, Action};
+use super::document::{use_doc, Action, Origin};
 use crate::lessons::Highlight;
 use canvas::Canvas;
 use plot::Plot;
@@ -93,7 +93,16 @@ pub struct PlaygroundProps {
 #[component]
 pub fn Playground(p: &PlaygroundProps) -> Html {
     let side_tab = use_state(|| SideTab::Lesson);
-    let phone = use_state(|| PhoneView::Network);
+    // A phone shows one view at a time: a first visit opens on the start card (in the Lesson view), unless a link
+    // brought a network to look at.
+    let doc = use_doc();
+    let phone = use_state(|| {
+        if start::first_visit() && !matches!(doc.origin, Origin::Link) {
+            PhoneView::Side
+        } else {
+            PhoneView::Network
+        }
+    });
     let side_open = use_state(|| true);
     let open_exercise: ExerciseCtx = use_state(|| None);
 

@@ -6,15 +6,23 @@ use yew::prelude::*;
 
 const SEEN: &str = "ibcc.start.seen";
 
+/// Whether this is a first visit (the card has not been put away): a phone then opens on the card.
+pub fn first_visit() -> bool {
+    storage::load_text(SEEN).is_none()
+}
+
 #[derive(Properties, PartialEq)]
 pub struct StartProps {
     /// Starts the first lesson.
     pub on_start: Callback<MouseEvent>,
+    /// Explore on my own (on a phone: show the network).
+    #[prop_or_default]
+    pub on_explore: Option<Callback<MouseEvent>>,
 }
 
 #[component]
 pub fn StartCard(p: &StartProps) -> Html {
-    let shown = use_state(|| storage::load_text(SEEN).is_none());
+    let shown = use_state(first_visit);
     if !*shown {
         return html! {};
     }
@@ -41,7 +49,7 @@ pub fn StartCard(p: &StartProps) -> Html {
             </p>
             <div class="input-row">
                 <button class="primary" onclick={away(Some(p.on_start.clone()))} data-testid="start-lesson">{ "Start the first lesson" }</button>
-                <button onclick={away(None)} data-testid="start-explore">{ "Explore on my own" }</button>
+                <button onclick={away(p.on_explore.clone())} data-testid="start-explore">{ "Explore on my own" }</button>
             </div>
         </section>
     }
