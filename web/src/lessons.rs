@@ -537,7 +537,7 @@ mod tests {
     #[test]
     fn built_in_exercises_check_answers_against_the_run() {
         for lesson in lib().lessons {
-            let e = lesson.exercise.unwrap();
+            let e = lesson.exercise.clone().unwrap();
             let mut s = e.scenario().unwrap();
             // Up to the end of the measured interval is enough (if the scenario's own interval starts before it).
             if let Some(to) = e.measure.to_ns.filter(|&to| s.measure.from_ns < to) {
@@ -548,6 +548,22 @@ mod tests {
             let v = sim.measure(&e.measure).unwrap_or_else(|err| panic!("{}: {err}", e.id));
             // The answers, for the notes and docs/lessons.md (`cargo test -p ibcc-web exercises -- --nocapture`).
             eprintln!("{:<28} {:6.1}%  ±{}", e.id, 100.0 * v, e.tolerance_pct);
+            // Nothing the student reads before answering states the answer: no percentage in the lesson's steps,
+            // the question or the hint lies within the tolerance of it.
+            let before = lesson.steps.iter().map(|st| st.text.as_str()).chain([e.question.as_str(), e.hint.as_str()]);
+            for text in before {
+                for (i, _) in text.match_indices('%') {
+                    let digits = text[..i].trim_end();
+                    let start = digits.rfind(|c: char| !(c.is_ascii_digit() || c == '.')).map_or(0, |k| k + 1);
+                    if let Ok(x) = digits[start..].parse::<f64>() {
+                        assert!(
+                            (x - 100.0 * v).abs() > e.tolerance_pct,
+                            "{}: {x}% gives the answer away: {text}",
+                            e.id
+                        );
+                    }
+                }
+            }
             assert!(
                 matches!(e.check(&s, Some(v), 100.0 * v + 0.9 * e.tolerance_pct), Verdict::Right { .. }),
                 "{}",
