@@ -132,6 +132,16 @@ export async function runPast(page, ms) {
   }
 }
 
+/** Checks the open exercise's answer (first writing `answer`, if given) and resolves to the new verdict's text:
+ * the check is answered by the simulation's worker, and the exercise counts its verdicts. */
+export async function check(page, answer) {
+  if (answer !== undefined) await page.getByTestId('exercise-answer').fill(String(answer));
+  const n = Number(await page.getByTestId('exercise').getAttribute('data-checks'));
+  await page.getByTestId('exercise-check').click();
+  await page.waitForFunction((n) => Number(document.querySelector('[data-testid=exercise]').getAttribute('data-checks')) > n, n);
+  return page.getByTestId('exercise-verdict').innerText();
+}
+
 /** Page coordinates of view point (x, y) on the drawing (viewBox with preserveAspectRatio xMidYMid meet). */
 export async function toPage(page, x, y) {
   const svg = page.getByTestId('topology');

@@ -5,7 +5,7 @@
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { serveDist, closePages, launchBrowser, openPage, openTab, screenshot, runPast } from './harness.mjs';
+import { serveDist, closePages, launchBrowser, openPage, openTab, screenshot, runPast, check } from './harness.mjs';
 
 const library = JSON.parse(await readFile(new URL('../../www/lessons.json', import.meta.url), 'utf8'));
 
@@ -56,15 +56,6 @@ async function doTask(page, task) {
 }
 
 const simText = (ms) => `${ms.toFixed(3)} ms`;
-
-/** Answers the open exercise and resolves to the verdict's text. */
-async function check(page, answer) {
-  await page.getByTestId('exercise-answer').fill(String(answer));
-  const n = Number(await page.getByTestId('exercise').getAttribute('data-checks'));
-  await page.getByTestId('exercise-check').click();
-  await page.waitForFunction((n) => Number(document.querySelector('[data-testid=exercise]').getAttribute('data-checks')) > n, n);
-  return page.getByTestId('exercise-verdict').innerText();
-}
 
 for (const viewport of [{ width: 1280, height: 720 }, { width: 1024, height: 768 }])
 for (const [i, lesson] of library.lessons.entries()) {

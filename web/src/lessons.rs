@@ -181,8 +181,17 @@ pub enum Verdict {
 }
 
 /// Reads the lesson library.
+/// Reads the lesson library; a malformed task (a host's edited `lessons.json`) is named, as a parse error is.
 pub fn library(text: &str) -> Result<Library, String> {
-    serde_json::from_str(text).map_err(|e| format!("lessons: {e}"))
+    let lib: Library = serde_json::from_str(text).map_err(|e| format!("lessons: {e}"))?;
+    for lesson in &lib.lessons {
+        for (k, step) in lesson.steps.iter().enumerate() {
+            if let Some(task) = &step.task {
+                task.validate().map_err(|e| format!("lessons: {} step {}: {e}", lesson.id, k + 1))?;
+            }
+        }
+    }
+    Ok(lib)
 }
 
 /// Whether `a` and `b` are the same network (nodes and links; flows and settings may differ).
@@ -280,7 +289,7 @@ impl Exercise {
 
 /// Exercises handed out together (a teacher's sheet): what an exercise link (`#x=`) carries. A link made before
 /// sheets existed holds one bare exercise, and opens as a sheet of one.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Sheet {
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -386,6 +395,11 @@ pub struct Answer {
     /// The digest of the scenario it was measured on ([`Scenario::digest`]).
     #[serde(default)]
     pub scenario_digest: String,
+}
+
+/// Whether exercise `id` was answered right (progress: a lesson's tick, a sheet's).
+pub fn answered_right(answers: &[Answer], id: &str) -> bool {
+    answers.iter().any(|a| a.right && a.exercise == id)
 }
 
 /// What a student exports for the teacher: who, when, and every answer with its verdict.
@@ -639,6 +653,14 @@ mod tests {
             }
         }
         assert!(checked >= 6, "the lessons name colours: {checked}");
+    }
+
+    #[test]
+    fn a_library_with_a_malformed_task_is_refused_with_its_place() {
+        let text = r#"{ "version": 1, "lessons": [ { "id": "x", "title": "X", "exercise": null, "steps": [
+            { "text": "Look." }, { "text": "Your turn: two things.", "task": { "plot": "buffers", "reach_ms": 3, "done": "ok" } } ] } ] }"#;
+        let err = library(text).unwrap_err();
+        assert!(err.starts_with("lessons: x step 2: a task asks for exactly one"), "{err}");
     }
 
     #[test]

@@ -19,14 +19,6 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
 
-/// Scrolls `el` just onto the screen (nothing moves if it is already there, or hidden in another phone view).
-pub fn scroll_into_view(el: &web_sys::Element) {
-    let options = web_sys::ScrollIntoViewOptions::new();
-    options.set_block(web_sys::ScrollLogicalPosition::Nearest);
-    options.set_behavior(web_sys::ScrollBehavior::Smooth);
-    el.scroll_into_view_with_scroll_into_view_options(&options);
-}
-
 /// What the gestures see of the drawing.
 struct Drawing<'a> {
     s: &'a Scenario,
@@ -84,7 +76,7 @@ pub fn Canvas() -> Html {
                     redraw.force_update();
                 }
                 if let Some(el) = svg.cast::<web_sys::Element>() {
-                    scroll_into_view(&el);
+                    super::scroll_into_view(&el);
                 }
             }
         });

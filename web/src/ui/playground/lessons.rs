@@ -9,8 +9,8 @@ use super::live::{use_live, use_sim};
 use super::topology::{groups, paint};
 use super::{ExerciseCtx, HighlightCtx, OpenExercise, PhoneView, ShowCtx};
 use crate::lessons::{
-    library, same_network, spans, Answer, AnswerSheet, Exercise, Highlight, Library, Seen, Sheet, Span, Step, Task,
-    Verdict,
+    answered_right, library, same_network, spans, Answer, AnswerSheet, Exercise, Highlight, Library, Seen, Sheet, Span,
+    Step, Task, Verdict,
 };
 use crate::palette;
 use crate::trace::PlotKind;
@@ -57,6 +57,11 @@ pub fn lesson_chosen() -> bool {
 /// not switch it itself).
 type StepAction = (Option<(Scenario, Origin)>, Option<Highlight>, Option<PlotKind>);
 
+/// Opens an exercise's own scenario (a new run; what the exercise's locks apply to).
+fn open_exercise(e: &Exercise) -> StepAction {
+    (e.scenario().ok().map(|s| (s, Origin::Exercise)), None, None)
+}
+
 /// Lesson text with its colour references shown as the colour the page draws, with a swatch.
 pub fn lesson_text(text: &str, groups: &[String]) -> Html {
     spans(text)
@@ -79,14 +84,6 @@ pub fn lesson_text(text: &str, groups: &[String]) -> Html {
 pub struct LessonsProps {
     /// A sheet of exercises opened from a link.
     pub linked: Option<Rc<Result<Sheet, String>>>,
-}
-
-/// Where a highlight is seen: on the drawing, or in the plot.
-fn shown_in(h: &Highlight) -> PhoneView {
-    match h {
-        Highlight::Plot(_) => PhoneView::Plot,
-        _ => PhoneView::Network,
-    }
 }
 
 #[component]
@@ -202,9 +199,7 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
         Callback::from(move |_: MouseEvent| begin(Some(i)))
     };
     // Progress: a lesson is done once its exercise was answered right.
-    let done = |l: &crate::lessons::Lesson| {
-        l.exercise.as_ref().is_some_and(|e| answers.iter().any(|a| a.right && a.exercise == e.id))
-    };
+    let done = |l: &crate::lessons::Lesson| l.exercise.as_ref().is_some_and(|e| answered_right(&answers, &e.id));
     // When another network is loaded than the one step `k` is about (a reload over other work, a preset picked
     // meanwhile), the step offers to load its own rather than describe another.
     let elsewhere = |l: &crate::lessons::Lesson, k: usize| {
@@ -233,8 +228,8 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
         let here = &l.steps[k];
         // On a phone the network and the plot are other views: a button shows what the step points at.
         let show_it = here.highlight.as_ref().zip(show.clone()).map(|(h, show)| {
-            let (view, label) = match shown_in(h) {
-                PhoneView::Plot => (PhoneView::Plot, "Show me in the plot"),
+            let (view, label) = match h {
+                Highlight::Plot(_) => (PhoneView::Plot, "Show me in the plot"),
                 _ => (PhoneView::Network, "Show me on the network"),
             };
             html! { <button class="phone-only" onclick={show.reform(move |_| view)} data-testid="lesson-show">{ label }</button> }
@@ -390,13 +385,13 @@ fn SheetView(p: &SheetProps) -> Html {
     let at = use_state(|| 0usize);
     let n = p.sheet.exercises.len();
     let k = (*at).min(n - 1);
-    let right = |e: &Exercise| p.answers.iter().any(|a| a.right && a.exercise == e.id);
+    let right = |e: &Exercise| answered_right(&p.answers, &e.id);
     let pick = |i: usize| {
         let (at, e, on_step) = (at.clone(), p.sheet.exercises[i].clone(), p.on_step.clone());
         Callback::from(move |_: MouseEvent| {
             at.set(i);
             // Each exercise opens on its own scenario.
-            on_step.emit((e.scenario().ok().map(|s| (s, Origin::Exercise)), None, None));
+            on_step.emit(open_exercise(&e));
         })
     };
     html! {
@@ -466,7 +461,7 @@ fn ExerciseView(p: &ExerciseProps) -> Html {
     }
     let load = {
         let (e, on_step) = (e.clone(), p.on_step.clone());
-        Callback::from(move |_| on_step.emit((e.scenario().ok().map(|s| (s, Origin::Exercise)), None, None)))
+        Callback::from(move |_| on_step.emit(open_exercise(&e)))
     };
     let on_input = {
         let answer = answer.clone();
@@ -580,6 +575,16 @@ fn ExerciseView(p: &ExerciseProps) -> Html {
     }
 }
 
+/// A button's change to the sheet a teacher is putting together.
+fn edit_sheet(sheet: &UseStateHandle<Sheet>, change: impl Fn(&mut Sheet) + 'static) -> Callback<MouseEvent> {
+    let sheet = sheet.clone();
+    Callback::from(move |_| {
+        let mut next = (*sheet).clone();
+        change(&mut next);
+        sheet.set(next);
+    })
+}
+
 /// Settings a teacher may lock.
 const LOCKABLE: &[(&str, &str)] = &[
     ("marking.policy", "marking (policy)"),
@@ -675,47 +680,32 @@ fn Author(p: &AuthorProps) -> Html {
     };
     // The sheet being put together (kept in the browser, so a reload or another scenario loaded between two
     // exercises loses nothing).
-    let sheet = use_state(|| {
-        storage::load::<Sheet>(SAVED_SHEET).unwrap_or(Sheet { title: String::new(), exercises: Vec::new() })
-    });
+    let sheet = use_state(|| storage::load::<Sheet>(SAVED_SHEET).unwrap_or_default());
     {
         use_effect_with((*sheet).clone(), |s| storage::save(SAVED_SHEET, s));
     }
-    let sheet_link = use_state(|| None::<String>);
+    // Its link always matches it.
+    let sheet_link = use_memo((*sheet).clone(), |s| format!("{}#x={}", super::super::share::page_url(), s.to_link()));
     let add_to_sheet = |e: Rc<Exercise>| {
-        let (sheet, sheet_link) = (sheet.clone(), sheet_link.clone());
-        Callback::from(move |_: MouseEvent| {
-            let mut next = (*sheet).clone();
-            next.exercises.retain(|x| x.id != e.id);
-            next.exercises.push((*e).clone());
-            sheet.set(next);
-            sheet_link.set(None);
+        edit_sheet(&sheet, move |s| {
+            s.exercises.retain(|x| x.id != e.id);
+            s.exercises.push((*e).clone());
         })
     };
     let remove_from_sheet = |i: usize| {
-        let (sheet, sheet_link) = (sheet.clone(), sheet_link.clone());
-        Callback::from(move |_: MouseEvent| {
-            let mut next = (*sheet).clone();
-            if i < next.exercises.len() {
-                next.exercises.remove(i);
+        edit_sheet(&sheet, move |s| {
+            if i < s.exercises.len() {
+                s.exercises.remove(i);
             }
-            sheet.set(next);
-            sheet_link.set(None);
         })
     };
     let on_sheet_title = {
-        let (sheet, sheet_link) = (sheet.clone(), sheet_link.clone());
+        let sheet = sheet.clone();
         Callback::from(move |e: InputEvent| {
-            let mut next = (*sheet).clone();
-            next.title = e.target_unchecked_into::<web_sys::HtmlInputElement>().value();
-            sheet.set(next);
-            sheet_link.set(None);
-        })
-    };
-    let make_sheet = {
-        let (sheet, sheet_link) = (sheet.clone(), sheet_link.clone());
-        Callback::from(move |_: MouseEvent| {
-            sheet_link.set(Some(format!("{}#x={}", super::super::share::page_url(), sheet.to_link())));
+            sheet.set(Sheet {
+                title: e.target_unchecked_into::<web_sys::HtmlInputElement>().value(),
+                ..(*sheet).clone()
+            })
         })
     };
     let sheet_copied = use_state(|| false);
@@ -839,15 +829,12 @@ fn Author(p: &AuthorProps) -> Html {
                             </li>
                         }
                     </ol>
-                    <button onclick={make_sheet} data-testid="author-make-sheet">{ "Make the sheet link" }</button>
-                    if let Some(url) = &*sheet_link {
-                        <input class="share-link" type="text" readonly=true value={url.clone()} data-testid="author-sheet-link" aria-label="Sheet link" />
-                        <div class="input-row">
-                            <button onclick={{ let (url, c) = (url.clone(), sheet_copied.clone()); Callback::from(move |_: MouseEvent| super::super::share::copy_to_clipboard(&url, c.clone())) }}
-                                data-testid="author-sheet-copy">{ if *sheet_copied { "Copied" } else { "Copy link" } }</button>
-                            <a class="button" href={url.clone()} target="_blank" rel="noopener" data-testid="author-sheet-preview">{ "Preview as a student ↗" }</a>
-                        </div>
-                    }
+                    <input class="share-link" type="text" readonly=true value={(*sheet_link).clone()} data-testid="author-sheet-link" aria-label="Sheet link" />
+                    <div class="input-row">
+                        <button onclick={{ let (url, c) = ((*sheet_link).clone(), sheet_copied.clone()); Callback::from(move |_: MouseEvent| super::super::share::copy_to_clipboard(&url, c.clone())) }}
+                            data-testid="author-sheet-copy">{ if *sheet_copied { "Copied" } else { "Copy link" } }</button>
+                        <a class="button" href={(*sheet_link).clone()} target="_blank" rel="noopener" data-testid="author-sheet-preview">{ "Preview as a student ↗" }</a>
+                    </div>
                 </fieldset>
             }
         </details>

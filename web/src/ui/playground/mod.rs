@@ -36,6 +36,14 @@ use std::rc::Rc;
 use transport::Transport;
 use yew::prelude::*;
 
+/// Scrolls `el` just onto the screen (nothing moves if it is already there, or hidden in another phone view).
+pub fn scroll_into_view(el: &web_sys::Element) {
+    let options = web_sys::ScrollIntoViewOptions::new();
+    options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+    options.set_behavior(web_sys::ScrollBehavior::Smooth);
+    el.scroll_into_view_with_scroll_into_view_options(&options);
+}
+
 pub(crate) fn wall_ms() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
 }

@@ -53,7 +53,7 @@ pub fn Plot() -> Html {
         let pointed = highlight.as_ref().and_then(|h| (**h).clone()).filter(|h| matches!(h, Highlight::Plot(_)));
         use_effect_with(pointed, move |p| {
             if let (Some(_), Some(el)) = (p, panel.cast::<web_sys::Element>()) {
-                super::canvas::scroll_into_view(&el);
+                super::scroll_into_view(&el);
             }
         });
     }
