@@ -30,9 +30,7 @@ fn leaves(v: &Value, path: String, out: &mut Vec<(String, String)>) {
 
 fn flat(s: &Scenario) -> Vec<(String, String)> {
     let mut out = Vec::new();
-    if let Ok(v) = serde_json::to_value(s.without_layout()) {
-        leaves(&v, String::new(), &mut out);
-    }
+    leaves(&ibcc_core::scenario::to_value(&s.without_layout()), String::new(), &mut out);
     out
 }
 

@@ -4,7 +4,7 @@
 
 use ibcc_core::presets::find;
 use ibcc_core::scenario::link::{pack, unpack, LinkError};
-use ibcc_core::scenario::Scenario;
+use ibcc_core::scenario::{from_value, Scenario};
 use ibcc_core::sim::Measurement;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -306,11 +306,11 @@ impl Sheet {
     /// The sheet in a link; each exercise must be usable, and ids distinct (answers are kept by id).
     pub fn from_link(link: &str) -> Result<Sheet, String> {
         let v = unpack(link).map_err(|e| e.to_string())?;
-        let json = |e: serde_json::Error| LinkError::Json(e.to_string()).to_string();
+        let json = |e: String| LinkError::Json(e).to_string();
         let sheet = if v.get("exercises").is_some() {
-            serde_json::from_value::<Sheet>(v).map_err(json)?
+            from_value::<Sheet>(&v).map_err(json)?
         } else {
-            Sheet { title: String::new(), exercises: vec![serde_json::from_value::<Exercise>(v).map_err(json)?] }
+            Sheet { title: String::new(), exercises: vec![from_value::<Exercise>(&v).map_err(json)?] }
         };
         if sheet.exercises.is_empty() {
             return Err(String::from("the sheet has no exercises"));

@@ -117,7 +117,9 @@ pub fn unpack(link: &str) -> Result<serde_json::Value, LinkError> {
             LinkError::Damaged
         }
     })?;
-    let value: serde_json::Value = serde_json::from_slice(&json).map_err(|e| LinkError::Json(e.to_string()))?;
+    // From text, not bytes: one JSON reader in the page's wasm (scenario/json.rs).
+    let json = core::str::from_utf8(&json).map_err(|_| LinkError::Json("the data is not UTF-8 text".into()))?;
+    let value: serde_json::Value = serde_json::from_str(json).map_err(|e| LinkError::Json(e.to_string()))?;
     migrate(version, value)
 }
 
@@ -128,7 +130,7 @@ pub fn encode(shared: &Shared) -> String {
 
 /// Opens a link (without the `#s=`; surrounding whitespace is ignored).
 pub fn decode(link: &str) -> Result<Shared, LinkError> {
-    let shared: Shared = serde_json::from_value(unpack(link)?).map_err(|e| LinkError::Json(e.to_string()))?;
+    let shared: Shared = super::from_value(&unpack(link)?).map_err(LinkError::Json)?;
     shared.scenario.validate().map_err(LinkError::Scenario)?;
     Ok(shared)
 }

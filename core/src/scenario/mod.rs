@@ -7,6 +7,8 @@
 //! types cannot (references, topology, ranges, limits) and names the offending element and field.
 
 mod error;
+mod json;
+pub use json::{from_value, pretty_json, to_value};
 pub mod link;
 mod path;
 pub use path::Settings;
@@ -414,82 +416,7 @@ impl Scenario {
     }
 }
 
-/// Compact JSON re-indented as `serde_json::to_string_pretty` writes it (two spaces, `": "`, empty `[]` and `{}`).
-pub fn pretty_json(compact: &str) -> String {
-    let mut out = String::with_capacity(compact.len() * 2);
-    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
-    let newline = |out: &mut String, depth: usize| {
-        out.push('\n');
-        for _ in 0..depth {
-            out.push_str("  ");
-        }
-    };
-    let mut chars = compact.chars().peekable();
-    while let Some(c) = chars.next() {
-        if in_string {
-            out.push(c);
-            match (escaped, c) {
-                (true, _) => escaped = false,
-                (false, '\\') => escaped = true,
-                (false, '"') => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match c {
-            '"' => {
-                in_string = true;
-                out.push(c);
-            }
-            '{' | '[' => {
-                out.push(c);
-                let close = if c == '{' { '}' } else { ']' };
-                if chars.peek() == Some(&close) {
-                    out.push(close);
-                    chars.next();
-                } else {
-                    depth += 1;
-                    newline(&mut out, depth);
-                }
-            }
-            '}' | ']' => {
-                depth = depth.saturating_sub(1);
-                newline(&mut out, depth);
-                out.push(c);
-            }
-            ',' => {
-                out.push(c);
-                newline(&mut out, depth);
-            }
-            ':' => out.push_str(": "),
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
 /// The 64-bit FNV-1a hash of `bytes`: the digests of scenarios and of results (stable across platforms).
 pub fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::pretty_json;
-    use crate::presets::PRESETS;
-    use alloc::string::ToString;
-
-    /// The re-indented compact JSON is byte for byte serde_json's pretty JSON: for every preset, and for strings
-    /// holding the characters the re-indenter treats specially, escaped quotes and empty containers.
-    #[test]
-    fn pretty_json_is_serde_jsons_pretty_form() {
-        for p in PRESETS {
-            let s = p.scenario();
-            assert_eq!(s.to_json(), serde_json::to_string_pretty(&s).unwrap(), "{}", p.name);
-        }
-        let v = serde_json::json!({
-            "a": "x, {y}: [z] \"q\" \\", "b": [], "c": {}, "d": [[], {}, [1, [2]], {"e": null}], "f": -1.5e-7
-        });
-        assert_eq!(pretty_json(&v.to_string()), serde_json::to_string_pretty(&v).unwrap());
-    }
 }

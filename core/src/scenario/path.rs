@@ -2,7 +2,7 @@
 //! and get a validated scenario. Lessons, exercises and sweeps name the settings they change this way, in the
 //! scenario format's own terms (docs/scenario.md).
 
-use super::Scenario;
+use super::{from_value, to_value, Scenario};
 use alloc::borrow::ToOwned;
 use alloc::collections::BTreeMap;
 use alloc::format;
@@ -13,7 +13,7 @@ use serde_json::Value;
 impl Scenario {
     /// The value at `path` (dot-separated keys of the scenario's JSON), if there is one.
     pub fn setting(&self, path: &str) -> Option<Value> {
-        let mut v = serde_json::to_value(self).ok()?;
+        let mut v = to_value(self);
         for key in path.split('.') {
             v = v.get_mut(key)?.take();
         }
@@ -25,7 +25,7 @@ impl Scenario {
         &self,
         set: impl IntoIterator<Item = (&'a String, &'a Value)>,
     ) -> Result<Scenario, String> {
-        let mut v = serde_json::to_value(self).map_err(|e| e.to_string())?;
+        let mut v = to_value(self);
         let mut paths = Vec::new();
         for (path, value) in set {
             paths.push(path.clone());
@@ -44,7 +44,7 @@ impl Scenario {
                 }
             }
         }
-        let next: Scenario = serde_json::from_value(v).map_err(|e| format!("settings {}: {e}", paths.join(", ")))?;
+        let next: Scenario = from_value(&v).map_err(|e| format!("settings {}: {e}", paths.join(", ")))?;
         next.validate().map_err(|e| e.to_string())?;
         Ok(next)
     }
