@@ -1,4 +1,5 @@
-//! What the page and its simulation worker say to each other, as JSON text messages. The worker owns the run (a
+//! What the page and its simulation worker say to each other: the page's messages as JSON text (a scenario is
+//! JSON anyway), the worker's in the binary form of [`crate::wire`]. The worker owns the run (a
 //! [`Driver`]) and sends small frames; the page acknowledges each frame before the next is sent, so a busy page
 //! gets fewer frames while the simulation keeps its pace. Sweep points go to workers of their own with `Sweep`.
 //! Pure Rust, tested natively; `bin/worker.rs` is the worker's side.
@@ -96,12 +97,12 @@ impl ToWorker {
 }
 
 impl FromWorker {
-    pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
+    pub fn to_bytes(&self) -> Vec<u8> {
+        crate::wire::to_bytes(self).unwrap_or_default()
     }
 
-    pub fn from_json(text: &str) -> Result<Self, String> {
-        serde_json::from_str(text).map_err(|e| format!("a message from the simulation worker could not be read: {e}"))
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, String> {
+        crate::wire::from_bytes(bytes).map_err(|e| format!("a message from the simulation worker could not be read: {e}"))
     }
 }
 
@@ -220,13 +221,19 @@ mod tests {
     use ibcc_core::presets::find;
 
     #[test]
-    fn messages_round_trip_as_json() {
+    fn messages_round_trip() {
         let s = find("infocom03-fig2").unwrap().scenario();
         let m = ToWorker::Load { run: 3, scenario: Box::new(s), checkpoints: true };
         assert_eq!(serde_json::from_str::<ToWorker>(&m.to_json()).unwrap(), m);
         let r = FromWorker::Retuned { run: 3, at_ps: 5, needs_restart: Some("why".into()) };
-        assert_eq!(FromWorker::from_json(&r.to_json()).unwrap(), r);
-        assert!(FromWorker::from_json("{").unwrap_err().contains("could not be read"));
+        assert_eq!(FromWorker::from_bytes(&r.to_bytes()).unwrap(), r);
+        assert!(FromWorker::from_bytes(&[9]).unwrap_err().contains("could not be read"));
+    }
+
+    /// Every message the worker sends reads back as it was (frames, results, errors: the wire format's rule on
+    /// skipped fields holds for all of them).
+    fn trip(m: &FromWorker) {
+        assert_eq!(&FromWorker::from_bytes(&m.to_bytes()).unwrap(), m);
     }
 
     #[test]
@@ -254,6 +261,9 @@ mod tests {
             later += 20.0;
             let t = later;
             let (f, again) = w.work(&move || t, 5.0);
+            if let Some(m) = &f {
+                trip(m);
+            }
             if let Some(FromWorker::Frame { frame: f, .. }) = f {
                 w.handle(&ToWorker::Ack.to_json(), &move || t);
                 last = Some(f);
@@ -271,10 +281,15 @@ mod tests {
             to_ns: None,
         };
         let replies = w.handle(&ToWorker::Measure { id: 7, measurement: m }.to_json(), &|| 0.0);
+        replies.iter().for_each(trip);
         assert!(matches!(&replies[..], [FromWorker::Measured { run: 4, id: 7, value: Ok(_) }]));
         let empty = Box::new(Scenario::empty("x", 0));
         let bad = w.handle(&ToWorker::Load { run: 5, scenario: empty, checkpoints: true }.to_json(), &|| 0.0);
         assert!(matches!(&bad[..], [FromWorker::LoadError { run: 5, .. }]));
+        bad.iter().for_each(trip);
+        let swept = w.handle(&ToWorker::Sweep { id: 9, scenario: Box::new(s.clone()) }.to_json(), &|| 0.0);
+        assert!(matches!(&swept[..], [FromWorker::Swept { id: 9, results: Ok(_) }]));
+        swept.iter().for_each(trip);
         let m = Measurement {
             metric: ibcc_core::sim::Metric::GroupRate { group: "local".into() },
             from_ns: None,

@@ -26,6 +26,12 @@ fn main() {
     }
 
     impl Shell {
+        /// A message to the page, its bytes handed over rather than copied.
+        fn send(&self, m: &ibcc_web::protocol::FromWorker) {
+            let bytes = js_sys::Uint8Array::from(m.to_bytes().as_slice());
+            let _ = self.scope.post_message_with_transfer(&bytes, &js_sys::Array::of1(&bytes.buffer()));
+        }
+
         fn now(&self) -> f64 {
             self.scope.performance().map_or(0.0, |p| p.now())
         }
@@ -34,7 +40,7 @@ fn main() {
             let clock = || self.now();
             let (frame, again) = self.worker.borrow_mut().work(&clock, SLICE_MS);
             if let Some(f) = frame {
-                let _ = self.scope.post_message(&JsValue::from_str(&f.to_json()));
+                self.send(&f);
             }
             let generation = self.generation.get();
             match again {
@@ -77,7 +83,7 @@ fn main() {
         let clock = || me.now();
         let replies = me.worker.borrow_mut().handle(&text, &clock);
         for r in replies {
-            let _ = me.scope.post_message(&JsValue::from_str(&r.to_json()));
+            me.send(&r);
         }
         me.generation.set(me.generation.get() + 1);
         let _ = me.channel.port2().post_message(&JsValue::from_f64(me.generation.get() as f64));

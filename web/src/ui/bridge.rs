@@ -33,8 +33,8 @@ impl SimWorker {
         let worker = spawn().map_err(|e| format!("could not start a web worker: {e:?}"))?;
         let me = worker.clone();
         let handler = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
-            let text = e.data().as_string().unwrap_or_default();
-            match FromWorker::from_json(&text) {
+            let bytes = js_sys::Uint8Array::new(&e.data()).to_vec();
+            match FromWorker::from_bytes(&bytes) {
                 Ok(m) => on_message.emit(m),
                 Err(err) => {
                     web_sys::console::warn_1(&JsValue::from_str(&err));
