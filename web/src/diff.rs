@@ -39,7 +39,7 @@ pub fn differences(a: &Scenario, b: &Scenario) -> Vec<(String, String, String)> 
     let (fa, fb) = (flat(a), flat(b));
     let get = |f: &[(String, String)], k: &str| f.iter().find(|(p, _)| p == k).map(|(_, v)| v.clone());
     let mut keys: Vec<&String> = fa.iter().chain(fb.iter()).map(|(k, _)| k).collect();
-    keys.sort();
+    crate::sorting::sort(&mut keys);
     keys.dedup();
     keys.into_iter()
         .filter_map(|k| {

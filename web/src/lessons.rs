@@ -439,7 +439,7 @@ pub fn class_table(files: &[(String, String)]) -> (Vec<ClassRow>, Vec<String>) {
             Err(e) => errors.push(format!("{file}: not an answer file ({e})")),
         }
     }
-    rows.sort_by(|a, b| {
+    crate::sorting::sort_by(&mut rows, |a, b| {
         (&a.student, &a.answer.exercise, &a.answer.at).cmp(&(&b.student, &b.answer.exercise, &b.answer.at))
     });
     (rows, errors)

@@ -11,7 +11,7 @@
 //!   messages, and the binary form of the worker's;
 //! - [`timeline`]: moments, speeds and steps of a scenario's timeline;
 //! - [`rate_plot`], [`finc_plot`]: the plots, drawn on a canvas in the page and on SVG in tests;
-//! - [`settings`]: settings in words;
+//! - [`settings`]: settings in words; [`sorting`]: one shared sort (the page's size);
 //! - [`edit`], [`diff`], [`origin`]: canvas edits with undo and redo; what differs between A and B; what is loaded;
 //! - [`lessons`], [`sweep`]: lessons and exercises; the browser sweep's points and plot;
 //! - [`selftest`]: the golden digest and the benchmark, run by the worker for the browser tests;
@@ -32,6 +32,7 @@ pub mod rate_plot;
 pub mod run;
 pub mod selftest;
 pub mod settings;
+pub mod sorting;
 pub mod sweep;
 pub mod timeline;
 pub mod trace;

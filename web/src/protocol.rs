@@ -102,7 +102,8 @@ impl FromWorker {
     }
 
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, String> {
-        crate::wire::from_bytes(bytes).map_err(|e| format!("a message from the simulation worker could not be read: {e}"))
+        crate::wire::from_bytes(bytes)
+            .map_err(|e| format!("a message from the simulation worker could not be read: {e}"))
     }
 }
 

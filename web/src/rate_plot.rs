@@ -75,7 +75,7 @@ pub struct YAxis {
 /// The curves as CSV: one row per x value, one column per curve (empty where a curve has no point).
 pub fn to_csv(x_name: &str, curves: &[Curve]) -> String {
     let mut xs: Vec<f64> = curves.iter().flat_map(|c| c.points.iter().map(|p| p.0)).collect();
-    xs.sort_by(f64::total_cmp);
+    crate::sorting::sort_by(&mut xs, f64::total_cmp);
     xs.dedup();
     let quote = |s: &str| if s.contains([',', '"']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_owned() };
     let mut out = quote(x_name);

@@ -140,7 +140,7 @@ impl Trace {
                 let mut by_peak: Vec<usize> = (0..self.buffers.len()).collect();
                 let peak = |b: usize| self.buffers[b].iter().copied().fold(0.0f32, f32::max);
                 by_peak.retain(|&b| peak(b) > 0.0);
-                by_peak.sort_by(|&x, &y| peak(y).total_cmp(&peak(x)).then(x.cmp(&y)));
+                crate::sorting::sort_by(&mut by_peak, |&x, &y| peak(y).total_cmp(&peak(x)).then(x.cmp(&y)));
                 by_peak
                     .into_iter()
                     .take(max)
@@ -154,7 +154,7 @@ impl Trace {
             PlotKind::Marks => {
                 let total = |c: usize| self.marks[c].last().copied().unwrap_or(0);
                 let mut by_total: Vec<usize> = (0..self.marks.len()).filter(|&c| total(c) > 0).collect();
-                by_total.sort_by(|&x, &y| total(y).cmp(&total(x)).then(x.cmp(&y)));
+                crate::sorting::sort_by(&mut by_total, |&x, &y| total(y).cmp(&total(x)).then(x.cmp(&y)));
                 by_total
                     .into_iter()
                     .take(max)

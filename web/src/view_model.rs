@@ -184,7 +184,7 @@ pub fn buffer_spots(s: &Scenario, lay: &Layout) -> Vec<BufferSpot> {
         let c = lay.positions[sw];
         let angle = |p: Point| (p.1 - c.1).atan2(p.0 - c.0);
         let mut angles: Vec<f64> = ins.iter().map(|&(_, p)| angle(p)).collect();
-        angles.sort_by(f64::total_cmp);
+        crate::sorting::sort_by(&mut angles, f64::total_cmp);
         let gap = if angles.len() < 2 {
             core::f64::consts::PI
         } else {

@@ -192,7 +192,13 @@ impl ser::Serializer for &mut Writer {
     fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Self, WireError> {
         Ok(self)
     }
-    fn serialize_tuple_variant(self, _: &'static str, index: u32, _: &'static str, _: usize) -> Result<Self, WireError> {
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        index: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self, WireError> {
         self.varint(index.into());
         Ok(self)
     }
@@ -559,8 +565,8 @@ impl<'de> de::VariantAccess<'de> for &mut Reader<'de> {
 #[cfg(test)]
 mod tests {
     use super::{from_bytes, to_bytes};
-    use std::collections::BTreeMap;
     use serde::{Deserialize, Serialize};
+    use std::collections::BTreeMap;
 
     #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
     enum Kind {

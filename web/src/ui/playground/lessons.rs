@@ -615,7 +615,7 @@ fn Author(p: &AuthorProps) -> Html {
     let s = &p.scenario;
     let groups: Vec<String> = {
         let mut g: Vec<String> = s.flows.iter().map(|f| f.group.clone()).filter(|g| !g.is_empty()).collect();
-        g.sort();
+        crate::sorting::sort(&mut g);
         g.dedup();
         g
     };
