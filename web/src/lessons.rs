@@ -569,7 +569,7 @@ mod tests {
                 for (i, _) in text.match_indices('%') {
                     let digits = text[..i].trim_end();
                     let start = digits.rfind(|c: char| !(c.is_ascii_digit() || c == '.')).map_or(0, |k| k + 1);
-                    if let Ok(x) = digits[start..].parse::<f64>() {
+                    if let Some(x) = crate::number::parse(&digits[start..]) {
                         assert!(
                             (x - 100.0 * v).abs() > e.tolerance_pct,
                             "{}: {x}% gives the answer away: {text}",

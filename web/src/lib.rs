@@ -25,6 +25,7 @@ pub mod figures;
 pub mod finc_plot;
 pub mod gesture;
 pub mod lessons;
+pub mod number;
 pub mod origin;
 pub mod palette;
 pub mod protocol;

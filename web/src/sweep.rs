@@ -31,7 +31,7 @@ pub fn parse_values(text: &str) -> Result<Vec<Value>, String> {
             Some((to, step)) => (to.trim(), step.trim()),
             None => (rest.trim(), "1"),
         };
-        let num = |s: &str| s.trim().parse::<f64>().ok().filter(|x| x.is_finite());
+        let num = crate::number::parse;
         let (Some(a), Some(b), Some(d)) = (num(from), num(to), num(step)) else {
             return Err(format!("{t:?}: a range is FROM..TO or FROM..TO step STEP, with numbers"));
         };
@@ -50,7 +50,7 @@ pub fn parse_values(text: &str) -> Result<Vec<Value>, String> {
         .map(|s| match s {
             "true" => Value::Bool(true),
             "false" => Value::Bool(false),
-            _ => s.parse::<f64>().ok().filter(|x| x.is_finite()).map_or_else(|| Value::String(s.to_owned()), number),
+            _ => crate::number::parse(s).map_or_else(|| Value::String(s.to_owned()), number),
         })
         .collect())
 }

@@ -39,7 +39,7 @@ impl Default for Fields {
 impl Fields {
     fn parse(&self) -> Result<FincInputs, InputError> {
         let num = |field: &'static str, s: &str| {
-            s.trim().parse::<f64>().map_err(|_| InputError { field, message: format!("{s:?} is not a number") })
+            crate::number::parse(s).ok_or_else(|| InputError { field, message: format!("{s:?} is not a number") })
         };
         let inputs = FincInputs {
             r_min_divisor: num("r_min_divisor", &self.r_min_divisor)?,

@@ -438,7 +438,7 @@ pub fn ParamsPanel(p: &ParamsProps) -> Html {
             let value = if trimmed.is_empty() {
                 Ok(None)
             } else {
-                trimmed.parse::<f64>().map(Some).map_err(|_| "not a number")
+                crate::number::parse(trimmed).map(Some).ok_or("not a number")
             };
             let mut next = (*scenario).clone();
             let outcome = value

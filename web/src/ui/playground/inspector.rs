@@ -18,7 +18,7 @@ fn number(text: &str) -> Result<Option<f64>, String> {
     if t.is_empty() {
         return Ok(None);
     }
-    t.parse::<f64>().map(Some).map_err(|_| format!("{t:?} is not a number"))
+    crate::number::parse(t).map(Some).ok_or_else(|| format!("{t:?} is not a number"))
 }
 
 fn whole(text: &str) -> Result<Option<u64>, String> {

@@ -479,7 +479,7 @@ fn ExerciseView(p: &ExerciseProps) -> Html {
             (e.clone(), answer.clone(), verdict.clone(), p.answers.clone(), sim.clone(), checks.clone(), wrong.clone());
         let ran = live.run_scenario.clone();
         Callback::from(move |_| {
-            let Ok(a) = answer.trim().trim_end_matches('%').trim().parse::<f64>() else {
+            let Some(a) = crate::number::parse(answer.trim().trim_end_matches('%')) else {
                 *checks.borrow_mut() += 1;
                 verdict.set(Some(Err(format!("{:?} is not a number: answer in percent, e.g. 42", answer.trim()))));
                 return;
@@ -719,9 +719,8 @@ fn Author(p: &AuthorProps) -> Html {
                 if v.is_empty() {
                     return Ok(None);
                 }
-                v.parse::<f64>()
-                    .ok()
-                    .filter(|x| x.is_finite() && *x >= 0.0)
+                crate::number::parse(&v)
+                    .filter(|x| *x >= 0.0)
                     .map(|x| Some((x * 1e6).round() as u64))
                     .ok_or_else(|| format!("{k}: {v:?} is not a time in ms"))
             };
@@ -737,7 +736,7 @@ fn Author(p: &AuthorProps) -> Html {
                     _ => return Err(String::from("choose what is measured")),
                 };
                 let tolerance_pct =
-                    get("tolerance").parse::<f64>().ok().filter(|t| t.is_finite() && *t >= 0.0).ok_or_else(|| {
+                    crate::number::parse(&get("tolerance")).filter(|t| *t >= 0.0).ok_or_else(|| {
                         String::from("the tolerance must be a number of percentage points, 0 or more")
                     })?;
                 let measure = Measurement { metric, from_ns: ms("from")?, to_ns: ms("to")? };
