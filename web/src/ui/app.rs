@@ -175,7 +175,7 @@ fn Shell() -> Html {
                     { for View::ALL.into_iter().map(link) }
                 </nav>
             </header>
-            <main class={classes!(format!("view-{:?}", *view).to_lowercase())}>
+            <main class={classes!(format!("view-{:?}", *view).to_ascii_lowercase())}>
                 if let Some(Err(e)) = &*linked {
                     <p class="error" role="alert" data-testid="link-error">
                         { format!("This link could not be opened: {e}. The default scenario is shown instead.") }

@@ -146,7 +146,7 @@ pub fn FincExplorer() -> Html {
                             for f in ResponseFunction::ALL {
                                 <tr>
                                     <th scope="row">{ f.name() }</th>
-                                    <td data-testid={format!("recovery-{}", f.name().to_lowercase())}>
+                                    <td data-testid={format!("recovery-{}", f.name().to_ascii_lowercase())}>
                                         { format_ms(model.time_to_rmax_ms(f)) }
                                     </td>
                                     <td>{ format_ms(f.recovery_time(&model.params, 1.0) * model.packet_time_ms) }</td>

@@ -152,7 +152,7 @@ pub fn Canvas() -> Html {
             <CanvasTools feed={feed.clone()} tool={g.tool} can_undo={doc.history.can_undo()} can_redo={doc.history.can_redo()}
                 on_undo={undo} on_redo={redo} show_flows={*show_flows} on_flows={toggle_flows} />
             <div class="canvas-stage">
-                <svg ref={svg} class={classes!("topology", format!("tool-{:?}", g.tool).to_lowercase())} data-testid="topology"
+                <svg ref={svg} class={classes!("topology", format!("tool-{:?}", g.tool).to_ascii_lowercase())} data-testid="topology"
                     tabindex="0" role="application" aria-roledescription="network drawing"
                     aria-label="Network: arrows move between nodes and links, Enter selects, arrows move a selected node, Delete deletes"
                     aria-activedescendant={active} viewBox={vb.clone()} data-viewbox={vb} preserveAspectRatio="xMidYMid meet"

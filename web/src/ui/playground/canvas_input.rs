@@ -229,7 +229,7 @@ pub fn use_undo_keys(dispatch: UseReducerDispatcher<Doc>) {
                 if typing {
                     return;
                 }
-                let action = match k.key().to_lowercase().as_str() {
+                let action = match k.key().to_ascii_lowercase().as_str() {
                     "z" if k.shift_key() => Action::Redo,
                     "z" => Action::Undo,
                     "y" => Action::Redo,

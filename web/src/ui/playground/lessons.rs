@@ -302,7 +302,7 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
             let name = student.trim().to_owned();
             let sheet = AnswerSheet { student: name.clone(), exported_at: now_iso(), answers: (*answers).clone() };
             let text = pretty_json(&serde_json::to_string(&sheet).unwrap_or_default());
-            let file: String = name.chars().map(|c| if c.is_alphanumeric() { c } else { '-' }).collect();
+            let file: String = name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
             download_text(&text, "application/json", &format!("ibcc-answers-{file}.json"));
         })
     };

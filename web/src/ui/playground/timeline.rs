@@ -97,7 +97,7 @@ pub fn Timeline() -> Html {
         let title = format!("{} at {}", m.label, format_time_ns(m.at_ns as f64));
         // The button is a finger's width; the dot it shows is small.
         html! {
-            <button class={classes!("moment", format!("{:?}", m.kind).to_lowercase())} style={format!("left: {}", pct(frac(to)))}
+            <button class={classes!("moment", format!("{:?}", m.kind).to_ascii_lowercase())} style={format!("left: {}", pct(frac(to)))}
                 {onclick} title={title.clone()} aria-label={format!("Go to: {title}")} disabled={!ready}
                 data-testid={format!("moment-{}", m.label.replace(' ', "-"))} />
         }
