@@ -72,7 +72,7 @@ test('walk the spreading lesson and answer its exercise right and wrong', async 
   await openTab(page, 'settings');
   await page.getByLabel('Marking policy').selectOption('naive');
   await openTab(page, 'lesson');
-  assert.match(await check(page), /fixes marking\.policy/);
+  assert.match(await check(page), /fixes 'Marking policy'/);
 
   // Exporting asks for the student's name once; the file carries it, the time, each answer, its verdict and the
   // scenario's digest.
@@ -208,7 +208,7 @@ test('a teacher makes an exercise link; a student opens it and answers', async (
 
   const student = await openPage(browser, link);
   assert.match(await student.getByTestId('exercise-question').innerText(), /inter-switch link while the victim runs/);
-  assert.match(await student.locator('.exercise .muted').innerText(), /utilization of A->B, 40-60 ms. Fixed: source\.window_packets/);
+  assert.match(await student.locator('.exercise .muted').innerText(), /utilization of A->B, 40-60 ms. Fixed: 'Window \(packets\)'/);
   // "Go to the measured end" runs to where the answer is read.
   await student.getByTestId('exercise-to-end').click();
   await student.waitForFunction(() => document.querySelector('[data-testid=sim-time]').innerText === '60.000 ms', null, { timeout: 60_000 });

@@ -40,7 +40,8 @@ mod tests {
     /// What a person types reads as Rust's own `str::parse` reads it, bit for bit; what is not a number is `None`.
     #[test]
     fn reads_what_people_type() {
-        for t in ["3", "-0.5", ".5", "5.", "+2", "1e-3", " 42 ", "0.1", "2.5E3", "-.25", "1.7976931348623157e308", "5.e2"]
+        for t in
+            ["3", "-0.5", ".5", "5.", "+2", "1e-3", " 42 ", "0.1", "2.5E3", "-.25", "1.7976931348623157e308", "5.e2"]
         {
             let std: f64 = t.trim().trim_start_matches('+').parse().unwrap();
             assert_eq!(parse(t).map(f64::to_bits), Some(std.to_bits()), "{t:?}");

@@ -548,7 +548,7 @@ fn ExerciseView(p: &ExerciseProps) -> Html {
             </div>
         },
         Ok(Verdict::Locked(path)) => html! {
-            <p class="error" role="alert" data-testid="exercise-verdict">{ format!("This exercise fixes {path}: you changed it. Load the exercise again.") }</p>
+            <p class="error" role="alert" data-testid="exercise-verdict">{ format!("This exercise fixes '{}': you changed it. Load the exercise again.", crate::settings::label(path)) }</p>
         },
         Ok(Verdict::NotRun(why)) => html! { <p class="notice" data-testid="exercise-verdict">{ format!("Not yet: {why}.") }</p> },
     });
@@ -556,7 +556,7 @@ fn ExerciseView(p: &ExerciseProps) -> Html {
         <div class="exercise" data-testid="exercise" data-checks={checks.borrow().to_string()}>
             <h4>{ "Exercise" }</h4>
             <p data-testid="exercise-question">{ &e.question }</p>
-            <p class="muted">{ format!("Measured: {}. Fixed: {}.", e.measure.describe(), if e.locked.is_empty() { String::from("nothing") } else { e.locked.join(", ") }) }</p>
+            <p class="muted">{ format!("Measured: {}. Fixed: {}.", e.measure.describe(), if e.locked.is_empty() { String::from("nothing") } else { e.locked.iter().map(|p| format!("'{}'", crate::settings::label(p))).collect::<Vec<_>>().join(", ") }) }</p>
             <div class="input-row">
                 <button onclick={load} data-testid="exercise-load">{ "Load the exercise's scenario" }</button>
                 <button onclick={to_end} data-testid="exercise-to-end" title="Run (fast) to where the answer is measured, then pause">{ "Go to the measured end" }</button>
@@ -735,10 +735,9 @@ fn Author(p: &AuthorProps) -> Html {
                     Some(("link", l)) => Metric::LinkRate { link: l.into() },
                     _ => return Err(String::from("choose what is measured")),
                 };
-                let tolerance_pct =
-                    crate::number::parse(&get("tolerance")).filter(|t| *t >= 0.0).ok_or_else(|| {
-                        String::from("the tolerance must be a number of percentage points, 0 or more")
-                    })?;
+                let tolerance_pct = crate::number::parse(&get("tolerance"))
+                    .filter(|t| *t >= 0.0)
+                    .ok_or_else(|| String::from("the tolerance must be a number of percentage points, 0 or more"))?;
                 let measure = Measurement { metric, from_ns: ms("from")?, to_ns: ms("to")? };
                 measure.interval_ns(&s).map_err(|e| e.to_string())?;
                 // An id from what the exercise asks of which scenario: distinct within a sheet, stable in answers.
