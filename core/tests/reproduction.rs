@@ -328,6 +328,40 @@ fn infocom03_fig7b_fimd_wins_for_dynamic_traffic() {
     }
 }
 
+/// The HP proposal's marking policy (the slides' "Packet Marking Policy"; issue 20). The slides plot rates without
+/// numbers, so this checks what the heuristic must do, exactly, not a figure. On INFOCOM'03 Fig. 4's network it
+/// marks exactly the packets input-triggered marking does: both arm every output a full buffer's packets wait for,
+/// HP's marks on the full buffer's own packets fall on packets input-triggered marking marks when they start, and
+/// no armed output runs out of credit (the root link leads to a host). The runs are identical, bit for bit. In a
+/// fat tree with LIPD and no window, the tree reaches back through the core: upstream outputs run out of credit,
+/// and HP lets go of them (fewer marks there) while the root link marks what they no longer do.
+#[test]
+fn hp_root_vl_marking_is_input_triggered_on_fig4_and_lets_go_of_blocked_outputs() {
+    let fig4 = |policy| {
+        during_victim("infocom03-fig4b", |s| {
+            s.marking.policy = policy;
+        })
+    };
+    let (hp, it) = (fig4(MarkingPolicy::HpRootVl), fig4(MarkingPolicy::InputTriggered));
+    assert_eq!(hp, it, "Fig. 4: the same run");
+    assert!(group(&hp, "victim") > 0.5 && root(&hp) > 0.95, "no spreading: {hp:?}");
+    assert_eq!(find("hp-two-switch").unwrap().scenario().marking.policy, MarkingPolicy::HpRootVl);
+
+    let tree = |policy| {
+        let mut s = find("fattree4-hotspot").unwrap().scenario();
+        s.source.response = Response::Lipd;
+        s.source.window_packets = None;
+        s.marking.policy = policy;
+        run(&s)
+    };
+    let (hp, it) = (tree(MarkingPolicy::HpRootVl), tree(MarkingPolicy::InputTriggered));
+    let marks = |r: &Results, root: bool| -> u64 {
+        r.links.iter().filter(|l| (l.id == "c0->a0.0") == root).map(|l| l.marks).sum()
+    };
+    assert!(marks(&hp, false) < marks(&it, false), "upstream: HP {} vs {}", marks(&hp, false), marks(&it, false));
+    assert!(marks(&hp, true) > marks(&it, true), "at the root: HP {} vs {}", marks(&hp, true), marks(&it, true));
+}
+
 /// The page sets each preset's reported numbers next to ours, measured with `Simulation::measure`. Every
 /// measurement names a group or link its preset has, and measuring the victim period after the fact agrees with
 /// a run whose measurement interval is that period (the numbers of the tests above), to rounding.

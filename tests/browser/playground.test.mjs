@@ -3,7 +3,7 @@
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { serveDist, closePages, launchBrowser, openPage, screenshot, openTab, pause, simMs } from './harness.mjs';
+import { serveDist, closePages, launchBrowser, openPage, screenshot, openTab, pause, simMs, waitSim } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launchBrowser(); });
@@ -161,6 +161,29 @@ test('generate a two-switch network, a parking lot and a fat tree, and run them'
   await page.getByRole('button', { name: 'Generate' }).click();
   await page.getByTestId('node-c3').waitFor();
   await screenshot(page, 'playground-generated-fat-tree');
+  assert.deepEqual(page.errors, []);
+});
+
+test("HP's root-VL marking runs in the page, and on Fig. 4 gives exactly input-triggered marking's run", async () => {
+  const page = await openPage(browser, server.url);
+  await page.getByLabel('Scenario').selectOption('hp-two-switch');
+  await openTab(page, 'settings');
+  assert.equal(await page.getByLabel('Marking policy').inputValue(), 'hp_root_vl');
+  const measured = async () => {
+    await page.getByTestId('to-measured-end').click();
+    await waitSim(page, 60);
+    await openTab(page, 'results');
+    const rows = {};
+    for (const g of ['victim', 'remote', 'local']) rows[g] = await page.getByTestId(`group-${g}`).innerText();
+    return { rows, totals: await page.getByTestId('totals').innerText() };
+  };
+  const hp = await measured();
+  assert.ok(parseInt(hp.totals.match(/marked (\d+)/)[1]) > 0, hp.totals);
+  await openTab(page, 'settings');
+  await page.getByLabel('Marking policy').selectOption('input_triggered');
+  await page.getByRole('button', { name: 'Reset' }).click();
+  await page.waitForFunction(() => parseFloat(document.querySelector('[data-testid=sim-time]').innerText) === 0);
+  assert.deepEqual(await measured(), hp, 'the same run, number for number');
   assert.deepEqual(page.errors, []);
 });
 

@@ -35,7 +35,7 @@ mod tests {
             let v: Vec<(u8, usize)> = (0..n).map(|i| ((rng.next_u64() % 7) as u8, i)).collect();
             let (mut ours, mut std) = (v.clone(), v);
             sort_by(&mut ours, |a, b| a.0.cmp(&b.0));
-            std.sort_by(|a, b| a.0.cmp(&b.0));
+            std.sort_by_key(|a| a.0);
             assert_eq!(ours, std, "n = {n}");
         }
         let mut words = vec!["b", "a", "c", "a"];

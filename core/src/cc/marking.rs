@@ -10,6 +10,14 @@
 //!   `cnt2[o] > 0` is marked and `cnt2[o]` drops.
 //! - input-output-triggered: as input-triggered, and an arrival that makes `cnt1[o]` exceed the output threshold
 //!   also sets `cnt2[o] = cnt1[o]`.
+//! - HP's root-VL heuristic (the HP proposal's slides, "Packet Marking Policy"): packets in a full buffer are marked
+//!   (they propagate a congestion tree), as with naive marking; and every output a waiting packet of that buffer is
+//!   bound for becomes a candidate root, assumed a root "until it runs out of credit or until it transmits all
+//!   packets currently at the switch for this VL", while the packets it sends are marked (they generate the tree).
+//!   In counters: the full buffer sets `cnt2[o] = cnt1[o]` as input-triggered marking does, a start marks while
+//!   `cnt2[o] > 0`, and a start that had to wait for credit ends the assumption (`cnt2[o] = 0`, no mark). Between
+//!   running out of credit and that start the output sends nothing, so ending it at the start is the same as ending
+//!   it at the moment credit ran out. One data VL per port: the slides' output VL is the output port.
 //!
 //! A started packet is no longer marked; nobody clears a mark.
 
@@ -31,6 +39,9 @@ pub enum MarkingPolicy {
     InputTriggered,
     /// Input-triggered, plus marking when the packets waiting for an output exceed the output threshold.
     InputOutputTriggered,
+    /// The HP proposal's policy: a full buffer's packets are marked, and the outputs they wait for are assumed
+    /// roots, marking what they send, until they run out of credit or have sent what was waiting for them.
+    HpRootVl,
 }
 
 /// When a switch checks whether an input buffer has become full (model.md §3 leaves this open).
@@ -121,14 +132,17 @@ impl Marker {
         self.policy
     }
 
-    /// Whether a full buffer marks its own packets directly (naive).
+    /// Whether a full buffer marks its own packets directly (naive, HP).
     pub fn marks_full_buffer(&self) -> bool {
-        self.policy == MarkingPolicy::Naive
+        matches!(self.policy, MarkingPolicy::Naive | MarkingPolicy::HpRootVl)
     }
 
     /// Whether a full buffer triggers the counters of the outputs its packets wait for.
     pub fn triggers_outputs(&self) -> bool {
-        matches!(self.policy, MarkingPolicy::InputTriggered | MarkingPolicy::InputOutputTriggered)
+        matches!(
+            self.policy,
+            MarkingPolicy::InputTriggered | MarkingPolicy::InputOutputTriggered | MarkingPolicy::HpRootVl
+        )
     }
 
     /// A packet bound for this output arrived.
@@ -147,12 +161,19 @@ impl Marker {
         }
     }
 
-    /// A packet starts on this output; returns whether the output marks it.
+    /// A packet starts on this output, `waited_for_credit` if the output had run out of credit before it; returns
+    /// whether the output marks it.
     #[inline]
-    pub fn departure(&self, c: &mut PortCounters) -> bool {
+    pub fn departure(&self, c: &mut PortCounters, waited_for_credit: bool) -> bool {
         if !self.counts_until_departure() {
             debug_assert!(c.cnt1 > 0, "a departure without an arrival");
             c.cnt1 -= 1;
+        }
+        if self.policy == MarkingPolicy::HpRootVl && waited_for_credit {
+            // It ran out of credit: a victim of congestion further on, not a root (the slides' "until it runs out
+            // of credit").
+            c.cnt2 = 0;
+            return false;
         }
         if self.triggers_outputs() && c.cnt2 > 0 {
             c.cnt2 -= 1;
@@ -217,8 +238,8 @@ impl SwitchControl for EcnSwitch {
     }
 
     #[inline]
-    fn on_start(&mut self, out: PortId, _start: &Start) -> bool {
-        self.marker.departure(&mut self.counters[out as usize])
+    fn on_start(&mut self, out: PortId, start: &Start) -> bool {
+        self.marker.departure(&mut self.counters[out as usize], start.waited_for_credit)
     }
 
     #[inline]
@@ -242,16 +263,16 @@ mod tests {
         }
         m.buffer_full(&mut c);
         assert_eq!(c, PortCounters { cnt1: 5, cnt2: 5 });
-        let marks: Vec<bool> = (0..3).map(|_| m.departure(&mut c)).collect();
+        let marks: Vec<bool> = (0..3).map(|_| m.departure(&mut c, false)).collect();
         assert_eq!(marks, [true, true, true]);
         m.arrival(&mut c);
         m.arrival(&mut c);
         m.buffer_full(&mut c); // re-trigger: cnt2 = cnt1 = 4
         assert_eq!(c, PortCounters { cnt1: 4, cnt2: 4 });
-        let marks: Vec<bool> = (0..4).map(|_| m.departure(&mut c)).collect();
+        let marks: Vec<bool> = (0..4).map(|_| m.departure(&mut c, false)).collect();
         assert_eq!(marks, [true; 4]);
         m.arrival(&mut c);
-        assert!(!m.departure(&mut c), "nothing is armed any more");
+        assert!(!m.departure(&mut c, false), "nothing is armed any more");
     }
 
     /// Counting until departure, a packet being sent still counts: a trigger then arms one departure more, and the
@@ -262,15 +283,15 @@ mod tests {
         let mut c = PortCounters::default();
         m.arrival(&mut c);
         m.arrival(&mut c);
-        assert!(!m.departure(&mut c));
+        assert!(!m.departure(&mut c, false));
         assert_eq!(c.cnt1, 2, "the first is being sent and still in the switch");
         m.buffer_full(&mut c);
         assert_eq!(c.cnt2, 2);
         m.left(&mut c);
         assert_eq!(c.cnt1, 1);
-        assert!(m.departure(&mut c));
+        assert!(m.departure(&mut c, false));
         m.arrival(&mut c);
-        assert!(m.departure(&mut c), "the second mark goes to the next packet to start");
+        assert!(m.departure(&mut c, false), "the second mark goes to the next packet to start");
         m.left(&mut c);
         m.left(&mut c);
         assert_eq!(c, PortCounters { cnt1: 0, cnt2: 0 });
@@ -278,7 +299,7 @@ mod tests {
         let m = Marker::new(MarkingPolicy::InputTriggered, None, Cnt1Until::Start);
         let mut c = PortCounters::default();
         m.arrival(&mut c);
-        m.departure(&mut c);
+        m.departure(&mut c, false);
         m.left(&mut c);
         assert_eq!(c.cnt1, 0);
     }
@@ -295,6 +316,52 @@ mod tests {
         assert_eq!(c, PortCounters { cnt1: 4, cnt2: 4 });
     }
 
+    /// The HP slides' heuristic, step by step through a switch's hooks: a full buffer's waiting packets are marked
+    /// and the output they wait for is assumed a root; it marks what it sends until it has sent every packet that
+    /// was at the switch for it, or until it runs out of credit, whichever comes first.
+    #[test]
+    fn hp_root_vl_marks_full_buffers_and_assumed_roots_until_credit_runs_out() {
+        let start = |waited_for_credit| Start { queued_blocks: 0, packet_blocks: 1, waited_for_credit };
+        let mut sw = EcnSwitch::new(Marker::new(MarkingPolicy::HpRootVl, None, Cnt1Until::Start), 3);
+        assert!(sw.hears_full_buffers());
+        // Output 1: three packets wait (two of them in the buffer that fills), output 2: one, in another buffer.
+        for out in [1, 1, 1, 2] {
+            sw.on_arrival(out);
+        }
+        // The buffer fills: its two waiting packets (bound for 1) are marked, its started one is not, and output 1
+        // is armed with everything waiting for it.
+        assert!(sw.on_buffer_full(1, false));
+        assert!(sw.on_buffer_full(1, false));
+        assert!(!sw.on_buffer_full(1, true));
+        assert_eq!(sw.counters(1), PortCounters { cnt1: 3, cnt2: 3 });
+        assert_eq!(sw.counters(2).cnt2, 0, "output 2 has no packet in the full buffer: not a candidate");
+        // A root: what it sends is marked, the packet from the other buffer included.
+        assert!(sw.on_start(1, &start(false)));
+        assert!(sw.on_start(1, &start(false)));
+        assert!(!sw.on_start(2, &start(false)), "not a root");
+        // It runs out of credit: the next packet waited for it, so output 1 was no root: no mark, and disarmed.
+        sw.on_arrival(1);
+        assert!(!sw.on_start(1, &start(true)));
+        assert_eq!(sw.counters(1), PortCounters { cnt1: 1, cnt2: 0 });
+        assert!(!sw.on_start(1, &start(false)), "nothing is armed any more");
+        // Armed again, it stops after the packets that were waiting at the time: all sent, no longer a root.
+        for _ in 0..2 {
+            sw.on_arrival(1);
+        }
+        assert!(sw.on_buffer_full(1, false));
+        let marks: Vec<bool> = (0..2).map(|_| sw.on_start(1, &start(false))).collect();
+        assert_eq!(marks, [true, true]);
+        sw.on_arrival(1);
+        assert!(!sw.on_start(1, &start(false)), "arrived after the trigger: the assumption is over");
+        // Input-triggered marking, in the same steps, neither marks the full buffer's packets nor lets go when
+        // the output runs out of credit.
+        let mut it = EcnSwitch::new(Marker::new(MarkingPolicy::InputTriggered, None, Cnt1Until::Start), 3);
+        it.on_arrival(1);
+        it.on_arrival(1);
+        assert!(!it.on_buffer_full(1, false));
+        assert!(it.on_start(1, &start(true)));
+    }
+
     #[test]
     fn naive_and_none_never_mark_at_the_output() {
         for policy in [MarkingPolicy::None, MarkingPolicy::Naive] {
@@ -305,7 +372,7 @@ mod tests {
             }
             m.buffer_full(&mut c);
             assert_eq!(c.cnt2, 0);
-            assert!(!m.departure(&mut c));
+            assert!(!m.departure(&mut c, false));
         }
         assert!(Marker::new(MarkingPolicy::Naive, None, Cnt1Until::Start).marks_full_buffer());
     }

@@ -396,6 +396,21 @@ pub const PRESETS: &[Preset] = &[
         },
     },
     Preset {
+        name: "hp-two-switch",
+        title: "HP's root-VL marking",
+        source: "HP proposal to the IBTA",
+        figure: "The HP proposal's marking policy on INFOCOM'03 Fig. 4.",
+        description: "The HP slides' marking: packets in a full buffer are marked, and the outputs they wait for \
+                      are assumed roots, marking what they send, until they run out of credit or have sent what was \
+                      waiting (R=10, L=10, LIPD, window 1). Here it marks exactly the packets input-triggered \
+                      marking does (Fig. 4b): the root link leads to a host, so no armed output runs out of credit. \
+                      In a deeper tree (a fat tree) it lets go of the outputs that do.",
+        paper_reports: "The slides plot the rates with LIPDI and AIMD without numbers: no spreading, the victim \
+                        keeps its share.",
+        reported: &[],
+        build: || lipd_with(MarkingPolicy::HpRootVl, None),
+    },
+    Preset {
         name: "fattree4-hotspot",
         title: "A hot spot in a fat tree",
         source: "",

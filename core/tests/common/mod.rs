@@ -48,9 +48,13 @@ pub fn random_scenario(seed: u64) -> Scenario {
     s.switch.arbitration = [Arbitration::OldestFirst, Arbitration::RoundRobin][rng.below(2) as usize];
     s.switch.forwarding_delay_ns = rng.below(100);
     s.packet.payload_bytes = [256, 1024, 2048, 4096][rng.below(4) as usize];
-    s.marking.policy =
-        [MarkingPolicy::None, MarkingPolicy::Naive, MarkingPolicy::InputTriggered, MarkingPolicy::InputOutputTriggered]
-            [rng.below(4) as usize];
+    s.marking.policy = [
+        MarkingPolicy::None,
+        MarkingPolicy::Naive,
+        MarkingPolicy::InputTriggered,
+        MarkingPolicy::InputOutputTriggered,
+        MarkingPolicy::HpRootVl,
+    ][rng.below(5) as usize];
     s.marking.output_threshold_packets = Some(1 + rng.below(8) as u32);
     if rng.below(3) == 0 {
         s.marking.buffer_threshold_packets = Some(1 + rng.below(4) as u32);

@@ -61,24 +61,27 @@ const MARKING: &[Pick] = &[
         id: "marking-policy",
         path: "marking.policy",
         label: "Marking policy",
-        help: "Which packets switches mark when congestion is detected (Globecom'02 §IV).",
+        help: "Which packets switches mark when congestion is detected (Globecom'02 §IV; the HP proposal's slides).",
         options: &[
             ("none", "none"),
             ("naive", "naive: the packets of a full buffer"),
             ("input_triggered", "input-triggered (cnt1/cnt2)"),
             ("input_output_triggered", "input-output-triggered"),
+            ("hp_root_vl", "HP: full buffers and assumed roots"),
         ],
         get: |s| match s.marking.policy {
             MarkingPolicy::None => "none",
             MarkingPolicy::Naive => "naive",
             MarkingPolicy::InputTriggered => "input_triggered",
             MarkingPolicy::InputOutputTriggered => "input_output_triggered",
+            MarkingPolicy::HpRootVl => "hp_root_vl",
         },
         set: |s, v| {
             s.marking.policy = match v {
                 "naive" => MarkingPolicy::Naive,
                 "input_triggered" => MarkingPolicy::InputTriggered,
                 "input_output_triggered" => MarkingPolicy::InputOutputTriggered,
+                "hp_root_vl" => MarkingPolicy::HpRootVl,
                 _ => MarkingPolicy::None,
             };
             if s.marking.policy == MarkingPolicy::InputOutputTriggered && s.marking.output_threshold_packets.is_none() {
