@@ -240,5 +240,8 @@ fn table(r: &Results) -> String {
         "\ntotals: injected {}, delivered {}, in flight {}, dropped {}, marked {}",
         t.injected_packets, t.delivered_packets, t.in_flight_packets, t.dropped_packets, t.marked_packets
     );
+    if let Some(acks) = t.ack_packets_sent {
+        println!("ACK coalescing: {acks} ACK packets for {} packets acknowledged", t.acks_delivered);
+    }
     out
 }

@@ -392,3 +392,51 @@ fn marking_retunes_during_a_run_and_nothing_else_does() {
     assert!(err.0.contains("only marking"), "{err:?}");
     assert_eq!(sim.scenario(), &plain, "a refused change leaves the run as it was");
 }
+
+/// ACK coalescing (the HP slides; `net::host::AckCoalescing`), by hand on the line H0 -> H3. A window of 4 and an
+/// ACK every 8 packets: the packet that fills the window carries AckReq, so each window gets one ACK, for all four
+/// packets, and the invariants (nothing lost between destination and source) hold throughout. A marked packet is
+/// ACKed at once.
+#[test]
+fn coalesced_acks_one_per_window_and_at_once_for_a_mark() {
+    use ibcc_core::scenario::AckCoalescing;
+    let mut s = line(2_000_000);
+    s.source.window_packets = Some(4);
+    s.ack_coalescing = Some(AckCoalescing { every_packets: 8 });
+    let mut sim = Simulation::new(&s).unwrap();
+    while sim.step_until(u64::MAX, 997) > 0 {
+        sim.check_invariants().unwrap();
+    }
+    let r = sim.results();
+    let (t, f) = (&r.totals, r.flow("f").unwrap());
+    let sent = t.ack_packets_sent.unwrap();
+    assert!(f.delivered_packets > 100);
+    // Every window of four is ACKed once (the last may still be on its way at the end).
+    assert!(
+        sent * 4 >= t.acks_delivered && sent * 4 <= t.acks_delivered + 4,
+        "{sent} ACKs, {} acked",
+        t.acks_delivered
+    );
+    assert!(t.delivered_packets - t.acks_delivered <= 4, "at most a window is unacknowledged at the end");
+    // Without coalescing: one ACK per packet, and no count reported.
+    s.ack_coalescing = None;
+    let mut sim = Simulation::new(&s).unwrap();
+    sim.run();
+    assert_eq!(sim.results().totals.ack_packets_sent, None);
+
+    // Marks: an incast through one switch marks packets (naive marking); each marked packet is ACKed at once, so
+    // there are at least as many ACKs as marked packets, and every mark reaches its source.
+    let mut s = incast(1_000_000);
+    s.marking.policy = MarkingPolicy::Naive;
+    s.source.response = Response::Lipd;
+    s.source.window_packets = Some(8);
+    s.ack_coalescing = Some(AckCoalescing { every_packets: 64 });
+    let mut sim = Simulation::new(&s).unwrap();
+    sim.run();
+    sim.check_invariants().unwrap();
+    let r = sim.results();
+    let marked_acks: u64 = r.flows.iter().map(|f| f.marks).sum();
+    assert!(r.totals.marked_packets > 0);
+    assert!(r.totals.ack_packets_sent.unwrap() >= marked_acks && marked_acks > 0, "{:?}", r.totals);
+    assert!(r.totals.ack_packets_sent.unwrap() < r.totals.acks_delivered, "fewer ACKs than packets: {:?}", r.totals);
+}

@@ -187,6 +187,22 @@ test("HP's root-VL marking runs in the page, and on Fig. 4 gives exactly input-t
   assert.deepEqual(page.errors, []);
 });
 
+test('ACK coalescing: "ACK every 8" sends about one ACK per eight packets, and the results say so', async () => {
+  const page = await openPage(browser, server.url);
+  await page.getByLabel('Scenario').selectOption('infocom03-fig2');
+  await openTab(page, 'settings');
+  await page.getByLabel('ACK every').fill('8');
+  await page.getByLabel('ACK every').press('Enter');
+  await page.getByTestId('to-measured-end').click();
+  await waitSim(page, 60);
+  await openTab(page, 'results');
+  const totals = await page.getByTestId('totals').innerText();
+  const [, acks, acked] = totals.match(/(\d+) ACK packets for (\d+) packets acknowledged/).map(Number);
+  // No flow here has a window (no AckReq) or marks: one ACK per eight packets, the last few still to come.
+  assert.ok(acked > 1000 && Math.abs(acks - acked / 8) < 20, totals);
+  assert.deepEqual(page.errors, []);
+});
+
 test('Annex A10 throttles: the flow rate limits plot falls below 100% for both A10 presets', async () => {
   for (const preset of ['a10-two-switch', 'a10-fattree4-hotspot']) {
     const page = await openPage(browser, server.url);

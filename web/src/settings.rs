@@ -30,6 +30,7 @@ pub const SETTINGS: &[Setting] = &[
     s("source.fixed_rate_fraction", "Fixed rate", "of link"),
     s("source.persistent_state", "Persistent state", ""),
     s("source.hybrid_rate", "Hybrid rate function", ""),
+    s("ack_coalescing.every_packets", "ACK every", "packets"),
     s("switch.max_bypass", "Max bypass", ""),
     s("switch.bypass_counting", "Bypass counted by", ""),
     s("switch.input_transfers", "Input transfers", "packets"),
@@ -92,6 +93,7 @@ mod tests {
                         | "switch.input_transfers"
                         | "pft"
                         | "ib_cc"
+                        | "ack_coalescing.every_packets"
                 );
             assert!(known, "{}", setting.path);
         }

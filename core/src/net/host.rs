@@ -8,12 +8,28 @@ use crate::rng::Rng;
 use crate::time::Time;
 use alloc::collections::{BinaryHeap, VecDeque};
 use core::cmp::Reverse;
+use serde::{Deserialize, Serialize};
 
 /// At most this many ACK packets wait at a host for one flow. More would grow without bound when the host's link
 /// is starved of ACK credit (a long, fast link with a small buffer), so the next ones join the flow's last waiting
 /// ACK instead: one cumulative ACK for consecutive packets, carrying how many were marked. Below the bound every
 /// data packet gets its own ACK, as the papers have it (model.md §5).
 pub const ACKS_OWED_PER_FLOW: u32 = 16;
+
+/// ACK coalescing at destinations (the HP proposal's slides, "Explicit Congestion Notification": "Destination
+/// returns an ACK upon reception of marked data packet; at least one packet in a congestion window must have its
+/// AckReq bit set"). A destination ACKs a marked packet at once, and otherwise the packet carrying AckReq or the
+/// `every_packets`-th since its last ACK; the ACK is cumulative, for every packet since the last. A source sets
+/// AckReq on the packet that fills its window (our choice of "at least one packet in a congestion window": the
+/// last it may send before it must wait). A flow without a window is ACKed every `every_packets` packets and on
+/// marks only. The source takes each ACK as one ACK (its window, RPI and APSN, as the slides have them), freeing
+/// every packet it covers. Absent from a scenario: every data packet is ACKed on its own (the papers' model).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AckCoalescing {
+    /// ACK at least every this many data packets (1 to 1024).
+    pub every_packets: u32,
+}
 
 /// A host's NIC: it injects its flows' data and its ACKs. Flows that may send now wait in `ready` and take turns
 /// (a flow that sends goes to the back); flows held only by their rate limit wait in `timers` until it runs out.
@@ -67,6 +83,9 @@ pub struct FlowState<C> {
     /// ACK packets its destination host holds for it, not yet sent, and the newest of them.
     pub owed_acks: u32,
     pub last_owed_ack: Option<PacketId>,
+    /// With ACK coalescing: data packets its destination received and has not ACKed yet, from `unacked_psn` on.
+    pub unacked: u32,
+    pub unacked_psn: u32,
     pub rng: Rng,
     /// Its source's congestion control (what it is, this layer does not know).
     pub cc: C,

@@ -38,6 +38,8 @@ pub struct Packet {
     pub blocks: u32,
     /// A data packet's ECN bit (an ACK echoes its packets' bits in `marks`).
     pub marked: bool,
+    /// A data packet's AckReq bit (ACK coalescing: its destination ACKs it at once).
+    pub ack_req: bool,
     /// An ACK: the packets it acknowledges, consecutive from `psn` (1, unless its host coalesced them:
     /// `net::host::ACKS_OWED_PER_FLOW`). A data packet: 1.
     pub count: u32,

@@ -24,6 +24,7 @@ pub use crate::cc::marking::{Cnt1Until, FullCheck, Marking, MarkingPolicy};
 pub use crate::cc::pft::PftConfig;
 pub use crate::cc::response::ResponseFunction;
 pub use crate::cc::source::{RateMode, Response, Source, SourceOverride};
+pub use crate::net::host::AckCoalescing;
 pub use crate::net::switch::{Arbitration, BypassCounting};
 use crate::nullable::present_or_null;
 
@@ -81,6 +82,9 @@ pub struct Scenario {
     /// InfiniBand Annex A10 congestion control in every switch and source (absent: off).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ib_cc: Option<IbCcConfig>,
+    /// ACK coalescing at every destination (absent: every data packet is ACKed on its own).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ack_coalescing: Option<AckCoalescing>,
 }
 
 fn one_u64() -> u64 {
@@ -326,6 +330,7 @@ impl Scenario {
             measure: Measure::default(),
             pft: None,
             ib_cc: None,
+            ack_coalescing: None,
         }
     }
 

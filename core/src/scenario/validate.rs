@@ -209,6 +209,9 @@ impl Scenario {
             }
             _ => {}
         }
+        if self.ack_coalescing.is_some_and(|a| !(1..=1024).contains(&a.every_packets)) {
+            return Err(err(top(), "ack_coalescing.every_packets", Problem::OutOfRange("from 1 to 1024")));
+        }
         if let Some(p) = &self.pft {
             let checks: [(&'static str, bool, &'static str); 8] = [
                 ("pft.flit_bytes", p.flit_bytes >= 1 && p.flit_bytes <= 65_536, "from 1 to 65536 bytes"),

@@ -68,6 +68,7 @@ impl Simulation {
         let stats = Stats::new(setup, channels.len(), groups, switches.iter().map(|s| s.inputs.len()));
         let mut sim = Self {
             nic_on: scenario.pft.is_some(),
+            ack_every: scenario.ack_coalescing.map_or(0, |a| a.every_packets),
             fresh_cc,
             scenario: scenario.clone(),
             topo: compiled.topology,
@@ -233,6 +234,8 @@ fn flows(s: &Scenario, compiled: &Compiled, node_slot: &[u32], fresh: &[SourceCc
             toggle_gen: 0,
             owed_acks: 0,
             last_owed_ack: None,
+            unacked: 0,
+            unacked_psn: 0,
             rng: Rng::new(s.seed, i as u64),
             cc: fresh[i].clone(),
         })

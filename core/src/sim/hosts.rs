@@ -165,12 +165,15 @@ impl Simulation {
         flow.next_psn = flow.next_psn.wrapping_add(1);
         flow.outstanding += 1;
         flow.last_start = Some(now);
+        // ACK coalescing: the packet that fills the window asks for an ACK (net::host::AckCoalescing).
+        let ack_req = self.ack_every > 0 && flow.cc.window().is_some_and(|w| flow.outstanding >= w);
         let packet = self.packets.insert(Packet {
             flow: f as u32,
             psn,
             lane: Lane::Data,
             blocks: self.data_blocks,
             marked: false,
+            ack_req,
             count: 1,
             marks: 0,
             dst: flow.dst,
@@ -194,7 +197,8 @@ impl Simulation {
         }
     }
 
-    /// A data packet reached its destination: counted, and an ACK echoing its ECN bit is owed to its source.
+    /// A data packet reached its destination: counted, and an ACK echoing its ECN bit is owed to its source (with
+    /// ACK coalescing, once it is marked, asks for one, or completes `every_packets`: for all since the last).
     fn data_arrived(&mut self, channel: ChannelId, p: Packet) {
         let now = self.queue.now();
         let host_node = self.topo.channel(channel).to;
@@ -209,15 +213,32 @@ impl Simulation {
             counters.delay_sum += u128::from(now - p.injected_at);
         }
         let slot = self.node_slot[host_node as usize] as usize;
-        if !(self.flows[f].owed_acks >= ACKS_OWED_PER_FLOW && self.coalesce_ack(&p)) {
+        let (psn, count) = if self.ack_every == 0 {
+            (p.psn, 1)
+        } else {
+            let flow = &mut self.flows[f];
+            if flow.unacked == 0 {
+                flow.unacked_psn = p.psn;
+            }
+            debug_assert_eq!(flow.unacked_psn.wrapping_add(flow.unacked), p.psn, "a flow's packets arrive in order");
+            flow.unacked += 1;
+            if !(p.marked || p.ack_req || flow.unacked >= self.ack_every) {
+                return;
+            }
+            (flow.unacked_psn, core::mem::take(&mut flow.unacked))
+        };
+        let marks = u16::from(p.marked);
+        if !(self.flows[f].owed_acks >= ACKS_OWED_PER_FLOW && self.coalesce_ack(f, psn, count, marks)) {
+            self.stats.totals.acks_sent += 1;
             let ack = self.packets.insert(Packet {
                 flow: p.flow,
-                psn: p.psn,
+                psn,
                 lane: Lane::Ack,
                 blocks: self.ack_blocks,
                 marked: false,
-                count: 1,
-                marks: u16::from(p.marked),
+                ack_req: false,
+                count,
+                marks,
                 dst: self.flows[f].src,
                 injected_at: now,
             });
@@ -228,26 +249,32 @@ impl Simulation {
         self.host_pass(slot);
     }
 
-    /// The host already owes `p`'s flow as many ACKs as it may: `p` joins the flow's last waiting ACK if that one
-    /// ends just before it. Returns whether it did.
-    fn coalesce_ack(&mut self, p: &Packet) -> bool {
-        let Some(last) = self.flows[p.flow as usize].last_owed_ack else { return false };
+    /// The host already owes flow `f` as many ACKs as it may: the ACK for `count` packets from `psn` (`marks` of
+    /// them marked) joins the flow's last waiting ACK if that one ends just before it. Returns whether it did.
+    fn coalesce_ack(&mut self, f: usize, psn: u32, count: u32, marks: u16) -> bool {
+        let Some(last) = self.flows[f].last_owed_ack else { return false };
         let ack = &mut self.packets[last];
-        if ack.psn.wrapping_add(ack.count) != p.psn || ack.count == u32::MAX || ack.marks == u16::MAX {
+        if ack.psn.wrapping_add(ack.count) != psn
+            || ack.count.checked_add(count).is_none()
+            || ack.marks.checked_add(marks).is_none()
+        {
             return false;
         }
-        ack.count += 1;
-        ack.marks += u16::from(p.marked);
+        ack.count += count;
+        ack.marks += marks;
         true
     }
 
     /// An ACK reached its flow's source: each packet it acknowledges is taken in order (a coalesced ACK's marks go
     /// to its newest packets: our choice, the order inside it being lost, and one spanning two ON periods gives
-    /// them to the newer), then the flow may send again. ACKs of an earlier ON period change nothing.
+    /// them to the newer), then the flow may send again. ACKs of an earlier ON period change nothing. With ACK
+    /// coalescing the source's congestion control takes the ACK once, for its newest packet, marked if any of its
+    /// packets was (the slides' window, RPI and APSN count ACKs, not packets).
     fn ack_arrived(&mut self, p: Packet) {
         let now = self.queue.now();
         let f = p.flow as usize;
         let mut fresh = false;
+        let per_packet = self.ack_every == 0;
         for i in 0..p.count {
             let marked = i >= p.count - u32::from(p.marks);
             let psn = p.psn.wrapping_add(i);
@@ -270,9 +297,13 @@ impl Simulation {
                 flow.window_open_at = now;
             }
             flow.outstanding -= 1;
-            let ack = Ack { psn, marked, next_psn: flow.next_psn };
-            flow.cc.on_ack(&ack, now);
             fresh = true;
+            // (An ACK's stale packets come first: its newest is fresh if any is.)
+            if per_packet || i + 1 == p.count {
+                let marked = if per_packet { marked } else { p.marks > 0 };
+                let ack = Ack { psn, marked, next_psn: flow.next_psn };
+                flow.cc.on_ack(&ack, now);
+            }
         }
         if fresh {
             self.flow_changed(f);

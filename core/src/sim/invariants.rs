@@ -22,12 +22,14 @@ impl Simulation {
                 t.injected, t.delivered
             ));
         }
-        // Data packets delivered and not yet acknowledged at their sources: in ACKs on their way back (one each, or
-        // fewer when a host coalesced them).
+        // Data packets delivered and not yet acknowledged at their sources: waiting at their destinations to be
+        // ACKed (ACK coalescing), or in ACKs on their way back (one each, or fewer when coalesced).
         let acks_live = u64::from(self.packets.live(Lane::Ack));
         let owed = t.delivered - t.acks_delivered;
-        if acks_live > owed || (acks_live == 0) != (owed == 0) {
-            return Err(format!("{acks_live} ACKs exist for {owed} delivered packets not yet acknowledged"));
+        let unacked: u64 = self.flows.iter().map(|f| u64::from(f.unacked)).sum();
+        let in_acks = owed.checked_sub(unacked).ok_or_else(|| format!("{unacked} unACKed of {owed} owed"))?;
+        if acks_live > in_acks || (acks_live == 0) != (in_acks == 0) {
+            return Err(format!("{acks_live} ACKs exist for {in_acks} delivered packets ACKed but not yet back"));
         }
         // Each flow's owed ACKs are the ones waiting at its destination host.
         let mut queued = alloc::vec![0u32; self.flows.len()];

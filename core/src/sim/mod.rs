@@ -67,6 +67,8 @@ pub struct Simulation {
     flows: Vec<FlowState<SourceCc>>,
     /// Some NIC has congestion control (its hooks are skipped otherwise: they are on every data credit).
     nic_on: bool,
+    /// ACK coalescing: a destination ACKs at least every this many data packets (0: every packet, on its own).
+    ack_every: u32,
     /// Each flow's congestion control as a new flow has it (an ON period without persistent state starts over).
     fresh_cc: Vec<SourceCc>,
     /// Per flow: its data packets' serialization time on its source link (one packet time at `Rmax`).

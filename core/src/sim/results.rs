@@ -104,6 +104,10 @@ pub struct Totals {
     pub marked_packets: u64,
     /// Data packets whose acknowledgement reached their source (one ACK each, unless a host coalesced them).
     pub acks_delivered: u64,
+    /// With ACK coalescing: the ACK packets the destinations sent (against `delivered_packets`: the ACK traffic
+    /// saved). Absent without it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ack_packets_sent: Option<u64>,
 }
 
 /// Everything measured.
@@ -232,6 +236,7 @@ impl Simulation {
                 dropped_packets: t.dropped,
                 marked_packets: t.marked,
                 acks_delivered: t.acks_delivered,
+                ack_packets_sent: (self.ack_every > 0).then_some(t.acks_sent),
             },
             events: self.events(),
         }

@@ -49,6 +49,8 @@ pub(super) struct Totals {
     pub dropped: u64,
     pub marked: u64,
     pub acks_delivered: u64,
+    /// ACK packets the destinations sent.
+    pub acks_sent: u64,
 }
 
 /// Everything counted.

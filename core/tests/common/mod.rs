@@ -3,8 +3,8 @@
 use ibcc_core::cc::pft::{Detection, PftConfig, Throttling};
 use ibcc_core::rng::Rng;
 use ibcc_core::scenario::{
-    Arbitration, BypassCounting, Cnt1Until, Flow, FullCheck, IbCcConfig, Link, MarkingPolicy, Node, NodeKind, RateMode,
-    Response, Scenario, SourceOverride, Traffic,
+    AckCoalescing, Arbitration, BypassCounting, Cnt1Until, Flow, FullCheck, IbCcConfig, Link, MarkingPolicy, Node,
+    NodeKind, RateMode, Response, Scenario, SourceOverride, Traffic,
 };
 
 /// A random connected network: a random tree of switches plus a few extra switch links, hosts on random switches,
@@ -132,5 +132,9 @@ pub fn random_scenario(seed: u64) -> Scenario {
     // Half the time the interval ends early (or, clipped, past the end of the run).
     s.measure.to_ns = (rng.below(2) == 0).then(|| s.measure.from_ns + 1 + rng.below(s.duration_ns));
     s.measure.window_ns = 50_000;
+    // ACK coalescing a third of the time (drawn last, so the rest of each scenario is what it was).
+    if rng.below(3) == 0 {
+        s.ack_coalescing = Some(AckCoalescing { every_packets: 1 + rng.below(8) as u32 });
+    }
     s
 }

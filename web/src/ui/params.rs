@@ -6,7 +6,7 @@
 use super::fields::{Choice, NumberField};
 use ibcc_core::cc::pft::{Detection, PftConfig, Throttling};
 use ibcc_core::scenario::{
-    Arbitration, BypassCounting, Cnt1Until, FullCheck, MarkingPolicy, RateMode, Response, Scenario,
+    AckCoalescing, Arbitration, BypassCounting, Cnt1Until, FullCheck, MarkingPolicy, RateMode, Response, Scenario,
 };
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -226,6 +226,20 @@ const SOURCE_NUM: &[Num] = &[
         get: |s| s.source.fixed_rate_fraction.to_string(),
         set: |s, v| {
             s.source.fixed_rate_fraction = required(v)?;
+            Ok(())
+        },
+    },
+    Num {
+        id: "ack-every",
+        path: "ack_coalescing.every_packets",
+        label: "ACK every",
+        unit: "packets",
+        help:
+            "ACK coalescing (the HP proposal): a destination ACKs a marked packet at once, the packet that fills the \
+               window, or every this many; empty: every packet is ACKed on its own.",
+        get: |s| opt_u32(s.ack_coalescing.map(|a| a.every_packets)),
+        set: |s, v| {
+            s.ack_coalescing = v.map(whole_u32).transpose()?.map(|every_packets| AckCoalescing { every_packets });
             Ok(())
         },
     },

@@ -101,6 +101,9 @@ pub fn ResultsTable() -> Html {
             </details>
             <p class="totals" data-testid="totals">
                 { format!("injected {}, delivered {}, in flight {}, dropped {}, marked {}", t.injected_packets, t.delivered_packets, t.in_flight_packets, t.dropped_packets, t.marked_packets) }
+                if let Some(acks) = t.ack_packets_sent {
+                    { format!("; {acks} ACK packets for {} packets acknowledged", t.acks_delivered) }
+                }
             </p>
         </div>
     }
