@@ -243,5 +243,8 @@ fn table(r: &Results) -> String {
     if let Some(acks) = t.ack_packets_sent {
         println!("ACK coalescing: {acks} ACK packets for {} packets acknowledged", t.acks_delivered);
     }
+    if let Some(cn) = t.cn_packets_sent {
+        println!("unreliable flows: {cn} CN packets sent");
+    }
     out
 }

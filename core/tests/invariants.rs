@@ -98,6 +98,7 @@ fn a_credit_starved_ack_lane_keeps_memory_flat() {
             stop_ns: None,
             traffic: Default::default(),
             source: None,
+            transport: Default::default(),
         });
     }
     let mut sim = Simulation::new(&s).unwrap();

@@ -21,6 +21,7 @@ fn flow(id: &str, src: &str, dst: &str) -> Flow {
         stop_ns: None,
         traffic: Traffic::Greedy,
         source: None,
+        transport: Default::default(),
     }
 }
 
@@ -439,4 +440,48 @@ fn coalesced_acks_one_per_window_and_at_once_for_a_mark() {
     assert!(r.totals.marked_packets > 0);
     assert!(r.totals.ack_packets_sent.unwrap() >= marked_acks && marked_acks > 0, "{:?}", r.totals);
     assert!(r.totals.ack_packets_sent.unwrap() < r.totals.acks_delivered, "fewer ACKs than packets: {:?}", r.totals);
+}
+
+/// Unreliable flows (the HP slides' table of transports): no ACKs and no window; a marked packet makes its
+/// destination send a CN packet, and the source decreases its rate. On the incast with naive marking and LIPD:
+/// nothing is acknowledged, every CN answers a marked packet (those still in flight at the end have none yet), the
+/// sources hear them (their marks) and slow down, and the invariants hold at every step. A hybrid source, which
+/// needs a window, is refused for an unreliable flow, by name.
+#[test]
+fn unreliable_flows_get_cn_packets_for_marks_and_no_acks() {
+    use ibcc_core::scenario::Transport;
+    let mut s = incast(2_000_000);
+    s.marking.policy = MarkingPolicy::Naive;
+    s.source.response = Response::Lipd;
+    s.source.window_packets = Some(1); // ignored: an unreliable flow has no window
+    for f in &mut s.flows {
+        f.transport = Transport::Unreliable;
+    }
+    let mut sim = Simulation::new(&s).unwrap();
+    while sim.step_until(u64::MAX, 1009) > 0 {
+        sim.check_invariants().unwrap();
+    }
+    let r = sim.results();
+    let t = &r.totals;
+    let cn = t.cn_packets_sent.unwrap();
+    assert_eq!(t.acks_delivered, 0);
+    assert_eq!(t.ack_packets_sent, None);
+    assert!(cn > 0 && cn <= t.marked_packets && cn + t.in_flight_packets >= t.marked_packets, "{t:?}");
+    let heard: u64 = r.flows.iter().map(|f| f.marks).sum();
+    assert!(heard > 0 && heard <= cn, "{heard} CNs heard of {cn}");
+    for f in &r.flows {
+        assert_eq!(f.window, None);
+        assert!(f.delivered_packets > 100, "{f:?}");
+    }
+    // Each ACK-lane packet on the way back is a CN: two links (D->S, S->H) per CN.
+    let ack_lane: u64 = r.links.iter().map(|l| l.ack_packets).sum();
+    assert!(ack_lane <= 2 * cn && ack_lane + 2 >= 2 * heard, "{ack_lane} ACK-lane packets for {cn} CNs");
+    // The rate control works: without the CNs' decreases (no marking) the sources stay at full rate and the
+    // buffer stays full; with them, the senders' rate limits are below full.
+    assert!(r.flows.iter().any(|f| f.rate_limit < 1.0), "{:?}", r.flows);
+
+    s.source.response = Response::Hybrid;
+    s.source.window_packets = Some(4);
+    let e = Simulation::new(&s).unwrap_err().to_string();
+    assert!(e.contains("transport") && e.contains("window"), "{e}");
 }

@@ -83,6 +83,7 @@ fn fixed_interval_spaces_packets_by_the_flits_idle_cycles() {
         stop_ns: None,
         traffic: Default::default(),
         source: None,
+        transport: Default::default(),
     }];
     s.source.window_packets = None;
     s.pft =

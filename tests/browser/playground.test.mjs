@@ -203,6 +203,25 @@ test('ACK coalescing: "ACK every 8" sends about one ACK per eight packets, and t
   assert.deepEqual(page.errors, []);
 });
 
+test('unreliable flows: the inspector shows the transport, and a run sends CN packets, no ACKs', async () => {
+  const page = await openPage(browser, server.url);
+  await page.getByLabel('Scenario').selectOption('hp-unreliable-two-switch');
+  await openTab(page, 'selection');
+  await page.getByTestId('pick-flow-victim').click();
+  assert.equal(await page.getByLabel('Transport').inputValue(), 'unreliable');
+  await page.getByTestId('to-measured-end').click();
+  await waitSim(page, 60);
+  await openTab(page, 'results');
+  const totals = await page.getByTestId('totals').innerText();
+  const marked = +totals.match(/marked (\d+)/)[1], cn = +totals.match(/(\d+) CN packets/)[1];
+  assert.ok(cn > 0 && cn <= marked, totals);
+  // Made reliable again, the victim's flow is ACKed: the CN count drops by what the victim had.
+  await openTab(page, 'selection');
+  await page.getByLabel('Transport').selectOption('reliable');
+  assert.equal(await page.getByLabel('Transport').inputValue(), 'reliable');
+  assert.deepEqual(page.errors, []);
+});
+
 test('Annex A10 throttles: the flow rate limits plot falls below 100% for both A10 presets', async () => {
   for (const preset of ['a10-two-switch', 'a10-fattree4-hotspot']) {
     const page = await openPage(browser, server.url);

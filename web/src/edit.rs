@@ -135,6 +135,7 @@ pub fn add_flow(s: &Scenario, src: &str, dst: &str) -> Result<(Scenario, String)
         stop_ns: None,
         traffic: Traffic::Greedy,
         source: None,
+        transport: Default::default(),
     };
     Ok((checked(s, |n| n.flows.push(flow))?, id))
 }

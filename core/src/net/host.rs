@@ -61,6 +61,9 @@ pub struct FlowState<C> {
     pub host: u32,
     /// Inside `[start, stop)` and, for ON/OFF traffic, in an ON period.
     pub active: bool,
+    /// Its packets are acknowledged (reliable transport); otherwise no ACKs and no window, and a marked packet
+    /// brings a CN packet back (`scenario::Transport`).
+    pub reliable: bool,
     pub outstanding: u32,
     /// Packets of earlier ON periods still unacknowledged (not limited by this flow's window).
     pub stale_outstanding: u32,

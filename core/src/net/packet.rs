@@ -41,7 +41,8 @@ pub struct Packet {
     /// A data packet's AckReq bit (ACK coalescing: its destination ACKs it at once).
     pub ack_req: bool,
     /// An ACK: the packets it acknowledges, consecutive from `psn` (1, unless its host coalesced them:
-    /// `net::host::ACKS_OWED_PER_FLOW`). A data packet: 1.
+    /// `net::host::ACKS_OWED_PER_FLOW`, or ACK coalescing). 0: a CN packet (an unreliable flow's congestion
+    /// notification for its packet `psn`, acknowledging nothing). A data packet: 1.
     pub count: u32,
     /// An ACK: how many of the packets it acknowledges were marked (the echoed ECN bits). A data packet: 0.
     pub marks: u16,

@@ -24,6 +24,7 @@ fn greedy(id: String, src: u32, dst: u32, group: &str, start_ns: u64) -> Flow {
         stop_ns: None,
         traffic: Traffic::Greedy,
         source: None,
+        transport: Default::default(),
     }
 }
 

@@ -14,7 +14,7 @@ pub use parking_lot::parking_lot;
 pub use two_switch::TwoSwitch;
 
 use crate::cc::pft::{Detection, PftConfig};
-use crate::scenario::{IbCcConfig, MarkingPolicy, RateMode, Response, Scenario, SourceOverride, Traffic};
+use crate::scenario::{IbCcConfig, MarkingPolicy, RateMode, Response, Scenario, SourceOverride, Traffic, Transport};
 use crate::sim::{Measurement, Metric};
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -409,6 +409,25 @@ pub const PRESETS: &[Preset] = &[
                         keeps its share.",
         reported: &[],
         build: || lipd_with(MarkingPolicy::HpRootVl, None),
+    },
+    Preset {
+        name: "hp-unreliable-two-switch",
+        title: "Unreliable flows and CN packets",
+        source: "HP proposal to the IBTA",
+        figure: "The HP proposal's unreliable transport on INFOCOM'03 Fig. 4.",
+        description: "Every flow unreliable (R=10, L=10, LIPD, input-triggered marking): no ACKs and no window; \
+                      a marked packet makes its destination send a CN packet, and the source lowers its rate. \
+                      Each packet a source sends counts as an unmarked ACK for its increases.",
+        paper_reports: "The slides give the transports' state (rate and general state for unreliable flows, \
+                        notified by CN packets) without results.",
+        reported: &[],
+        build: || {
+            let mut s = lipd_with(MarkingPolicy::InputTriggered, None);
+            for f in &mut s.flows {
+                f.transport = Transport::Unreliable;
+            }
+            s
+        },
     },
     Preset {
         name: "fattree4-hotspot",

@@ -32,6 +32,7 @@ pub fn parking_lot(n: u32, name: &str, duration_ns: u64) -> Scenario {
             stop_ns: None,
             traffic: Traffic::Greedy,
             source: None,
+            transport: Default::default(),
         });
     }
     let x = step * f64::from(n) + step * 0.6;

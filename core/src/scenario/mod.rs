@@ -275,6 +275,29 @@ pub struct Flow {
     /// Overrides of the scenario's `source` block for this flow.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<SourceOverride>,
+    /// How its packets are acknowledged (absent: reliable).
+    #[serde(default, skip_serializing_if = "Transport::is_reliable")]
+    pub transport: Transport,
+}
+
+/// How a flow's packets are acknowledged: the HP slides' table of transports ("Implementation for Different
+/// Transports").
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Transport {
+    /// Reliable connection: every data packet is acknowledged, the window limits what is outstanding, and the
+    /// ACKs echo the ECN bit (window, rate and general state, per flow).
+    #[default]
+    Reliable,
+    /// Unreliable (and RDMA read responses): no ACKs, so no window; a marked packet makes its destination send a
+    /// CN packet to the source, which decreases its rate (rate and general state only).
+    Unreliable,
+}
+
+impl Transport {
+    pub fn is_reliable(&self) -> bool {
+        *self == Transport::Reliable
+    }
 }
 
 /// What to measure (model.md §9).

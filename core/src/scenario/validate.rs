@@ -440,7 +440,18 @@ impl Scenario {
                     return Err(err(el(), "traffic.mean_off_ns", Problem::OutOfRange("greater than 0")));
                 }
             }
-            let source = self.source.with(f.source.as_ref());
+            let mut source = self.source.with(f.source.as_ref());
+            if f.transport == super::Transport::Unreliable {
+                if source.response == super::Response::Hybrid {
+                    return Err(err(
+                        el(),
+                        "transport",
+                        Problem::Inconsistent("an unreliable flow has no window; a hybrid source needs one"),
+                    ));
+                }
+                // No ACKs, so no window (the HP slides: rate and general state only).
+                source.window_packets = None;
+            }
             check_source(el, &source)?;
             destinations.extend([src, dst]);
             flows.push(CompiledFlow { src, dst, source });

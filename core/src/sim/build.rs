@@ -220,6 +220,7 @@ fn flows(s: &Scenario, compiled: &Compiled, node_slot: &[u32], fresh: &[SourceCc
         .map(|(i, cf)| FlowState {
             src: cf.src,
             dst: cf.dst,
+            reliable: s.flows[i].transport.is_reliable(),
             host: node_slot[cf.src as usize],
             active: false,
             outstanding: 0,

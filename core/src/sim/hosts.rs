@@ -163,8 +163,15 @@ impl Simulation {
         flow.cc.on_send(limiter);
         let psn = flow.next_psn;
         flow.next_psn = flow.next_psn.wrapping_add(1);
-        flow.outstanding += 1;
         flow.last_start = Some(now);
+        if flow.reliable {
+            flow.outstanding += 1;
+        } else {
+            // No ACKs will come: the source counts each packet it sends as an unmarked ACK (its RPI and `finc`
+            // steps, the slides' "general state"), the only clock it has; a CN packet brings a decrease.
+            flow.cc.on_ack(&Ack { psn, marked: false, next_psn: flow.next_psn }, now);
+            self.stats.totals.unreliable_injected += 1;
+        }
         // ACK coalescing: the packet that fills the window asks for an ACK (net::host::AckCoalescing).
         let ack_req = self.ack_every > 0 && flow.cc.window().is_some_and(|w| flow.outstanding >= w);
         let packet = self.packets.insert(Packet {
@@ -213,7 +220,15 @@ impl Simulation {
             counters.delay_sum += u128::from(now - p.injected_at);
         }
         let slot = self.node_slot[host_node as usize] as usize;
-        let (psn, count) = if self.ack_every == 0 {
+        let (psn, count) = if !self.flows[f].reliable {
+            // Unreliable: no ACK; a marked packet brings a CN packet back to its source.
+            self.stats.totals.unreliable_delivered += 1;
+            if !p.marked {
+                return;
+            }
+            self.stats.totals.cn_sent += 1;
+            (p.psn, 0)
+        } else if self.ack_every == 0 {
             (p.psn, 1)
         } else {
             let flow = &mut self.flows[f];
@@ -229,7 +244,7 @@ impl Simulation {
         };
         let marks = u16::from(p.marked);
         if !(self.flows[f].owed_acks >= ACKS_OWED_PER_FLOW && self.coalesce_ack(f, psn, count, marks)) {
-            self.stats.totals.acks_sent += 1;
+            self.stats.totals.acks_sent += u64::from(count > 0);
             let ack = self.packets.insert(Packet {
                 flow: p.flow,
                 psn,
@@ -254,7 +269,9 @@ impl Simulation {
     fn coalesce_ack(&mut self, f: usize, psn: u32, count: u32, marks: u16) -> bool {
         let Some(last) = self.flows[f].last_owed_ack else { return false };
         let ack = &mut self.packets[last];
-        if ack.psn.wrapping_add(ack.count) != psn
+        if count == 0
+            || ack.count == 0
+            || ack.psn.wrapping_add(ack.count) != psn
             || ack.count.checked_add(count).is_none()
             || ack.marks.checked_add(marks).is_none()
         {
@@ -273,6 +290,10 @@ impl Simulation {
     fn ack_arrived(&mut self, p: Packet) {
         let now = self.queue.now();
         let f = p.flow as usize;
+        if p.count == 0 {
+            self.cn_arrived(&p);
+            return;
+        }
         let mut fresh = false;
         let per_packet = self.ack_every == 0;
         for i in 0..p.count {
@@ -308,6 +329,26 @@ impl Simulation {
         if fresh {
             self.flow_changed(f);
         }
+    }
+
+    /// A CN packet reached its (unreliable) flow's source: the source takes it as a marked ACK for the packet it
+    /// names (a decrease, if that packet is at or after its APSN). One of an earlier ON period changes nothing.
+    fn cn_arrived(&mut self, p: &Packet) {
+        let now = self.queue.now();
+        let f = p.flow as usize;
+        let stats = &mut self.stats;
+        stats.totals.cn_delivered += 1;
+        let counters = &mut stats.flows[f];
+        counters.marked_acks += 1;
+        if (stats.from..stats.to).contains(&now) {
+            counters.marked_acks_in_interval += 1;
+        }
+        let flow = &mut self.flows[f];
+        if p.psn.wrapping_sub(flow.epoch_psn) >= flow.next_psn.wrapping_sub(flow.epoch_psn) {
+            return;
+        }
+        flow.cc.on_ack(&Ack { psn: p.psn, marked: true, next_psn: flow.next_psn }, now);
+        self.flow_changed(f);
     }
 
     /// A flow starts offering traffic: its start time, or an ON period. Without persistent state an ON period is a

@@ -24,8 +24,9 @@ impl Simulation {
         }
         // Data packets delivered and not yet acknowledged at their sources: waiting at their destinations to be
         // ACKed (ACK coalescing), or in ACKs on their way back (one each, or fewer when coalesced).
-        let acks_live = u64::from(self.packets.live(Lane::Ack));
-        let owed = t.delivered - t.acks_delivered;
+        // (Unreliable flows' packets are never acknowledged; their CN packets acknowledge nothing.)
+        let acks_live = u64::from(self.packets.live(Lane::Ack)) - (t.cn_sent - t.cn_delivered);
+        let owed = t.delivered - t.unreliable_delivered - t.acks_delivered;
         let unacked: u64 = self.flows.iter().map(|f| u64::from(f.unacked)).sum();
         let in_acks = owed.checked_sub(unacked).ok_or_else(|| format!("{unacked} unACKed of {owed} owed"))?;
         if acks_live > in_acks || (acks_live == 0) != (in_acks == 0) {
@@ -45,9 +46,10 @@ impl Simulation {
         }
         let outstanding: u64 =
             self.flows.iter().map(|f| u64::from(f.outstanding) + u64::from(f.stale_outstanding)).sum();
-        if outstanding != data_live + owed {
+        let reliable_live = data_live - (t.unreliable_injected - t.unreliable_delivered);
+        if outstanding != reliable_live + owed {
             return Err(format!(
-                "flows count {outstanding} outstanding, {data_live} data packets exist and {owed} await their ACK"
+                "flows count {outstanding} outstanding, {reliable_live} reliable data packets exist and {owed} await their ACK"
             ));
         }
         for (i, c) in self.topo.channels().iter().enumerate() {

@@ -108,6 +108,9 @@ pub struct Totals {
     /// saved). Absent without it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ack_packets_sent: Option<u64>,
+    /// With unreliable flows: the CN packets their destinations sent (one per marked packet). Absent without.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cn_packets_sent: Option<u64>,
 }
 
 /// Everything measured.
@@ -237,6 +240,7 @@ impl Simulation {
                 marked_packets: t.marked,
                 acks_delivered: t.acks_delivered,
                 ack_packets_sent: (self.ack_every > 0).then_some(t.acks_sent),
+                cn_packets_sent: self.flows.iter().any(|f| !f.reliable).then_some(t.cn_sent),
             },
             events: self.events(),
         }

@@ -51,6 +51,12 @@ pub(super) struct Totals {
     pub acks_delivered: u64,
     /// ACK packets the destinations sent.
     pub acks_sent: u64,
+    /// Unreliable flows' data packets injected and delivered (they are never acknowledged).
+    pub unreliable_injected: u64,
+    pub unreliable_delivered: u64,
+    /// CN packets sent by destinations and delivered to sources.
+    pub cn_sent: u64,
+    pub cn_delivered: u64,
 }
 
 /// Everything counted.

@@ -4,7 +4,7 @@ use ibcc_core::cc::pft::{Detection, PftConfig, Throttling};
 use ibcc_core::rng::Rng;
 use ibcc_core::scenario::{
     AckCoalescing, Arbitration, BypassCounting, Cnt1Until, Flow, FullCheck, IbCcConfig, Link, MarkingPolicy, Node,
-    NodeKind, RateMode, Response, Scenario, SourceOverride, Traffic,
+    NodeKind, RateMode, Response, Scenario, SourceOverride, Traffic, Transport,
 };
 
 /// A random connected network: a random tree of switches plus a few extra switch links, hosts on random switches,
@@ -95,6 +95,7 @@ pub fn random_scenario(seed: u64) -> Scenario {
             stop_ns,
             traffic,
             source,
+            transport: Default::default(),
         });
     }
     if rng.below(3) == 0 {
@@ -132,9 +133,17 @@ pub fn random_scenario(seed: u64) -> Scenario {
     // Half the time the interval ends early (or, clipped, past the end of the run).
     s.measure.to_ns = (rng.below(2) == 0).then(|| s.measure.from_ns + 1 + rng.below(s.duration_ns));
     s.measure.window_ns = 50_000;
-    // ACK coalescing a third of the time (drawn last, so the rest of each scenario is what it was).
+    // ACK coalescing a third of the time, and a quarter of the flows unreliable (drawn last, so the rest of each
+    // scenario is what it was). A hybrid source needs a window, which an unreliable flow does not have.
     if rng.below(3) == 0 {
         s.ack_coalescing = Some(AckCoalescing { every_packets: 1 + rng.below(8) as u32 });
+    }
+    let base = s.source;
+    for f in &mut s.flows {
+        let response = f.source.as_ref().and_then(|o| o.response).unwrap_or(base.response);
+        if rng.below(4) == 0 && response != Response::Hybrid {
+            f.transport = Transport::Unreliable;
+        }
     }
     s
 }

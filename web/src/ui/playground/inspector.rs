@@ -3,10 +3,10 @@
 //! keyboard's way to build: link a node to another, add a flow from a host, delete.
 
 use super::super::document::{use_doc, Action};
-use super::super::fields::NumberField;
+use super::super::fields::{Choice, NumberField};
 use super::live::use_live;
 use crate::edit::{self, Selection};
-use ibcc_core::scenario::{NodeKind, Scenario, SwitchOverride, Traffic};
+use ibcc_core::scenario::{NodeKind, Scenario, SwitchOverride, Traffic, Transport};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -28,6 +28,9 @@ fn whole(text: &str) -> Result<Option<u64>, String> {
         Some(_) => Err(String::from("must be a whole number, 0 or more")),
     }
 }
+
+/// A value the page refused: (the selection, the field's id, the text typed, why).
+type Refused = (Option<Selection>, &'static str, String, String);
 
 fn checked(s: &Scenario, f: impl FnOnce(&mut Scenario)) -> Result<Scenario, String> {
     edit::checked(s, f).map_err(|r| r.0)
@@ -205,6 +208,49 @@ fn flow_fields(s: &Scenario, id: &str) -> Vec<Field> {
     ]
 }
 
+/// A flow's transport (the HP slides' table): reliable, or unreliable with CN packets. A refusal (a hybrid source
+/// needs a window) shows under it, like a refused field's.
+fn transport_choice(
+    s: &Scenario,
+    id: &str,
+    dispatch: &UseReducerDispatcher<super::super::document::Doc>,
+    refused: &UseStateHandle<Option<Refused>>,
+    sel: &Selection,
+) -> Html {
+    let Some(at) = s.flows.iter().position(|f| f.id == id) else { return html! {} };
+    let value = if s.flows[at].transport == Transport::Unreliable { "unreliable" } else { "reliable" };
+    let on_change = {
+        let (scenario, d, refused, sel) = (s.clone(), dispatch.clone(), refused.clone(), sel.clone());
+        Callback::from(move |v: String| {
+            let t = if v == "unreliable" { Transport::Unreliable } else { Transport::Reliable };
+            match checked(&scenario, |n| n.flows[at].transport = t) {
+                Ok(next) => {
+                    refused.set(None);
+                    d.dispatch(Action::Edit { next: Box::new(next), select: Some(sel.clone()), note: None });
+                }
+                Err(reason) => refused.set(Some((Some(sel.clone()), "sel-transport", v, reason))),
+            }
+        })
+    };
+    let error = match &**refused {
+        Some((Some(rs), "sel-transport", _, reason)) if rs == sel => Some(reason.clone()),
+        _ => None,
+    };
+    let options = vec![
+        (AttrValue::from("reliable"), AttrValue::from("reliable: ACKs and a window")),
+        (AttrValue::from("unreliable"), AttrValue::from("unreliable: no ACKs, CN packets for marks")),
+    ];
+    html! {
+        <>
+            <Choice id="sel-transport" label="Transport" options={options} value={value} on_change={on_change}
+                help="The HP proposal's transports: an unreliable flow has no ACKs and no window; a marked packet brings a CN packet back, and each packet sent counts as an unmarked ACK." />
+            if let Some(e) = error {
+                <p class="error" role="alert" data-testid="transport-refused">{ e }</p>
+            }
+        </>
+    }
+}
+
 /// What the selection does now, in the run shown.
 fn live_figures(s: &Scenario, sel: &Selection, f: &crate::run::Frame) -> Option<String> {
     match sel {
@@ -289,7 +335,7 @@ pub fn Inspector() -> Html {
     let doc = use_doc();
     let live = use_live();
     // The field whose last value was refused: (selection, field id, text, reason).
-    let refused = use_state(|| None::<(Option<Selection>, &'static str, String, String)>);
+    let refused = use_state(|| None::<Refused>);
     let s = &doc.scenario;
     let dispatch = doc.dispatcher();
     let Some(sel) = doc.selection.clone() else {
@@ -357,6 +403,7 @@ pub fn Inspector() -> Html {
     let live = frame.and_then(|f| live_figures(s, &sel, f));
     let connect = match &sel {
         Selection::Node(id) => html! { <Connect node={id.clone()} /> },
+        Selection::Flow(id) => transport_choice(s, id, &dispatch, &refused, &sel),
         _ => html! {},
     };
     let delete = {

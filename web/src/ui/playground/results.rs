@@ -104,6 +104,9 @@ pub fn ResultsTable() -> Html {
                 if let Some(acks) = t.ack_packets_sent {
                     { format!("; {acks} ACK packets for {} packets acknowledged", t.acks_delivered) }
                 }
+                if let Some(cn) = t.cn_packets_sent {
+                    { format!("; {cn} CN packets") }
+                }
             </p>
         </div>
     }
