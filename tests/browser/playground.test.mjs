@@ -203,10 +203,11 @@ test('ACK coalescing: "ACK every 8" sends about one ACK per eight packets, and t
   assert.deepEqual(page.errors, []);
 });
 
-test('unreliable flows: the inspector shows the transport, and a run sends CN packets, no ACKs', async () => {
+test('unreliable flows: the inspector shows the transport, a run sends CN packets for marks, and the choice edits the flow', async () => {
   const page = await openPage(browser, server.url);
   await page.getByLabel('Scenario').selectOption('hp-unreliable-two-switch');
   await openTab(page, 'selection');
+  await page.getByTestId('inspector').locator('summary').click(); // "Flows (21)"
   await page.getByTestId('pick-flow-victim').click();
   assert.equal(await page.getByLabel('Transport').inputValue(), 'unreliable');
   await page.getByTestId('to-measured-end').click();
@@ -215,7 +216,6 @@ test('unreliable flows: the inspector shows the transport, and a run sends CN pa
   const totals = await page.getByTestId('totals').innerText();
   const marked = +totals.match(/marked (\d+)/)[1], cn = +totals.match(/(\d+) CN packets/)[1];
   assert.ok(cn > 0 && cn <= marked, totals);
-  // Made reliable again, the victim's flow is ACKed: the CN count drops by what the victim had.
   await openTab(page, 'selection');
   await page.getByLabel('Transport').selectOption('reliable');
   assert.equal(await page.getByLabel('Transport').inputValue(), 'reliable');
