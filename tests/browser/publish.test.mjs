@@ -121,8 +121,9 @@ test('an embedded scenario leaves the visitor\'s own saved work alone', async ()
 // README's Publishing section). These budgets, a little above today's sizes, stop the sizes from growing unseen:
 // raising one is a decision to record in the commit. (Page: 520 -> 530 when the lessons' start card, hints,
 // locked settings, teacher tools and class table added 18 KB; 530 -> 475 and worker 185 -> 172 when one JSON path,
-// the binary worker messages, one shared sort and one float reader took the page to 468 KB and the worker to 169.)
-const BUDGET_KB = { page: 475, worker: 172 };
+// the binary worker messages, one shared sort and one float reader took the page to 468 KB and the worker to 169;
+// worker 172 -> 175 when HP's marking, ACK coalescing and unreliable flows with CN packets added 2.6 KB to it.)
+const BUDGET_KB = { page: 475, worker: 175 };
 
 test('the release wasm stays within its size budget, with no name section or debug data', async () => {
   const files = await readdir(DIST);
