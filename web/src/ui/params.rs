@@ -67,7 +67,7 @@ const MARKING: &[Pick] = &[
             ("naive", "naive: the packets of a full buffer"),
             ("input_triggered", "input-triggered (cnt1/cnt2)"),
             ("input_output_triggered", "input-output-triggered"),
-            ("hp_root_vl", "HP: full buffers and assumed roots"),
+            ("hp_root_vl", "HP: full buffers and roots"),
         ],
         get: |s| match s.marking.policy {
             MarkingPolicy::None => "none",
