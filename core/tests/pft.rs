@@ -71,8 +71,8 @@ fn fixed_interval_spaces_packets_by_the_flits_idle_cycles() {
         Node { id: "D".into(), kind: NodeKind::Host, switch: None, x: None, y: None },
     ];
     s.links = vec![
-        Link { a: "H".into(), b: "S".into(), bandwidth_gbps: None, propagation_ns: None },
-        Link { a: "S".into(), b: "D".into(), bandwidth_gbps: None, propagation_ns: None },
+        Link { a: "H".into(), b: "S".into(), bandwidth_gbps: None, propagation_ns: None, vl_arbitration: None },
+        Link { a: "S".into(), b: "D".into(), bandwidth_gbps: None, propagation_ns: None, vl_arbitration: None },
     ];
     s.flows = vec![ibcc_core::scenario::Flow {
         id: "f".into(),
@@ -84,6 +84,7 @@ fn fixed_interval_spaces_packets_by_the_flits_idle_cycles() {
         traffic: Default::default(),
         source: None,
         transport: Default::default(),
+        sl: 0,
     }];
     s.source.window_packets = None;
     s.pft =

@@ -215,6 +215,41 @@ fn each_bad_element_is_named() {
             "stop_ns",
             |p| matches!(p, Problem::OutOfRange(_)),
         ),
+        // Virtual lanes: 1 to 15 data VLs, an SL-to-VL table of existing VLs, arbitration entries for existing VLs,
+        // SLs 0 to 15, and every flow's VL served by some entry.
+        (
+            Box::new(|v| v["virtual_lanes"] = serde_json::json!({"data_vls": 16})),
+            Element::Scenario,
+            "virtual_lanes.data_vls",
+            |p| matches!(p, Problem::OutOfRange(_)),
+        ),
+        (
+            Box::new(|v| v["virtual_lanes"] = serde_json::json!({"data_vls": 2, "sl_to_vl": [0, 2]})),
+            Element::Scenario,
+            "virtual_lanes.sl_to_vl",
+            |p| matches!(p, Problem::OutOfRange(_)),
+        ),
+        (
+            Box::new(|v| {
+                v["virtual_lanes"] = serde_json::json!({"data_vls": 2});
+                v["links"][0]["vl_arbitration"] = serde_json::json!({"low": [{"vl": 3, "weight": 1}]});
+            }),
+            Element::Link { index: 0, a: "H1".into(), b: "S".into() },
+            "vl_arbitration",
+            |p| matches!(p, Problem::OutOfRange(_)),
+        ),
+        (Box::new(|v| v["flows"][0]["sl"] = 16.into()), Element::Flow { index: 0, id: "f".into() }, "sl", |p| {
+            matches!(p, Problem::OutOfRange(_))
+        }),
+        (
+            Box::new(|v| {
+                v["virtual_lanes"] = serde_json::json!({"data_vls": 2, "arbitration": {"low": [{"vl": 0, "weight": 9}, {"vl": 1, "weight": 0}]}});
+                v["flows"][0]["sl"] = 1.into();
+            }),
+            Element::Flow { index: 0, id: "f".into() },
+            "sl",
+            |p| matches!(p, Problem::Inconsistent(_)),
+        ),
     ];
     for (i, (mutate, element, field, problem)) in cases.into_iter().enumerate() {
         let mut v = base();

@@ -164,7 +164,8 @@ mod tests {
     /// drains at full rate. Flow 0 goes through the root, flow 1 only through channel 0 to another output (4).
     #[test]
     fn finds_the_root_and_the_victim() {
-        let buffers = vec![BufferSnapshot { channel: 0, fill: 1.0, packets: 4.0, waiting_for: Some(2) }];
+        let buffers =
+            vec![BufferSnapshot { channel: 0, fill: 1.0, packets: 4.0, vl_fill: vec![1.0], waiting_for: Some(2) }];
         let s = snap(10.0, vec![link(0.0, true); 6], buffers);
         let stall = vec![0.9, 0.0, 0.0, 0.0, 0.0, 0.0];
         let paths = [Some(vec![0, 2]), Some(vec![0, 4]), Some(vec![5]), None];
@@ -178,7 +179,8 @@ mod tests {
     #[test]
     fn a_blocked_output_is_not_a_root() {
         // The buffer waits for channel 2, itself blocked further down: congestion comes from beyond it.
-        let buffers = vec![BufferSnapshot { channel: 0, fill: 1.0, packets: 4.0, waiting_for: Some(2) }];
+        let buffers =
+            vec![BufferSnapshot { channel: 0, fill: 1.0, packets: 4.0, vl_fill: vec![1.0], waiting_for: Some(2) }];
         let t = tree(&snap(10.0, vec![link(0.0, false); 4], buffers), vec![0.5, 0.0, 0.6, 0.0], &[]);
         assert_eq!(t.root, [false; 4]);
         assert_eq!(t.blocked, [true, false, true, false]);

@@ -418,6 +418,7 @@ mod tests {
                 b: "S".into(),
                 bandwidth_gbps: None,
                 propagation_ns: None,
+                vl_arbitration: None,
             });
         }
         let lay = layout(&s);

@@ -19,7 +19,6 @@
 //!   (The standard's own unit is not in our sources; this is flagged for review.)
 
 use super::{Ack, SourceControl, Start, SwitchControl};
-use crate::net::topology::PortId;
 use crate::time::Time;
 use alloc::rc::Rc;
 use alloc::vec;
@@ -227,31 +226,34 @@ impl Ccti {
     }
 }
 
-/// Annex A10 at one switch: each output's count of eligible packets still to pass before its next FECN.
+/// Annex A10 at one switch: each output VL's count of eligible packets still to pass before its next FECN.
 #[derive(Debug, Clone)]
 pub struct IbCcSwitch {
     config: Rc<IbCcConfig>,
     /// The queue level at which an output is congested, for this switch's buffers (`None`: threshold 0, off).
     level: Option<u32>,
+    /// Per output VL.
     fecn_skip: Vec<u16>,
+    /// Data VLs per port (an output VL's port is `out / vls`).
+    vls: u32,
 }
 
 impl IbCcSwitch {
-    /// A switch with `ports` ports and input buffers of `buffer_blocks` blocks.
-    pub fn new(config: Rc<IbCcConfig>, buffer_blocks: u32, ports: usize) -> Self {
+    /// A switch with `ports` ports of `vls` data VLs, each VL's input buffers of `buffer_blocks` blocks.
+    pub fn new(config: Rc<IbCcConfig>, buffer_blocks: u32, ports: usize, vls: u8) -> Self {
         let level = config.queue_level(buffer_blocks);
-        Self { config, level, fecn_skip: vec![0; ports] }
+        Self { config, level, fecn_skip: vec![0; ports * usize::from(vls)], vls: u32::from(vls) }
     }
 }
 
 impl SwitchControl for IbCcSwitch {
-    /// Congested (the data waiting for this port passes the Threshold's level), eligible (long enough), a root (it
+    /// Congested (the data waiting for this output VL passes the Threshold's level), eligible (long enough), a root (it
     /// did not wait for credit) or in the Victim_Mask: one in Marking_Rate + 1 is marked FECN.
-    fn on_start(&mut self, out: PortId, s: &Start) -> bool {
+    fn on_start(&mut self, out: super::OutputVl, s: &Start) -> bool {
         let cfg = &self.config;
         let congested = self.level.is_some_and(|level| s.queued_blocks >= level);
         let eligible = s.packet_blocks >= u32::from(cfg.packet_size_credits);
-        if !(congested && eligible && (!s.waited_for_credit || cfg.victim_marks(out))) {
+        if !(congested && eligible && (!s.waited_for_credit || cfg.victim_marks((out / self.vls) as u16))) {
             return false;
         }
         let skip = &mut self.fecn_skip[out as usize];

@@ -1,7 +1,7 @@
 //! ECN marking at a switch (Globecom'02 §IV, INFOCOM'03 §IV-A), with the counter implementation that needs no scan
 //! of the buffers.
 //!
-//! Per output port `o`: `cnt1[o]` counts packets in the switch waiting for `o` (up on arrival, down when the packet
+//! Per output VL `o` (an output port's VL; with one VL, the port): `cnt1[o]` counts packets in the switch waiting for `o` (up on arrival, down when the packet
 //! starts on `o`, or with `cnt1_until: departure` when its tail has left the switch); `cnt2[o]` counts packets still
 //! to be marked on `o`.
 //! - naive: when an input buffer becomes full, every packet in it that has not started is marked.
@@ -17,12 +17,12 @@
 //!   In counters: the full buffer sets `cnt2[o] = cnt1[o]` as input-triggered marking does, a start marks while
 //!   `cnt2[o] > 0`, and a start that had to wait for credit ends the assumption (`cnt2[o] = 0`, no mark). Between
 //!   running out of credit and that start the output sends nothing, so ending it at the start is the same as ending
-//!   it at the moment credit ran out. One data VL per port: the slides' output VL is the output port.
+//!   it at the moment credit ran out. The slides' output VL is ours (`cc::OutputVl`): "for this VL", per VL.
 //!
 //! A started packet is no longer marked; nobody clears a mark.
 
+use super::OutputVl;
 use super::{Start, SwitchControl};
-use crate::net::topology::PortId;
 use alloc::vec;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
@@ -200,7 +200,7 @@ impl EcnSwitch {
     }
 
     /// Output `out`'s counters.
-    pub fn counters(&self, out: PortId) -> PortCounters {
+    pub fn counters(&self, out: OutputVl) -> PortCounters {
         self.counters[out as usize]
     }
 
@@ -218,7 +218,7 @@ impl EcnSwitch {
 
 impl SwitchControl for EcnSwitch {
     #[inline]
-    fn on_arrival(&mut self, out: PortId) {
+    fn on_arrival(&mut self, out: OutputVl) {
         self.marker.arrival(&mut self.counters[out as usize]);
     }
 
@@ -229,7 +229,7 @@ impl SwitchControl for EcnSwitch {
     /// Naive marking marks the buffer's waiting packets; input-triggered marking arms the counters of every output
     /// its waiting packets (with `cnt1_until: departure`, also those being sent) are bound for (Globecom'02 §IV-A,
     /// §IV-B).
-    fn on_buffer_full(&mut self, out: PortId, started: bool) -> bool {
+    fn on_buffer_full(&mut self, out: OutputVl, started: bool) -> bool {
         if started && !self.marker.counts_until_departure() {
             return false;
         }
@@ -238,12 +238,12 @@ impl SwitchControl for EcnSwitch {
     }
 
     #[inline]
-    fn on_start(&mut self, out: PortId, start: &Start) -> bool {
+    fn on_start(&mut self, out: OutputVl, start: &Start) -> bool {
         self.marker.departure(&mut self.counters[out as usize], start.waited_for_credit)
     }
 
     #[inline]
-    fn on_departure(&mut self, out: PortId) {
+    fn on_departure(&mut self, out: OutputVl) {
         self.marker.left(&mut self.counters[out as usize]);
     }
 }

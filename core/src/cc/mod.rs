@@ -29,27 +29,27 @@ pub mod pft;
 pub mod response;
 pub mod source;
 
-use crate::net::topology::PortId;
+pub use crate::net::switch::OutputVl;
 use crate::time::Time;
 use alloc::boxed::Box;
 
 /// What a switch's congestion control sees of a data packet starting on an output.
 #[derive(Debug, Clone, Copy)]
 pub struct Start {
-    /// Data waiting for this output in all the switch's input buffers, besides this packet, in credit blocks.
+    /// Data waiting for this output VL in all the switch's input buffers, besides this packet, in credit blocks.
     pub queued_blocks: u32,
     /// This packet's size in credit blocks.
     pub packet_blocks: u32,
-    /// The output had to wait for credit before it could send this packet (it is a victim of congestion further
+    /// The output VL had to wait for credit before it could send this packet (it is a victim of congestion further
     /// on, not a root).
     pub waited_for_credit: bool,
 }
 
-/// A switch's congestion control. Every hook is about the data lane; a `true` answer marks the packet (ECN, or
-/// Annex A10's FECN: the same bit in this model).
+/// A switch's congestion control. Every hook is about the data VLs, per output VL; a `true` answer marks the packet
+/// (ECN, or Annex A10's FECN: the same bit in this model).
 pub trait SwitchControl {
-    /// A data packet bound for output `out` arrived (its head).
-    fn on_arrival(&mut self, _out: PortId) {}
+    /// A data packet bound for output VL `out` arrived (its head).
+    fn on_arrival(&mut self, _out: OutputVl) {}
     /// Whether it wants to hear of full buffers at all (most of a run's full buffers, without ECN marking, need
     /// no look at their packets).
     fn hears_full_buffers(&self) -> bool {
@@ -57,15 +57,15 @@ pub trait SwitchControl {
     }
     /// An input buffer became full: called for each packet in it, bound for `out`, `started` if it is already being
     /// sent on. Returns whether to mark it.
-    fn on_buffer_full(&mut self, _out: PortId, _started: bool) -> bool {
+    fn on_buffer_full(&mut self, _out: OutputVl, _started: bool) -> bool {
         false
     }
     /// A data packet starts on output `out`. Returns whether to mark it.
-    fn on_start(&mut self, _out: PortId, _start: &Start) -> bool {
+    fn on_start(&mut self, _out: OutputVl, _start: &Start) -> bool {
         false
     }
     /// A data packet's tail has left the switch through output `out`.
-    fn on_departure(&mut self, _out: PortId) {}
+    fn on_departure(&mut self, _out: OutputVl) {}
 }
 
 /// What held a flow's last packet back (the HP slides' RWL).
@@ -149,7 +149,7 @@ pub enum SwitchCc {
 
 impl SwitchControl for SwitchCc {
     #[inline]
-    fn on_arrival(&mut self, out: PortId) {
+    fn on_arrival(&mut self, out: OutputVl) {
         match self {
             Self::Ecn(c) => c.on_arrival(out),
             Self::IbCc(c) => c.on_arrival(out),
@@ -163,21 +163,21 @@ impl SwitchControl for SwitchCc {
         }
     }
     #[inline]
-    fn on_buffer_full(&mut self, out: PortId, started: bool) -> bool {
+    fn on_buffer_full(&mut self, out: OutputVl, started: bool) -> bool {
         match self {
             Self::Ecn(c) => c.on_buffer_full(out, started),
             Self::IbCc(c) => c.on_buffer_full(out, started),
         }
     }
     #[inline]
-    fn on_start(&mut self, out: PortId, start: &Start) -> bool {
+    fn on_start(&mut self, out: OutputVl, start: &Start) -> bool {
         match self {
             Self::Ecn(c) => c.on_start(out, start),
             Self::IbCc(c) => c.on_start(out, start),
         }
     }
     #[inline]
-    fn on_departure(&mut self, out: PortId) {
+    fn on_departure(&mut self, out: OutputVl) {
         match self {
             Self::Ecn(c) => c.on_departure(out),
             Self::IbCc(c) => c.on_departure(out),

@@ -1,7 +1,7 @@
 //! Directed channels: one direction of a link, its transmitter and the credits it holds for the receiver's
 //! buffers (credit-based flow control, model.md §2).
 
-use super::packet::{Lane, PacketId};
+use super::packet::{Lane, PacketId, MAX_LANES};
 use super::topology::{NodeId, PortId};
 use crate::time::Time;
 
@@ -34,20 +34,29 @@ pub struct ChannelState {
     pub to: End,
     pub propagation: Time,
     pub sending: Option<Sending>,
-    /// Free blocks in the receiver's buffer, per lane. Hosts absorb everything they receive at line rate, so a
-    /// channel into a host never runs out (`u32::MAX`).
-    pub credits: [u32; 2],
-    /// The receiver's buffer size per lane, in blocks (for the bound checks).
-    pub capacity: [u32; 2],
-    /// Since when the transmitter has had a packet ready but no credit for it.
+    /// Free blocks in the receiver's buffer, per lane (`Lane::index`). Hosts absorb everything they receive at
+    /// line rate, so a channel into a host never runs out (`u32::MAX`).
+    pub credits: [u32; MAX_LANES],
+    /// The receiver's buffer size of each lane, in blocks (for the bound checks).
+    pub capacity: u32,
+    /// Since when the transmitter has had a packet ready but no credit for it (and no other lane could go).
     pub stalled_since: Option<Time>,
-    /// Serialization time of a data packet and of an ACK on this channel (computed once: the event loop needs them
-    /// for every packet).
+    /// The data VLs (bit `v`) that had a packet ready but no credit since they last started one, or since the
+    /// last ACK started (as `stalled_since`): what "waited for credit" means to a switch's congestion control.
+    pub vl_stalled: u16,
+    /// Serialization time of a data packet and of an ACK on this channel (`Lane::kind`; computed once: the event
+    /// loop needs them for every packet).
     pub serialization: [Time; 2],
 }
 
 impl ChannelState {
     pub fn is_busy(&self) -> bool {
         self.sending.is_some()
+    }
+
+    /// Whether the receiver has room for `blocks` more on `lane`.
+    #[inline]
+    pub fn has_credit(&self, lane: Lane, blocks: u32) -> bool {
+        self.credits[lane.index()] >= blocks
     }
 }

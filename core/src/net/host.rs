@@ -2,7 +2,7 @@
 //! side (sequence numbers, what is outstanding, ON/OFF state). Each carries its congestion control's state in a
 //! slot of a type it does not know (`cc`, filled by the simulation), kept beside the rest for locality.
 
-use super::packet::PacketId;
+use super::packet::{Lane, PacketId};
 use super::topology::{ChannelId, NodeId};
 use crate::rng::Rng;
 use crate::time::Time;
@@ -64,6 +64,8 @@ pub struct FlowState<C> {
     /// Its packets are acknowledged (reliable transport); otherwise no ACKs and no window, and a marked packet
     /// brings a CN packet back (`scenario::Transport`).
     pub reliable: bool,
+    /// The data VL its packets travel on (its SL's, `scenario::VirtualLanes`).
+    pub lane: Lane,
     pub outstanding: u32,
     /// Packets of earlier ON periods still unacknowledged (not limited by this flow's window).
     pub stale_outstanding: u32,

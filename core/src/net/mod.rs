@@ -7,3 +7,4 @@ pub mod host;
 pub mod packet;
 pub mod switch;
 pub mod topology;
+pub mod vl;

@@ -7,23 +7,54 @@ use alloc::vec::Vec;
 /// Index of a packet in the [`PacketPool`].
 pub type PacketId = u32;
 
-/// The virtual lane a packet travels on. ACKs have their own lane, buffers and credits (model.md §5), so they are
-/// never stuck behind data.
+/// The lane a packet travels on: the ACK lane or a data virtual lane (`net::vl`). ACKs have their own lane,
+/// buffers and credits (model.md §5), so they are never stuck behind data. As an index into per-lane arrays the ACK
+/// lane is 0 and data VL `v` is `v + 1`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Lane {
-    Data = 0,
-    Ack = 1,
-}
+pub struct Lane(u8);
 
 impl Lane {
-    /// Both lanes, data first.
-    pub const ALL: [Lane; 2] = [Lane::Data, Lane::Ack];
+    /// The ACK lane.
+    pub const ACK: Lane = Lane(0);
+    /// Data VL 0 (the only data lane of a one-VL network).
+    pub const VL0: Lane = Lane(1);
 
-    /// The lane as an array index.
-    pub fn index(self) -> usize {
-        self as usize
+    /// Data VL `vl`.
+    pub const fn data(vl: u8) -> Lane {
+        Lane(vl + 1)
+    }
+
+    pub fn is_ack(self) -> bool {
+        self.0 == 0
+    }
+
+    pub fn is_data(self) -> bool {
+        self.0 != 0
+    }
+
+    /// A data lane's VL (the ACK lane: none).
+    pub fn vl(self) -> Option<u8> {
+        self.0.checked_sub(1)
+    }
+
+    /// The lane as an index into per-lane arrays (ACK 0, data VL `v` at `v + 1`).
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// 0 for data, 1 for ACKs: the index into what differs only between data and ACKs (sizes, serialization).
+    pub fn kind(self) -> usize {
+        usize::from(self.is_ack())
+    }
+
+    /// The ACK lane and `data_vls` data lanes, ACK first.
+    pub fn all(data_vls: u8) -> impl Iterator<Item = Lane> {
+        (0..=data_vls).map(Lane)
     }
 }
+
+/// Most lanes a port has: 15 data VLs and the ACK lane.
+pub const MAX_LANES: usize = 16;
 
 /// A data packet or an ACK.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,14 +87,14 @@ pub struct Packet {
 pub struct PacketPool {
     slots: Vec<Packet>,
     free: Vec<PacketId>,
-    /// Stored packets per lane.
+    /// Stored data packets and ACKs.
     live: [u32; 2],
 }
 
 impl PacketPool {
     /// Stores a packet and returns its id.
     pub fn insert(&mut self, p: Packet) -> PacketId {
-        self.live[p.lane.index()] += 1;
+        self.live[p.lane.kind()] += 1;
         if let Some(id) = self.free.pop() {
             self.slots[id as usize] = p;
             id
@@ -76,14 +107,14 @@ impl PacketPool {
     /// Frees a packet's slot.
     pub fn remove(&mut self, id: PacketId) -> Packet {
         let p = self.slots[id as usize];
-        self.live[p.lane.index()] -= 1;
+        self.live[p.lane.kind()] -= 1;
         self.free.push(id);
         p
     }
 
-    /// How many packets of `lane` are stored.
-    pub fn live(&self, lane: Lane) -> u32 {
-        self.live[lane.index()]
+    /// How many data packets (`ack` false) or ACKs are stored.
+    pub fn live(&self, ack: bool) -> u32 {
+        self.live[usize::from(ack)]
     }
 }
 

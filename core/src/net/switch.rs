@@ -8,15 +8,20 @@
 //! older packets of its own buffer that cannot go. The head of the buffer (its oldest packet not yet sent) counts
 //! each time it is overtaken, and once overtaken `max_bypass` times blocks its buffer until it leaves; with
 //! `bypass_counting: each_packet` every overtaken packet counts, the head or not. ACKs (their own lane) go first at
-//! every output. The cost of a pass grows with the switch's ports and buffer sizes, never with flows or network
+//! every output; between data VLs, each output's VL arbiter chooses (`net::vl`). The cost of a pass grows with the switch's ports and buffer sizes, never with flows or network
 //! size.
 
 use super::packet::{Lane, PacketId};
 use super::topology::{ChannelId, NodeId, PortId};
+use super::vl::{Choice, VlArbiter};
 use crate::time::Time;
 use alloc::vec;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
+
+/// An output VL of a switch: `port × data VLs + VL` (with one VL, the port). The HP slides want congestion control
+/// "independent for each VL": a switch's congestion control keeps its counters and state per output VL.
+pub type OutputVl = u32;
 
 /// How an output chooses among the input buffers with a packet for it. The papers only give the order within one
 /// buffer ("FIFO with possible bypass of older packets", Globecom'02 Table I); this is our choice, documented in
@@ -66,7 +71,7 @@ pub struct Entry {
     pub started_at: Time,
 }
 
-/// One lane of a switch input port.
+/// One lane of a switch input port (the ACK lane, or a data VL with its own buffer and credits).
 #[derive(Debug, Clone, Default)]
 pub struct InputLane {
     /// Packets in arrival order (a few at most: bounded by the buffer size).
@@ -82,10 +87,19 @@ pub struct InputLane {
 /// One switch output port.
 #[derive(Debug, Clone, Default)]
 pub struct Output {
-    /// Packets waiting for this output, per lane, as (arrival seq, input port), oldest first.
-    pub waiting: [Vec<(u64, PortId)>; 2],
+    /// Packets waiting for this output, per lane (`Lane::index`), as (arrival seq, input port), oldest first.
+    pub waiting: Vec<Vec<(u64, PortId)>>,
     /// Round-robin arbitration: the input whose turn it is next, per lane.
-    pub next_input: [PortId; 2],
+    pub next_input: Vec<PortId>,
+    /// Which data VL sends next.
+    pub arbiter: VlArbiter,
+}
+
+impl Output {
+    /// An output with `lanes` lanes (the ACK lane and the data VLs) and its VL arbiter.
+    pub fn new(lanes: usize, arbiter: VlArbiter) -> Self {
+        Self { waiting: vec![Vec::new(); lanes], next_input: vec![0; lanes], arbiter }
+    }
 }
 
 /// An input-buffered switch.
@@ -94,10 +108,12 @@ pub struct SwitchState<C> {
     pub node: NodeId,
     /// The channel each port sends on (the topology's, kept here for the passes).
     pub out_channels: Vec<ChannelId>,
-    /// `inputs[port][lane]`.
-    pub inputs: Vec<[InputLane; 2]>,
+    /// `inputs[port][lane.index()]`.
+    pub inputs: Vec<Vec<InputLane>>,
     pub outputs: Vec<Output>,
-    /// Data-lane buffer size per input, in blocks.
+    /// Data VLs per port.
+    pub vls: u8,
+    /// Buffer size of each data VL of an input, in blocks.
     pub capacity: u32,
     /// Occupancy at or above which a data buffer counts as full (what congestion control is told), in blocks.
     pub full_at: u32,
@@ -111,7 +127,7 @@ pub struct SwitchState<C> {
     /// Outputs with waiting packets, in no particular order (each at most once).
     pub pending_outputs: Vec<PortId>,
     pub is_pending: Vec<bool>,
-    /// Packets waiting (not started) per lane, so a pass can skip a lane with nothing in it.
+    /// Packets waiting (not started), data and ACKs (`Lane::kind`), so a pass can skip what has nothing in it.
     pub waiting: [u32; 2],
     /// Its congestion control (what it is, this layer does not know).
     pub cc: C,
@@ -125,19 +141,34 @@ pub struct Candidate {
     pub input: PortId,
     pub pos: usize,
     pub lane: Lane,
+    /// The VL arbiter's choice that picked it (data with several VLs).
+    pub choice: Option<Choice>,
 }
 
 impl<C> SwitchState<C> {
-    /// The data packets in the buffers bound for each output: those that have not started, and with
-    /// `with_started` also those being sent (what ECN marking's `cnt1` counts).
-    pub fn data_per_output(&self, with_started: bool) -> Vec<u32> {
-        let mut n = vec![0; self.outputs.len()];
+    /// The output VL `(out, vl)` as congestion control numbers them: `out × VLs + vl` (with one VL, the port).
+    #[inline]
+    pub fn output_vl(&self, out: PortId, lane: Lane) -> OutputVl {
+        u32::from(out) * u32::from(self.vls) + u32::from(lane.vl().unwrap_or(0))
+    }
+
+    /// The data packets in the buffers bound for each output VL (`output_vl`): those that have not started, and
+    /// with `with_started` also those being sent (what ECN marking's `cnt1` counts).
+    pub fn data_per_output_vl(&self, with_started: bool) -> Vec<u32> {
+        let mut n = vec![0; self.outputs.len() * usize::from(self.vls)];
         for input in &self.inputs {
-            for e in input[Lane::Data.index()].queue.iter().filter(|e| !e.started || with_started) {
-                n[e.out as usize] += 1;
+            for lane in Lane::all(self.vls).skip(1) {
+                for e in input[lane.index()].queue.iter().filter(|e| !e.started || with_started) {
+                    n[self.output_vl(e.out, lane) as usize] += 1;
+                }
             }
         }
         n
+    }
+
+    /// Blocks held by every data VL of input `port`.
+    pub fn data_used(&self, port: PortId) -> u32 {
+        self.inputs[port as usize][1..].iter().map(|l| l.used).sum()
     }
 
     /// Marks output `out` as having waiting packets.
@@ -164,7 +195,7 @@ impl<C> SwitchState<C> {
 
     /// The packet that goes first on `out` and `lane` if `out` is idle with credit: among those that could start
     /// now, the oldest (`oldest_first`), or the oldest of the first input in round-robin order (`round_robin`).
-    #[inline]
+    #[inline(always)]
     pub fn first_startable(&self, out: PortId, lane: Lane, now: Time) -> Option<Candidate> {
         let output = &self.outputs[out as usize];
         let waiting = &output.waiting[lane.index()];
@@ -210,7 +241,7 @@ impl<C> SwitchState<C> {
         let waiting = &mut self.outputs[cand.out as usize].waiting[l];
         let at = waiting.iter().position(|&(seq, _)| seq == cand.seq).expect("a candidate is waiting");
         waiting.remove(at);
-        self.waiting[l] -= 1;
+        self.waiting[cand.lane.kind()] -= 1;
         if self.outputs[cand.out as usize].waiting.iter().all(|w| w.is_empty()) {
             let i = self
                 .pending_outputs
@@ -225,7 +256,7 @@ impl<C> SwitchState<C> {
 
     /// The waiting packet `seq` of buffer `input`, if it could start now: eligible, its buffer free to send
     /// another packet, and no older packet of the buffer bypassed too often.
-    #[inline]
+    #[inline(always)]
     fn startable(&self, seq: u64, input: PortId, out: PortId, lane: Lane, now: Time) -> Option<Candidate> {
         let buffer = &self.inputs[input as usize][lane.index()];
         if buffer.sending >= self.input_transfers {
@@ -239,7 +270,7 @@ impl<C> SwitchState<C> {
         if buffer.queue.iter().take(pos).any(|e| !e.started && e.bypassed >= self.max_bypass) {
             return None;
         }
-        Some(Candidate { seq, out, input, pos, lane })
+        Some(Candidate { seq, out, input, pos, lane, choice: None })
     }
 }
 
@@ -247,6 +278,13 @@ impl<C> SwitchState<C> {
 mod tests {
     use super::*;
     use alloc::vec;
+
+    /// The data lane's index (VL 0).
+    const D: usize = Lane::VL0.index();
+
+    fn output() -> Output {
+        Output::new(2, VlArbiter::default())
+    }
 
     /// One input holding, oldest first, packets for outputs 0, 1, 1; two outputs.
     fn switch(max_bypass: u32) -> SwitchState<()> {
@@ -270,17 +308,18 @@ mod tests {
     /// One input holding, oldest first (seq 0, 1, ...), packets for the outputs `outs`; two outputs.
     fn switch_with(max_bypass: u32, outs: &[PortId], bypass_counting: BypassCounting) -> SwitchState<()> {
         let mut input = InputLane::default();
-        let mut outputs = vec![Output::default(), Output::default()];
+        let mut outputs = vec![output(), output()];
         for (seq, &out) in outs.iter().enumerate() {
             let seq = seq as u64;
             input.queue.push(waiting(seq, out));
-            outputs[out as usize].waiting[0].push((seq, 0));
+            outputs[out as usize].waiting[D].push((seq, 0));
         }
         SwitchState {
             node: 0,
             out_channels: vec![0, 1],
-            inputs: vec![[input, InputLane::default()]],
+            inputs: vec![vec![InputLane::default(), input]],
             outputs,
+            vls: 1,
             capacity: 132,
             full_at: 100,
             forwarding_delay: 0,
@@ -300,16 +339,16 @@ mod tests {
     fn a_younger_packet_may_bypass_until_the_oldest_reaches_the_limit() {
         let mut sw = switch(2);
         // Output 1's oldest waiting packet (seq 1) can go ahead of seq 0 (bound for output 0).
-        let c = sw.first_startable(1, Lane::Data, 0).unwrap();
+        let c = sw.first_startable(1, Lane::VL0, 0).unwrap();
         assert_eq!((c.seq, c.pos), (1, 1));
         // Two bypasses reach the limit of 2: now seq 0 blocks the buffer.
-        sw.inputs[0][0].queue[0].bypassed = 2;
-        assert!(sw.first_startable(1, Lane::Data, 0).is_none());
+        sw.inputs[0][D].queue[0].bypassed = 2;
+        assert!(sw.first_startable(1, Lane::VL0, 0).is_none());
         // The oldest packet itself may still go.
-        assert_eq!(sw.first_startable(0, Lane::Data, 0).map(|c| c.seq), Some(0));
+        assert_eq!(sw.first_startable(0, Lane::VL0, 0).map(|c| c.seq), Some(0));
         // With a limit of 0 nothing ever bypasses.
         let sw = switch(0);
-        assert!(sw.first_startable(1, Lane::Data, 0).is_none());
+        assert!(sw.first_startable(1, Lane::VL0, 0).is_none());
     }
 
     /// Two packets for a busy output 0 (seq 0, 1), then packets for output 1, limit 2. Packets 2 and 3 overtake both;
@@ -322,27 +361,27 @@ mod tests {
         {
             let mut sw = switch_with(2, &[0, 0, 1, 1, 1], counting);
             for pos in [2, 3] {
-                assert_eq!(sw.first_startable(1, Lane::Data, 0).map(|c| c.pos), Some(pos));
-                sw.count_bypasses(0, 0, pos);
-                sw.inputs[0][0].queue[pos].started = true;
-                sw.outputs[1].waiting[0].remove(0);
+                assert_eq!(sw.first_startable(1, Lane::VL0, 0).map(|c| c.pos), Some(pos));
+                sw.count_bypasses(0, D, pos);
+                sw.inputs[0][D].queue[pos].started = true;
+                sw.outputs[1].waiting[D].remove(0);
             }
-            let bypassed = [sw.inputs[0][0].queue[0].bypassed, sw.inputs[0][0].queue[1].bypassed];
+            let bypassed = [sw.inputs[0][D].queue[0].bypassed, sw.inputs[0][D].queue[1].bypassed];
             assert_eq!(bypassed, counts, "{counting:?}");
-            assert!(sw.first_startable(1, Lane::Data, 0).is_none(), "the head reached the limit");
-            sw.inputs[0][0].queue[0].started = true;
-            assert_eq!(sw.first_startable(1, Lane::Data, 0).map(|c| c.seq), next, "{counting:?}");
+            assert!(sw.first_startable(1, Lane::VL0, 0).is_none(), "the head reached the limit");
+            sw.inputs[0][D].queue[0].started = true;
+            assert_eq!(sw.first_startable(1, Lane::VL0, 0).map(|c| c.seq), next, "{counting:?}");
         }
     }
 
     /// Three inputs with one packet each for output 0, arriving from input 2, then 0, then 1 (seq 0, 1, 2).
     fn three_inputs(arbitration: Arbitration) -> SwitchState<()> {
         let mut sw = switch_with(4, &[], BypassCounting::Head);
-        sw.inputs = vec![Default::default(), Default::default(), Default::default()];
-        sw.outputs = vec![Output::default(), Output::default(), Output::default()];
+        sw.inputs = vec![vec![Default::default(); 2]; 3];
+        sw.outputs = vec![output(), output(), output()];
         for (seq, input) in [(0, 2), (1, 0), (2, 1)] {
-            sw.inputs[input][0].queue.push(waiting(seq, 0));
-            sw.outputs[0].waiting[0].push((seq, input as PortId));
+            sw.inputs[input][D].queue.push(waiting(seq, 0));
+            sw.outputs[0].waiting[D].push((seq, input as PortId));
         }
         sw.arbitration = arbitration;
         sw
@@ -354,37 +393,37 @@ mod tests {
     #[test]
     fn round_robin_serves_the_inputs_in_turn() {
         let sw = three_inputs(Arbitration::OldestFirst);
-        assert_eq!(sw.first_startable(0, Lane::Data, 0).map(|c| (c.input, c.seq)), Some((2, 0)));
+        assert_eq!(sw.first_startable(0, Lane::VL0, 0).map(|c| (c.input, c.seq)), Some((2, 0)));
         let mut sw = three_inputs(Arbitration::RoundRobin);
         for (turn, input) in [(0, 0), (1, 1), (2, 2)] {
-            sw.outputs[0].next_input[0] = turn;
-            assert_eq!(sw.first_startable(0, Lane::Data, 0).map(|c| c.input), Some(input), "turn {turn}");
+            sw.outputs[0].next_input[D] = turn;
+            assert_eq!(sw.first_startable(0, Lane::VL0, 0).map(|c| c.input), Some(input), "turn {turn}");
         }
         // Input 1's turn, but its packet is still in its forwarding delay: input 2 goes, then (wrapping) input 0.
-        sw.outputs[0].next_input[0] = 1;
-        sw.inputs[1][0].queue[0].eligible_at = 10;
-        assert_eq!(sw.first_startable(0, Lane::Data, 0).map(|c| c.input), Some(2));
-        sw.inputs[2][0].sending = 1;
-        assert_eq!(sw.first_startable(0, Lane::Data, 0).map(|c| c.input), Some(0));
+        sw.outputs[0].next_input[D] = 1;
+        sw.inputs[1][D].queue[0].eligible_at = 10;
+        assert_eq!(sw.first_startable(0, Lane::VL0, 0).map(|c| c.input), Some(2));
+        sw.inputs[2][D].sending = 1;
+        assert_eq!(sw.first_startable(0, Lane::VL0, 0).map(|c| c.input), Some(0));
         // Within an input, its oldest packet that can go: input 0 now holds seq 1 and seq 3.
-        let mut second = sw.inputs[0][0].queue[0];
+        let mut second = sw.inputs[0][D].queue[0];
         second.seq = 3;
-        sw.inputs[0][0].queue.push(second);
-        sw.outputs[0].waiting[0].push((3, 0));
-        sw.outputs[0].next_input[0] = 0;
-        assert_eq!(sw.first_startable(0, Lane::Data, 0).map(|c| c.seq), Some(1));
-        sw.inputs[0][0].queue[0].eligible_at = 10;
-        assert_eq!(sw.first_startable(0, Lane::Data, 0).map(|c| c.seq), Some(3));
+        sw.inputs[0][D].queue.push(second);
+        sw.outputs[0].waiting[D].push((3, 0));
+        sw.outputs[0].next_input[D] = 0;
+        assert_eq!(sw.first_startable(0, Lane::VL0, 0).map(|c| c.seq), Some(1));
+        sw.inputs[0][D].queue[0].eligible_at = 10;
+        assert_eq!(sw.first_startable(0, Lane::VL0, 0).map(|c| c.seq), Some(3));
     }
 
     #[test]
     fn a_busy_input_or_a_packet_still_in_its_forwarding_delay_cannot_start() {
         let mut sw = switch(4);
-        sw.inputs[0][0].queue[1].eligible_at = 50;
-        sw.inputs[0][0].queue[2].eligible_at = 60;
-        assert!(sw.first_startable(1, Lane::Data, 49).is_none());
-        assert_eq!(sw.first_startable(1, Lane::Data, 50).map(|c| c.seq), Some(1));
-        sw.inputs[0][0].sending = 1;
-        assert!(sw.first_startable(0, Lane::Data, 100).is_none());
+        sw.inputs[0][D].queue[1].eligible_at = 50;
+        sw.inputs[0][D].queue[2].eligible_at = 60;
+        assert!(sw.first_startable(1, Lane::VL0, 49).is_none());
+        assert_eq!(sw.first_startable(1, Lane::VL0, 50).map(|c| c.seq), Some(1));
+        sw.inputs[0][D].sending = 1;
+        assert!(sw.first_startable(0, Lane::VL0, 100).is_none());
     }
 }

@@ -14,7 +14,9 @@ pub use parking_lot::parking_lot;
 pub use two_switch::TwoSwitch;
 
 use crate::cc::pft::{Detection, PftConfig};
-use crate::scenario::{IbCcConfig, MarkingPolicy, RateMode, Response, Scenario, SourceOverride, Traffic, Transport};
+use crate::scenario::{
+    IbCcConfig, MarkingPolicy, RateMode, Response, Scenario, SourceOverride, Traffic, Transport, VirtualLanes,
+};
 use crate::sim::{Measurement, Metric};
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -131,6 +133,15 @@ fn lipd_with(policy: MarkingPolicy, output_threshold: Option<u32>) -> Scenario {
     s.source.response = Response::Lipd;
     s.marking.policy = policy;
     s.marking.output_threshold_packets = output_threshold;
+    s
+}
+
+/// `s` with two data VLs, equal weights, and its victim flow on SL 1 (VL 1).
+fn isolated(mut s: Scenario) -> Scenario {
+    s.virtual_lanes = Some(VirtualLanes { data_vls: 2, sl_to_vl: Vec::new(), arbitration: Default::default() });
+    for f in s.flows.iter_mut().filter(|f| f.group == "victim") {
+        f.sl = 1;
+    }
     s
 }
 
@@ -428,6 +439,21 @@ pub const PRESETS: &[Preset] = &[
             }
             s
         },
+    },
+    Preset {
+        name: "vl-isolation-two-switch",
+        title: "Congestion isolation: the victim on its own VL",
+        source: "InfiniBand virtual lanes",
+        figure: "INFOCOM'03 Fig. 2's network with the victim on a second virtual lane.",
+        description: "Fig. 2 again (L=5, R=1, no congestion control), but the victim flow has service level 1, \
+                      which maps to data VL 1; every other flow stays on VL 0. Each VL has its own input buffers and \
+                      credits, and the inter-switch link's VL arbitration gives both VLs equal weight. The remote \
+                      packets still fill VL 0's buffer at B, but the victim's packets wait in VL 1's, which drains: \
+                      the victim keeps at least half the link however congested VL 0 is. Compare infocom03-fig2.",
+        paper_reports: "Not in the papers: Globecom'02 (footnote 3) notes that virtual lanes can isolate traffic; \
+                        the alternative to congestion control that InfiniBand fabrics use.",
+        reported: &[],
+        build: || isolated(no_control(1, 5)),
     },
     Preset {
         name: "fattree4-hotspot",

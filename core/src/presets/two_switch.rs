@@ -28,7 +28,7 @@ fn node(id: &str, kind: NodeKind, x: f64, y: f64) -> Node {
 }
 
 fn link(a: &str, b: &str) -> Link {
-    Link { a: a.into(), b: b.into(), bandwidth_gbps: None, propagation_ns: None }
+    Link { a: a.into(), b: b.into(), bandwidth_gbps: None, propagation_ns: None, vl_arbitration: None }
 }
 
 fn flow(id: String, src: &str, dst: &str, group: &str, start_ns: u64, traffic: Traffic) -> Flow {
@@ -42,6 +42,7 @@ fn flow(id: String, src: &str, dst: &str, group: &str, start_ns: u64, traffic: T
         traffic,
         source: None,
         transport: Default::default(),
+        sl: 0,
     }
 }
 

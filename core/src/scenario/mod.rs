@@ -26,6 +26,7 @@ pub use crate::cc::response::ResponseFunction;
 pub use crate::cc::source::{RateMode, Response, Source, SourceOverride};
 pub use crate::net::host::AckCoalescing;
 pub use crate::net::switch::{Arbitration, BypassCounting};
+pub use crate::net::vl::{VirtualLanes, VlArbitration, VlWeight};
 use crate::nullable::present_or_null;
 
 use alloc::string::String;
@@ -85,6 +86,9 @@ pub struct Scenario {
     /// ACK coalescing at every destination (absent: every data packet is ACKed on its own).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ack_coalescing: Option<AckCoalescing>,
+    /// Data virtual lanes on every port, the SL-to-VL table and VL arbitration (absent: one data VL).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub virtual_lanes: Option<VirtualLanes>,
 }
 
 fn one_u64() -> u64 {
@@ -242,6 +246,9 @@ pub struct Link {
     pub bandwidth_gbps: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub propagation_ns: Option<u64>,
+    /// VL arbitration at both ends of this link (absent: `virtual_lanes.arbitration`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vl_arbitration: Option<VlArbitration>,
 }
 
 /// How a flow offers traffic.
@@ -278,6 +285,13 @@ pub struct Flow {
     /// How its packets are acknowledged (absent: reliable).
     #[serde(default, skip_serializing_if = "Transport::is_reliable")]
     pub transport: Transport,
+    /// Its service level, 0 to 15: `virtual_lanes.sl_to_vl` gives its VL.
+    #[serde(default, skip_serializing_if = "is_zero_u8")]
+    pub sl: u8,
+}
+
+fn is_zero_u8(v: &u8) -> bool {
+    *v == 0
 }
 
 /// How a flow's packets are acknowledged: the HP slides' table of transports ("Implementation for Different
@@ -354,6 +368,25 @@ impl Scenario {
             pft: None,
             ib_cc: None,
             ack_coalescing: None,
+            virtual_lanes: None,
+        }
+    }
+
+    /// Data VLs on every port (1 without `virtual_lanes`).
+    pub fn data_vls(&self) -> u8 {
+        self.virtual_lanes.as_ref().map_or(1, |v| v.data_vls)
+    }
+
+    /// The data VL flow `f`'s packets travel on.
+    pub fn vl_of(&self, f: &Flow) -> u8 {
+        self.virtual_lanes.as_ref().map_or(0, |v| v.vl_of(f.sl))
+    }
+
+    /// The VL arbitration at the ends of link `i`: its own, or the scenario's.
+    pub fn vl_arbitration(&self, i: usize) -> VlArbitration {
+        match self.links.get(i).and_then(|l| l.vl_arbitration.clone()) {
+            Some(a) => a,
+            None => self.virtual_lanes.as_ref().map(|v| v.arbitration.clone()).unwrap_or_default(),
         }
     }
 

@@ -2,8 +2,9 @@
 //! field; nothing here panics on any input.
 
 use super::error::{Element, Problem, ScenarioError};
-use super::{Flow, Link, Node, NodeKind, Scenario, Source, SwitchConfig, Traffic, FORMAT, VERSION};
+use super::{Flow, Link, Node, NodeKind, Scenario, Source, SwitchConfig, Traffic, VlArbitration, FORMAT, VERSION};
 use crate::net::topology::{NodeId, Topology};
+use crate::net::vl::{MAX_DATA_VLS, MAX_SLS};
 use crate::time::{Bandwidth, Time, MS, NS};
 use alloc::collections::BTreeMap;
 use alloc::string::String;
@@ -212,6 +213,7 @@ impl Scenario {
         if self.ack_coalescing.is_some_and(|a| !(1..=1024).contains(&a.every_packets)) {
             return Err(err(top(), "ack_coalescing.every_packets", Problem::OutOfRange("from 1 to 1024")));
         }
+        self.check_virtual_lanes()?;
         if let Some(p) = &self.pft {
             let checks: [(&'static str, bool, &'static str); 8] = [
                 ("pft.flit_bytes", p.flit_bytes >= 1 && p.flit_bytes <= 65_536, "from 1 to 65536 bytes"),
@@ -395,6 +397,57 @@ impl Scenario {
         Ok(out)
     }
 
+    /// The VL count, the SL-to-VL table, every arbitration table (the scenario's and the links'), and that every
+    /// flow's VL is served.
+    fn check_virtual_lanes(&self) -> Result<(), ScenarioError> {
+        let top = || Element::Scenario;
+        let vls = self.data_vls();
+        if let Some(v) = &self.virtual_lanes {
+            if !(1..=MAX_DATA_VLS).contains(&vls) {
+                return Err(err(top(), "virtual_lanes.data_vls", Problem::OutOfRange("from 1 to 15")));
+            }
+            if v.sl_to_vl.len() > usize::from(MAX_SLS) {
+                return Err(err(
+                    top(),
+                    "virtual_lanes.sl_to_vl",
+                    Problem::OutOfRange("at most 16 entries (SL 0 to 15)"),
+                ));
+            }
+            if v.sl_to_vl.iter().any(|&vl| vl >= vls) {
+                return Err(err(top(), "virtual_lanes.sl_to_vl", Problem::OutOfRange("VLs below data_vls")));
+            }
+            check_arbitration(top, "virtual_lanes.arbitration", &v.arbitration, vls)?;
+        }
+        for (i, l) in self.links.iter().enumerate() {
+            if let Some(a) = &l.vl_arbitration {
+                check_arbitration(|| link_element(i, l), "vl_arbitration", a, vls)?;
+            }
+        }
+        // The VLs served everywhere: by the scenario's table where a link has none, and by every link's own.
+        let mask = |a: &VlArbitration| (0..vls).filter(|&v| a.serves(vls, v)).fold(0u16, |m, v| m | 1 << v);
+        let default = self.virtual_lanes.as_ref().map(|v| v.arbitration.clone()).unwrap_or_default();
+        let mut served = if self.links.iter().any(|l| l.vl_arbitration.is_none()) { mask(&default) } else { u16::MAX };
+        for l in self.links.iter().filter_map(|l| l.vl_arbitration.as_ref()) {
+            served &= mask(l);
+        }
+        for (i, f) in self.flows.iter().enumerate() {
+            if f.sl >= MAX_SLS {
+                return Err(err(flow_element(i, f), "sl", Problem::OutOfRange("from 0 to 15")));
+            }
+            if served & (1 << self.vl_of(f)) == 0 {
+                return Err(err(
+                    flow_element(i, f),
+                    "sl",
+                    Problem::Inconsistent(
+                        "its VL has no entry of non-zero weight in an arbitration table (virtual_lanes.arbitration \
+                         or a link's vl_arbitration), so it would never be sent",
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
     fn check_flows(&self, index: &BTreeMap<&str, NodeId>) -> Result<(Vec<CompiledFlow>, Vec<NodeId>), ScenarioError> {
         limit(Element::Scenario, "flows", LIMITS.flows, self.flows.len() as u64)?;
         let mut ids = BTreeMap::new();
@@ -458,6 +511,24 @@ impl Scenario {
         }
         Ok((flows, destinations))
     }
+}
+
+/// A VL arbitration table: entries for existing VLs, at most 64 per table (IBA §7.6.9).
+fn check_arbitration(
+    element: impl Fn() -> Element,
+    field: &'static str,
+    a: &VlArbitration,
+    vls: u8,
+) -> Result<(), ScenarioError> {
+    for table in [&a.low, &a.high] {
+        if table.len() > 64 {
+            return Err(err(element(), field, Problem::OutOfRange("at most 64 entries per table")));
+        }
+        if table.iter().any(|e| e.vl >= vls) {
+            return Err(err(element(), field, Problem::OutOfRange("entries for VLs below virtual_lanes.data_vls")));
+        }
+    }
+    Ok(())
 }
 
 fn node_element(index: usize, n: &Node) -> Element {

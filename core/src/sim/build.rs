@@ -13,9 +13,10 @@ use crate::cc::{NicCc, SourceCc, SwitchCc};
 use crate::engine::EventQueue;
 use crate::net::channel::{ChannelState, End};
 use crate::net::host::{FlowState, HostState};
-use crate::net::packet::{blocks, PacketPool};
+use crate::net::packet::{blocks, Lane, PacketPool, MAX_LANES};
 use crate::net::switch::{InputLane, Output, SwitchState};
 use crate::net::topology::{NodeId, Topology};
+use crate::net::vl::VlArbiter;
 use crate::rng::Rng;
 use crate::scenario::{Compiled, Response, Scenario, ScenarioError, Traffic};
 use crate::time::NS;
@@ -47,6 +48,7 @@ impl Simulation {
         let ib_cc = scenario.ib_cc.clone().map(Rc::new);
         let (node_slot, switches, hosts) = nodes(scenario, &compiled, &ib_cc, data_blocks, data_bytes);
         let channels = channels(&compiled.topology, &node_slot, &switches, [data_bytes, ack_bytes]);
+        let vls = scenario.data_vls();
         let fresh_cc = source_cc(&compiled, &ib_cc);
         let flows = flows(scenario, &compiled, &node_slot, &fresh_cc);
         let packet_time = compiled
@@ -68,6 +70,7 @@ impl Simulation {
         let stats = Stats::new(setup, channels.len(), groups, switches.iter().map(|s| s.inputs.len()));
         let mut sim = Self {
             nic_on: scenario.pft.is_some(),
+            vls,
             ack_every: scenario.ack_coalescing.map_or(0, |a| a.every_packets),
             fresh_cc,
             scenario: scenario.clone(),
@@ -152,11 +155,16 @@ fn nodes(
         node_slot[n] = switches.len() as u32;
         let cfg = compiled.switch[n];
         let capacity = cfg.buffer_packets * data_blocks;
+        let vls = s.data_vls();
+        let lanes = usize::from(vls) + 1;
+        // A port's VL arbitration is its link's (channel `c` belongs to link `c / 2`).
+        let output = |&c: &u32| Output::new(lanes, VlArbiter::new(&s.vl_arbitration(c as usize / 2), vls));
         switches.push(SwitchState {
             node: n as NodeId,
             out_channels: info.out_channels.clone(),
-            inputs: (0..ports).map(|_| [InputLane::default(), InputLane::default()]).collect(),
-            outputs: (0..ports).map(|_| Output::default()).collect(),
+            inputs: (0..ports).map(|_| vec![InputLane::default(); lanes]).collect(),
+            outputs: info.out_channels.iter().map(output).collect(),
+            vls,
             capacity,
             full_at: full_at(capacity, data_blocks, s.marking.buffer_threshold_packets),
             forwarding_delay: cfg.forwarding_delay_ns * NS,
@@ -170,15 +178,15 @@ fn nodes(
             waiting: [0, 0],
             cc: match ib_cc {
                 // Annex A10's FECN if the scenario has it, else ECN marking (policy `none` counts, never marks).
-                Some(cfg) => SwitchCc::IbCc(IbCcSwitch::new(cfg.clone(), capacity, ports)),
-                None => SwitchCc::Ecn(EcnSwitch::new(marker, ports)),
+                Some(cfg) => SwitchCc::IbCc(IbCcSwitch::new(cfg.clone(), capacity, ports, vls)),
+                None => SwitchCc::Ecn(EcnSwitch::new(marker, ports * usize::from(vls))),
             },
         });
     }
     (node_slot, switches, hosts)
 }
 
-/// Every directed channel with its credits: a switch's input buffer size per lane, or no limit into a host.
+/// Every directed channel with its credits: a switch's input buffer size for each lane, or no limit into a host.
 fn channels<C>(topo: &Topology, node_slot: &[u32], switches: &[SwitchState<C>], bytes: [u32; 2]) -> Vec<ChannelState> {
     let end = |node: NodeId, port| End {
         node,
@@ -190,21 +198,21 @@ fn channels<C>(topo: &Topology, node_slot: &[u32], switches: &[SwitchState<C>], 
         .iter()
         .map(|c| {
             let capacity = if topo.nodes()[c.to as usize].is_host {
-                [u32::MAX, u32::MAX]
+                u32::MAX
             } else {
-                // The ACK lane has a buffer of the same number of blocks as the data lane (our choice; the papers
+                // The ACK lane has a buffer of the same number of blocks as each data VL (our choice; the papers
                 // only say ACKs have their own lane).
-                let cap = switches[node_slot[c.to as usize] as usize].capacity;
-                [cap, cap]
+                switches[node_slot[c.to as usize] as usize].capacity
             };
             ChannelState {
                 from: end(c.from, c.from_port),
                 to: end(c.to, c.to_port),
                 propagation: c.propagation,
                 sending: None,
-                credits: capacity,
+                credits: [capacity; MAX_LANES],
                 capacity,
                 stalled_since: None,
+                vl_stalled: 0,
                 serialization: bytes.map(|b| c.bandwidth.serialization(b)),
             }
         })
@@ -221,6 +229,7 @@ fn flows(s: &Scenario, compiled: &Compiled, node_slot: &[u32], fresh: &[SourceCc
             src: cf.src,
             dst: cf.dst,
             reliable: s.flows[i].transport.is_reliable(),
+            lane: Lane::data(s.vl_of(&s.flows[i])),
             host: node_slot[cf.src as usize],
             active: false,
             outstanding: 0,

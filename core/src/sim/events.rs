@@ -12,7 +12,7 @@ pub(super) enum Event {
     /// A packet's head reaches the switch at the far end of a channel with propagation delay.
     Arrive { channel: ChannelId, packet: PacketId },
     /// A data packet has been completely received by a switch input (the `on_receipt` full-buffer check).
-    Received { node: NodeId, port: PortId, packet: PacketId },
+    Received { node: NodeId, port: PortId, lane: Lane, packet: PacketId },
     /// A packet's tail reaches the host at the far end of a channel with propagation delay.
     Deliver { channel: ChannelId, packet: PacketId },
     /// Freed buffer space reaches the transmitter, one propagation delay after the receiver freed it.

@@ -60,16 +60,15 @@ impl Simulation {
         if self.channels[channel as usize].is_busy() {
             return;
         }
-        let credits = self.channels[channel as usize].credits;
         if let Some(&ack) = self.hosts[slot].acks.front() {
-            if credits[Lane::Ack.index()] >= self.ack_blocks {
+            if self.channels[channel as usize].has_credit(Lane::ACK, self.ack_blocks) {
                 self.hosts[slot].acks.pop_front();
                 let flow = &mut self.flows[self.packets[ack].flow as usize];
                 flow.owed_acks -= 1;
                 if flow.last_owed_ack == Some(ack) {
                     flow.last_owed_ack = None;
                 }
-                self.start_tx(channel, ack, Lane::Ack, None);
+                self.start_tx(channel, ack, Lane::ACK, None);
                 return;
             }
         }
@@ -106,17 +105,20 @@ impl Simulation {
                 self.enlist(f);
                 continue;
             }
-            if credits[Lane::Data.index()] < self.data_blocks {
+            // The first ready flow whose VL has credit (with one VL, the front one or none): a flow waiting for
+            // credit on its VL does not hold back the others.
+            let Some(at) = self.first_with_credit(slot, channel) else {
                 self.channels[channel as usize].stalled_since.get_or_insert(now);
                 return; // a credit will run this pass again
-            }
-            self.hosts[slot].ready.pop_front();
+            };
+            let f = self.hosts[slot].ready.remove(at).expect("found in the ready list") as usize;
+            let rate_ok_at = self.flows[f].rate_ok_at;
             self.flows[f].in_ready = false;
             self.inject(f, channel, rate_ok_at);
             self.update_rate_ok_at(f);
             self.enlist(f);
             if self.nic_on {
-                let ends = now + self.channels[channel as usize].serialization[Lane::Data.index()];
+                let ends = now + self.channels[channel as usize].serialization[0];
                 let in_use = self.data_credits_in_use(channel);
                 self.hosts[slot].cc.after_data(ends, in_use);
             }
@@ -125,6 +127,22 @@ impl Simulation {
         if let Some(&Reverse((t, _))) = self.hosts[slot].timers.peek() {
             self.wake_host_at(slot, t);
         }
+    }
+
+    /// Where in host `slot`'s ready list the first flow is whose VL has credit on `channel` for a data packet,
+    /// if any. Past the front (several VLs only), flows that can no longer send are skipped, left for the front.
+    fn first_with_credit(&self, slot: usize, channel: ChannelId) -> Option<usize> {
+        let state = &self.channels[channel as usize];
+        let ready = &self.hosts[slot].ready;
+        let can_go = |f: usize| state.has_credit(self.flows[f].lane, self.data_blocks);
+        if self.vls == 1 {
+            return can_go(ready[0] as usize).then_some(0);
+        }
+        let now = self.queue.now();
+        ready.iter().position(|&f| {
+            let flow = &self.flows[f as usize];
+            flow.active && flow.cc.may_send(flow.outstanding) && flow.rate_ok_at <= now && can_go(f as usize)
+        })
     }
 
     /// Makes sure host `slot` runs a pass at `t` (keeping only the earliest pending wake-up).
@@ -174,10 +192,11 @@ impl Simulation {
         }
         // ACK coalescing: the packet that fills the window asks for an ACK (net::host::AckCoalescing).
         let ack_req = self.ack_every > 0 && flow.cc.window().is_some_and(|w| flow.outstanding >= w);
+        let lane = flow.lane;
         let packet = self.packets.insert(Packet {
             flow: f as u32,
             psn,
-            lane: Lane::Data,
+            lane,
             blocks: self.data_blocks,
             marked: false,
             ack_req,
@@ -192,15 +211,16 @@ impl Simulation {
         counters.injected += 1;
         counters.busy += overlap(now, now + self.packet_time[f], stats.from, stats.to);
         stats.group_series[stats.flow_group[f] as usize].add(now, now + self.packet_time[f]);
-        self.start_tx(channel, packet, Lane::Data, None);
+        self.start_tx(channel, packet, lane, None);
     }
 
     /// A packet's tail reached the host at the end of `channel`.
     pub(super) fn deliver(&mut self, channel: ChannelId, packet: PacketId) {
         let p = self.packets.remove(packet);
-        match p.lane {
-            Lane::Data => self.data_arrived(channel, p),
-            Lane::Ack => self.ack_arrived(p),
+        if p.lane.is_data() {
+            self.data_arrived(channel, p);
+        } else {
+            self.ack_arrived(p);
         }
     }
 
@@ -248,7 +268,7 @@ impl Simulation {
             let ack = self.packets.insert(Packet {
                 flow: p.flow,
                 psn,
-                lane: Lane::Ack,
+                lane: Lane::ACK,
                 blocks: self.ack_blocks,
                 marked: false,
                 ack_req: false,

@@ -15,7 +15,7 @@ impl Simulation {
         if t.dropped != 0 {
             return Err(format!("{} packets dropped", t.dropped));
         }
-        let data_live = u64::from(self.packets.live(Lane::Data));
+        let data_live = u64::from(self.packets.live(false));
         if data_live != t.injected - t.delivered {
             return Err(format!(
                 "{data_live} data packets exist, but {} injected - {} delivered",
@@ -25,7 +25,7 @@ impl Simulation {
         // Data packets delivered and not yet acknowledged at their sources: waiting at their destinations to be
         // ACKed (ACK coalescing), or in ACKs on their way back (one each, or fewer when coalesced).
         // (Unreliable flows' packets are never acknowledged; their CN packets acknowledge nothing.)
-        let acks_live = u64::from(self.packets.live(Lane::Ack)) - (t.cn_sent - t.cn_delivered);
+        let acks_live = u64::from(self.packets.live(true)) - (t.cn_sent - t.cn_delivered);
         let owed = t.delivered - t.unreliable_delivered - t.acks_delivered;
         let unacked: u64 = self.flows.iter().map(|f| u64::from(f.unacked)).sum();
         let in_acks = owed.checked_sub(unacked).ok_or_else(|| format!("{unacked} unACKed of {owed} owed"))?;
@@ -58,10 +58,10 @@ impl Simulation {
             }
             let state = &self.channels[i];
             let sw = &self.switches[self.node_slot[c.to as usize] as usize];
-            for lane in Lane::ALL {
+            for lane in Lane::all(sw.vls) {
                 let l = lane.index();
                 let used = sw.inputs[c.to_port as usize][l].used;
-                let (credits, capacity) = (state.credits[l], state.capacity[l]);
+                let (credits, capacity) = (state.credits[l], state.capacity);
                 if used > capacity {
                     return Err(format!("channel {i} lane {l}: buffer holds {used} of {capacity} blocks"));
                 }
@@ -77,12 +77,13 @@ impl Simulation {
         }
         for sw in &self.switches {
             let SwitchCc::Ecn(ecn) = &sw.cc else { continue };
-            let want = sw.data_per_output(ecn.marker().counts_until_departure());
-            for (port, want) in want.into_iter().enumerate() {
-                let cnt1 = ecn.counters(port as u16).cnt1;
+            let want = sw.data_per_output_vl(ecn.marker().counts_until_departure());
+            for (ovl, want) in want.into_iter().enumerate() {
+                let cnt1 = ecn.counters(ovl as u32).cnt1;
                 if cnt1 != want {
+                    let (port, vl) = (ovl / usize::from(sw.vls), ovl % usize::from(sw.vls));
                     return Err(format!(
-                        "node {} output {port}: cnt1 is {cnt1} but the buffers hold {want} packets for it",
+                        "node {} output {port} VL {vl}: cnt1 is {cnt1} but the buffers hold {want} packets for it",
                         sw.node
                     ));
                 }

@@ -40,7 +40,7 @@ use crate::cc::{NicCc, SourceCc, SwitchCc};
 use crate::engine::EventQueue;
 use crate::net::channel::{ChannelState, End};
 use crate::net::host::{FlowState, HostState};
-use crate::net::packet::{Lane, PacketPool};
+use crate::net::packet::PacketPool;
 use crate::net::switch::SwitchState;
 use crate::net::topology::Topology;
 use crate::rng::Rng;
@@ -65,6 +65,8 @@ pub struct Simulation {
     switches: Vec<SwitchState<SwitchCc>>,
     hosts: Vec<HostState<NicCc>>,
     flows: Vec<FlowState<SourceCc>>,
+    /// Data VLs per port.
+    vls: u8,
     /// Some NIC has congestion control (its hooks are skipped otherwise: they are on every data credit).
     nic_on: bool,
     /// ACK coalescing: a destination ACKs at least every this many data packets (0: every packet, on its own).
@@ -120,7 +122,7 @@ impl Simulation {
     /// ACKs owed or in flight) and events pending. Bounded whatever the links do (hosts coalesce the ACKs they owe:
     /// `net::host::ACKS_OWED_PER_FLOW`), so memory stays flat over a long run.
     pub fn held(&self) -> (u64, u64) {
-        let packets = u64::from(self.packets.live(Lane::Data)) + u64::from(self.packets.live(Lane::Ack));
+        let packets = u64::from(self.packets.live(false)) + u64::from(self.packets.live(true));
         (packets, self.queue.pending() as u64)
     }
 
@@ -176,7 +178,7 @@ impl Simulation {
             Event::Eligible { node } => self.switch_pass(self.node_slot[node as usize] as usize),
             Event::TxEnd { channel } => self.on_tx_end(channel),
             Event::Arrive { channel, packet } => self.arrive(channel, packet),
-            Event::Received { node, port, packet } => self.received(node, port, packet),
+            Event::Received { node, port, lane, packet } => self.received(node, port, lane, packet),
             Event::Deliver { channel, packet } => self.deliver(channel, packet),
             Event::Credit { channel, lane, blocks } => self.on_credit(channel, lane, blocks),
             Event::HostWake { host, gen } => self.on_host_wake(host, gen),
@@ -193,13 +195,6 @@ impl Simulation {
             self.host_pass(end.slot as usize);
         } else {
             self.switch_pass(end.slot as usize);
-        }
-    }
-
-    fn lane_blocks(&self, lane: Lane) -> u32 {
-        match lane {
-            Lane::Data => self.data_blocks,
-            Lane::Ack => self.ack_blocks,
         }
     }
 }

@@ -4,14 +4,14 @@
 use super::events::Event;
 use super::Simulation;
 use crate::cc::{NicAction, NicControl};
-use crate::net::packet::Lane;
 use crate::net::topology::ChannelId;
 
 impl Simulation {
-    /// Data credits in use on `channel`: blocks sent and not yet returned.
+    /// Data credits in use on `channel`: blocks sent and not yet returned, over every data VL.
     pub(super) fn data_credits_in_use(&self, channel: ChannelId) -> u32 {
         let state = &self.channels[channel as usize];
-        state.capacity[Lane::Data.index()] - state.credits[Lane::Data.index()]
+        let vls = state.credits.len().min(usize::from(self.vls) + 1);
+        state.credits[1..vls].iter().map(|&c| state.capacity - c).sum()
     }
 
     /// The data credits in use on `channel`, whose sender is host `slot`, changed (it sent a data packet, or a

@@ -5,7 +5,6 @@
 use super::Simulation;
 use crate::cc::SourceControl;
 use crate::metrics::{jain_index, overlap};
-use crate::net::packet::Lane;
 use crate::time::{Time, NS};
 use alloc::collections::BTreeMap;
 use alloc::format;
@@ -267,9 +266,10 @@ impl Simulation {
                 if let Some(s) = self.channels[i].sending {
                     // Counted from the interval's start on at the start; remove what lies after now.
                     let beyond = overlap(now, s.ends_at, measured.0, measured.1);
-                    match s.lane {
-                        Lane::Data => data_busy -= beyond,
-                        Lane::Ack => ack_busy -= beyond,
+                    if s.lane.is_data() {
+                        data_busy -= beyond;
+                    } else {
+                        ack_busy -= beyond;
                     }
                 }
                 let stall = l.stall + self.channels[i].stalled_since.map_or(0, |s| overlap(s, now, from, until));
@@ -327,22 +327,22 @@ impl Simulation {
             .collect()
     }
 
-    /// Every switch input buffer (data lane): mean and largest occupancy over the interval.
+    /// Every switch input buffer (its data VLs together): mean and largest occupancy over the interval.
     fn buffer_results(&self) -> Vec<BufferResult> {
         let now = self.queue.now();
         let packet_blocks = f64::from(self.data_blocks);
         let mut buffers = Vec::new();
         for (s, sw) in self.switches.iter().enumerate() {
-            for (port, lanes) in sw.inputs.iter().enumerate() {
+            for port in 0..sw.inputs.len() {
                 let occ = &self.stats.occupancy[s][port];
                 let upstream = self.topo.channel(self.topo.in_channel(sw.node, port as u16)).from;
-                let used = lanes[Lane::Data.index()].used;
+                let used = sw.data_used(port as u16);
                 buffers.push(BufferResult {
                     node: self.node_id(sw.node),
                     from: self.node_id(upstream),
                     mean_packets: occ.mean(now, used, self.stats.interval()) / packet_blocks,
                     max_packets: f64::from(occ.max) / packet_blocks,
-                    capacity_packets: f64::from(sw.capacity) / packet_blocks,
+                    capacity_packets: f64::from(sw.capacity) * f64::from(sw.vls) / packet_blocks,
                 });
             }
         }

@@ -37,7 +37,7 @@ impl Simulation {
         self.full_check = m.full_check;
         for sw in &mut self.switches {
             sw.full_at = full_at(sw.capacity, self.data_blocks, m.buffer_threshold_packets);
-            let per_output = recount.then(|| sw.data_per_output(marker.counts_until_departure()));
+            let per_output = recount.then(|| sw.data_per_output_vl(marker.counts_until_departure()));
             if let SwitchCc::Ecn(ecn) = &mut sw.cc {
                 ecn.retune(marker, per_output);
             }

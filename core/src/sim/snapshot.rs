@@ -3,7 +3,6 @@
 
 use super::Simulation;
 use crate::cc::SourceControl;
-use crate::net::packet::Lane;
 use crate::time::{Time, NS};
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
@@ -23,15 +22,17 @@ pub struct LinkSnapshot {
     pub stalled_ns: f64,
 }
 
-/// A switch input buffer (data lane), now.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+/// A switch input buffer (its data VLs), now.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BufferSnapshot {
     /// Index of the channel feeding this buffer.
     pub channel: u32,
-    /// Occupied fraction, 0 to 1.
+    /// Occupied fraction of every data VL's buffer together, 0 to 1.
     pub fill: f32,
-    /// Occupied space in maximum-size packets.
+    /// Occupied space in maximum-size packets (every data VL).
     pub packets: f32,
+    /// Each data VL's occupied fraction of its own buffer, 0 to 1.
+    pub vl_fill: Vec<f32>,
     /// The output channel its oldest waiting packet wants (where a full buffer's congestion comes from).
     pub waiting_for: Option<u32>,
 }
@@ -82,14 +83,15 @@ impl Simulation {
         let mut buffers = Vec::new();
         for sw in &self.switches {
             for (port, lanes) in sw.inputs.iter().enumerate() {
-                let lane = &lanes[Lane::Data.index()];
-                let used = lane.used;
-                let waiting_for = lane.queue.iter().find(|e| !e.started).map(|e| self.topo.out_channel(sw.node, e.out));
+                let data = &lanes[1..];
+                let used = sw.data_used(port as u16);
+                let oldest = data.iter().filter_map(|l| l.queue.iter().find(|e| !e.started)).min_by_key(|e| e.seq);
                 buffers.push(BufferSnapshot {
                     channel: self.topo.in_channel(sw.node, port as u16),
-                    fill: used as f32 / sw.capacity as f32,
+                    fill: used as f32 / (sw.capacity as f32 * data.len() as f32),
                     packets: used as f32 / self.data_blocks as f32,
-                    waiting_for,
+                    vl_fill: data.iter().map(|l| l.used as f32 / sw.capacity as f32).collect(),
+                    waiting_for: oldest.map(|e| self.topo.out_channel(sw.node, e.out)),
                 });
             }
         }

@@ -23,7 +23,9 @@ impl Simulation {
             *credits -= p.blocks;
         }
         debug_assert_eq!(p.lane, lane);
-        let done = now + state.serialization[lane.index()];
+        // (An ACK clears them all, as it ends `stalled_since`: with one VL the two agree.)
+        state.vl_stalled &= lane.vl().map_or(0, |vl| !(1 << vl));
+        let done = now + state.serialization[lane.kind()];
         state.sending = Some(Sending { packet, lane, from_input, ends_at: done });
         let (from, to) = (self.stats.from, self.stats.to);
         let link = &mut self.stats.links[channel as usize];
@@ -34,19 +36,16 @@ impl Simulation {
         self.queue.schedule(done, Event::TxEnd { channel });
 
         let counted = overlap(now, done, from, to);
-        match lane {
-            Lane::Data => {
-                self.stats.series[channel as usize].add(now, done);
-                link.data_busy += counted;
-                link.data_packets += 1;
-                link.ecn_sent += u64::from(p.marked);
-            }
-            Lane::Ack => {
-                link.ack_busy += counted;
-                link.ack_packets += 1;
-            }
+        if lane.is_data() {
+            self.stats.series[channel as usize].add(now, done);
+            link.data_busy += counted;
+            link.data_packets += 1;
+            link.ecn_sent += u64::from(p.marked);
+        } else {
+            link.ack_busy += counted;
+            link.ack_packets += 1;
         }
-        if self.nic_on && lane == Lane::Data && from_input.is_none() {
+        if self.nic_on && lane.is_data() && from_input.is_none() {
             // A host sent it: its NIC's congestion control follows the credits in use.
             let host = self.channels[channel as usize].from.slot;
             self.nic_credits_changed(host as usize, channel);
@@ -98,9 +97,9 @@ impl Simulation {
         let state = &mut self.channels[channel as usize];
         let credits = &mut state.credits[lane.index()];
         *credits += blocks;
-        assert!(*credits <= state.capacity[lane.index()], "credit above the receiver's buffer size");
+        assert!(*credits <= state.capacity, "credit above the receiver's buffer size");
         let from = state.from;
-        if self.nic_on && lane == Lane::Data && from.host {
+        if self.nic_on && lane.is_data() && from.host {
             self.nic_credits_changed(from.slot as usize, channel);
         }
         self.node_pass(from);

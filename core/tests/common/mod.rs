@@ -4,7 +4,7 @@ use ibcc_core::cc::pft::{Detection, PftConfig, Throttling};
 use ibcc_core::rng::Rng;
 use ibcc_core::scenario::{
     AckCoalescing, Arbitration, BypassCounting, Cnt1Until, Flow, FullCheck, IbCcConfig, Link, MarkingPolicy, Node,
-    NodeKind, RateMode, Response, Scenario, SourceOverride, Traffic, Transport,
+    NodeKind, RateMode, Response, Scenario, SourceOverride, Traffic, Transport, VirtualLanes, VlArbitration, VlWeight,
 };
 
 /// A random connected network: a random tree of switches plus a few extra switch links, hosts on random switches,
@@ -20,18 +20,36 @@ pub fn random_scenario(seed: u64) -> Scenario {
     }
     for i in 1..switches {
         let parent = rng.below(i as u64);
-        s.links.push(Link { a: format!("S{parent}"), b: format!("S{i}"), bandwidth_gbps: None, propagation_ns: None });
+        s.links.push(Link {
+            a: format!("S{parent}"),
+            b: format!("S{i}"),
+            bandwidth_gbps: None,
+            propagation_ns: None,
+            vl_arbitration: None,
+        });
     }
     for _ in 0..rng.below(3) {
         let (a, b) = (rng.below(switches as u64), rng.below(switches as u64));
         if a != b {
-            s.links.push(Link { a: format!("S{a}"), b: format!("S{b}"), bandwidth_gbps: None, propagation_ns: None });
+            s.links.push(Link {
+                a: format!("S{a}"),
+                b: format!("S{b}"),
+                bandwidth_gbps: None,
+                propagation_ns: None,
+                vl_arbitration: None,
+            });
         }
     }
     for i in 0..hosts {
         s.nodes.push(Node { id: format!("H{i}"), kind: NodeKind::Host, switch: None, x: None, y: None });
         let sw = rng.below(switches as u64);
-        s.links.push(Link { a: format!("H{i}"), b: format!("S{sw}"), bandwidth_gbps: None, propagation_ns: None });
+        s.links.push(Link {
+            a: format!("H{i}"),
+            b: format!("S{sw}"),
+            bandwidth_gbps: None,
+            propagation_ns: None,
+            vl_arbitration: None,
+        });
     }
     for l in &mut s.links {
         if rng.below(3) == 0 {
@@ -96,6 +114,7 @@ pub fn random_scenario(seed: u64) -> Scenario {
             traffic,
             source,
             transport: Default::default(),
+            sl: 0,
         });
     }
     if rng.below(3) == 0 {
@@ -143,6 +162,36 @@ pub fn random_scenario(seed: u64) -> Scenario {
         let response = f.source.as_ref().and_then(|o| o.response).unwrap_or(base.response);
         if rng.below(4) == 0 && response != Response::Hybrid {
             f.transport = Transport::Unreliable;
+        }
+    }
+    // Virtual lanes a third of the time (drawn last too): 2 to 4 VLs, SLs per flow, sometimes an SL-to-VL table,
+    // a high-priority table or links with weights of their own. Every VL keeps an entry in the low table, so every
+    // flow is served.
+    if rng.below(3) == 0 {
+        let vls = 2 + rng.below(3) as u8;
+        let all = |rng: &mut Rng, max: u64| -> Vec<VlWeight> {
+            (0..vls).map(|vl| VlWeight { vl, weight: 1 + rng.below(max) as u8 }).collect()
+        };
+        let sl_to_vl =
+            if rng.below(2) == 0 { (0..16).map(|_| rng.below(u64::from(vls)) as u8).collect() } else { vec![] };
+        let (high, high_limit) = if rng.below(3) == 0 {
+            (
+                vec![VlWeight { vl: rng.below(u64::from(vls)) as u8, weight: 1 + rng.below(255) as u8 }],
+                rng.below(256) as u8,
+            )
+        } else {
+            (vec![], 0)
+        };
+        let low = if rng.below(2) == 0 { all(&mut rng, 255) } else { vec![] };
+        s.virtual_lanes =
+            Some(VirtualLanes { data_vls: vls, sl_to_vl, arbitration: VlArbitration { low, high, high_limit } });
+        for f in &mut s.flows {
+            f.sl = rng.below(16) as u8;
+        }
+        for l in &mut s.links {
+            if rng.below(4) == 0 {
+                l.vl_arbitration = Some(VlArbitration { low: all(&mut rng, 255), ..Default::default() });
+            }
         }
     }
     s
