@@ -545,3 +545,31 @@ fn each_vl_has_its_own_buffer_and_credits() {
     let at_s2 = r.buffers.iter().find(|b| b.node == "S2" && b.from == "S1").unwrap();
     assert_eq!((at_s2.max_packets, at_s2.capacity_packets), (4.0, 4.0));
 }
+
+/// A host's NIC arbitrates between VLs too (IBA §7.6.9; its link's arbitration): on the line H0 - S1 - S2 - H3,
+/// three greedy flows from H0, two on VL 0 and one on VL 1, at equal weights. The arbiter gives each VL half of
+/// H0's link, and VL 0's two flows take turns within its half: 1/4, 1/4 and 1/2 (the flows taking turns
+/// regardless of VL would give a third each). Weights 99 and 33 (three 33-block packets of VL 0 per one of VL
+/// 1): 3/8, 3/8 and 1/4. Nothing downstream is slower, so the shares are the arbiter's exactly, to the packets of
+/// the first turns (0.5%).
+#[test]
+fn a_host_shares_its_link_between_vls_by_weight() {
+    use ibcc_core::scenario::{VlArbitration, VlWeight};
+    for (weights, want) in [([64, 64], [0.25, 0.25, 0.5]), ([99, 33], [0.375, 0.375, 0.25])] {
+        let mut s = with_vls(line(2_000_000), 2);
+        s.flows.push(flow("g", "H0", "H3"));
+        s.flows.push(Flow { sl: 1, ..flow("v", "H0", "H3") });
+        s.source.window_packets = None;
+        let low = vec![VlWeight { vl: 0, weight: weights[0] }, VlWeight { vl: 1, weight: weights[1] }];
+        s.links[0].vl_arbitration = Some(VlArbitration { low, ..Default::default() });
+        let mut sim = Simulation::new(&s).unwrap();
+        while sim.step_until(u64::MAX, 997) > 0 {
+            sim.check_invariants().unwrap();
+        }
+        let r = sim.results();
+        let got = ["f", "g", "v"].map(|id| r.flow(id).unwrap().throughput_fraction);
+        for (g, w) in got.iter().zip(want) {
+            assert!((g - w).abs() < 0.005, "{weights:?}: {got:?}, want {want:?}");
+        }
+    }
+}

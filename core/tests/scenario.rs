@@ -224,6 +224,27 @@ fn each_bad_element_is_named() {
             |p| matches!(p, Problem::OutOfRange(_)),
         ),
         (
+            Box::new(|v| v["virtual_lanes"] = serde_json::json!({"data_vls": 0})),
+            Element::Scenario,
+            "virtual_lanes.data_vls",
+            |p| matches!(p, Problem::OutOfRange(_)),
+        ),
+        (
+            Box::new(|v| v["virtual_lanes"] = serde_json::json!({"data_vls": 2, "sl_to_vl": vec![0; 17]})),
+            Element::Scenario,
+            "virtual_lanes.sl_to_vl",
+            |p| matches!(p, Problem::OutOfRange(_)),
+        ),
+        (
+            Box::new(|v| {
+                let low = vec![serde_json::json!({"vl": 0, "weight": 1}); 65];
+                v["virtual_lanes"] = serde_json::json!({"data_vls": 2, "arbitration": {"low": low}});
+            }),
+            Element::Scenario,
+            "virtual_lanes.arbitration",
+            |p| matches!(p, Problem::OutOfRange(_)),
+        ),
+        (
             Box::new(|v| v["virtual_lanes"] = serde_json::json!({"data_vls": 2, "sl_to_vl": [0, 2]})),
             Element::Scenario,
             "virtual_lanes.sl_to_vl",

@@ -7,6 +7,11 @@
 //! - a flow that crosses a blocked link but no root is a **victim**: it is slowed by congestion it does not cause.
 //!   Flows through a root are its **contributors**.
 //!
+//! With several virtual lanes each VL has its own buffers and credits, so the tree is per VL: a link is blocked on
+//! a VL, a full VL buffer's packets make a root of their output on that VL, and a flow is a victim or a
+//! contributor by what it crosses on its own VL (a victim on another VL than the tree's is not slowed by it: the
+//! point of congestion isolation). A link is drawn blocked or root if it is on any VL.
+//!
 //! "Often" is a stall fraction measured over the recent past (`Meter`), so the picture does not flicker with each
 //! credit. Pure Rust, tested natively.
 
@@ -19,10 +24,13 @@ pub const BLOCKED_FRACTION: f64 = 0.25;
 /// What the page highlights now.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Tree {
-    /// Per channel: fraction of the recent past spent waiting for credit.
+    /// Per channel: fraction of the recent past spent waiting for credit (its most stalled VL's).
     pub stall: Vec<f64>,
     pub blocked: Vec<bool>,
     pub root: Vec<bool>,
+    /// Per channel: the data VLs (bits) it is blocked on, and root on.
+    pub blocked_vls: Vec<u16>,
+    pub root_vls: Vec<u16>,
     /// Per flow.
     pub victim: Vec<bool>,
     pub contributor: Vec<bool>,
@@ -36,14 +44,14 @@ pub struct Meter {
     span_ps: u64,
     every_ps: u64,
     next_ps: u64,
-    /// `(time in ps, stalled ns per channel, marks per channel)`, oldest first.
+    /// `(time in ps, stalled ns per lane, marks per channel)`, oldest first.
     past: VecDeque<(u64, Vec<f64>, Vec<u64>)>,
 }
 
 /// What happened on each channel over the recent past.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Recent {
-    /// Fraction of the time it waited for credit.
+    /// Fraction of the time it waited for credit, per lane: channel `c`'s data VL `v` at `c * vls + v`.
     pub stall: Vec<f64>,
     /// Packets marked.
     pub marks: Vec<u64>,
@@ -67,11 +75,7 @@ impl Meter {
             return;
         }
         self.next_ps = (now / self.every_ps + 1) * self.every_ps;
-        self.past.push_back((
-            now,
-            snap.links.iter().map(|l| l.stalled_ns).collect(),
-            snap.links.iter().map(|l| l.marks).collect(),
-        ));
+        self.past.push_back((now, lane_stalls(snap), snap.links.iter().map(|l| l.marks).collect()));
         // Keep what the span needs: the newest sample at or before `now - span`, and everything after.
         while self.past.len() > 1 && self.past[1].0 + self.span_ps <= now {
             self.past.pop_front();
@@ -87,41 +91,82 @@ impl Meter {
             Some((at, stalled, marks)) if t > *at => {
                 let dt = (t - at) as f64 / 1000.0;
                 Recent {
-                    stall: now
-                        .links
-                        .iter()
-                        .zip(stalled)
-                        .map(|(l, s)| ((l.stalled_ns - s) / dt).clamp(0.0, 1.0))
-                        .collect(),
+                    stall: lane_stalls(now).iter().zip(stalled).map(|(l, s)| ((l - s) / dt).clamp(0.0, 1.0)).collect(),
                     marks: now.links.iter().zip(marks).map(|(l, m)| l.marks.saturating_sub(*m)).collect(),
                 }
             }
             _ => Recent {
-                stall: now.links.iter().map(|l| if l.stalled { 1.0 } else { 0.0 }).collect(),
+                // (Each VL as its link: the snapshot says only whether a link as a whole is stalled now.)
+                stall: now
+                    .links
+                    .iter()
+                    .flat_map(|l| std::iter::repeat_n(if l.stalled { 1.0 } else { 0.0 }, vls(now)))
+                    .collect(),
                 marks: vec![0; now.links.len()],
             },
         }
     }
 }
 
-/// The tree, given each channel's stall fraction and each flow's path (channels, `None` when unknown).
-pub fn tree(now: &Snapshot, stall: Vec<f64>, paths: &[Option<Vec<u32>>]) -> Tree {
+/// Data VLs in `snap` (1 when it has no per-VL stalls).
+fn vls(snap: &Snapshot) -> usize {
+    match snap.links.len() {
+        0 => 1,
+        n => (snap.vl_stalled_ns.len() / n).max(1),
+    }
+}
+
+/// Each lane's credit-stall time since 0: channel `c`'s VL `v` at `c * vls + v`.
+fn lane_stalls(snap: &Snapshot) -> Vec<f64> {
+    if snap.vl_stalled_ns.is_empty() {
+        snap.links.iter().map(|l| l.stalled_ns).collect()
+    } else {
+        snap.vl_stalled_ns.clone()
+    }
+}
+
+/// The tree, given each lane's stall fraction (`Recent::stall`), and each flow's path (channels, `None` when
+/// unknown) and data VL.
+pub fn tree(now: &Snapshot, stall: Vec<f64>, paths: &[Option<Vec<u32>>], flow_vls: &[u8]) -> Tree {
+    let vls = vls(now);
+    let channels = now.links.len();
+    let lane = |c: u32, vl: usize| c as usize * vls + vl;
     let blocked: Vec<bool> = stall.iter().map(|&f| f >= BLOCKED_FRACTION).collect();
     let mut root = vec![false; blocked.len()];
     for b in &now.buffers {
-        let feeds_blocked = blocked.get(b.channel as usize).copied().unwrap_or(false);
-        if let (true, Some(out)) = (feeds_blocked, b.waiting_for) {
-            if !blocked.get(out as usize).copied().unwrap_or(true) {
-                root[out as usize] = true;
+        for vl in 0..vls {
+            let waiting_for = if vls == 1 { b.waiting_for } else { b.vl_waiting_for.get(vl).copied().flatten() };
+            let feeds_blocked = blocked.get(lane(b.channel, vl)).copied().unwrap_or(false);
+            if let (true, Some(out)) = (feeds_blocked, waiting_for) {
+                if !blocked.get(lane(out, vl)).copied().unwrap_or(true) {
+                    root[lane(out, vl)] = true;
+                }
             }
         }
     }
-    let crosses = |path: &Option<Vec<u32>>, set: &[bool]| {
-        path.as_ref().is_some_and(|p| p.iter().any(|&c| set.get(c as usize).copied().unwrap_or(false)))
+    let bits = |set: &[bool]| -> Vec<u16> {
+        (0..channels)
+            .map(|c| (0..vls).filter(|&vl| set.get(c * vls + vl) == Some(&true)).fold(0, |m, vl| m | 1 << vl))
+            .collect()
     };
-    let contributor: Vec<bool> = paths.iter().map(|p| crosses(p, &root)).collect();
-    let victim = paths.iter().zip(&contributor).map(|(p, &c)| !c && crosses(p, &blocked)).collect();
-    Tree { stall, blocked, root, victim, contributor }
+    let (blocked_vls, root_vls) = (bits(&blocked), bits(&root));
+    let crosses = |flow: usize, set: &[u16]| {
+        let vl = flow_vls.get(flow).copied().unwrap_or(0);
+        paths[flow].as_ref().is_some_and(|p| p.iter().any(|&c| set.get(c as usize).is_some_and(|m| m & (1 << vl) != 0)))
+    };
+    let contributor: Vec<bool> = (0..paths.len()).map(|f| crosses(f, &root_vls)).collect();
+    let victim = (0..paths.len()).map(|f| !contributor[f] && crosses(f, &blocked_vls)).collect();
+    Tree {
+        stall: (0..channels)
+            .map(|c| (0..vls).map(|vl| stall.get(c * vls + vl).copied().unwrap_or(0.0)).fold(0.0, f64::max))
+            .collect(),
+        blocked: blocked_vls.iter().map(|&m| m != 0).collect(),
+        root: root_vls.iter().map(|&m| m != 0).collect(),
+        blocked_vls,
+        root_vls,
+        victim,
+        contributor,
+    }
 }
 
 #[cfg(test)]
@@ -134,7 +179,7 @@ mod tests {
     }
 
     fn snap(time_ns: f64, links: Vec<LinkSnapshot>, buffers: Vec<BufferSnapshot>) -> Snapshot {
-        Snapshot { time_ns, events: 0, links, buffers, flows: Vec::new() }
+        Snapshot { time_ns, events: 0, links, buffers, flows: Vec::new(), vl_stalled_ns: Vec::new() }
     }
 
     #[test]
@@ -164,12 +209,18 @@ mod tests {
     /// drains at full rate. Flow 0 goes through the root, flow 1 only through channel 0 to another output (4).
     #[test]
     fn finds_the_root_and_the_victim() {
-        let buffers =
-            vec![BufferSnapshot { channel: 0, fill: 1.0, packets: 4.0, vl_fill: vec![1.0], waiting_for: Some(2) }];
+        let buffers = vec![BufferSnapshot {
+            channel: 0,
+            fill: 1.0,
+            packets: 4.0,
+            vl_fill: vec![1.0],
+            waiting_for: Some(2),
+            vl_waiting_for: vec![],
+        }];
         let s = snap(10.0, vec![link(0.0, true); 6], buffers);
         let stall = vec![0.9, 0.0, 0.0, 0.0, 0.0, 0.0];
         let paths = [Some(vec![0, 2]), Some(vec![0, 4]), Some(vec![5]), None];
-        let t = tree(&s, stall, &paths);
+        let t = tree(&s, stall, &paths, &[0; 4]);
         assert_eq!(t.blocked, [true, false, false, false, false, false]);
         assert_eq!(t.root, [false, false, true, false, false, false]);
         assert_eq!(t.contributor, [true, false, false, false]);
@@ -179,10 +230,73 @@ mod tests {
     #[test]
     fn a_blocked_output_is_not_a_root() {
         // The buffer waits for channel 2, itself blocked further down: congestion comes from beyond it.
-        let buffers =
-            vec![BufferSnapshot { channel: 0, fill: 1.0, packets: 4.0, vl_fill: vec![1.0], waiting_for: Some(2) }];
-        let t = tree(&snap(10.0, vec![link(0.0, false); 4], buffers), vec![0.5, 0.0, 0.6, 0.0], &[]);
+        let buffers = vec![BufferSnapshot {
+            channel: 0,
+            fill: 1.0,
+            packets: 4.0,
+            vl_fill: vec![1.0],
+            waiting_for: Some(2),
+            vl_waiting_for: vec![],
+        }];
+        let t = tree(&snap(10.0, vec![link(0.0, false); 4], buffers), vec![0.5, 0.0, 0.6, 0.0], &[], &[]);
         assert_eq!(t.root, [false; 4]);
         assert_eq!(t.blocked, [true, false, true, false]);
+    }
+
+    /// Two VLs: channel 0's VL 0 is blocked by a full VL 0 buffer waiting for channel 2, which drains; its VL 1
+    /// flows. Flow 0 (VL 0) feeds the root; flow 1 crosses channel 0 on VL 0 to another output (a victim); flow 2
+    /// crosses it on VL 1 (not slowed: isolated).
+    #[test]
+    fn the_tree_is_per_vl() {
+        let buffers = vec![BufferSnapshot {
+            channel: 0,
+            fill: 0.5,
+            packets: 4.0,
+            vl_fill: vec![1.0, 0.0],
+            waiting_for: Some(2),
+            vl_waiting_for: vec![Some(2), None],
+        }];
+        let mut s = snap(10.0, vec![link(0.0, false); 6], buffers);
+        s.vl_stalled_ns = vec![0.0; 12];
+        // Lanes: channel c's VL v at 2c + v.
+        let mut stall = vec![0.0; 12];
+        stall[0] = 0.9;
+        let paths = [Some(vec![0, 2]), Some(vec![0, 4]), Some(vec![0, 4])];
+        let t = tree(&s, stall, &paths, &[0, 0, 1]);
+        assert_eq!(t.blocked_vls, [1, 0, 0, 0, 0, 0]);
+        assert_eq!(t.root_vls, [0, 0, 1, 0, 0, 0]);
+        assert_eq!(t.blocked, [true, false, false, false, false, false]);
+        assert_eq!(t.stall[0], 0.9);
+        assert_eq!(t.contributor, [true, false, false]);
+        assert_eq!(t.victim, [false, true, false]);
+    }
+
+    /// The congestion-isolation preset as the page runs it, at 60 ms: the inter-switch link is blocked on VL 0
+    /// (the remote flow's), the root is B->BC, and the victim, alone on VL 1, is no victim. On one VL the same
+    /// network makes it one (INFOCOM'03 Fig. 2).
+    #[test]
+    fn isolation_frees_the_victim_in_the_picture() {
+        let mut s = ibcc_core::presets::find("vl-isolation-two-switch").unwrap().scenario();
+        for vls in [2, 1] {
+            if vls == 1 {
+                s.virtual_lanes = None;
+            }
+            let mut run = crate::run::Run::new(&s).unwrap();
+            run.advance(60_000_000_000, || true);
+            let f = run.frame();
+            let channel = |a: &str, b: &str| {
+                let i = s.links.iter().position(|l| (l.a == a && l.b == b) || (l.a == b && l.b == a)).unwrap();
+                2 * i + usize::from(s.links[i].a != a)
+            };
+            let victim = s.flows.iter().position(|f| f.group == "victim").unwrap();
+            let remote = s.flows.iter().position(|f| f.group == "remote").unwrap();
+            assert!(f.tree.blocked[channel("A", "B")], "{vls} VLs: the inter-switch link is blocked");
+            assert!(f.tree.root[channel("B", "BC")], "{vls} VLs: the root link");
+            assert!(f.tree.contributor[remote]);
+            assert_eq!(f.tree.victim[victim], vls == 1, "{vls} VLs");
+            if vls == 2 {
+                assert_eq!(f.tree.blocked_vls[channel("A", "B")], 1, "blocked on VL 0 only");
+            }
+        }
     }
 }

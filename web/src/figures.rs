@@ -88,12 +88,20 @@ fn channel_line(s: &Scenario, f: &Frame, ch: usize) -> String {
     let name = channel_ends(s, ch as u32).map_or_else(String::new, |(a, b)| format!("{a}->{b}"));
     let Some(snap) = f.snapshot.links.get(ch) else { return name };
     let result = f.results.links.get(ch);
+    // With several VLs, which of them (the tree is per VL).
+    let on = |bits: Option<&u16>| match bits.copied().filter(|_| s.data_vls() > 1) {
+        Some(m) if m != 0 => {
+            let vls: Vec<String> = (0..16).filter(|v| m & (1 << v) != 0).map(|v| v.to_string()).collect();
+            format!(" on VL {}", vls.join(", "))
+        }
+        _ => String::new(),
+    };
     let role = if f.tree.root.get(ch) == Some(&true) {
-        " Root of the congestion tree."
+        format!(" Root of the congestion tree{}.", on(f.tree.root_vls.get(ch)))
     } else if f.tree.blocked.get(ch) == Some(&true) {
-        " Blocked: congestion has spread to it."
+        format!(" Blocked{}: congestion has spread to it.", on(f.tree.blocked_vls.get(ch)))
     } else {
-        ""
+        String::new()
     };
     format!(
         "{name}: {:.1}% now, {:.1}% utilization over the measurement, {} marks, {:.3} ms waiting for credit ({:.0}% lately).{role}",

@@ -40,8 +40,9 @@ pub struct Run {
     sim: Simulation,
     trace: Trace,
     meter: Meter,
-    /// Each flow's channels, for the congestion tree.
+    /// Each flow's channels and data VL, for the congestion tree.
     paths: Vec<Option<Vec<u32>>>,
+    flow_vls: Vec<u8>,
 }
 
 /// Whether two scenarios make the same run (they may differ in name, description and layout).
@@ -60,7 +61,8 @@ impl Run {
         let first = sim.snapshot();
         trace.record(&first);
         meter.record(&first);
-        Ok(Self { sim, trace, meter, paths })
+        let flow_vls = s.flows.iter().map(|f| s.vl_of(f)).collect();
+        Ok(Self { sim, trace, meter, paths, flow_vls })
     }
 
     pub fn sim(&self) -> &Simulation {
@@ -103,7 +105,7 @@ impl Run {
     pub fn frame(&self) -> Frame {
         let snapshot = self.sim.snapshot();
         let recent = self.meter.recent(&snapshot);
-        let tree = congestion::tree(&snapshot, recent.stall, &self.paths);
+        let tree = congestion::tree(&snapshot, recent.stall, &self.paths, &self.flow_vls);
         Frame {
             snapshot,
             results: self.sim.results(),

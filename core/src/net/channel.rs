@@ -4,6 +4,7 @@
 use super::packet::{Lane, PacketId, MAX_LANES};
 use super::topology::{NodeId, PortId};
 use crate::time::Time;
+use alloc::vec::Vec;
 
 /// What a channel's transmitter is sending.
 #[derive(Debug, Clone, Copy)]
@@ -41,9 +42,13 @@ pub struct ChannelState {
     pub capacity: u32,
     /// Since when the transmitter has had a packet ready but no credit for it (and no other lane could go).
     pub stalled_since: Option<Time>,
-    /// The data VLs (bit `v`) that had a packet ready but no credit since they last started one, or since the
-    /// last ACK started (as `stalled_since`): what "waited for credit" means to a switch's congestion control.
+    /// The data VLs (bit `v`) that had a packet ready but no credit since they last started one: what "waited for
+    /// credit" means to a switch's congestion control (the HP root-VL heuristic, Annex A10's victim mask).
     pub vl_stalled: u16,
+    /// With several data VLs, since when each has had a packet ready but no credit for it (it ends when the VL
+    /// gets the credit or starts a packet): the page's congestion tree is per VL. Empty with one VL, where
+    /// `stalled_since` says it.
+    pub vl_stall_since: Vec<Option<Time>>,
     /// Serialization time of a data packet and of an ACK on this channel (`Lane::kind`; computed once: the event
     /// loop needs them for every packet).
     pub serialization: [Time; 2],
@@ -52,6 +57,17 @@ pub struct ChannelState {
 impl ChannelState {
     pub fn is_busy(&self) -> bool {
         self.sending.is_some()
+    }
+
+    /// The data VLs `lacking` (bits) have a packet ready but no credit for it: what a switch's congestion control
+    /// calls waiting for credit, and, with several VLs, the start of each one's credit stall.
+    pub fn lacking_credit(&mut self, lacking: u16, now: Time) {
+        self.vl_stalled |= lacking;
+        for (vl, since) in self.vl_stall_since.iter_mut().enumerate() {
+            if lacking & (1 << vl) != 0 {
+                since.get_or_insert(now);
+            }
+        }
     }
 
     /// Whether the receiver has room for `blocks` more on `lane`.

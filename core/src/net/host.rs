@@ -4,6 +4,7 @@
 
 use super::packet::{Lane, PacketId};
 use super::topology::{ChannelId, NodeId};
+use super::vl::VlArbiter;
 use crate::rng::Rng;
 use crate::time::Time;
 use alloc::collections::{BinaryHeap, VecDeque};
@@ -48,6 +49,9 @@ pub struct HostState<C> {
     /// The pending wake-up for a rate timer, and its generation (a newer wake cancels older ones).
     pub wake_at: Option<Time>,
     pub wake_gen: u32,
+    /// With several data VLs, its NIC's VL arbiter (its link's arbitration, IBA §7.6.9): it picks the VL that
+    /// sends next, and the VL's flows take turns.
+    pub arbiter: VlArbiter,
     /// Its NIC's congestion control (what it is, this layer does not know).
     pub cc: C,
 }

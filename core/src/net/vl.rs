@@ -7,7 +7,8 @@
 //! send before the next entry's turn (a packet that starts is always sent whole, so an entry may overshoot). An
 //! entry whose VL has nothing that can go (nothing waiting, or no credit) passes its turn. The high-priority table
 //! goes first, but once it has sent `high_limit` × 4096 bytes while a low-priority VL had a packet ready, one
-//! low-priority packet goes (255: no limit; 0: one high-priority packet at a time).
+//! low-priority packet goes (255: no limit; 0: one high-priority packet at a time). The count starts over when a
+//! low-priority packet goes or when none is ready: the limit bounds how long a ready low-priority packet waits.
 //!
 //! The source documents only ask for congestion control "independent for each VL" (the HP proposal's slides) and
 //! for VLs as InfiniBand's isolation (Globecom'02 footnote 3); the arbitration is the specification's, and the
@@ -122,6 +123,8 @@ pub struct Choice {
     pub vl: u8,
     high: bool,
     entry: usize,
+    /// A low-priority VL was ready too (a high-priority packet counts toward the limit only then).
+    low_ready: bool,
 }
 
 impl VlArbiter {
@@ -142,10 +145,11 @@ impl VlArbiter {
         let high = first_ready(&self.high, self.high_turn.pos, &mut ready);
         let low = first_ready(&self.low, self.low_turn.pos, &mut ready);
         let limit_reached = self.high_limit_blocks.is_some_and(|l| self.high_sent > 0 && self.high_sent >= l);
+        let high_choice = |h: usize| Choice { vl: self.high[h].vl, high: true, entry: h, low_ready: low.is_some() };
         match (high, low) {
-            (Some(h), Some(_)) if !limit_reached => Some(Choice { vl: self.high[h].vl, high: true, entry: h }),
-            (Some(h), None) => Some(Choice { vl: self.high[h].vl, high: true, entry: h }),
-            (_, Some(l)) => Some(Choice { vl: self.low[l].vl, high: false, entry: l }),
+            (Some(h), Some(_)) if !limit_reached => Some(high_choice(h)),
+            (Some(h), None) => Some(high_choice(h)),
+            (_, Some(l)) => Some(Choice { vl: self.low[l].vl, high: false, entry: l, low_ready: true }),
             (None, None) => None,
         }
     }
@@ -161,7 +165,7 @@ impl VlArbiter {
         if turn.left <= 0 {
             *turn = Turn { pos: (c.entry + 1) % table.len(), left: 0, started: false };
         }
-        if c.high {
+        if c.high && c.low_ready {
             self.high_sent += i64::from(blocks);
         } else {
             self.high_sent = 0;
@@ -227,9 +231,10 @@ mod tests {
         // Limit 0: one high-priority packet, then one low.
         let mut a = arbiter(&[(0, 64)], &[(1, 255)], 0);
         assert_eq!(order(&mut a, &[0, 1], 33, 4), [1, 0, 1, 0]);
-        // Nothing low ready: high goes on past its limit.
-        let mut a = arbiter(&[(0, 64)], &[(1, 255)], 0);
+        // Nothing low ready: high goes on past its limit, and what it sent then does not count toward it.
+        let mut a = arbiter(&[(0, 64)], &[(1, 255)], 1);
         assert_eq!(order(&mut a, &[1], 33, 3), [1, 1, 1]);
+        assert_eq!(order(&mut a, &[0, 1], 33, 3), [1, 1, 0]);
     }
 
     #[test]

@@ -47,8 +47,8 @@ impl Simulation {
         // One Annex A10 configuration, shared by every switch and source.
         let ib_cc = scenario.ib_cc.clone().map(Rc::new);
         let (node_slot, switches, hosts) = nodes(scenario, &compiled, &ib_cc, data_blocks, data_bytes);
-        let channels = channels(&compiled.topology, &node_slot, &switches, [data_bytes, ack_bytes]);
         let vls = scenario.data_vls();
+        let channels = channels(&compiled.topology, &node_slot, &switches, [data_bytes, ack_bytes], vls);
         let fresh_cc = source_cc(&compiled, &ib_cc);
         let flows = flows(scenario, &compiled, &node_slot, &fresh_cc);
         let packet_time = compiled
@@ -67,7 +67,12 @@ impl Simulation {
             end,
         };
         let groups = scenario.flows.iter().map(|f| f.group.as_str());
-        let stats = Stats::new(setup, channels.len(), groups, switches.iter().map(|s| s.inputs.len()));
+        let mut stats = Stats::new(setup, channels.len(), groups, switches.iter().map(|s| s.inputs.len()));
+        if vls > 1 {
+            for link in &mut stats.links {
+                link.vl_stall_all = vec![0; usize::from(vls)];
+            }
+        }
         let mut sim = Self {
             nic_on: scenario.pft.is_some(),
             vls,
@@ -148,6 +153,11 @@ fn nodes(
                 acks: Default::default(),
                 wake_at: None,
                 wake_gen: 0,
+                // Its port's VL arbitration is its link's (channel `c` belongs to link `c / 2`).
+                arbiter: match info.out_channels.first() {
+                    Some(&c) if s.data_vls() > 1 => VlArbiter::new(&s.vl_arbitration(c as usize / 2), s.data_vls()),
+                    _ => VlArbiter::default(),
+                },
                 cc: nic_cc(s, n as NodeId, data_bytes),
             });
             continue;
@@ -187,7 +197,13 @@ fn nodes(
 }
 
 /// Every directed channel with its credits: a switch's input buffer size for each lane, or no limit into a host.
-fn channels<C>(topo: &Topology, node_slot: &[u32], switches: &[SwitchState<C>], bytes: [u32; 2]) -> Vec<ChannelState> {
+fn channels<C>(
+    topo: &Topology,
+    node_slot: &[u32],
+    switches: &[SwitchState<C>],
+    bytes: [u32; 2],
+    vls: u8,
+) -> Vec<ChannelState> {
     let end = |node: NodeId, port| End {
         node,
         host: topo.nodes()[node as usize].is_host,
@@ -213,6 +229,7 @@ fn channels<C>(topo: &Topology, node_slot: &[u32], switches: &[SwitchState<C>], 
                 capacity,
                 stalled_since: None,
                 vl_stalled: 0,
+                vl_stall_since: if vls > 1 { vec![None; usize::from(vls)] } else { Vec::new() },
                 serialization: bytes.map(|b| c.bandwidth.serialization(b)),
             }
         })

@@ -8,6 +8,7 @@ use crate::metrics::overlap;
 use crate::net::host::ACKS_OWED_PER_FLOW;
 use crate::net::packet::{Lane, Packet, PacketId};
 use crate::net::topology::ChannelId;
+use crate::net::vl::{Choice, MAX_DATA_VLS};
 use crate::scenario::Traffic;
 use crate::time::{Time, NS};
 use core::cmp::Reverse;
@@ -105,15 +106,19 @@ impl Simulation {
                 self.enlist(f);
                 continue;
             }
-            // The first ready flow whose VL has credit (with one VL, the front one or none): a flow waiting for
-            // credit on its VL does not hold back the others.
-            let Some(at) = self.first_with_credit(slot, channel) else {
+            // The flow that sends: with one VL the front one, if it has credit; with several, the first ready
+            // flow of the VL the arbiter picks among those with credit (a VL waiting for credit does not hold
+            // back the others).
+            let Some((at, choice)) = self.next_to_send(slot, channel) else {
                 self.channels[channel as usize].stalled_since.get_or_insert(now);
                 return; // a credit will run this pass again
             };
             let f = self.hosts[slot].ready.remove(at).expect("found in the ready list") as usize;
             let rate_ok_at = self.flows[f].rate_ok_at;
             self.flows[f].in_ready = false;
+            if let Some(choice) = choice {
+                self.hosts[slot].arbiter.sent(choice, self.data_blocks);
+            }
             self.inject(f, channel, rate_ok_at);
             self.update_rate_ok_at(f);
             self.enlist(f);
@@ -129,20 +134,41 @@ impl Simulation {
         }
     }
 
-    /// Where in host `slot`'s ready list the first flow is whose VL has credit on `channel` for a data packet,
-    /// if any. Past the front (several VLs only), flows that can no longer send are skipped, left for the front.
-    fn first_with_credit(&self, slot: usize, channel: ChannelId) -> Option<usize> {
+    /// Where in host `slot`'s ready list the flow is that sends next on `channel`, and the VL arbiter's choice
+    /// that picked it (several VLs). With one VL, the front flow if it has credit. With several, the arbiter picks
+    /// among the VLs with a flow that may send and credit for it, and that VL's first such flow goes; flows that
+    /// can no longer send are passed over, left for the front. VLs with a flow ready but no credit are noted as
+    /// waiting for credit.
+    fn next_to_send(&mut self, slot: usize, channel: ChannelId) -> Option<(usize, Option<Choice>)> {
         let state = &self.channels[channel as usize];
         let ready = &self.hosts[slot].ready;
-        let can_go = |f: usize| state.has_credit(self.flows[f].lane, self.data_blocks);
         if self.vls == 1 {
-            return can_go(ready[0] as usize).then_some(0);
+            return state.has_credit(Lane::VL0, self.data_blocks).then_some((0, None));
         }
         let now = self.queue.now();
-        ready.iter().position(|&f| {
+        let mut first = [None; MAX_DATA_VLS as usize];
+        let mut lacking = 0u16;
+        for (at, &f) in ready.iter().enumerate() {
             let flow = &self.flows[f as usize];
-            flow.active && flow.cc.may_send(flow.outstanding) && flow.rate_ok_at <= now && can_go(f as usize)
-        })
+            let vl = flow.lane.vl().expect("a data lane");
+            if first[usize::from(vl)].is_some()
+                || !flow.active
+                || !flow.cc.may_send(flow.outstanding)
+                || flow.rate_ok_at > now
+            {
+                continue;
+            }
+            if state.has_credit(flow.lane, self.data_blocks) {
+                first[usize::from(vl)] = Some(at);
+            } else {
+                lacking |= 1 << vl;
+            }
+        }
+        if lacking != 0 {
+            self.channels[channel as usize].lacking_credit(lacking, now);
+        }
+        let choice = self.hosts[slot].arbiter.choose(|vl| first[usize::from(vl)].is_some())?;
+        Some((first[usize::from(choice.vl)]?, Some(choice)))
     }
 
     /// Makes sure host `slot` runs a pass at `t` (keeping only the earliest pending wake-up).

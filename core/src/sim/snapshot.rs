@@ -3,6 +3,7 @@
 
 use super::Simulation;
 use crate::cc::SourceControl;
+use crate::net::switch::{Entry, InputLane};
 use crate::time::{Time, NS};
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
@@ -35,6 +36,8 @@ pub struct BufferSnapshot {
     pub vl_fill: Vec<f32>,
     /// The output channel its oldest waiting packet wants (where a full buffer's congestion comes from).
     pub waiting_for: Option<u32>,
+    /// With several data VLs, the output channel each VL's oldest waiting packet wants (empty with one VL).
+    pub vl_waiting_for: Vec<Option<u32>>,
 }
 
 /// A flow's source, now.
@@ -56,6 +59,9 @@ pub struct Snapshot {
     pub buffers: Vec<BufferSnapshot>,
     /// Indexed like the scenario's flows.
     pub flows: Vec<FlowSnapshot>,
+    /// With several data VLs, each channel's time spent with a packet of each VL ready but no credit for it,
+    /// since 0, at `channel * vls + vl` (empty with one VL: each link's `stalled_ns` says it).
+    pub vl_stalled_ns: Vec<f64>,
 }
 
 impl Simulation {
@@ -85,13 +91,19 @@ impl Simulation {
             for (port, lanes) in sw.inputs.iter().enumerate() {
                 let data = &lanes[1..];
                 let used = sw.data_used(port as u16);
-                let oldest = data.iter().filter_map(|l| l.queue.iter().find(|e| !e.started)).min_by_key(|e| e.seq);
+                let oldest = data.iter().filter_map(oldest_of).min_by_key(|e| e.seq);
+                let out = |e: &Entry| self.topo.out_channel(sw.node, e.out);
                 buffers.push(BufferSnapshot {
                     channel: self.topo.in_channel(sw.node, port as u16),
                     fill: used as f32 / (sw.capacity as f32 * data.len() as f32),
                     packets: used as f32 / self.data_blocks as f32,
                     vl_fill: data.iter().map(|l| l.used as f32 / sw.capacity as f32).collect(),
-                    waiting_for: oldest.map(|e| self.topo.out_channel(sw.node, e.out)),
+                    waiting_for: oldest.map(out),
+                    vl_waiting_for: if data.len() > 1 {
+                        data.iter().map(|l| oldest_of(l).map(out)).collect()
+                    } else {
+                        Vec::new()
+                    },
                 });
             }
         }
@@ -103,7 +115,18 @@ impl Simulation {
                 outstanding: self.flows[i].outstanding,
             })
             .collect();
-        Snapshot { time_ns: now as f64 / NS as f64, events: self.events(), links, buffers, flows }
+        let vl_stalled_ns = self
+            .channels
+            .iter()
+            .zip(&self.stats.links)
+            .flat_map(|(c, link)| {
+                c.vl_stall_since
+                    .iter()
+                    .zip(&link.vl_stall_all)
+                    .map(move |(since, all)| (all + since.map_or(0, |s| now - s)) as f64 / NS as f64)
+            })
+            .collect();
+        Snapshot { time_ns: now as f64 / NS as f64, events: self.events(), links, buffers, flows, vl_stalled_ns }
     }
 
     /// Flow `i`'s rate limit now, as a fraction of its link: its congestion control's effective rate (the one
@@ -140,4 +163,9 @@ fn sampled(series: &crate::metrics::BusySeries, window: Time, now: Time) -> Vec<
             (t as f64 / NS as f64, series.rate_at(t, window, now))
         })
         .collect()
+}
+
+/// The oldest packet in `lane` that has not started on its output.
+fn oldest_of(lane: &InputLane) -> Option<&Entry> {
+    lane.queue.iter().find(|e| !e.started)
 }

@@ -22,6 +22,8 @@ pub(super) struct LinkCounters {
     pub stall: Time,
     /// Credit-stall time since 0, inside the measurement interval or not (the page's congestion-tree view).
     pub stall_all: Time,
+    /// With several data VLs, each VL's credit-stall time since 0 (`ChannelState::vl_stall_since`).
+    pub vl_stall_all: Vec<Time>,
 }
 
 /// Per flow.

@@ -177,9 +177,9 @@ impl Simulation {
                             // Ready but no room downstream: the link is stalled by credit flow control (unless
                             // another VL can go).
                             let state = &mut self.channels[channel as usize];
-                            state.vl_stalled |= lacking;
-                            if cand.is_none() && state.stalled_since.is_none() {
-                                state.stalled_since = Some(now);
+                            state.lacking_credit(lacking, now);
+                            if cand.is_none() {
+                                state.stalled_since.get_or_insert(now);
                             }
                         }
                         let Some(cand) = cand else { continue };

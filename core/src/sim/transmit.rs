@@ -7,6 +7,7 @@ use crate::metrics::overlap;
 use crate::net::channel::Sending;
 use crate::net::packet::{Lane, PacketId};
 use crate::net::topology::{ChannelId, PortId};
+use crate::time::Time;
 
 impl Simulation {
     /// Starts sending `packet` on `channel` now. The caller has checked that the transmitter is idle and the
@@ -23,8 +24,9 @@ impl Simulation {
             *credits -= p.blocks;
         }
         debug_assert_eq!(p.lane, lane);
-        // (An ACK clears them all, as it ends `stalled_since`: with one VL the two agree.)
-        state.vl_stalled &= lane.vl().map_or(0, |vl| !(1 << vl));
+        if let Some(vl) = lane.vl() {
+            state.vl_stalled &= !(1 << vl);
+        }
         let done = now + state.serialization[lane.kind()];
         state.sending = Some(Sending { packet, lane, from_input, ends_at: done });
         let (from, to) = (self.stats.from, self.stats.to);
@@ -32,6 +34,9 @@ impl Simulation {
         if let Some(since) = state.stalled_since.take() {
             link.stall += overlap(since, now, from, to);
             link.stall_all += now - since;
+        }
+        if let Some(vl) = lane.vl().filter(|_| !state.vl_stall_since.is_empty()) {
+            end_vl_stall(&mut state.vl_stall_since, &mut link.vl_stall_all, vl, now);
         }
         self.queue.schedule(done, Event::TxEnd { channel });
 
@@ -98,10 +103,25 @@ impl Simulation {
         let credits = &mut state.credits[lane.index()];
         *credits += blocks;
         assert!(*credits <= state.capacity, "credit above the receiver's buffer size");
+        if let Some(vl) = lane.vl().filter(|_| !state.vl_stall_since.is_empty()) {
+            // A VL that waited for credit now has enough for a data packet: it waits for credit no longer (a
+            // turn of the VL arbitration may still keep it waiting).
+            if state.has_credit(lane, self.data_blocks) {
+                let now = self.queue.now();
+                end_vl_stall(&mut state.vl_stall_since, &mut self.stats.links[channel as usize].vl_stall_all, vl, now);
+            }
+        }
         let from = state.from;
         if self.nic_on && lane.is_data() && from.host {
             self.nic_credits_changed(from.slot as usize, channel);
         }
         self.node_pass(from);
+    }
+}
+
+/// Ends data VL `vl`'s credit stall, if it had one, adding its length to `total`.
+fn end_vl_stall(since: &mut [Option<Time>], total: &mut [Time], vl: u8, now: Time) {
+    if let Some(t) = since[usize::from(vl)].take() {
+        total[usize::from(vl)] += now - t;
     }
 }
