@@ -107,9 +107,13 @@ export async function openTab(page, id) {
 /** The simulated time shown, in ms. */
 export const simMs = async (page) => parseFloat(await page.getByTestId('sim-time').innerText());
 
-/** Resolves once the simulated time shown is at least `ms`. */
+/** Resolves once the simulated time shown is at least `ms` and is the run's own (not a seek's target still being
+ * worked toward, shown with a trailing '…'): what is drawn is then that moment's. */
 export async function waitSim(page, ms, timeout = 60_000) {
-  await page.waitForFunction((t) => parseFloat(document.querySelector('[data-testid=sim-time]').innerText) >= t, ms, { timeout });
+  await page.waitForFunction((t) => {
+    const shown = document.querySelector('[data-testid=sim-time]').innerText;
+    return parseFloat(shown) >= t && !shown.endsWith('…');
+  }, ms, { timeout });
 }
 
 /** Presses Pause and waits until the worker says it has paused (frames already under way may still move the clock). */

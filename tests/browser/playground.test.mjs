@@ -3,7 +3,7 @@
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { serveDist, closePages, launchBrowser, openPage, screenshot, openTab, pause, simMs, waitSim } from './harness.mjs';
+import { serveDist, closePages, launchBrowser, openPage, screenshot, openTab, pause, simMs, waitSim, nodeAt } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launchBrowser(); });
@@ -219,6 +219,58 @@ test('unreliable flows: the inspector shows the transport, a run sends CN packet
   await openTab(page, 'selection');
   await page.getByLabel('Transport').selectOption('reliable');
   assert.equal(await page.getByLabel('Transport').inputValue(), 'reliable');
+  assert.deepEqual(page.errors, []);
+});
+
+test('virtual lanes: the victim on its own VL keeps its share, buffers show a stripe per VL, and SL, Data VLs and link weights edit the scenario', async () => {
+  const page = await openPage(browser, server.url);
+  await page.getByLabel('Scenario').selectOption('vl-isolation-two-switch');
+  await openTab(page, 'selection');
+  await page.getByTestId('inspector').locator('summary').click(); // "Flows (7)"
+  await page.getByTestId('pick-flow-victim').click();
+  assert.equal(await page.getByLabel('Service level').inputValue(), '1');
+  assert.match(await page.getByTestId('flow-vl').innerText(), /VL 1 of the network's 2 data VLs/);
+  await page.getByTestId('to-measured-end').click();
+  await waitSim(page, 60);
+  // B's inter-switch input: VL 0 (the remote flow's) full, in two stripes; the inter-switch link blocked on VL 0
+  // only, and the victim, alone on VL 1, no victim.
+  const vl0 = Number(await page.getByTestId('buffer-B-A-vl0').getAttribute('data-fill'));
+  assert.ok(vl0 > 0.9, `VL 0 at B from A is ${vl0} full`);
+  await page.getByTestId('buffer-B-A-vl1').waitFor({ state: 'attached' });
+  assert.equal(await page.locator('svg.topology path.flow.victim').count(), 0, 'no flow drawn as a victim');
+  assert.ok(await page.locator('svg.topology path.flow.contributor').count() > 0, 'flows feeding the root');
+  await openTab(page, 'results');
+  const isolated = parseFloat((await page.getByTestId('group-victim').innerText()).match(/([\d.]+)%/)[1]);
+  assert.ok(isolated > 49, `the victim on its own VL gets ${isolated}%`);
+
+  // The victim back on VL 0 (its service level 0): it starves, as in Fig. 2.
+  await openTab(page, 'selection');
+  await page.getByLabel('Service level').fill('0');
+  await page.getByLabel('Service level').press('Enter');
+  await page.waitForFunction(() => document.querySelector('[data-testid="flow-vl"]')?.innerText.includes('VL 0'));
+  await page.getByTestId('restart').click();
+  await page.getByTestId('to-measured-end').click();
+  await waitSim(page, 60);
+  await openTab(page, 'results');
+  const shared = parseFloat((await page.getByTestId('group-victim').innerText()).match(/([\d.]+)%/)[1]);
+  assert.ok(shared < 20, `the victim sharing VL 0 gets ${shared}%`);
+  assert.equal(await page.locator('svg.topology path.flow.victim').count(), 1, 'the victim drawn as one');
+
+  // A link's VL weights, and Data VLs in the settings.
+  const [ax, ay] = await nodeAt(page, 'B');
+  const [bx, by] = await nodeAt(page, 'BV');
+  await openTab(page, 'selection');
+  await page.mouse.click((ax + bx) / 2, (ay + by) / 2);
+  assert.match(await page.getByTestId('selection-title').innerText(), /^Link /);
+  assert.equal(await page.getByLabel('VL 1 weight').getAttribute('placeholder'), '64');
+  await page.getByLabel('VL 1 weight').fill('128');
+  await page.getByLabel('VL 1 weight').press('Enter');
+  await page.waitForFunction(() => document.querySelector('[data-testid="input-sel-vl-weight-1"]').value === '128');
+  await page.getByLabel('VL 1 weight').fill('300');
+  await page.getByLabel('VL 1 weight').press('Enter');
+  await page.getByText('a weight is 0 to 255 blocks').waitFor();
+  await openTab(page, 'settings');
+  assert.equal(await page.getByLabel('Data VLs').inputValue(), '2');
   assert.deepEqual(page.errors, []);
 });
 

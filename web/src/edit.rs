@@ -2,7 +2,7 @@
 //! redo. Every edit returns a new scenario that the core's validation accepts, or says why it was refused, so the
 //! simulation never sees a broken network. Pure Rust, tested natively.
 
-use ibcc_core::scenario::{Flow, Link, Node, NodeKind, Scenario, Traffic};
+use ibcc_core::scenario::{Flow, Link, Node, NodeKind, Scenario, Traffic, VlArbitration, VlWeight};
 use std::collections::{BTreeSet, VecDeque};
 
 /// What the user has selected on the canvas.
@@ -208,6 +208,67 @@ pub fn rename_node(s: &Scenario, old: &str, new: &str) -> Result<Scenario, Refus
     })
 }
 
+/// Link `i`'s VL arbitration weights as the inspector edits them: one weight (64-byte blocks) per data VL, the
+/// link's own (`None`: it follows the network's) and the network's. `None` with one VL, or when a table in effect
+/// is anything but one entry per VL in VL order (written in a scenario file, a VL listed twice for example): the
+/// page says so rather than flatten it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VlWeights {
+    pub own: Option<Vec<u8>>,
+    pub network: Vec<u8>,
+}
+
+fn network_arbitration(s: &Scenario) -> VlArbitration {
+    s.virtual_lanes.as_ref().map(|v| v.arbitration.clone()).unwrap_or_default()
+}
+
+/// Each VL's weight, if `a`'s low-priority table is one entry per VL in VL order.
+fn per_vl(a: &VlArbitration, vls: u8) -> Option<Vec<u8>> {
+    let table = a.low_table(vls);
+    let simple = table.len() == usize::from(vls) && table.iter().enumerate().all(|(k, e)| usize::from(e.vl) == k);
+    simple.then(|| table.iter().map(|e| e.weight).collect())
+}
+
+pub fn vl_weights(s: &Scenario, i: usize) -> Option<VlWeights> {
+    let vls = s.data_vls();
+    if vls < 2 {
+        return None;
+    }
+    let network = per_vl(&network_arbitration(s), vls)?;
+    let own = match &s.links.get(i)?.vl_arbitration {
+        None => None,
+        Some(a) => Some(per_vl(a, vls)?),
+    };
+    Some(VlWeights { own, network })
+}
+
+/// Sets data VL `vl`'s weight on link `i` (`None`: back to the network's). The link keeps its own high-priority
+/// table and limit, if it has them; a link whose arbitration comes back to the network's follows it again.
+pub fn set_vl_weight(s: &Scenario, i: usize, vl: u8, weight: Option<u64>) -> Result<Scenario, Refused> {
+    let refuse = |why: &str| Err(Refused(why.into()));
+    let Some(w) = vl_weights(s, i) else {
+        return refuse("this link's VL arbitration table lists VLs in another order or more than once: edit it in the scenario file");
+    };
+    let mut weights = w.own.unwrap_or_else(|| w.network.clone());
+    let Some(slot) = weights.get_mut(usize::from(vl)) else { return refuse("no such VL") };
+    *slot = match weight {
+        None => w.network[usize::from(vl)],
+        Some(x) => match u8::try_from(x) {
+            Ok(x) => x,
+            Err(_) => return refuse("a weight is 0 to 255 blocks (of 64 bytes)"),
+        },
+    };
+    let network = network_arbitration(s);
+    let base = s.links[i].vl_arbitration.clone().unwrap_or_else(|| network.clone());
+    let low = weights.iter().enumerate().map(|(k, &weight)| VlWeight { vl: k as u8, weight }).collect();
+    let own = VlArbitration { low, ..base };
+    let vls = s.data_vls();
+    let same = own.low_table(vls) == network.low_table(vls)
+        && own.high == network.high
+        && own.high_limit == network.high_limit;
+    checked(s, |n| n.links[i].vl_arbitration = (!same).then_some(own))
+}
+
 /// Undo and redo: the states (a scenario, and where it came from) before and after the current one.
 #[derive(Debug, Clone, PartialEq)]
 pub struct History<T> {
@@ -365,5 +426,45 @@ mod tests {
         h2.undo(b.clone());
         h2.record(c);
         assert!(!h2.can_redo(), "a new edit forgets the redo");
+    }
+
+    /// A link's VL weights: edited one VL at a time, the rest kept; back to the network's, the link follows it
+    /// again; a high-priority table of the link's own survives; more than 255 blocks, or a VL left with no weight
+    /// while a flow uses it, is refused; a table in another shape is not flattened.
+    #[test]
+    fn vl_weights_edit_a_link_and_keep_the_rest() {
+        use ibcc_core::scenario::VirtualLanes;
+        let mut s = two_switch();
+        assert_eq!(vl_weights(&s, 0), None, "one VL: nothing to weigh");
+        s.virtual_lanes = Some(VirtualLanes { data_vls: 2, sl_to_vl: vec![], arbitration: Default::default() });
+        assert_eq!(vl_weights(&s, 0), Some(VlWeights { own: None, network: vec![64, 64] }));
+        let t = set_vl_weight(&s, 0, 1, Some(128)).unwrap();
+        assert_eq!(vl_weights(&t, 0), Some(VlWeights { own: Some(vec![64, 128]), network: vec![64, 64] }));
+        assert_eq!(vl_weights(&t, 1).unwrap().own, None, "only that link");
+        let back = set_vl_weight(&t, 0, 1, None).unwrap();
+        assert_eq!(back.links[0].vl_arbitration, None, "the network's again");
+        assert_eq!(set_vl_weight(&t, 0, 1, Some(64)).unwrap().links[0].vl_arbitration, None);
+        assert!(set_vl_weight(&s, 0, 0, Some(256)).unwrap_err().0.contains("255"));
+
+        let mut high = t.clone();
+        high.links[0].vl_arbitration.as_mut().unwrap().high = vec![VlWeight { vl: 1, weight: 9 }];
+        let edited = set_vl_weight(&high, 0, 0, Some(32)).unwrap();
+        let own = edited.links[0].vl_arbitration.clone().unwrap();
+        assert_eq!((own.high.len(), own.low_table(2)[0].weight), (1, 32), "its high table kept");
+        let reset = set_vl_weight(&edited, 0, 0, None).and_then(|e| set_vl_weight(&e, 0, 1, None)).unwrap();
+        assert!(reset.links[0].vl_arbitration.is_some(), "still its own high table");
+
+        let (mut on_vl1, flow) = (t.clone(), t.flows.len());
+        let (with_flow, _) = add_flow(&on_vl1, "h1", "h3").unwrap();
+        on_vl1 = with_flow;
+        on_vl1.flows[flow].sl = 1;
+        assert!(set_vl_weight(&on_vl1, 0, 1, Some(0)).is_err(), "its flow would never be sent");
+
+        let mut listed = s.clone();
+        let twice =
+            vec![VlWeight { vl: 0, weight: 200 }, VlWeight { vl: 1, weight: 10 }, VlWeight { vl: 0, weight: 200 }];
+        listed.links[0].vl_arbitration = Some(VlArbitration { low: twice, ..Default::default() });
+        assert_eq!(vl_weights(&listed, 0), None);
+        assert!(set_vl_weight(&listed, 0, 0, Some(1)).is_err());
     }
 }

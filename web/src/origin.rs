@@ -77,7 +77,7 @@ pub const CUSTOM: &str = "custom";
 /// The picker's groups: presets whose name starts with one of these prefixes, in this order.
 const GROUPS: &[(&str, &[&str])] = &[
     ("The papers' experiments", &["infocom03-", "globecom02-"]),
-    ("Other mechanisms on the same network", &["hp-", "pft-two", "a10-two"]),
+    ("Other mechanisms on the same network", &["hp-", "vl-", "pft-two", "a10-two"]),
     ("Fat trees", &["fattree", "pft-fat", "a10-fat"]),
 ];
 

@@ -31,6 +31,7 @@ pub const SETTINGS: &[Setting] = &[
     s("source.persistent_state", "Persistent state", ""),
     s("source.hybrid_rate", "Hybrid rate function", ""),
     s("ack_coalescing.every_packets", "ACK every", "packets"),
+    s("virtual_lanes.data_vls", "Data VLs", "per port"),
     s("switch.max_bypass", "Max bypass", ""),
     s("switch.bypass_counting", "Bypass counted by", ""),
     s("switch.input_transfers", "Input transfers", "packets"),
@@ -94,6 +95,7 @@ mod tests {
                         | "pft"
                         | "ib_cc"
                         | "ack_coalescing.every_packets"
+                        | "virtual_lanes.data_vls"
                 );
             assert!(known, "{}", setting.path);
         }

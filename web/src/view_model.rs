@@ -221,6 +221,15 @@ pub fn buffer_full(fill: f32, packets: f32) -> bool {
     fill > 0.0 && packets / fill - packets < 1.0 - 1e-3
 }
 
+/// Each data VL of a buffer: its fill and whether it is full (less room than a packet in that VL's own buffer,
+/// the whole buffer's size in packets shared evenly between its VLs).
+pub fn vl_levels(b: &ibcc_core::sim::BufferSnapshot) -> Vec<(f64, bool)> {
+    let vls = b.vl_fill.len().max(1) as f32;
+    // The whole buffer's size in packets (when anything is in it), so each VL's.
+    let per_vl = (b.fill > 0.0).then(|| b.packets / b.fill / vls);
+    b.vl_fill.iter().map(|&f| (f64::from(f), per_vl.is_some_and(|cap| buffer_full(f, f * cap)))).collect()
+}
+
 /// Whether `p` lies on the bar (with a little margin for fingers and pointers).
 pub fn on_buffer(spot: &BufferSpot, p: Point) -> bool {
     let a = spot.angle_deg.to_radians();

@@ -7,6 +7,7 @@ use super::fields::{Choice, NumberField};
 use ibcc_core::cc::pft::{Detection, PftConfig, Throttling};
 use ibcc_core::scenario::{
     AckCoalescing, Arbitration, BypassCounting, Cnt1Until, FullCheck, MarkingPolicy, RateMode, Response, Scenario,
+    VirtualLanes,
 };
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -283,6 +284,30 @@ const NETWORK_NUM: &[Num] = &[
         get: |s| s.switch.buffer_packets.to_string(),
         set: |s, v| {
             s.switch.buffer_packets = whole_u32(required(v)?)?;
+            Ok(())
+        },
+    },
+    Num {
+        id: "data-vls",
+        path: "virtual_lanes.data_vls",
+        label: "Data VLs",
+        unit: "per port",
+        help: "Virtual lanes (InfiniBand), 1 to 15: each has its own input buffers and credits, and outputs share \
+               their link between them by weight (a link's weights are in its inspector). A flow's service level picks \
+               its VL. Empty: one, as in the papers.",
+        get: |s| s.virtual_lanes.as_ref().map(|v| v.data_vls.to_string()).unwrap_or_default(),
+        set: |s, v| {
+            let Some(v) = v else {
+                s.virtual_lanes = None;
+                return Ok(());
+            };
+            let n = whole(v)?.min(255) as u8;
+            let vl = s.virtual_lanes.get_or_insert_with(|| VirtualLanes {
+                data_vls: 1,
+                sl_to_vl: Vec::new(),
+                arbitration: Default::default(),
+            });
+            vl.data_vls = n;
             Ok(())
         },
     },

@@ -170,7 +170,7 @@ pub fn Canvas() -> Html {
                     // siblings (and the drawing would lose the keyboard's focus).
                     <g class="callout-slot">{ callout(&doc, view) }</g>
                 </svg>
-                <Legend groups={topology::groups(&s)} />
+                <Legend groups={topology::groups(&s)} vls={s.data_vls()} />
                 <div class="card-slot">{ for card }</div>
             </div>
         </div>

@@ -96,9 +96,63 @@ fn node_fields(s: &Scenario, id: &str) -> Vec<Field> {
     fields
 }
 
+/// The field ids and labels of the VL weights (a field's id and label are static).
+const VL_WEIGHT_IDS: [&str; 15] = [
+    "sel-vl-weight-0",
+    "sel-vl-weight-1",
+    "sel-vl-weight-2",
+    "sel-vl-weight-3",
+    "sel-vl-weight-4",
+    "sel-vl-weight-5",
+    "sel-vl-weight-6",
+    "sel-vl-weight-7",
+    "sel-vl-weight-8",
+    "sel-vl-weight-9",
+    "sel-vl-weight-10",
+    "sel-vl-weight-11",
+    "sel-vl-weight-12",
+    "sel-vl-weight-13",
+    "sel-vl-weight-14",
+];
+const VL_WEIGHT_LABELS: [&str; 15] = [
+    "VL 0 weight",
+    "VL 1 weight",
+    "VL 2 weight",
+    "VL 3 weight",
+    "VL 4 weight",
+    "VL 5 weight",
+    "VL 6 weight",
+    "VL 7 weight",
+    "VL 8 weight",
+    "VL 9 weight",
+    "VL 10 weight",
+    "VL 11 weight",
+    "VL 12 weight",
+    "VL 13 weight",
+    "VL 14 weight",
+];
+
+/// With several VLs, each VL's weight in link `i`'s arbitration (its low-priority table): the link's own, or the
+/// network's as the placeholder; emptied, the network's again (`edit::set_vl_weight`).
+fn vl_weight_fields(s: &Scenario, i: usize) -> Vec<Field> {
+    let Some(w) = edit::vl_weights(s, i) else { return Vec::new() };
+    (0..w.network.len().min(VL_WEIGHT_IDS.len()))
+        .map(|vl| Field {
+            id: VL_WEIGHT_IDS[vl],
+            label: VL_WEIGHT_LABELS[vl],
+            unit: "blocks",
+            help: "VL arbitration (InfiniBand): each turn a VL may send this many 64-byte blocks (0 to 255) before \
+                   the next VL's turn, at both ends of this link; empty: the network's weights.",
+            value: w.own.as_ref().map(|own| own[vl].to_string()).unwrap_or_default(),
+            placeholder: w.network[vl].to_string(),
+            apply: Rc::new(move |s, v| edit::set_vl_weight(s, i, vl as u8, whole(v)?).map_err(|r| r.0)),
+        })
+        .collect()
+}
+
 fn link_fields(s: &Scenario, i: usize) -> Vec<Field> {
     let Some(l) = s.links.get(i) else { return Vec::new() };
-    vec![
+    let mut fields = vec![
         Field {
             id: "sel-bandwidth",
             label: "Bandwidth",
@@ -123,7 +177,9 @@ fn link_fields(s: &Scenario, i: usize) -> Vec<Field> {
                 checked(s, |n| n.links[i].propagation_ns = v)
             }),
         },
-    ]
+    ];
+    fields.extend(vl_weight_fields(s, i));
+    fields
 }
 
 fn flow_fields(s: &Scenario, id: &str) -> Vec<Field> {
@@ -162,6 +218,19 @@ fn flow_fields(s: &Scenario, id: &str) -> Vec<Field> {
             value: f.group.clone(),
             placeholder: String::new(),
             apply: Rc::new(move |s, v| checked(s, |n| n.flows[at].group = v.trim().to_owned())),
+        },
+        Field {
+            id: "sel-sl",
+            label: "Service level",
+            unit: "",
+            help: "0 to 15: the network's SL-to-VL table gives the virtual lane its packets use (set Data VLs in the \
+                   network's parameters for more than one).",
+            value: f.sl.to_string(),
+            placeholder: String::from("0"),
+            apply: Rc::new(move |s, v| {
+                let v = whole(v)?.unwrap_or(0).min(255) as u8;
+                checked(s, |n| n.flows[at].sl = v)
+            }),
         },
         Field {
             id: "sel-start",
@@ -403,7 +472,42 @@ pub fn Inspector() -> Html {
     let live = frame.and_then(|f| live_figures(s, &sel, f));
     let connect = match &sel {
         Selection::Node(id) => html! { <Connect node={id.clone()} /> },
-        Selection::Flow(id) => transport_choice(s, id, &dispatch, &refused, &sel),
+        Selection::Flow(id) => {
+            let lane = s
+                .flows
+                .iter()
+                .find(|f| &f.id == id)
+                .filter(|_| s.data_vls() > 1)
+                .map(|f| format!("Its packets use VL {} of the network's {} data VLs.", s.vl_of(f), s.data_vls()));
+            html! {
+                <>
+                    if let Some(text) = lane {
+                        <p class="muted" data-testid="flow-vl">{ text }</p>
+                    }
+                    { transport_choice(s, id, &dispatch, &refused, &sel) }
+                </>
+            }
+        }
+        Selection::Link(i) if s.data_vls() > 1 => {
+            let a = s.vl_arbitration(*i);
+            let mut notes = Vec::new();
+            if edit::vl_weights(s, *i).is_none() {
+                notes.push(format!(
+                    "Its VL arbitration table has {} low-priority entries, not one per VL: edit it in the scenario file.",
+                    a.low.len()
+                ));
+            }
+            if !a.high.is_empty() {
+                let vls: Vec<String> = a.high.iter().map(|e| format!("VL {} ({} blocks)", e.vl, e.weight)).collect();
+                let limit = match a.high_limit {
+                    255 => String::from("no limit"),
+                    0 => String::from("one packet at a time while low priority waits"),
+                    n => format!("{} bytes at a time while low priority waits", u32::from(n) * 4096),
+                };
+                notes.push(format!("High priority first: {}; {limit}.", vls.join(", ")));
+            }
+            html! { <>{ for notes.into_iter().map(|n| html! { <p class="muted" data-testid="link-vl-note">{ n }</p> }) }</> }
+        }
         _ => html! {},
     };
     let delete = {

@@ -14,7 +14,13 @@ fn sample(content: Html) -> Html {
 
 fn bar(fill: f64) -> Html {
     let spot = BufferSpot { channel: 0, centre: (22.0, 8.0), angle_deg: 0.0, length: 30.0, width: 7.0 };
-    buffer_bar(&spot, fill, fill >= 1.0, "legend", false)
+    buffer_bar(&spot, fill, &[(fill, fill >= 1.0)], "legend", false)
+}
+
+/// A buffer bar of two VLs: VL 0 full, VL 1 filling.
+fn stripes() -> Html {
+    let spot = BufferSpot { channel: 0, centre: (22.0, 8.0), angle_deg: 0.0, length: 30.0, width: 10.0 };
+    buffer_bar(&spot, 0.7, &[(1.0, true), (0.4, false)], "legend", false)
 }
 
 fn flow(colour: palette::Colour, role: Option<Role>) -> Html {
@@ -42,6 +48,9 @@ fn drawing(m: Mark) -> Html {
 pub struct LegendProps {
     /// The scenario's groups, in first-appearance order.
     pub groups: Vec<String>,
+    /// Data VLs per port: with more than one, each buffer bar is a stripe per VL.
+    #[prop_or(1)]
+    pub vls: u8,
 }
 
 #[component]
@@ -75,6 +84,9 @@ pub fn Legend(p: &LegendProps) -> Html {
                     </li>
                     for m in Mark::ALL.into_iter().filter(|m| *m != Mark::Rate) {
                         <li data-testid={format!("legend-{}", m.id())}>{ sample(drawing(m)) }<span>{ m.meaning() }</span></li>
+                    }
+                    if p.vls > 1 {
+                        <li data-testid="legend-vl-stripes">{ sample(stripes()) }<span>{ "a stripe per virtual lane (VL 0 on top)" }</span></li>
                     }
                     for (g, c) in p.groups.iter().zip(colours) {
                         <li data-testid={format!("legend-group-{g}")}>

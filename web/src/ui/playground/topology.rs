@@ -11,7 +11,7 @@ use crate::edit::Selection;
 use crate::lessons::Highlight;
 use crate::palette::{self, Colour};
 pub use crate::view_model::groups;
-use crate::view_model::{buffer_full, channel_ends, flow_curves, offset_line, BufferSpot, Hit, Layout, Point};
+use crate::view_model::{channel_ends, flow_curves, offset_line, vl_levels, BufferSpot, Hit, Layout, Point};
 use ibcc_core::scenario::{NodeKind, Scenario};
 use ibcc_core::sim::Snapshot;
 use yew::prelude::*;
@@ -67,20 +67,34 @@ pub fn mark_dot(at: Point, fresh: u64, testid: &str) -> Html {
     html! { <circle cx={f1(at.0)} cy={f1(at.1)} r={f1(r)} class="mark" data-testid={format!("marks-{testid}")} /> }
 }
 
-/// An input buffer's bar at `spot`, `fill` full (0 to 1), filling from the switch end; amber when `full` (no room
-/// for another packet: it returns no credit, so the link into it waits).
-pub fn buffer_bar(spot: &BufferSpot, fill: f64, full: bool, testid: &str, marked: bool) -> Html {
-    let fill = fill.clamp(0.0, 1.0);
+/// An input buffer's bar at `spot`, filling from the switch end: one stripe per data VL (`lanes`: each VL's fill,
+/// 0 to 1, and whether it is full), amber when full (no room for another packet: it returns no credit, so that VL
+/// of the link into it waits). `fill` is the whole buffer's.
+pub fn buffer_bar(spot: &BufferSpot, fill: f64, lanes: &[(f64, bool)], testid: &str, marked: bool) -> Html {
     let (l, w) = (spot.length, spot.width);
-    let class = if full { "level full" } else { "level" };
+    let stripe = w / lanes.len().max(1) as f64;
+    let levels = lanes.iter().enumerate().map(|(k, &(fill, full))| {
+        let fill = fill.clamp(0.0, 1.0);
+        let class = if full { "level full" } else { "level" };
+        let y = -w / 2.0 + stripe * k as f64;
+        html! {
+            <rect x={f1(l / 2.0 - l * fill)} y={f1(y)} width={f1(l * fill)} height={f1(stripe)} class={class}
+                data-testid={(lanes.len() > 1).then(|| format!("buffer-{testid}-vl{k}"))} data-fill={format!("{fill:.3}")} />
+        }
+    });
+    let separators = (1..lanes.len()).map(|k| {
+        let y = f1(-w / 2.0 + stripe * k as f64);
+        html! { <line x1={f1(-l / 2.0)} x2={f1(l / 2.0)} y1={y.clone()} y2={y} class="buffer-lane" /> }
+    });
     html! {
         <g class="buffer" transform={format!("translate({:.1},{:.1}) rotate({:.1})", spot.centre.0, spot.centre.1, spot.angle_deg)}
-            data-testid={format!("buffer-{testid}")} data-fill={format!("{fill:.3}")}>
+            data-testid={format!("buffer-{testid}")} data-fill={format!("{:.3}", fill.clamp(0.0, 1.0))}>
             if marked {
                 <rect x={f1(-l / 2.0 - 4.0)} y={f1(-w / 2.0 - 4.0)} width={f1(l + 8.0)} height={f1(w + 8.0)} rx="4" class="lesson-mark-box" data-testid="highlight-buffer" />
             }
             <rect x={f1(-l / 2.0)} y={f1(-w / 2.0)} width={f1(l)} height={f1(w)} class="buffer-frame" />
-            <rect x={f1(l / 2.0 - l * fill)} y={f1(-w / 2.0)} width={f1(l * fill)} height={f1(w)} class={class} />
+            { for levels }
+            { for separators }
         </g>
     }
 }
@@ -182,7 +196,8 @@ fn buffers(s: &Scenario, spots: &[BufferSpot], snap: &Snapshot, highlight: Optio
             let spot = spots.iter().find(|p| p.channel == b.channel)?;
             let (from, to) = channel_ends(s, b.channel)?;
             let marked = matches!(highlight, Some(Highlight::Buffer { at, from: f }) if *at == to && *f == from);
-            Some(buffer_bar(spot, f64::from(b.fill), buffer_full(b.fill, b.packets), &format!("{to}-{from}"), marked))
+            let lanes = vl_levels(b);
+            Some(buffer_bar(spot, f64::from(b.fill), &lanes, &format!("{to}-{from}"), marked))
         })
         .collect()
 }
