@@ -5,6 +5,7 @@
 //! Pure Rust, tested natively; `bin/worker.rs` is the worker's side.
 
 use crate::driver::{Driver, FrameMsg, Speed};
+use crate::run::PaperNumber;
 use crate::trace::PlotKind;
 use ibcc_core::scenario::Scenario;
 use ibcc_core::sim::{Measurement, Results, Simulation};
@@ -19,6 +20,8 @@ pub enum ToWorker {
         run: u32,
         scenario: Box<Scenario>,
         checkpoints: bool,
+        /// The paper's numbers to set beside the run's (`run::paper_numbers`).
+        papers: Vec<PaperNumber>,
     },
     /// Stop the run (the page's scenario was refused): nothing more is sent about it.
     Unload,
@@ -49,11 +52,13 @@ pub enum ToWorker {
         id: u64,
         scenario: Box<Scenario>,
     },
-    /// The golden scenario's digest (`crate::selftest`).
-    Digest,
-    /// The benchmark's scenarios of this many simulated ms (`crate::selftest`).
+    /// The golden scenario's results digest (`crate::selftest`; the page sends `presets::golden_scenario`).
+    Digest {
+        scenario: Box<Scenario>,
+    },
+    /// The benchmark's scenarios (`crate::selftest`; the page sends `presets::bench_scenarios`), by name.
     Bench {
-        duration_ms: u64,
+        scenarios: Vec<(String, Scenario)>,
     },
 }
 
@@ -140,10 +145,10 @@ impl Worker {
         let run = self.run;
         let mut out = Vec::new();
         match msg {
-            ToWorker::Load { run, scenario, checkpoints } => {
+            ToWorker::Load { run, scenario, checkpoints, papers } => {
                 self.run = run;
                 self.ready = true;
-                match Driver::new(&scenario, checkpoints) {
+                match Driver::new(&scenario, checkpoints, papers) {
                     Ok(d) => self.driver = Some(d),
                     Err(error) => {
                         self.driver = None;
@@ -160,9 +165,11 @@ impl Worker {
                 });
                 out.push(FromWorker::Swept { id, results });
             }
-            ToWorker::Digest => out.push(FromWorker::SelfTest { text: crate::selftest::digest() }),
-            ToWorker::Bench { duration_ms } => {
-                out.push(FromWorker::SelfTest { text: Ok(crate::selftest::bench(duration_ms, clock)) })
+            ToWorker::Digest { scenario } => {
+                out.push(FromWorker::SelfTest { text: crate::selftest::digest(&scenario) })
+            }
+            ToWorker::Bench { scenarios } => {
+                out.push(FromWorker::SelfTest { text: Ok(crate::selftest::bench(&scenarios, clock)) })
             }
             ToWorker::Measure { id, .. } if self.driver.is_none() => {
                 let value = Err("there is no run to measure".to_owned());
@@ -186,7 +193,7 @@ impl Worker {
                     | ToWorker::Unload
                     | ToWorker::Ack
                     | ToWorker::Sweep { .. }
-                    | ToWorker::Digest
+                    | ToWorker::Digest { .. }
                     | ToWorker::Bench { .. } => {}
                 }
             }
@@ -224,7 +231,9 @@ mod tests {
     #[test]
     fn messages_round_trip() {
         let s = find("infocom03-fig2").unwrap().scenario();
-        let m = ToWorker::Load { run: 3, scenario: Box::new(s), checkpoints: true };
+        let papers = crate::run::paper_numbers(&s);
+        assert_eq!(papers.len(), 2, "Fig. 2's two numbers go with it");
+        let m = ToWorker::Load { run: 3, scenario: Box::new(s), checkpoints: true, papers };
         assert_eq!(serde_json::from_str::<ToWorker>(&m.to_json()).unwrap(), m);
         let r = FromWorker::Retuned { run: 3, at_ps: 5, needs_restart: Some("why".into()) };
         assert_eq!(FromWorker::from_bytes(&r.to_bytes()).unwrap(), r);
@@ -246,7 +255,11 @@ mod tests {
         let mut w = Worker::new();
         let clock = || 1000.0;
         assert!(w
-            .handle(&ToWorker::Load { run: 4, scenario: Box::new(s.clone()), checkpoints: true }.to_json(), &|| 0.0)
+            .handle(
+                &ToWorker::Load { run: 4, scenario: Box::new(s.clone()), checkpoints: true, papers: Vec::new() }
+                    .to_json(),
+                &|| 0.0
+            )
             .is_empty());
         let (frame, again) = w.work(&clock, 5.0);
         assert!(matches!(frame, Some(FromWorker::Frame { run: 4, .. })), "the first frame of the new run, named");
@@ -285,7 +298,10 @@ mod tests {
         replies.iter().for_each(trip);
         assert!(matches!(&replies[..], [FromWorker::Measured { run: 4, id: 7, value: Ok(_) }]));
         let empty = Box::new(Scenario::empty("x", 0));
-        let bad = w.handle(&ToWorker::Load { run: 5, scenario: empty, checkpoints: true }.to_json(), &|| 0.0);
+        let bad = w.handle(
+            &ToWorker::Load { run: 5, scenario: empty, checkpoints: true, papers: Vec::new() }.to_json(),
+            &|| 0.0,
+        );
         assert!(matches!(&bad[..], [FromWorker::LoadError { run: 5, .. }]));
         bad.iter().for_each(trip);
         let swept = w.handle(&ToWorker::Sweep { id: 9, scenario: Box::new(s.clone()) }.to_json(), &|| 0.0);
@@ -304,7 +320,10 @@ mod tests {
         assert!(
             matches!(&w.handle("nonsense", &|| 0.0)[..], [FromWorker::LoadError { error, .. }] if error.contains("cannot read"))
         );
-        w.handle(&ToWorker::Load { run: 6, scenario: Box::new(s), checkpoints: false }.to_json(), &|| 0.0);
+        w.handle(
+            &ToWorker::Load { run: 6, scenario: Box::new(s), checkpoints: false, papers: Vec::new() }.to_json(),
+            &|| 0.0,
+        );
         w.handle(&ToWorker::Play { speed: None }.to_json(), &|| 0.0);
         w.handle(&ToWorker::Unload.to_json(), &|| 0.0);
         assert!(matches!(w.work(&clock, 5.0), (None, None)), "unloaded: no frames, no work");

@@ -7,7 +7,7 @@ use crate::congestion::{self, Meter, Tree};
 use crate::rate_plot::{Curve, What};
 use crate::trace::{PlotKind, Trace};
 use ibcc_core::scenario::{NodeKind, Scenario, ScenarioError};
-use ibcc_core::sim::{NeedsRestart, Results, Simulation, Snapshot};
+use ibcc_core::sim::{Measurement, NeedsRestart, Results, Simulation, Snapshot};
 use serde::{Deserialize, Serialize};
 
 /// Events per slice between two looks at the time budget.
@@ -35,6 +35,27 @@ pub struct Reported {
     pub ours: Option<f64>,
 }
 
+/// A number a paper reports for a preset, and how this run measures it: the page looks the preset up
+/// ([`paper_numbers`]) and hands the list to the worker with the scenario, so the worker carries no presets.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PaperNumber {
+    pub what: String,
+    pub paper: String,
+    pub measurement: Measurement,
+}
+
+/// The numbers the paper reports for the preset `s` is named after (none for any other scenario).
+pub fn paper_numbers(s: &Scenario) -> Vec<PaperNumber> {
+    let Some(p) = ibcc_core::presets::find(&s.name) else { return Vec::new() };
+    p.reported
+        .iter()
+        .map(|r| {
+            let measurement = r.measurement();
+            PaperNumber { what: measurement.describe(), paper: r.paper.into(), measurement }
+        })
+        .collect()
+}
+
 #[derive(Debug, Clone)]
 pub struct Run {
     sim: Simulation,
@@ -43,6 +64,8 @@ pub struct Run {
     /// Each flow's channels and data VL, for the congestion tree.
     paths: Vec<Option<Vec<u32>>>,
     flow_vls: Vec<u8>,
+    /// The paper's numbers to measure as the run goes.
+    papers: Vec<PaperNumber>,
 }
 
 /// Whether two scenarios make the same run (they may differ in name, description and layout).
@@ -51,7 +74,8 @@ pub fn same_run(a: &Scenario, b: &Scenario) -> bool {
 }
 
 impl Run {
-    pub fn new(s: &Scenario) -> Result<Self, ScenarioError> {
+    /// A run of `s` at time 0, with `papers`' numbers (`paper_numbers`) set beside its own in each frame.
+    pub fn new(s: &Scenario, papers: Vec<PaperNumber>) -> Result<Self, ScenarioError> {
         let sim = Simulation::new(s)?;
         let index = |id: &str| s.nodes.iter().position(|n| n.id == id).map(|i| i as u32);
         let paths = s.flows.iter().map(|f| sim.topology().path(index(&f.src)?, index(&f.dst)?)).collect();
@@ -62,7 +86,7 @@ impl Run {
         trace.record(&first);
         meter.record(&first);
         let flow_vls = s.flows.iter().map(|f| s.vl_of(f)).collect();
-        Ok(Self { sim, trace, meter, paths, flow_vls })
+        Ok(Self { sim, trace, meter, paths, flow_vls, papers })
     }
 
     pub fn sim(&self) -> &Simulation {
@@ -116,14 +140,14 @@ impl Run {
         }
     }
 
-    /// The paper's numbers for the preset this run's scenario is named after, with ours.
+    /// The paper's numbers, with ours.
     fn reported(&self) -> Vec<Reported> {
-        let Some(p) = ibcc_core::presets::find(&self.sim.scenario().name) else { return Vec::new() };
-        p.reported
+        self.papers
             .iter()
-            .map(|r| {
-                let m = r.measurement();
-                Reported { what: m.describe(), paper: r.paper.into(), ours: self.sim.measure(&m).ok() }
+            .map(|p| Reported {
+                what: p.what.clone(),
+                paper: p.paper.clone(),
+                ours: self.sim.measure(&p.measurement).ok(),
             })
             .collect()
     }
@@ -202,7 +226,7 @@ mod tests {
         let mut s = find("infocom03-fig2").unwrap().scenario();
         s.duration_ns = 2_000_000;
         s.measure.from_ns = 0;
-        let mut run = Run::new(&s).unwrap();
+        let mut run = Run::new(&s, paper_numbers(&s)).unwrap();
         let mut slices = 0;
         while !run.advance(u64::MAX, || {
             slices += 1;

@@ -5,31 +5,46 @@
 //! - `ibcc bench`'s scenarios, each run once and timed by the worker's clock, as the JSON lines `ibcc bench --json`
 //!   prints (tests/browser/bench.mjs sets them side by side for the wasm/native ratio).
 
-use ibcc_core::presets::{bench_scenarios, golden_scenario};
+use ibcc_core::scenario::Scenario;
 use ibcc_core::sim::Simulation;
 
-/// The golden scenario's results digest, in hex.
-pub fn digest() -> Result<String, String> {
-    let mut sim = Simulation::new(&golden_scenario()).map_err(|e| e.to_string())?;
+/// The results digest of `golden` (the page sends `presets::golden_scenario`), in hex.
+pub fn digest(golden: &Scenario) -> Result<String, String> {
+    let mut sim = Simulation::new(golden).map_err(|e| e.to_string())?;
     sim.run();
     Ok(format!("{:016x}", sim.results().digest()))
 }
 
-/// The benchmark's scenarios of `duration_ms` simulated ms, one JSON line each; `clock` gives wall ms.
-pub fn bench(duration_ms: u64, clock: &dyn Fn() -> f64) -> String {
+/// Each of `scenarios` (the page sends `presets::bench_scenarios`) run once and timed by `clock` (wall ms), as
+/// the JSON lines `ibcc bench --json` prints.
+pub fn bench(scenarios: &[(String, Scenario)], clock: &dyn Fn() -> f64) -> String {
     let mut out = String::new();
-    for (name, scenario) in bench_scenarios(duration_ms) {
-        let Ok(mut sim) = Simulation::new(&scenario) else { continue };
+    for (name, scenario) in scenarios {
+        let Ok(mut sim) = Simulation::new(scenario) else { continue };
         let t0 = clock();
         sim.run();
         let wall = (clock() - t0) / 1000.0;
         let r = sim.results();
-        let doc = serde_json::json!({ "scenario": name, "sim_ms": scenario.duration_ns as f64 / 1e6, "wall_s": wall,
-            "events": r.events, "events_per_s": r.events as f64 / wall,
-            "delivered_per_s": r.totals.delivered_packets as f64 / wall });
-        out += &(doc.to_string() + "\n");
+        // Written by hand: the worker carries no JSON writer (names are preset names, plain ASCII).
+        out += &format!(
+            "{{\"scenario\":\"{name}\",\"sim_ms\":{},\"wall_s\":{},\"events\":{},\"events_per_s\":{},\"delivered_per_s\":{}}}\n",
+            number(scenario.duration_ns as f64 / 1e6),
+            number(wall),
+            r.events,
+            number(r.events as f64 / wall),
+            number(r.totals.delivered_packets as f64 / wall)
+        );
     }
     out
+}
+
+/// `x` as a JSON number (`null` if it is not finite: a run too quick for the clock).
+fn number(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x}")
+    } else {
+        String::from("null")
+    }
 }
 
 #[cfg(test)]
@@ -37,7 +52,7 @@ mod tests {
     #[test]
     fn the_digest_is_the_native_one() {
         let want = include_str!("../../tests/golden/digest.txt").trim();
-        assert_eq!(super::digest().unwrap(), want);
+        assert_eq!(super::digest(&ibcc_core::presets::golden_scenario()).unwrap(), want);
     }
 
     #[test]
@@ -47,8 +62,10 @@ mod tests {
             tick.set(tick.get() + 10.0);
             tick.get()
         };
-        let lines = super::bench(1, &clock);
-        let n = ibcc_core::presets::bench_scenarios(1).len();
+        let scenarios: Vec<(String, _)> =
+            ibcc_core::presets::bench_scenarios(1).into_iter().map(|(n, s)| (n.to_owned(), s)).collect();
+        let lines = super::bench(&scenarios, &clock);
+        let n = scenarios.len();
         assert_eq!(lines.lines().count(), n);
         let first: serde_json::Value = serde_json::from_str(lines.lines().next().unwrap()).unwrap();
         assert_eq!(first["wall_s"], 0.01, "timed by the clock given");

@@ -69,9 +69,12 @@ impl Topology {
             nodes[a as usize].out_channels.push(forward);
             nodes[b as usize].out_channels.push(forward + 1);
         }
-        let mut dests: Vec<NodeId> = destinations.to_vec();
-        dests.sort_unstable();
-        dests.dedup();
+        // The distinct destinations in node order.
+        let mut is_dest = vec![false; nodes.len()];
+        for &d in destinations {
+            is_dest[d as usize] = true;
+        }
+        let dests: Vec<NodeId> = (0..nodes.len() as NodeId).filter(|&n| is_dest[n as usize]).collect();
         let mut route_slot = vec![u32::MAX; nodes.len()];
         for (slot, &d) in dests.iter().enumerate() {
             route_slot[d as usize] = slot as u32;

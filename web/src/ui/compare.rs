@@ -80,7 +80,8 @@ fn start_runs(sides: &Sides, tick: &UseStateHandle<u64>, runs: [Scenario; 2], ki
         all[i] = Side::default();
         match SimWorker::start(on_message, on_error) {
             Ok(w) => {
-                w.post(&ToWorker::Load { run: 0, scenario: Box::new(s), checkpoints: false });
+                let papers = crate::run::paper_numbers(&s);
+                w.post(&ToWorker::Load { run: 0, scenario: Box::new(s), checkpoints: false, papers });
                 w.post(&ToWorker::Plot { kind });
                 w.post(&ToWorker::Play { speed: None });
                 all[i].worker = Some(w);

@@ -14,7 +14,7 @@ fn query() -> String {
 pub fn requested() -> Option<ToWorker> {
     let q = query();
     if q.contains("selftest=digest") {
-        Some(ToWorker::Digest)
+        Some(ToWorker::Digest { scenario: Box::new(ibcc_core::presets::golden_scenario()) })
     } else if q.contains("selftest=bench") {
         let duration_ms = q
             .split(['?', '&'])
@@ -22,7 +22,8 @@ pub fn requested() -> Option<ToWorker> {
             .and_then(|v| v.parse::<u64>().ok())
             .filter(|&d| (1..=1000).contains(&d))
             .unwrap_or(100);
-        Some(ToWorker::Bench { duration_ms })
+        let scenarios = ibcc_core::presets::bench_scenarios(duration_ms);
+        Some(ToWorker::Bench { scenarios: scenarios.into_iter().map(|(name, s)| (name.to_owned(), s)).collect() })
     } else {
         None
     }
@@ -61,7 +62,7 @@ pub fn SelfTest(p: &SelfTestProps) -> Html {
     match (&*outcome, &p.test) {
         (None, _) => html! { <p role="status">{ "Running…" }</p> },
         (Some(Err(e)), _) => html! { <p role="alert">{ e }</p> },
-        (Some(Ok(digest)), ToWorker::Digest) => {
+        (Some(Ok(digest)), ToWorker::Digest { .. }) => {
             html! { <p>{ "Golden results digest: " }<output data-testid="golden-digest">{ digest }</output></p> }
         }
         (Some(Ok(lines)), _) => html! { <pre><output data-testid="bench-json">{ lines }</output></pre> },

@@ -335,7 +335,8 @@ impl Sim {
             }
             return;
         }
-        self.post(&ToWorker::Load { run, scenario: Box::new(s.clone()), checkpoints: true });
+        let papers = crate::run::paper_numbers(s);
+        self.post(&ToWorker::Load { run, scenario: Box::new(s.clone()), checkpoints: true, papers });
         self.post(&ToWorker::Plot { kind: self.kind.get() });
         if let Some(t_ps) = self.after_load.take() {
             self.seek(t_ps, None);
