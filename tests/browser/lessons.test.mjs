@@ -25,6 +25,22 @@ test('walk the spreading lesson and answer its exercise right and wrong', async 
   await page.getByTestId('highlight-A->B').waitFor({ state: 'attached' });
   await page.getByTestId('lesson-next').click();
   assert.match(await page.getByTestId('plot-figure').getAttribute('class'), /lesson-mark-plot/);
+  // Isolation: the same network with the victim on its own VL, run to 60 ms, B's buffer from A pointed at (its
+  // VL 0 stripe full); then the student takes the lanes away.
+  await page.getByTestId('lesson-next').click();
+  assert.equal(await page.getByLabel('Scenario').inputValue(), 'vl-isolation-two-switch');
+  await page.getByTestId('highlight-buffer').waitFor({ state: 'attached' });
+  await page.waitForFunction(() => document.querySelector('[data-testid=sim-time]').innerText === '60.000 ms', null, { timeout: 60_000 });
+  assert.ok(Number(await page.getByTestId('buffer-B-A-vl0').getAttribute('data-fill')) > 0.9, "VL 0's stripe full");
+  await page.getByTestId('lesson-next').click();
+  assert.match(await page.getByTestId('lesson-text').innerText(), /Your turn: take the lanes away/);
+  await openTab(page, 'settings');
+  const section = page.locator('details', { has: page.getByTestId('input-data-vls') });
+  if ((await section.getAttribute('open')) === null) await section.locator('summary').click();
+  await page.getByTestId('input-data-vls').fill('1');
+  await page.getByTestId('input-data-vls').press('Enter');
+  await openTab(page, 'lesson');
+  await page.getByText('One data VL again').waitFor();
   assert.ok(await page.getByTestId('lesson-next').isDisabled(), 'the last step');
   // The way on: the exercise, then the next lesson.
   assert.match(await page.getByTestId('lesson-end').innerText(), /Now try the exercise below/);
@@ -154,7 +170,7 @@ test('a reload in the middle of a lesson keeps the step; over another network it
   await page.getByTestId('lesson-next').click();
   await page.waitForFunction(() => JSON.parse(localStorage.getItem('ibcc.lessons.at') ?? 'null')?.[1] === 1);
   await page.reload();
-  assert.match(await page.getByTestId('lesson-step').innerText(), /Step 2 of 3/);
+  assert.match(await page.getByTestId('lesson-step').innerText(), /Step 2 of 5/);
   assert.equal(await page.getByLabel('Scenario').inputValue(), 'infocom03-fig2');
   await page.getByTestId('lesson-text').waitFor();
   // Another network picked, then a reload: the step does not describe the fat tree as if it were Fig. 2.
@@ -167,7 +183,7 @@ test('a reload in the middle of a lesson keeps the step; over another network it
   await page.getByTestId('lesson-reload').click();
   assert.equal(await page.getByLabel('Scenario').inputValue(), 'infocom03-fig2');
   await page.getByTestId('lesson-text').waitFor();
-  assert.match(await page.getByTestId('lesson-step').innerText(), /Step 2 of 3/);
+  assert.match(await page.getByTestId('lesson-step').innerText(), /Step 2 of 5/);
   assert.deepEqual(page.errors, []);
 });
 

@@ -209,7 +209,7 @@ test('unreliable flows: the inspector shows the transport, a run sends CN packet
   await openTab(page, 'selection');
   await page.getByTestId('inspector').locator('summary').click(); // "Flows (21)"
   await page.getByTestId('pick-flow-victim').click();
-  assert.equal(await page.getByLabel('Transport').inputValue(), 'unreliable');
+  assert.equal(await page.getByLabel('Transport', { exact: true }).inputValue(), 'unreliable');
   await page.getByTestId('to-measured-end').click();
   await waitSim(page, 60);
   await openTab(page, 'results');
@@ -217,8 +217,17 @@ test('unreliable flows: the inspector shows the transport, a run sends CN packet
   const marked = +totals.match(/marked (\d+)/)[1], cn = +totals.match(/(\d+) CN packets/)[1];
   assert.ok(cn > 0 && cn <= marked, totals);
   await openTab(page, 'selection');
-  await page.getByLabel('Transport').selectOption('reliable');
-  assert.equal(await page.getByLabel('Transport').inputValue(), 'reliable');
+  await page.getByLabel('Transport', { exact: true }).selectOption('reliable');
+  assert.equal(await page.getByLabel('Transport', { exact: true }).inputValue(), 'reliable');
+  // The parameters set every flow's at once: one flow changed makes a mix; all reliable, a run sends no CN packet.
+  await openTab(page, 'settings');
+  assert.equal(await page.getByLabel('Transport of every flow').inputValue(), 'mixed');
+  await page.getByLabel('Transport of every flow').selectOption('reliable');
+  await page.getByTestId('restart').click();
+  await page.getByTestId('to-measured-end').click();
+  await waitSim(page, 60);
+  await openTab(page, 'results');
+  assert.doesNotMatch(await page.getByTestId('totals').innerText(), /[1-9]\d* CN packets/);
   assert.deepEqual(page.errors, []);
 });
 

@@ -41,6 +41,11 @@ const DO = {
   'source.response': async (page, v) => (await settingField(page, 'input-response')).selectOption(v),
   'source.persistent_state': async (page, v) => (await settingField(page, 'input-persistent')).selectOption(v ? 'yes' : 'no'),
   'switch.arbitration': async (page, v) => (await settingField(page, 'input-arbitration')).selectOption(v),
+  'virtual_lanes.data_vls': async (page, v) => {
+    const f = await settingField(page, 'input-data-vls');
+    await f.fill(String(v));
+    await f.press('Enter');
+  },
 };
 
 async function doTask(page, task) {

@@ -7,7 +7,7 @@ use super::fields::{Choice, NumberField};
 use ibcc_core::cc::pft::{Detection, PftConfig, Throttling};
 use ibcc_core::scenario::{
     AckCoalescing, Arbitration, BypassCounting, Cnt1Until, FullCheck, MarkingPolicy, RateMode, Response, Scenario,
-    VirtualLanes,
+    Transport, VirtualLanes,
 };
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -178,6 +178,38 @@ const SOURCE: &[Pick] = &[
         options: &[("no", "no: each ON period starts at Rmax"), ("yes", "yes")],
         get: |s| if s.source.persistent_state { "yes" } else { "no" },
         set: |s, v| s.source.persistent_state = v == "yes",
+    },
+    Pick {
+        id: "transport",
+        path: "flows[].transport",
+        label: "Transport of every flow",
+        help:
+            "Every flow's transport (the HP proposal): reliable, each packet ACKed, the ACK echoing its mark, within \
+               a window; or unreliable, no ACKs and no window, a marked packet making the destination send the source \
+               a CN packet. One flow at a time: in its inspector.",
+        options: &[
+            ("reliable", "reliable (ACKs)"),
+            ("unreliable", "unreliable (CN packets)"),
+            ("mixed", "as each flow says"),
+        ],
+        get: |s| {
+            let reliable = s.flows.iter().filter(|f| f.transport == Transport::Reliable).count();
+            match (reliable, s.flows.len()) {
+                (r, n) if r == n => "reliable",
+                (0, _) => "unreliable",
+                _ => "mixed",
+            }
+        },
+        set: |s, v| {
+            let transport = match v {
+                "reliable" => Transport::Reliable,
+                "unreliable" => Transport::Unreliable,
+                _ => return,
+            };
+            for f in &mut s.flows {
+                f.transport = transport;
+            }
+        },
     },
 ];
 

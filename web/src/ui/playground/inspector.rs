@@ -141,8 +141,8 @@ fn vl_weight_fields(s: &Scenario, i: usize) -> Vec<Field> {
             id: VL_WEIGHT_IDS[vl],
             label: VL_WEIGHT_LABELS[vl],
             unit: "blocks",
-            help: "VL arbitration (InfiniBand): each turn a VL may send this many 64-byte blocks (0 to 255) before \
-                   the next VL's turn, at both ends of this link; empty: the network's weights.",
+            help: "64-byte blocks this VL may send per turn of the link's VL arbitration (InfiniBand), 0 to 255, at \
+                   both ends; empty: the network's.",
             value: w.own.as_ref().map(|own| own[vl].to_string()).unwrap_or_default(),
             placeholder: w.network[vl].to_string(),
             apply: Rc::new(move |s, v| edit::set_vl_weight(s, i, vl as u8, whole(v)?).map_err(|r| r.0)),
