@@ -24,6 +24,7 @@ pub mod edit;
 pub mod figures;
 pub mod finc_plot;
 pub mod gesture;
+pub mod jsonbin;
 pub mod lessons;
 pub mod number;
 pub mod origin;

@@ -1,5 +1,6 @@
-//! What the page and its simulation worker say to each other: the page's messages as JSON text (a scenario is
-//! JSON anyway), the worker's in the binary form of [`crate::wire`]. The worker owns the run (a
+//! What the page and its simulation worker say to each other: the page's messages as JSON values in the binary
+//! form of [`crate::jsonbin`] (the worker reads no JSON text), the worker's in the binary form of [`crate::wire`].
+//! The worker owns the run (a
 //! [`Driver`]) and sends small frames; the page acknowledges each frame before the next is sent, so a busy page
 //! gets fewer frames while the simulation keeps its pace. Sweep points go to workers of their own with `Sweep`.
 //! Pure Rust, tested natively; `bin/worker.rs` is the worker's side.
@@ -96,8 +97,15 @@ pub enum FromWorker {
 }
 
 impl ToWorker {
-    pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
+    /// The message as the page sends it: its JSON value (made through the page's one JSON path) in binary.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        crate::jsonbin::to_bytes(&ibcc_core::scenario::to_value(self))
+    }
+
+    /// A message from its bytes (the worker's side): serde_json's value reader, not its text reader.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, String> {
+        let value = crate::jsonbin::from_bytes(bytes)?;
+        serde_json::from_value(value).map_err(|e| e.to_string())
     }
 }
 
@@ -133,9 +141,9 @@ impl Worker {
     }
 
     /// Handles a message from the page (`clock`: wall ms); returns the replies to send at once.
-    pub fn handle(&mut self, text: &str, clock: &dyn Fn() -> f64) -> Vec<FromWorker> {
+    pub fn handle(&mut self, bytes: &[u8], clock: &dyn Fn() -> f64) -> Vec<FromWorker> {
         let wall_ms = clock();
-        let msg: ToWorker = match serde_json::from_str(text) {
+        let msg = match ToWorker::from_bytes(bytes) {
             Ok(m) => m,
             Err(e) => {
                 let error = format!("the page sent a message the worker cannot read: {e}");
@@ -234,7 +242,7 @@ mod tests {
         let papers = crate::run::paper_numbers(&s);
         assert_eq!(papers.len(), 2, "Fig. 2's two numbers go with it");
         let m = ToWorker::Load { run: 3, scenario: Box::new(s), checkpoints: true, papers };
-        assert_eq!(serde_json::from_str::<ToWorker>(&m.to_json()).unwrap(), m);
+        assert_eq!(ToWorker::from_bytes(&m.to_bytes()).unwrap(), m);
         let r = FromWorker::Retuned { run: 3, at_ps: 5, needs_restart: Some("why".into()) };
         assert_eq!(FromWorker::from_bytes(&r.to_bytes()).unwrap(), r);
         assert!(FromWorker::from_bytes(&[9]).unwrap_err().contains("could not be read"));
@@ -257,18 +265,18 @@ mod tests {
         assert!(w
             .handle(
                 &ToWorker::Load { run: 4, scenario: Box::new(s.clone()), checkpoints: true, papers: Vec::new() }
-                    .to_json(),
+                    .to_bytes(),
                 &|| 0.0
             )
             .is_empty());
         let (frame, again) = w.work(&clock, 5.0);
         assert!(matches!(frame, Some(FromWorker::Frame { run: 4, .. })), "the first frame of the new run, named");
         assert_eq!(again, None, "paused: nothing to do until told");
-        w.handle(&ToWorker::Seek { to_ps: 500_000_000, then: None }.to_json(), &|| 0.0);
+        w.handle(&ToWorker::Seek { to_ps: 500_000_000, then: None }.to_bytes(), &|| 0.0);
         let (frame, again) = w.work(&clock, 5.0);
         assert!(frame.is_none(), "not acknowledged yet");
         assert_eq!(again, None, "there (this clock never runs out of budget); the acknowledgement wakes it");
-        w.handle(&ToWorker::Ack.to_json(), &|| 0.0);
+        w.handle(&ToWorker::Ack.to_bytes(), &|| 0.0);
         let mut later = 1000.0;
         let mut last = None;
         for _ in 0..1000 {
@@ -279,7 +287,7 @@ mod tests {
                 trip(m);
             }
             if let Some(FromWorker::Frame { frame: f, .. }) = f {
-                w.handle(&ToWorker::Ack.to_json(), &move || t);
+                w.handle(&ToWorker::Ack.to_bytes(), &move || t);
                 last = Some(f);
             }
             if again.is_none() {
@@ -294,17 +302,17 @@ mod tests {
             from_ns: None,
             to_ns: None,
         };
-        let replies = w.handle(&ToWorker::Measure { id: 7, measurement: m }.to_json(), &|| 0.0);
+        let replies = w.handle(&ToWorker::Measure { id: 7, measurement: m }.to_bytes(), &|| 0.0);
         replies.iter().for_each(trip);
         assert!(matches!(&replies[..], [FromWorker::Measured { run: 4, id: 7, value: Ok(_) }]));
         let empty = Box::new(Scenario::empty("x", 0));
         let bad = w.handle(
-            &ToWorker::Load { run: 5, scenario: empty, checkpoints: true, papers: Vec::new() }.to_json(),
+            &ToWorker::Load { run: 5, scenario: empty, checkpoints: true, papers: Vec::new() }.to_bytes(),
             &|| 0.0,
         );
         assert!(matches!(&bad[..], [FromWorker::LoadError { run: 5, .. }]));
         bad.iter().for_each(trip);
-        let swept = w.handle(&ToWorker::Sweep { id: 9, scenario: Box::new(s.clone()) }.to_json(), &|| 0.0);
+        let swept = w.handle(&ToWorker::Sweep { id: 9, scenario: Box::new(s.clone()) }.to_bytes(), &|| 0.0);
         assert!(matches!(&swept[..], [FromWorker::Swept { id: 9, results: Ok(_) }]));
         swept.iter().for_each(trip);
         let m = Measurement {
@@ -312,20 +320,20 @@ mod tests {
             from_ns: None,
             to_ns: None,
         };
-        let replies = w.handle(&ToWorker::Measure { id: 8, measurement: m }.to_json(), &|| 0.0);
+        let replies = w.handle(&ToWorker::Measure { id: 8, measurement: m }.to_bytes(), &|| 0.0);
         assert!(
             matches!(&replies[..], [FromWorker::Measured { run: 5, id: 8, value: Err(_) }]),
             "a measurement with no run gets an answer, so nothing waits for ever"
         );
         assert!(
-            matches!(&w.handle("nonsense", &|| 0.0)[..], [FromWorker::LoadError { error, .. }] if error.contains("cannot read"))
+            matches!(&w.handle(b"nonsense", &|| 0.0)[..], [FromWorker::LoadError { error, .. }] if error.contains("cannot read"))
         );
         w.handle(
-            &ToWorker::Load { run: 6, scenario: Box::new(s), checkpoints: false, papers: Vec::new() }.to_json(),
+            &ToWorker::Load { run: 6, scenario: Box::new(s), checkpoints: false, papers: Vec::new() }.to_bytes(),
             &|| 0.0,
         );
-        w.handle(&ToWorker::Play { speed: None }.to_json(), &|| 0.0);
-        w.handle(&ToWorker::Unload.to_json(), &|| 0.0);
+        w.handle(&ToWorker::Play { speed: None }.to_bytes(), &|| 0.0);
+        w.handle(&ToWorker::Unload.to_bytes(), &|| 0.0);
         assert!(matches!(w.work(&clock, 5.0), (None, None)), "unloaded: no frames, no work");
     }
 }

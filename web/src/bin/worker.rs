@@ -79,9 +79,9 @@ fn main() {
 
     let me = shell.clone();
     let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-        let text = e.data().as_string().unwrap_or_default();
+        let bytes = js_sys::Uint8Array::new(&e.data()).to_vec();
         let clock = || me.now();
-        let replies = me.worker.borrow_mut().handle(&text, &clock);
+        let replies = me.worker.borrow_mut().handle(&bytes, &clock);
         for r in replies {
             me.send(&r);
         }

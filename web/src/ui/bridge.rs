@@ -39,7 +39,7 @@ impl SimWorker {
                 Err(err) => {
                     web_sys::console::warn_1(&JsValue::from_str(&err));
                     // It may have been a frame: acknowledge it, or the worker would wait for ever.
-                    let _ = me.post_message(&JsValue::from_str(&ToWorker::Ack.to_json()));
+                    let _ = me.post_message(&js_sys::Uint8Array::from(ToWorker::Ack.to_bytes().as_slice()));
                 }
             }
         });
@@ -52,7 +52,7 @@ impl SimWorker {
     }
 
     pub fn post(&self, m: &ToWorker) {
-        let _ = self.worker.post_message(&JsValue::from_str(&m.to_json()));
+        let _ = self.worker.post_message(&js_sys::Uint8Array::from(m.to_bytes().as_slice()));
     }
 }
 
