@@ -5,7 +5,8 @@
 //! tests, benchmarks) and in the browser (wasm), with identical results for the same scenario and seed.
 //!
 //! Layers, bottom up (each uses only the ones below it; checked by `tests/layers.rs`):
-//! - [`time`], [`rng`]: integer picosecond time and link rates; a seeded portable random-number generator;
+//! - [`time`], [`rng`], [`wire`]: integer picosecond time and link rates; a seeded portable random-number generator;
+//!   a compact binary serde format (the worker's messages, the results digest);
 //! - [`engine`]: the event queue and clock (knows nothing of networks);
 //! - [`net`]: the network and its state during a run: topology and routes, packets, channels and their credits,
 //!   switches (input buffers, outputs, scheduling), hosts (NIC queues, flows); each element carries its congestion
@@ -34,3 +35,4 @@ pub mod rng;
 pub mod scenario;
 pub mod sim;
 pub mod time;
+pub mod wire;

@@ -1,12 +1,16 @@
 //! JSON's data model in a compact binary form, for the page's messages to its workers: the page turns a message's
-//! JSON value into bytes, and the worker reads them back into the same value, with no JSON text reader (the
-//! largest part of serde_json) in the worker's wasm. Numbers keep their exact kind and bits (`u64`, `i64`, `f64`).
+//! JSON value into bytes ([`to_bytes`]), and the worker deserializes the message from them ([`from_bytes`]), a
+//! self-describing serde format read as serde_json reads a `Value`, so every type reads as it does from JSON; the
+//! worker's wasm then carries none of serde_json (its text reader is its largest part). Numbers keep their exact
+//! kind and bits (`u64`, `i64`, `f64`).
 //!
 //! A value is a tag byte and its content: 0 null, 1 false, 2 true, 3 `u64` (LEB128), 4 `i64` (zigzag LEB128),
 //! 5 `f64` (8 bytes, little-endian), 6 string (length, UTF-8), 7 array (length, values), 8 object (length, then
 //! key string and value for each member, in order). Lengths are LEB128.
 
-use serde_json::{Map, Number, Value};
+use core::fmt;
+use serde::de::{self, DeserializeOwned, DeserializeSeed, IntoDeserializer, Visitor};
+use serde_json::Value;
 
 /// `v` in the binary form.
 pub fn to_bytes(v: &Value) -> Vec<u8> {
@@ -70,29 +74,91 @@ fn write(out: &mut Vec<u8>, v: &Value) {
     }
 }
 
-/// The value in `bytes`, which must be exactly one value in the binary form (nested at most 128 deep).
-pub fn from_bytes(bytes: &[u8]) -> Result<Value, String> {
-    let mut r = Reader { bytes, at: 0 };
-    let v = r.value(0)?;
-    if r.at != bytes.len() {
-        return Err(format!("{} bytes left over after the value", bytes.len() - r.at));
+/// Why bytes could not be read as the type asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error(pub String);
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
     }
-    Ok(v)
+}
+
+impl core::error::Error for Error {}
+
+impl de::Error for Error {
+    fn custom<T: fmt::Display>(msg: T) -> Self {
+        Self(msg.to_string())
+    }
+
+    /// As serde says it, but written here: serde's own wording formats floats and quotes strings with `Debug`,
+    /// which would carry float formatting and Unicode tables into the worker's wasm for an error message.
+    fn invalid_type(unexp: de::Unexpected, exp: &dyn de::Expected) -> Self {
+        Error(format!("invalid type: {}, expected {exp}", unexpected(unexp)))
+    }
+
+    fn invalid_value(unexp: de::Unexpected, exp: &dyn de::Expected) -> Self {
+        Error(format!("invalid value: {}, expected {exp}", unexpected(unexp)))
+    }
+}
+
+/// What was found instead, in serde's words (a float without its value, a string in plain quotes).
+fn unexpected(u: de::Unexpected) -> String {
+    use de::Unexpected as U;
+    match u {
+        U::Bool(b) => format!("boolean `{b}`"),
+        U::Unsigned(n) => format!("integer `{n}`"),
+        U::Signed(n) => format!("integer `{n}`"),
+        U::Float(_) => String::from("floating point number"),
+        U::Char(c) => format!("character `{c}`"),
+        U::Str(s) => format!("string \"{s}\""),
+        U::Bytes(_) => String::from("byte array"),
+        U::Unit => String::from("unit value"),
+        U::Option => String::from("Option value"),
+        U::NewtypeStruct => String::from("newtype struct"),
+        U::Seq => String::from("sequence"),
+        U::Map => String::from("map"),
+        U::Enum => String::from("enum"),
+        U::UnitVariant => String::from("unit variant"),
+        U::NewtypeVariant => String::from("newtype variant"),
+        U::TupleVariant => String::from("tuple variant"),
+        U::StructVariant => String::from("struct variant"),
+        U::Other(other) => other.to_owned(),
+    }
+}
+
+fn error(what: &str) -> Error {
+    Error(what.to_owned())
+}
+
+/// A `T` from `bytes`, which must hold exactly one value in the binary form (nested at most 128 deep).
+pub fn from_bytes<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Error> {
+    let mut r = Reader { bytes, at: 0, depth: 0 };
+    let value = T::deserialize(&mut r)?;
+    if r.at != bytes.len() {
+        return Err(Error(format!("{} bytes left over after the value", bytes.len() - r.at)));
+    }
+    Ok(value)
 }
 
 struct Reader<'b> {
     bytes: &'b [u8],
     at: usize,
+    depth: u32,
 }
 
-impl Reader<'_> {
-    fn byte(&mut self) -> Result<u8, String> {
-        let b = *self.bytes.get(self.at).ok_or("the message ends too early")?;
+impl<'b> Reader<'b> {
+    fn peek(&self) -> Result<u8, Error> {
+        self.bytes.get(self.at).copied().ok_or_else(|| error("the message ends too early"))
+    }
+
+    fn byte(&mut self) -> Result<u8, Error> {
+        let b = self.peek()?;
         self.at += 1;
         Ok(b)
     }
 
-    fn varint(&mut self) -> Result<u64, String> {
+    fn varint(&mut self) -> Result<u64, Error> {
         let mut x = 0u64;
         for shift in (0..64).step_by(7) {
             let b = self.byte()?;
@@ -101,61 +167,262 @@ impl Reader<'_> {
                 return Ok(x);
             }
         }
-        Err(String::from("a number is too long"))
+        Err(error("a number is too long"))
     }
 
-    fn take(&mut self, n: u64) -> Result<&[u8], String> {
+    fn take(&mut self, n: u64) -> Result<&'b [u8], Error> {
         let end = usize::try_from(n).ok().and_then(|n| self.at.checked_add(n)).filter(|&e| e <= self.bytes.len());
-        let end = end.ok_or("the message ends too early")?;
+        let end = end.ok_or_else(|| error("the message ends too early"))?;
         let s = &self.bytes[self.at..end];
         self.at = end;
         Ok(s)
     }
 
-    fn string(&mut self) -> Result<String, String> {
+    /// A string's content (after its tag).
+    fn str(&mut self) -> Result<&'b str, Error> {
         let n = self.varint()?;
-        let s = self.take(n)?;
-        core::str::from_utf8(s).map(str::to_owned).map_err(|_| String::from("a string is not UTF-8"))
+        core::str::from_utf8(self.take(n)?).map_err(|_| error("a string is not UTF-8"))
     }
 
-    fn value(&mut self, depth: u32) -> Result<Value, String> {
-        if depth > 128 {
-            return Err(String::from("values nested too deep"));
+    /// The item count of an array or object (after its tag): each item takes at least a byte, so a count beyond
+    /// what is left is damage.
+    fn count(&mut self) -> Result<u64, Error> {
+        let n = self.varint()?;
+        if n > (self.bytes.len() - self.at) as u64 {
+            return Err(error("a length is longer than the message"));
         }
-        Ok(match self.byte()? {
-            0 => Value::Null,
-            1 => Value::Bool(false),
-            2 => Value::Bool(true),
-            3 => Value::Number(self.varint()?.into()),
+        Ok(n)
+    }
+
+    /// Runs `f` one level deeper.
+    fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T, Error>) -> Result<T, Error> {
+        if self.depth >= 128 {
+            return Err(error("values nested too deep"));
+        }
+        self.depth += 1;
+        let out = f(self);
+        self.depth -= 1;
+        out
+    }
+}
+
+impl<'de> Reader<'de> {
+    /// A scalar (anything but an array or object; those are refused as `v` would refuse them).
+    fn scalar<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value, Error> {
+        match self.byte()? {
+            0 => v.visit_unit(),
+            1 => v.visit_bool(false),
+            2 => v.visit_bool(true),
+            3 => v.visit_u64(self.varint()?),
             4 => {
                 let z = self.varint()?;
-                Value::Number((((z >> 1) as i64) ^ -((z & 1) as i64)).into())
+                v.visit_i64(((z >> 1) as i64) ^ -((z & 1) as i64))
             }
             5 => {
-                let b: [u8; 8] = self.take(8)?.try_into().map_err(|_| "the message ends too early")?;
-                Number::from_f64(f64::from_le_bytes(b)).map_or(Value::Null, Value::Number)
+                let b: [u8; 8] = self.take(8)?.try_into().map_err(|_| error("the message ends too early"))?;
+                v.visit_f64(f64::from_le_bytes(b))
             }
-            6 => Value::String(self.string()?),
-            7 => {
-                let n = self.varint()?;
-                // (Each item takes at least a byte: a length beyond what is left is damage, not a reason to allocate.)
-                let mut items = Vec::with_capacity(usize::try_from(n).unwrap_or(0).min(self.bytes.len() - self.at));
-                for _ in 0..n {
-                    items.push(self.value(depth + 1)?);
-                }
-                Value::Array(items)
+            6 => v.visit_borrowed_str(self.str()?),
+            7 => Err(de::Error::invalid_type(de::Unexpected::Seq, &v)),
+            8 => Err(de::Error::invalid_type(de::Unexpected::Map, &v)),
+            t => Err(Error(format!("unknown tag {t}"))),
+        }
+    }
+
+    /// An array's items, for `v`.
+    fn seq<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value, Error> {
+        if self.peek()? != 7 {
+            return self.scalar(v);
+        }
+        self.at += 1;
+        let left = self.count()?;
+        self.nested(|r| {
+            let mut items = Items { r, left };
+            let value = v.visit_seq(&mut items)?;
+            if items.left > 0 {
+                return Err(error("an array has more items than expected"));
             }
-            8 => {
-                let n = self.varint()?;
-                let mut members = Map::new();
-                for _ in 0..n {
-                    let k = self.string()?;
-                    members.insert(k, self.value(depth + 1)?);
-                }
-                Value::Object(members)
-            }
-            t => return Err(format!("unknown tag {t}")),
+            Ok(value)
         })
+    }
+
+    /// An object's members, for `v`.
+    fn map<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value, Error> {
+        if self.peek()? != 8 {
+            return self.scalar(v);
+        }
+        self.at += 1;
+        let left = self.count()?;
+        self.nested(|r| {
+            let mut items = Items { r, left };
+            let value = v.visit_map(&mut items)?;
+            if items.left > 0 {
+                return Err(error("an object has more members than expected"));
+            }
+            Ok(value)
+        })
+    }
+}
+
+/// Deserializer methods that read a scalar.
+macro_rules! scalars {
+    ($($method:ident)*) => {
+        $(fn $method<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Error> {
+            self.scalar(v)
+        })*
+    };
+}
+
+/// Each kind of request reads only what it can take (a copy of this code is made for every type read, so the
+/// scalars do not carry the arrays' and objects' reading).
+impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Error> {
+        match self.peek()? {
+            7 => self.seq(v),
+            8 => self.map(v),
+            _ => self.scalar(v),
+        }
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Error> {
+        if self.peek()? == 0 {
+            self.at += 1;
+            v.visit_none()
+        } else {
+            v.visit_some(self)
+        }
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(self, _name: &'static str, v: V) -> Result<V::Value, Error> {
+        v.visit_newtype_struct(self)
+    }
+
+    /// As JSON writes them: a unit variant as its name, any other as an object of one member, its name and content.
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        v: V,
+    ) -> Result<V::Value, Error> {
+        match self.byte()? {
+            6 => v.visit_enum(self.str()?.into_deserializer()),
+            8 if self.varint()? == 1 => self.nested(|r| v.visit_enum(r)),
+            _ => Err(error("an enum is its variant's name, or an object of one member")),
+        }
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Error> {
+        self.seq(v)
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, v: V) -> Result<V::Value, Error> {
+        self.seq(v)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(self, _n: &'static str, _len: usize, v: V) -> Result<V::Value, Error> {
+        self.seq(v)
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Error> {
+        self.map(v)
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        v: V,
+    ) -> Result<V::Value, Error> {
+        self.map(v)
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(self, _name: &'static str, v: V) -> Result<V::Value, Error> {
+        self.scalar(v)
+    }
+
+    scalars! {
+        deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_u8
+        deserialize_u16 deserialize_u32 deserialize_u64 deserialize_f32 deserialize_f64 deserialize_char
+        deserialize_str deserialize_string deserialize_bytes deserialize_byte_buf deserialize_unit
+        deserialize_identifier
+    }
+
+    serde::forward_to_deserialize_any! { i128 u128 ignored_any }
+}
+
+/// The items of an array, or the members of an object, still to read.
+struct Items<'r, 'de> {
+    r: &'r mut Reader<'de>,
+    left: u64,
+}
+
+impl<'de> de::SeqAccess<'de> for Items<'_, 'de> {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>, Error> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        seed.deserialize(&mut *self.r).map(Some)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        usize::try_from(self.left).ok()
+    }
+}
+
+impl<'de> de::MapAccess<'de> for Items<'_, 'de> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, Error> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        let key = self.r.str()?;
+        seed.deserialize(de::value::BorrowedStrDeserializer::new(key)).map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
+        seed.deserialize(&mut *self.r)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        usize::try_from(self.left).ok()
+    }
+}
+
+/// An enum written as an object of one member: the variant's name, then its content.
+impl<'de> de::EnumAccess<'de> for &mut Reader<'de> {
+    type Error = Error;
+    type Variant = Self;
+
+    fn variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<(T::Value, Self), Error> {
+        let name = self.str()?;
+        Ok((seed.deserialize(de::value::BorrowedStrDeserializer::new(name))?, self))
+    }
+}
+
+impl<'de> de::VariantAccess<'de> for &mut Reader<'de> {
+    type Error = Error;
+
+    fn unit_variant(self) -> Result<(), Error> {
+        de::Deserialize::deserialize(self)
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, Error> {
+        seed.deserialize(self)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, v: V) -> Result<V::Value, Error> {
+        de::Deserializer::deserialize_any(self, v)
+    }
+
+    fn struct_variant<V: Visitor<'de>>(self, _fields: &'static [&'static str], v: V) -> Result<V::Value, Error> {
+        de::Deserializer::deserialize_any(self, v)
     }
 }
 
@@ -172,18 +439,51 @@ mod tests {
         )
         .unwrap();
         let bytes = to_bytes(&v);
-        let back = from_bytes(&bytes).unwrap();
+        let back: Value = from_bytes(&bytes).unwrap();
         assert_eq!(back, v);
         assert_eq!(back["b"][6].as_f64().unwrap().to_bits(), 0.1f64.to_bits());
         let keys: Vec<&str> = back["o"].as_object().unwrap().keys().map(String::as_str).collect();
         assert_eq!(keys, ["a", "z"]);
+        let read = |b: &[u8]| from_bytes::<Value>(b).map_err(|e| e.0);
         for cut in 0..bytes.len() {
-            assert!(from_bytes(&bytes[..cut]).is_err(), "cut at {cut}");
+            assert!(read(&bytes[..cut]).is_err(), "cut at {cut}");
         }
-        assert!(from_bytes(&[9]).unwrap_err().contains("tag"));
-        assert!(from_bytes(&[7, 0xff, 0xff, 0xff, 0xff, 0x0f]).is_err(), "a huge length is damage");
-        assert!(from_bytes(&[0, 0]).unwrap_err().contains("left over"));
+        assert!(read(&[9]).unwrap_err().contains("tag"));
+        assert!(read(&[7, 0xff, 0xff, 0xff, 0xff, 0x0f]).is_err(), "a huge length is damage");
+        assert!(read(&[0, 0]).unwrap_err().contains("left over"));
         let deep = [7u8, 1].repeat(200);
-        assert!(from_bytes(&deep).unwrap_err().contains("deep"));
+        assert!(read(&deep).unwrap_err().contains("deep"));
+    }
+
+    /// Typed values read from the bytes of their JSON value exactly as serde_json reads them from the value:
+    /// every preset's scenario (internally tagged traffic, untagged CCT tables, options, defaults, enums of each
+    /// kind) and each kind of message; a wrong shape is refused, as from JSON.
+    #[test]
+    fn typed_values_read_as_from_json() {
+        use crate::protocol::ToWorker;
+        use ibcc_core::scenario::{to_value, Scenario};
+        for p in ibcc_core::presets::PRESETS {
+            let s = p.scenario();
+            assert_eq!(from_bytes::<Scenario>(&to_bytes(&to_value(&s))).unwrap(), s, "{}", p.name);
+        }
+        let s = ibcc_core::presets::find("a10-two-switch").unwrap().scenario();
+        let m = ibcc_core::sim::Measurement {
+            metric: ibcc_core::sim::Metric::GroupRate { group: String::from("victim") },
+            from_ns: Some(1_000_000),
+            to_ns: None,
+        };
+        for msg in [
+            ToWorker::Load { run: 2, scenario: Box::new(s.clone()), checkpoints: true, papers: vec![] },
+            ToWorker::Pause,
+            ToWorker::Seek { to_ps: 7, then: None },
+            ToWorker::Measure { id: 3, measurement: m },
+            ToWorker::Bench { scenarios: vec![(String::from("x"), s.clone())] },
+        ] {
+            assert_eq!(from_bytes::<ToWorker>(&msg.to_bytes()).unwrap(), msg);
+        }
+        let wrong = serde_json::json!({"Seek": {"to_ps": "soon", "then": null}});
+        let e = from_bytes::<ToWorker>(&to_bytes(&wrong)).unwrap_err().0;
+        let from_json = serde_json::from_value::<ToWorker>(wrong).unwrap_err().to_string();
+        assert_eq!(e, from_json, "the same complaint as from JSON");
     }
 }

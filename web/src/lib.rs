@@ -7,8 +7,8 @@
 //! - [`gesture`]: the canvas's mouse, touch and keyboard gestures as a state machine;
 //! - [`congestion`]: the congestion tree (roots, blocked links, victim flows) read from snapshots;
 //! - [`run`], [`trace`]: a run as the page shows it (frames, the page's sampled series);
-//! - [`driver`], [`protocol`], [`wire`]: the run in its web worker (play, pause, seek with checkpoints), the
-//!   messages, and the binary form of the worker's;
+//! - [`driver`], [`protocol`], [`jsonbin`]: the run in its web worker (play, pause, seek with checkpoints), the
+//!   messages, and the binary form of the page's (the worker's is `ibcc_core::wire`);
 //! - [`timeline`]: moments, speeds and steps of a scenario's timeline;
 //! - [`rate_plot`], [`finc_plot`]: the plots, drawn on a canvas in the page and on SVG in tests;
 //! - [`settings`]: settings in words; [`sorting`]: one shared sort (the page's size);
@@ -41,4 +41,3 @@ pub mod trace;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
 pub mod view_model;
-pub mod wire;

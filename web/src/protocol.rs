@@ -1,5 +1,5 @@
 //! What the page and its simulation worker say to each other: the page's messages as JSON values in the binary
-//! form of [`crate::jsonbin`] (the worker reads no JSON text), the worker's in the binary form of [`crate::wire`].
+//! form of [`crate::jsonbin`] (the worker reads no JSON text), the worker's in the binary form of [`ibcc_core::wire`].
 //! The worker owns the run (a
 //! [`Driver`]) and sends small frames; the page acknowledges each frame before the next is sent, so a busy page
 //! gets fewer frames while the simulation keeps its pace. Sweep points go to workers of their own with `Sweep`.
@@ -53,7 +53,7 @@ pub enum ToWorker {
         id: u64,
         scenario: Box<Scenario>,
     },
-    /// The golden scenario's results digest (`crate::selftest`; the page sends `presets::golden_scenario`).
+    /// The results digest of this scenario's run (`crate::selftest`; the page sends `presets::golden_scenario`).
     Digest {
         scenario: Box<Scenario>,
     },
@@ -90,9 +90,13 @@ pub enum FromWorker {
         id: u64,
         results: Result<Box<Results>, String>,
     },
-    /// A self-test's outcome, as text.
-    SelfTest {
-        text: Result<String, String>,
+    /// The results digest of a `Digest`'s run.
+    Digested {
+        digest: Result<u64, String>,
+    },
+    /// The benchmark's runs (`crate::selftest`).
+    Benched {
+        rows: Vec<crate::selftest::BenchRow>,
     },
 }
 
@@ -102,20 +106,19 @@ impl ToWorker {
         crate::jsonbin::to_bytes(&ibcc_core::scenario::to_value(self))
     }
 
-    /// A message from its bytes (the worker's side): serde_json's value reader, not its text reader.
+    /// A message from its bytes (the worker's side).
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, String> {
-        let value = crate::jsonbin::from_bytes(bytes)?;
-        serde_json::from_value(value).map_err(|e| e.to_string())
+        crate::jsonbin::from_bytes(bytes).map_err(|e| e.0)
     }
 }
 
 impl FromWorker {
     pub fn to_bytes(&self) -> Vec<u8> {
-        crate::wire::to_bytes(self).unwrap_or_default()
+        ibcc_core::wire::to_bytes(self).unwrap_or_default()
     }
 
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, String> {
-        crate::wire::from_bytes(bytes)
+        ibcc_core::wire::from_bytes(bytes)
             .map_err(|e| format!("a message from the simulation worker could not be read: {e}"))
     }
 }
@@ -174,10 +177,10 @@ impl Worker {
                 out.push(FromWorker::Swept { id, results });
             }
             ToWorker::Digest { scenario } => {
-                out.push(FromWorker::SelfTest { text: crate::selftest::digest(&scenario) })
+                out.push(FromWorker::Digested { digest: crate::selftest::digest(&scenario) })
             }
             ToWorker::Bench { scenarios } => {
-                out.push(FromWorker::SelfTest { text: Ok(crate::selftest::bench(&scenarios, clock)) })
+                out.push(FromWorker::Benched { rows: crate::selftest::bench(&scenarios, clock) })
             }
             ToWorker::Measure { id, .. } if self.driver.is_none() => {
                 let value = Err("there is no run to measure".to_owned());

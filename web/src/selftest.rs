@@ -2,49 +2,70 @@
 //! for size) and shown by the page (`ui/selftest.rs`):
 //! - the cross-platform golden scenario's results digest, which the browser tests compare with the value the
 //!   native tests check (tests/golden/digest.txt);
-//! - `ibcc bench`'s scenarios, each run once and timed by the worker's clock, as the JSON lines `ibcc bench --json`
-//!   prints (tests/browser/bench.mjs sets them side by side for the wasm/native ratio).
+//! - `ibcc bench`'s scenarios, each run once and timed by the worker's clock ([`bench`]), shown by the page as the
+//!   JSON lines `ibcc bench --json` prints ([`bench_lines`]; tests/browser/bench.mjs sets them side by side for
+//!   the wasm/native ratio).
+//!
+//! The worker runs, times and digests (in the binary form its messages use anyway); writing numbers as text
+//! happens in the page, so the worker's wasm carries no JSON writer and no float formatting.
 
 use ibcc_core::scenario::Scenario;
 use ibcc_core::sim::Simulation;
+use serde::{Deserialize, Serialize};
 
-/// The results digest of `golden` (the page sends `presets::golden_scenario`), in hex.
-pub fn digest(golden: &Scenario) -> Result<String, String> {
+/// The results digest of `golden`'s run (the page sends `presets::golden_scenario`).
+pub fn digest(golden: &Scenario) -> Result<u64, String> {
     let mut sim = Simulation::new(golden).map_err(|e| e.to_string())?;
     sim.run();
-    Ok(format!("{:016x}", sim.results().digest()))
+    Ok(sim.results().digest())
 }
 
-/// Each of `scenarios` (the page sends `presets::bench_scenarios`) run once and timed by `clock` (wall ms), as
-/// the JSON lines `ibcc bench --json` prints.
-pub fn bench(scenarios: &[(String, Scenario)], clock: &dyn Fn() -> f64) -> String {
-    let mut out = String::new();
+/// A digest in hex, as `tests/golden/digest.txt` holds it.
+pub fn hex(digest: u64) -> String {
+    format!("{digest:016x}")
+}
+
+/// One benchmark scenario's run, as the worker measured it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BenchRow {
+    pub name: String,
+    pub sim_ns: u64,
+    pub wall_ms: f64,
+    pub events: u64,
+    pub delivered: u64,
+}
+
+/// Each of `scenarios` (the page sends `presets::bench_scenarios`) run once and timed by `clock` (wall ms).
+pub fn bench(scenarios: &[(String, Scenario)], clock: &dyn Fn() -> f64) -> Vec<BenchRow> {
+    let mut rows = Vec::new();
     for (name, scenario) in scenarios {
         let Ok(mut sim) = Simulation::new(scenario) else { continue };
         let t0 = clock();
         sim.run();
-        let wall = (clock() - t0) / 1000.0;
+        let wall_ms = clock() - t0;
         let r = sim.results();
-        // Written by hand: the worker carries no JSON writer (names are preset names, plain ASCII).
-        out += &format!(
-            "{{\"scenario\":\"{name}\",\"sim_ms\":{},\"wall_s\":{},\"events\":{},\"events_per_s\":{},\"delivered_per_s\":{}}}\n",
-            number(scenario.duration_ns as f64 / 1e6),
-            number(wall),
-            r.events,
-            number(r.events as f64 / wall),
-            number(r.totals.delivered_packets as f64 / wall)
-        );
+        rows.push(BenchRow {
+            name: name.clone(),
+            sim_ns: scenario.duration_ns,
+            wall_ms,
+            events: r.events,
+            delivered: r.totals.delivered_packets,
+        });
     }
-    out
+    rows
 }
 
-/// `x` as a JSON number (`null` if it is not finite: a run too quick for the clock).
-fn number(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x}")
-    } else {
-        String::from("null")
+/// `rows` as the JSON lines `ibcc bench --json` prints.
+pub fn bench_lines(rows: &[BenchRow]) -> String {
+    let mut out = String::new();
+    for r in rows {
+        let wall_s = r.wall_ms / 1000.0;
+        let per_s = |n: u64| serde_json::Value::from(n as f64 / wall_s);
+        let doc = serde_json::json!({ "scenario": r.name, "sim_ms": r.sim_ns as f64 / 1e6, "wall_s": wall_s,
+            "events": r.events, "events_per_s": per_s(r.events), "delivered_per_s": per_s(r.delivered) });
+        out += &(doc.to_string() + "\n");
     }
+    out
 }
 
 #[cfg(test)]
@@ -52,7 +73,7 @@ mod tests {
     #[test]
     fn the_digest_is_the_native_one() {
         let want = include_str!("../../tests/golden/digest.txt").trim();
-        assert_eq!(super::digest(&ibcc_core::presets::golden_scenario()).unwrap(), want);
+        assert_eq!(super::hex(super::digest(&ibcc_core::presets::golden_scenario()).unwrap()), want);
     }
 
     #[test]
@@ -64,11 +85,13 @@ mod tests {
         };
         let scenarios: Vec<(String, _)> =
             ibcc_core::presets::bench_scenarios(1).into_iter().map(|(n, s)| (n.to_owned(), s)).collect();
-        let lines = super::bench(&scenarios, &clock);
-        let n = scenarios.len();
-        assert_eq!(lines.lines().count(), n);
+        let rows = super::bench(&scenarios, &clock);
+        let lines = super::bench_lines(&rows);
+        assert_eq!(lines.lines().count(), scenarios.len());
         let first: serde_json::Value = serde_json::from_str(lines.lines().next().unwrap()).unwrap();
         assert_eq!(first["wall_s"], 0.01, "timed by the clock given");
+        assert_eq!(first["sim_ms"], 1.0);
         assert!(first["events"].as_u64().unwrap() > 0);
+        assert!(first["events_per_s"].as_f64().unwrap() > 0.0);
     }
 }

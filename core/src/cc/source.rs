@@ -186,7 +186,8 @@ impl SourceKind {
             Response::Lipd => ResponseFunction::Lipd,
             Response::Hybrid => s.hybrid_rate,
         };
-        let params = ResponseParams::new(s.r_min_fraction, s.m).expect("validated source parameters");
+        // (Not `expect`: formatting the error would carry float formatting into the worker's wasm.)
+        let Ok(params) = ResponseParams::new(s.r_min_fraction, s.m) else { panic!("validated source parameters") };
         match s.rate {
             RateMode::Continuous => Self::Continuous(function, params),
             RateMode::Discrete => {

@@ -76,13 +76,35 @@ impl ScenarioError {
     }
 }
 
+/// A name in double quotes, as `{:?}` writes it for the names people type (quotes and backslashes escaped, control
+/// characters as `\u{..}`), without `Debug`'s Unicode tables in the wasm files.
+pub(crate) struct Quoted<'a>(pub &'a str);
+
+impl fmt::Display for Quoted<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("\"")?;
+        for c in self.0.chars() {
+            match c {
+                '"' | '\\' => write!(f, "\\{c}")?,
+                '\t' => f.write_str("\\t")?,
+                '\n' => f.write_str("\\n")?,
+                '\r' => f.write_str("\\r")?,
+                '\0' => f.write_str("\\0")?,
+                c if c.is_control() => write!(f, "\\u{{{:x}}}", u32::from(c))?,
+                c => write!(f, "{c}")?,
+            }
+        }
+        f.write_str("\"")
+    }
+}
+
 impl fmt::Display for Element {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Scenario => f.write_str("scenario"),
-            Self::Node { index, id } => write!(f, "node {id:?} (nodes[{index}])"),
-            Self::Link { index, a, b } => write!(f, "link {a:?}-{b:?} (links[{index}])"),
-            Self::Flow { index, id } => write!(f, "flow {id:?} (flows[{index}])"),
+            Self::Node { index, id } => write!(f, "node {} (nodes[{index}])", Quoted(id)),
+            Self::Link { index, a, b } => write!(f, "link {}-{} (links[{index}])", Quoted(a), Quoted(b)),
+            Self::Flow { index, id } => write!(f, "flow {} (flows[{index}])", Quoted(id)),
         }
     }
 }
@@ -91,18 +113,18 @@ impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Parse(m) => write!(f, "cannot read it: {m}"),
-            Self::WrongFormat(s) => write!(f, "format is {s:?}, expected \"{}\"", super::FORMAT),
+            Self::WrongFormat(s) => write!(f, "format is {}, expected \"{}\"", Quoted(s), super::FORMAT),
             Self::UnsupportedVersion(v) => {
                 write!(f, "version {v} is not supported (this build reads {})", super::VERSION)
             }
             Self::DuplicateId => f.write_str("this id is used twice"),
             Self::BadId => f.write_str("ids must be 1 to 64 characters with no control characters"),
-            Self::UnknownNode(id) => write!(f, "there is no node {id:?}"),
+            Self::UnknownNode(id) => write!(f, "there is no node {}", Quoted(id)),
             Self::SelfLink => f.write_str("a link must join two different nodes"),
             Self::HostLinkCount(n) => {
                 write!(f, "a host must have exactly one link, this one has {n}")
             }
-            Self::NotAHost(id) => write!(f, "{id:?} is a switch; flows run between hosts"),
+            Self::NotAHost(id) => write!(f, "{} is a switch; flows run between hosts", Quoted(id)),
             Self::SameEndpoints => f.write_str("source and destination are the same host"),
             Self::Unreachable => f.write_str("the destination cannot be reached from the source"),
             Self::OutOfRange(range) => write!(f, "must be {range}"),
@@ -133,3 +155,17 @@ impl fmt::Display for ScenarioError {
 
 #[cfg(feature = "std")]
 impl std::error::Error for ScenarioError {}
+
+#[cfg(test)]
+mod tests {
+    use super::Quoted;
+    use alloc::format;
+
+    /// As `{:?}` writes the names people type.
+    #[test]
+    fn quoted_is_debug_for_names() {
+        for name in ["A1", "a \"b\" \\c", "é→ü", "tab\there", "new\nline\r\0", "bell\u{7}", ""] {
+            assert_eq!(format!("{}", Quoted(name)), format!("{name:?}"), "{name}");
+        }
+    }
+}

@@ -63,7 +63,11 @@ impl fmt::Display for LinkError {
             Self::Empty => f.write_str("the link has no scenario in it"),
             Self::NoVersion => f.write_str("the link does not start with a format version (\"1.\")"),
             Self::UnknownVersion(v) => {
-                write!(f, "the link's format version {v:?} is newer than this page knows ({LINK_VERSION})")
+                write!(
+                    f,
+                    "the link's format version {} is newer than this page knows ({LINK_VERSION})",
+                    super::Quoted(v)
+                )
             }
             Self::TooLong { chars } => write!(f, "the link is too long ({chars} characters; at most {MAX_LINK_CHARS})"),
             Self::NotBase64 => f.write_str("the link is damaged: it has characters a link cannot have, or was cut"),

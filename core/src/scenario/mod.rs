@@ -14,6 +14,7 @@ mod path;
 pub use path::Settings;
 mod validate;
 
+pub(crate) use error::Quoted;
 pub use error::{Element, Problem, ScenarioError};
 pub(crate) use validate::Compiled;
 pub use validate::{Limits, LIMITS};

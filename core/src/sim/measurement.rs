@@ -3,7 +3,7 @@
 //! students to predict. They come from the run's rate series, so any interval can be measured after the run.
 
 use super::Simulation;
-use crate::scenario::Scenario;
+use crate::scenario::{Quoted, Scenario};
 use crate::time::{Time, NS};
 use alloc::format;
 use alloc::string::String;
@@ -42,7 +42,7 @@ impl Measurement {
         match (self.from_ns, self.to_ns) {
             (None, None) => what,
             (from, to) => {
-                let ms = |t: Option<u64>, or: &str| t.map_or(String::from(or), |t| format!("{}", t as f64 / 1e6));
+                let ms = |t: Option<u64>, or: &str| t.map_or(String::from(or), ms);
                 format!("{what}, {}-{} ms", ms(from, "start"), ms(to, "end"))
             }
         }
@@ -57,6 +57,17 @@ impl Measurement {
         }
         Ok((from, to))
     }
+}
+
+/// `ns` nanoseconds in ms, as few decimals as it needs ("40", "0.5", "12.000001"): written with integers, so
+/// exact, and without float formatting in the simulation worker's wasm.
+fn ms(ns: u64) -> String {
+    let (whole, frac) = (ns / 1_000_000, ns % 1_000_000);
+    if frac == 0 {
+        return format!("{whole}");
+    }
+    let digits = format!("{frac:06}");
+    format!("{whole}.{}", digits.trim_end_matches('0'))
 }
 
 /// Why a measurement has no value (yet).
@@ -76,14 +87,14 @@ pub enum MeasureError {
 impl core::fmt::Display for MeasureError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
-            Self::UnknownGroup(g) => write!(f, "the scenario has no flow group {g:?}"),
-            Self::UnknownLink(l) => write!(f, "the scenario has no link {l:?} (write it as \"A->B\")"),
+            Self::UnknownGroup(g) => write!(f, "the scenario has no flow group {}", Quoted(g)),
+            Self::UnknownLink(l) => write!(f, "the scenario has no link {} (write it as \"A->B\")", Quoted(l)),
             Self::NotReached => f.write_str("the run has not reached the measured interval yet"),
             Self::Empty { from_ns, to_ns } => write!(
                 f,
                 "the interval is empty: it ends at {} ms, not after its start at {} ms",
-                *to_ns as f64 / 1e6,
-                *from_ns as f64 / 1e6
+                ms(*to_ns),
+                ms(*from_ns)
             ),
         }
     }
@@ -115,5 +126,13 @@ impl Simulation {
             return Err(MeasureError::NotReached);
         }
         Ok(series.busy_between(from, to) / (to - from) as f64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn milliseconds_are_written_exactly_with_the_decimals_they_need() {
+        assert_eq!([0, 40_000_000, 500_000, 12_000_001, 1].map(super::ms), ["0", "40", "0.5", "12.000001", "0.000001"]);
     }
 }

@@ -135,12 +135,12 @@ pub struct Results {
 }
 
 impl Results {
-    /// A 64-bit FNV-1a digest of the results' JSON, leaving out the event count (a cost of the run, which
-    /// optimizations change, not a result): equal digests mean identical measurements. The golden test compares
-    /// native and wasm runs with it.
+    /// A 64-bit FNV-1a digest of the results in the binary form of [`crate::wire`] (every number to the bit),
+    /// leaving out the event count (a cost of the run, which optimizations change, not a result): equal digests
+    /// mean identical measurements. The golden test compares native and wasm runs with it.
     pub fn digest(&self) -> u64 {
-        let json = serde_json::to_string(&Results { events: 0, ..self.clone() }).expect("results serialize");
-        crate::scenario::fnv1a(json.as_bytes())
+        let bytes = crate::wire::to_bytes(&Results { events: 0, ..self.clone() }).unwrap_or_default();
+        crate::scenario::fnv1a(&bytes)
     }
 
     /// The flow with this id.

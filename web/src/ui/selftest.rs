@@ -4,17 +4,27 @@
 
 use super::bridge::SimWorker;
 use crate::protocol::{FromWorker, ToWorker};
+use crate::selftest::{bench_lines, hex};
 use yew::prelude::*;
 
 fn query() -> String {
     web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default()
 }
 
+/// What a self-test page asks its worker.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Test {
+    /// The golden scenario's results digest.
+    Digest,
+    /// The benchmark's scenarios of this many simulated ms.
+    Bench { duration_ms: u64 },
+}
+
 /// The self-test the page was opened as, if any.
-pub fn requested() -> Option<ToWorker> {
+pub fn requested() -> Option<Test> {
     let q = query();
     if q.contains("selftest=digest") {
-        Some(ToWorker::Digest { scenario: Box::new(ibcc_core::presets::golden_scenario()) })
+        Some(Test::Digest)
     } else if q.contains("selftest=bench") {
         let duration_ms = q
             .split(['?', '&'])
@@ -22,8 +32,7 @@ pub fn requested() -> Option<ToWorker> {
             .and_then(|v| v.parse::<u64>().ok())
             .filter(|&d| (1..=1000).contains(&d))
             .unwrap_or(100);
-        let scenarios = ibcc_core::presets::bench_scenarios(duration_ms);
-        Some(ToWorker::Bench { scenarios: scenarios.into_iter().map(|(name, s)| (name.to_owned(), s)).collect() })
+        Some(Test::Bench { duration_ms })
     } else {
         None
     }
@@ -31,7 +40,7 @@ pub fn requested() -> Option<ToWorker> {
 
 #[derive(Properties, PartialEq)]
 pub struct SelfTestProps {
-    pub test: ToWorker,
+    pub test: Test,
 }
 
 /// Asks a worker for the self-test and shows its answer.
@@ -43,16 +52,23 @@ pub fn SelfTest(p: &SelfTestProps) -> Html {
         let (outcome, test) = (outcome.clone(), p.test.clone());
         use_effect_with((), move |_| {
             let done = outcome.clone();
-            let on_message = Callback::from(move |m: FromWorker| {
-                if let FromWorker::SelfTest { text } = m {
-                    done.set(Some(text));
-                }
+            let on_message = Callback::from(move |m: FromWorker| match m {
+                FromWorker::Digested { digest } => done.set(Some(digest.map(hex))),
+                FromWorker::Benched { rows } => done.set(Some(Ok(bench_lines(&rows)))),
+                _ => {}
             });
             let failed = outcome.clone();
             let on_error = Callback::from(move |e: String| failed.set(Some(Err(e))));
+            let message = match test {
+                Test::Digest => ToWorker::Digest { scenario: Box::new(ibcc_core::presets::golden_scenario()) },
+                Test::Bench { duration_ms } => {
+                    let scenarios = ibcc_core::presets::bench_scenarios(duration_ms);
+                    ToWorker::Bench { scenarios: scenarios.into_iter().map(|(name, s)| (name.to_owned(), s)).collect() }
+                }
+            };
             match SimWorker::start(on_message, on_error) {
                 Ok(w) => {
-                    w.post(&test);
+                    w.post(&message);
                     *worker.borrow_mut() = Some(w);
                 }
                 Err(e) => outcome.set(Some(Err(e))),
@@ -62,9 +78,11 @@ pub fn SelfTest(p: &SelfTestProps) -> Html {
     match (&*outcome, &p.test) {
         (None, _) => html! { <p role="status">{ "Running…" }</p> },
         (Some(Err(e)), _) => html! { <p role="alert">{ e }</p> },
-        (Some(Ok(digest)), ToWorker::Digest { .. }) => {
+        (Some(Ok(digest)), Test::Digest) => {
             html! { <p>{ "Golden results digest: " }<output data-testid="golden-digest">{ digest }</output></p> }
         }
-        (Some(Ok(lines)), _) => html! { <pre><output data-testid="bench-json">{ lines }</output></pre> },
+        (Some(Ok(lines)), Test::Bench { .. }) => {
+            html! { <pre><output data-testid="bench-json">{ lines }</output></pre> }
+        }
     }
 }

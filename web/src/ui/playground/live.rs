@@ -298,7 +298,7 @@ impl Sim {
                     cb.emit(value);
                 }
             }
-            FromWorker::Swept { .. } | FromWorker::SelfTest { .. } => {}
+            FromWorker::Swept { .. } | FromWorker::Digested { .. } | FromWorker::Benched { .. } => {}
         });
         let (dispatch, dead, measures) = (self.dispatch.clone(), self.dead.clone(), self.measures.clone());
         let on_error = Callback::from(move |e: String| {

@@ -1,17 +1,22 @@
-//! The binary form of the worker's messages to the page (`protocol::FromWorker`): a frame many times a second,
-//! results, sweep points. A serde data format, so the message types stay plain derives; it is not self-describing
-//! (both sides have the same types, built together), which keeps it small and fast:
+//! A compact binary serde format, for two uses: the worker's messages to the page (a frame many times a second,
+//! results, sweep points; `ibcc_web::protocol::FromWorker`) and the canonical bytes of a run's results that
+//! `sim::Results::digest` hashes. Not self-describing (both sides have the same types, built together),
+//! which keeps it small and fast:
 //! - integers as LEB128 varints (signed ones zigzagged), `f32`/`f64` as their little-endian bits (exact: the page
-//!   shows the worker's numbers bit for bit), `bool` as a byte;
+//!   shows the worker's numbers bit for bit, and a digest sees every bit), `bool` as a byte;
 //! - strings, byte strings, sequences and maps as a varint length and their items; structs, tuples and a variant's
 //!   fields as their fields in order; an enum variant as its index; `Option` as 0 or 1 and the value.
 //!
-//! Why not JSON: the page then carries no JSON reader for the results, snapshots and trees it receives (issue 19:
-//! about 20 KB of the page's gzipped wasm), and a frame of a large network costs a copy, not a parse.
+//! Why not JSON: the page then carries no JSON reader for the results, snapshots and trees it receives (issue 19),
+//! a frame of a large network costs a copy, not a parse, and the worker digests results without writing floats as
+//! text.
 //!
 //! One rule for the types: a field skipped when `None` (`skip_serializing_if = "Option::is_none"`) is written as
 //! `None`, so the field is always there for the reader; no other skip is allowed (a test checks every message).
 
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
 use core::fmt;
 use serde::de::{self, DeserializeOwned, DeserializeSeed, IntoDeserializer, Visitor};
 use serde::ser::{self, Serialize};
@@ -26,7 +31,7 @@ impl fmt::Display for WireError {
     }
 }
 
-impl std::error::Error for WireError {}
+impl core::error::Error for WireError {}
 
 impl ser::Error for WireError {
     fn custom<T: fmt::Display>(msg: T) -> Self {
@@ -41,7 +46,7 @@ impl de::Error for WireError {
 }
 
 fn unsupported(what: &str) -> WireError {
-    WireError(format!("the worker's message format has no {what}"))
+    WireError(format!("the binary format has no {what}"))
 }
 
 /// `value` in the binary form.
@@ -565,8 +570,11 @@ impl<'de> de::VariantAccess<'de> for &mut Reader<'de> {
 #[cfg(test)]
 mod tests {
     use super::{from_bytes, to_bytes};
+    use alloc::collections::BTreeMap;
+    use alloc::string::String;
+    use alloc::vec;
+    use alloc::vec::Vec;
     use serde::{Deserialize, Serialize};
-    use std::collections::BTreeMap;
 
     #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
     enum Kind {
