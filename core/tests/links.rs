@@ -95,3 +95,17 @@ fn a_version_1_link_still_opens() {
     assert_eq!((shared.scenario.nodes.len(), shared.scenario.flows.len()), (11, 7));
     assert_eq!(shared.scenario.source.window_packets, Some(1));
 }
+
+/// The page deflates links with the browser's CompressionStream, the command line with miniz_oxide: this link was
+/// made by the page (Chromium, INFOCOM'03 Fig. 3b with the buffers plot; tests/browser/share.test.mjs checks the
+/// page still writes the same JSON) and must open here, as the command line's open in the page.
+#[test]
+fn a_link_made_by_the_browser_opens() {
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/golden/link-browser.txt")).unwrap();
+    let shared = decode(&text).unwrap();
+    let mut want = ibcc_core::presets::find("infocom03-fig3b").unwrap().scenario();
+    want.upgrade();
+    assert_eq!(shared.scenario, want);
+    assert_eq!(shared.plot.as_deref(), Some("buffers"));
+}

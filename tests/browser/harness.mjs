@@ -219,3 +219,12 @@ export async function hasColour(page, source, [r, g, b]) {
     return false;
   }, { source, r, g, b });
 }
+
+/** The link in the input `testid` once it is made for what the page shows now (links are deflated by the browser
+ * in the background: after a change the input is empty for a moment). */
+export async function linkOf(page, testid) {
+  // Let the page render the last change first (its link is then cleared until the new one is ready).
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.waitForFunction((id) => document.querySelector(`[data-testid="${id}"]`)?.value.includes('#'), testid);
+  return page.getByTestId(testid).inputValue();
+}

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serveDist, closePages, launchBrowser, openPage, screenshot, openTab, runPast, check, OUTPUT } from './harness.mjs';
+import { serveDist, closePages, launchBrowser, openPage, screenshot, openTab, runPast, check, linkOf, OUTPUT } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launchBrowser(); });
@@ -204,7 +204,7 @@ test('a teacher makes an exercise link; a student opens it and answers', async (
   await teacher.getByTestId('author-explanation').fill('With one remote flow and a window of one, A->B never blocks.');
   await teacher.getByTestId('author-lock-source.window_packets').check();
   await teacher.getByTestId('author-make').click();
-  const link = await teacher.getByTestId('author-link').inputValue();
+  const link = await linkOf(teacher, 'author-link');
   assert.match(link, /#x=1\./);
   // The form says what the simulation answers: nothing before the run has covered 40-60 ms, then the value and
   // the range the tolerance accepts.
@@ -271,7 +271,7 @@ test('a teacher makes a sheet of two exercises; a student answers both and the c
   await author('infocom03-fig3c', 'With five remote flows, what share does the victim get?', 'group:victim');
   assert.equal(await teacher.getByTestId('author-sheet-item').count(), 2);
   await teacher.getByTestId('author-sheet-title').fill('Week 3: windows');
-  const link = await teacher.getByTestId('author-sheet-link').inputValue();
+  const link = await linkOf(teacher, 'author-sheet-link');
   assert.match(link, /#x=1\./);
   // The sheet survives a reload of the teacher's page.
   await teacher.reload();

@@ -94,6 +94,7 @@ test('embedded in a tutorial page: a 640x400 iframe runs a shared scenario and o
   assert.equal(await frame.locator('header.top').count(), 0, 'no navigation in the frame');
   await screenshot(page, 'publish-embedded');
 
+  await frame.locator('[data-testid="open-in-playground"][data-ready="true"]').waitFor();
   const [full] = await Promise.all([context.waitForEvent('page'), frame.getByTestId('open-in-playground').click()]);
   await full.getByTestId('run').waitFor();
   assert.equal(await full.getByLabel('Scenario').locator('option:checked').innerText(), 'From a shared link');

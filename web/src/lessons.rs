@@ -298,19 +298,28 @@ pub struct Sheet {
 }
 
 impl Sheet {
-    /// A link that opens this sheet (without the `#x=`).
+    /// A link that opens this sheet (without the `#x=`; deflated here: the page makes it from [`Sheet::json`]).
     pub fn to_link(&self) -> String {
         pack(self)
     }
 
-    /// The sheet in a link; each exercise must be usable, and ids distinct (answers are kept by id).
+    /// The JSON its link carries.
+    pub fn json(&self) -> Vec<u8> {
+        ibcc_core::scenario::link::json_of(self)
+    }
+
+    /// The sheet in a link (inflated here: the page inflates with the browser's, see `ui/links.rs`).
     pub fn from_link(link: &str) -> Result<Sheet, String> {
-        let v = unpack(link).map_err(|e| e.to_string())?;
+        Self::from_value(&unpack(link).map_err(|e| e.to_string())?)
+    }
+
+    /// The sheet in a link's JSON value; each exercise must be usable, and ids distinct (answers are kept by id).
+    pub fn from_value(v: &Value) -> Result<Sheet, String> {
         let json = |e: String| LinkError::Json(e).to_string();
         let sheet = if v.get("exercises").is_some() {
-            from_value::<Sheet>(&v).map_err(json)?
+            from_value::<Sheet>(v).map_err(json)?
         } else {
-            Sheet { title: String::new(), exercises: vec![from_value::<Exercise>(&v).map_err(json)?] }
+            Sheet { title: String::new(), exercises: vec![from_value::<Exercise>(v).map_err(json)?] }
         };
         if sheet.exercises.is_empty() {
             return Err(String::from("the sheet has no exercises"));

@@ -2,7 +2,7 @@
 
 fn main() {
     #[cfg(target_arch = "wasm32")]
-    yew::Renderer::<ibcc_web::ui::App>::new().render();
+    wasm_bindgen_futures::spawn_local(ibcc_web::ui::start());
     #[cfg(not(target_arch = "wasm32"))]
     eprintln!("ibcc-web is the browser app: build and serve it with `./dev serve`.");
 }

@@ -11,6 +11,7 @@
 
 use super::{Scenario, ScenarioError};
 use alloc::string::{String, ToString};
+use alloc::vec::Vec;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use core::fmt;
@@ -84,17 +85,41 @@ impl std::error::Error for LinkError {}
 
 /// `value` as a link payload: `<version>.<base64url(deflate(json))>`. Share links and exercise links both use it.
 pub fn pack<T: Serialize>(value: &T) -> String {
-    let json = serde_json::to_vec(value).expect("plain data always serializes");
-    let packed = miniz_oxide::deflate::compress_to_vec(&json, 9);
+    wrap(&miniz_oxide::deflate::compress_to_vec(&json_of(value), 9))
+}
+
+/// The JSON a link of `value` carries (compact), before it is deflated.
+pub fn json_of<T: Serialize>(value: &T) -> Vec<u8> {
+    serde_json::to_vec(value).expect("plain data always serializes")
+}
+
+/// Raw DEFLATE data as a link payload: `<version>.<base64url>`. The page deflates with the browser's own
+/// `CompressionStream` (no DEFLATE code in its wasm), the command line with miniz_oxide ([`pack`]): a link made by
+/// either opens in both.
+pub fn wrap(deflated: &[u8]) -> String {
     let mut out = LINK_VERSION.to_string();
     out.push('.');
-    URL_SAFE_NO_PAD.encode_string(packed, &mut out);
+    URL_SAFE_NO_PAD.encode_string(deflated, &mut out);
     out
 }
 
 /// The JSON inside a link payload made by [`pack`], migrated to the current version; nothing about its meaning
 /// is checked yet.
 pub fn unpack(link: &str) -> Result<serde_json::Value, LinkError> {
+    let (version, deflated) = unwrap(link)?;
+    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&deflated, MAX_JSON_BYTES).map_err(|e| {
+        if e.status == miniz_oxide::inflate::TINFLStatus::HasMoreOutput {
+            LinkError::TooLarge
+        } else {
+            LinkError::Damaged
+        }
+    })?;
+    read_json(version, &json)
+}
+
+/// A link payload's version and its raw DEFLATE data (not inflated yet: [`read_json`] takes the inflated JSON,
+/// which must be at most [`MAX_JSON_BYTES`]).
+pub fn unwrap(link: &str) -> Result<(u32, Vec<u8>), LinkError> {
     let link = link.trim();
     if link.is_empty() {
         return Err(LinkError::Empty);
@@ -113,16 +138,14 @@ pub fn unpack(link: &str) -> Result<serde_json::Value, LinkError> {
     if payload.is_empty() {
         return Err(LinkError::Empty);
     }
-    let packed = URL_SAFE_NO_PAD.decode(payload).map_err(|_| LinkError::NotBase64)?;
-    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_JSON_BYTES).map_err(|e| {
-        if e.status == miniz_oxide::inflate::TINFLStatus::HasMoreOutput {
-            LinkError::TooLarge
-        } else {
-            LinkError::Damaged
-        }
-    })?;
+    let deflated = URL_SAFE_NO_PAD.decode(payload).map_err(|_| LinkError::NotBase64)?;
+    Ok((version, deflated))
+}
+
+/// The JSON value of a link of `version` from its inflated bytes, migrated to the current version.
+pub fn read_json(version: u32, json: &[u8]) -> Result<serde_json::Value, LinkError> {
     // From text, not bytes: one JSON reader in the page's wasm (scenario/json.rs).
-    let json = core::str::from_utf8(&json).map_err(|_| LinkError::Json("the data is not UTF-8 text".into()))?;
+    let json = core::str::from_utf8(json).map_err(|_| LinkError::Json("the data is not UTF-8 text".into()))?;
     let value: serde_json::Value = serde_json::from_str(json).map_err(|e| LinkError::Json(e.to_string()))?;
     migrate(version, value)
 }
@@ -134,7 +157,12 @@ pub fn encode(shared: &Shared) -> String {
 
 /// Opens a link (without the `#s=`; surrounding whitespace is ignored).
 pub fn decode(link: &str) -> Result<Shared, LinkError> {
-    let shared: Shared = super::from_value(&unpack(link)?).map_err(LinkError::Json)?;
+    shared_of(&unpack(link)?)
+}
+
+/// What a link's JSON value holds, checked: the scenario goes through the same validation as a file.
+pub fn shared_of(value: &serde_json::Value) -> Result<Shared, LinkError> {
+    let shared: Shared = super::from_value(value).map_err(LinkError::Json)?;
     shared.scenario.validate().map_err(LinkError::Scenario)?;
     Ok(shared)
 }

@@ -5,6 +5,7 @@
 use super::compare::Compare;
 use super::document::{preset_scenario, restore, save, Doc, DocCtx, Origin, DEFAULT_PRESET};
 use super::finc_explorer::FincExplorer;
+use super::links::Opened;
 use super::playground::live::{use_run_follows, Live, LiveCtx, Sim, SimCtx};
 use super::playground::{Embedded, HighlightCtx, Playground};
 use super::selftest::{self, SelfTest};
@@ -62,20 +63,26 @@ fn view_from_hash() -> View {
     View::ALL.into_iter().find(|v| !v.hash().is_empty() && h == format!("#{}", v.hash())).unwrap_or(View::Playground)
 }
 
+#[derive(Debug, Properties, PartialEq)]
+pub struct AppProps {
+    /// The links the page was opened with.
+    pub opened: Rc<Opened>,
+}
+
 #[component]
-pub fn App() -> Html {
+pub fn App(p: &AppProps) -> Html {
     use_effect_with((), |_| theme::install_palette());
     if let Some(test) = selftest::requested() {
         return html! { <main><SelfTest test={test} /></main> };
     }
-    html! { <Shell /> }
+    html! { <Shell opened={p.opened.clone()} /> }
 }
 
 #[component]
-fn Shell() -> Html {
+fn Shell(p: &AppProps) -> Html {
     // A share link in the address wins over an exercise link, which wins over the work saved in the browser.
-    let linked = use_memo((), |_| share::from_location());
-    let exercise = use_memo((), |_| share::exercise_from_location().map(Rc::new));
+    let linked = use_memo(p.opened.clone(), |o| share::from_link(&o.share));
+    let exercise = use_memo(p.opened.clone(), |o| share::exercise_from_link(&o.exercise).map(Rc::new));
     // Embedded in another page, the playground shows its link's scenario and leaves the visitor's saved work alone.
     let embedded = *use_memo((), |_| share::embedded());
     let restored = use_memo((), move |_| if embedded { Ok(None) } else { restore() });

@@ -5,7 +5,7 @@
 //!   (`playground/live.rs`, over `bridge`);
 //! - `compare`, `sweep`: the A/B comparison and the sweep, each on the playground's scenario;
 //! - `finc_explorer`: INFOCOM'03 Fig. 5;
-//! - `plot`, `params`, `fields`, `share`: parts more than one view uses;
+//! - `plot`, `params`, `fields`, `share`, `links`: parts more than one view uses;
 //! - `storage`, `download`, `theme`, `selftest`: the browser's storage, downloads, theme, and the self-tests.
 
 mod app;
@@ -15,6 +15,7 @@ mod document;
 mod download;
 mod fields;
 mod finc_explorer;
+mod links;
 mod params;
 mod playground;
 mod plot;
@@ -24,4 +25,10 @@ mod storage;
 mod sweep;
 mod theme;
 
-pub use app::App;
+pub use app::{App, AppProps};
+
+/// Opens the links in the page's address (the browser inflates them asynchronously), then mounts the app.
+pub async fn start() {
+    let opened = links::opened().await;
+    yew::Renderer::<App>::with_props(AppProps { opened: std::rc::Rc::new(opened) }).render();
+}

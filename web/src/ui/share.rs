@@ -4,12 +4,14 @@
 
 use super::document::{use_doc, Action, Origin};
 use super::download::download_text;
+use super::links::use_payload;
 use super::playground::live::LiveCtx;
 use crate::lessons::Sheet;
 use crate::trace::PlotKind;
 use ibcc_core::presets::find;
-use ibcc_core::scenario::link::{decode, embed_code, encode, Shared};
+use ibcc_core::scenario::link::{embed_code, json_of, shared_of, Shared};
 use ibcc_core::scenario::Scenario;
+use serde_json::Value;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -17,7 +19,7 @@ use yew::prelude::*;
 /// The part of the page's address after `#{prefix}` (percent-decoding it, as some mail and chat clients encode
 /// it), if the address has one. The fragment is then removed from the address, so a reload shows the work saved
 /// since rather than the link again.
-fn take_fragment(prefix: &str) -> Option<String> {
+pub(super) fn take_fragment(prefix: &str) -> Option<String> {
     let window = web_sys::window()?;
     let hash = window.location().hash().ok()?;
     let link = hash.strip_prefix('#')?.strip_prefix(prefix)?;
@@ -31,20 +33,19 @@ fn take_fragment(prefix: &str) -> Option<String> {
     Some(link)
 }
 
-/// The share link in the page's address (`#s=`), if any: `Ok` with what it holds, or `Err` saying why it cannot
-/// be opened.
-pub fn from_location() -> Option<Result<(Scenario, Option<PlotKind>), String>> {
-    let link = take_fragment("s=")?;
-    Some(
-        decode(&link)
+/// What the share link the page was opened with (`#s=`, opened by `links::opened`) holds: `Ok` with the scenario
+/// and its plot, or `Err` saying why it cannot be opened.
+pub fn from_link(opened: &Option<Result<Value, String>>) -> Option<Result<(Scenario, Option<PlotKind>), String>> {
+    Some(opened.as_ref()?.as_ref().map_err(String::clone).and_then(|v| {
+        shared_of(v)
             .map(|shared| (shared.scenario, shared.plot.as_deref().map(PlotKind::from_id)))
-            .map_err(|e| e.to_string()),
-    )
+            .map_err(|e| e.to_string())
+    }))
 }
 
-/// The exercise link in the page's address (`#x=`), if any: a sheet of one or more exercises.
-pub fn exercise_from_location() -> Option<Result<Sheet, String>> {
-    Some(Sheet::from_link(&take_fragment("x=")?))
+/// The exercise link the page was opened with (`#x=`): a sheet of one or more exercises.
+pub fn exercise_from_link(opened: &Option<Result<Value, String>>) -> Option<Result<Sheet, String>> {
+    Some(opened.as_ref()?.as_ref().map_err(String::clone).and_then(Sheet::from_value))
 }
 
 /// The page's address without query or fragment: where its files are, and what links append `#…` to.
@@ -95,9 +96,9 @@ pub fn ShareMenu() -> Html {
     }
 }
 
-/// A share link's payload (what follows `#s=`): the scenario and the plot shown.
-fn payload(scenario: &Scenario, plot: PlotKind) -> String {
-    encode(&Shared { scenario: scenario.clone(), plot: Some(plot.id().into()) })
+/// The JSON a share link carries (what follows `#s=`, once deflated): the scenario and the plot shown.
+fn shared_json(scenario: &Scenario, plot: PlotKind) -> Rc<Vec<u8>> {
+    Rc::new(json_of(&Shared { scenario: scenario.clone(), plot: Some(plot.id().into()) }))
 }
 
 /// A scenario's title for people: its preset's label ("Congestion spreading, INFOCOM'03 Fig. 2"), else its name.
@@ -111,12 +112,16 @@ fn title(s: &Scenario) -> String {
 pub fn OpenInPlayground() -> Html {
     let doc = use_doc();
     let plot = use_context::<LiveCtx>().map_or(PlotKind::Rates, |l| l.kind);
-    let href = use_memo((doc.scenario.clone(), plot), |(s, plot)| format!("{}#s={}", page_url(), payload(s, *plot)));
+    let json = use_memo((doc.scenario.clone(), plot), |(s, plot)| shared_json(s, *plot));
+    let payload = use_payload(Some((*json).clone()));
     let name = title(&doc.scenario);
+    // (Until the link is made, a moment after a change, it opens the page's default.)
+    let href = payload.as_ref().map_or_else(page_url, |p| format!("{}#s={p}", page_url()));
     html! {
         <span class="open-full">
             <span class="embed-title" title={name.clone()}>{ name }</span>
-            <a href={(*href).clone()} target="_blank" rel="noopener" data-testid="open-in-playground">{ "Open in the playground ↗" }</a>
+            <a href={href} target="_blank" rel="noopener" data-testid="open-in-playground"
+                data-ready={payload.is_some().to_string()}>{ "Open in the playground ↗" }</a>
         </span>
     }
 }
@@ -142,13 +147,17 @@ pub fn ShareBar(p: &ShareProps) -> Html {
             copied.set(false);
         });
     }
+    // The link is made in the background as the scenario changes, so a click copies it at once (a clipboard
+    // write must follow the click closely).
+    let json = use_memo((p.scenario.clone(), p.plot), |(s, plot)| shared_json(s, *plot));
+    let payload = use_payload(Some((*json).clone()));
     // The link, or the embed code around it, copied to the clipboard (and shown to copy by hand).
     let offer = |embed: bool| {
-        let (link, copied, scenario, plot) = (link.clone(), copied.clone(), p.scenario.clone(), p.plot);
+        let (link, copied, scenario, payload) = (link.clone(), copied.clone(), p.scenario.clone(), payload.clone());
         Callback::from(move |_| {
-            let payload = payload(&scenario, plot);
+            let Some(payload) = &payload else { return };
             let text = if embed {
-                embed_code(&page_url(), &payload, &title(&scenario))
+                embed_code(&page_url(), payload, &title(&scenario))
             } else {
                 format!("{}#s={payload}", page_url())
             };
@@ -157,6 +166,7 @@ pub fn ShareBar(p: &ShareProps) -> Html {
             link.set(Some((text, embed)));
         })
     };
+    let ready = payload.is_some();
     let on_save = {
         let scenario = p.scenario.clone();
         Callback::from(move |_| {
@@ -193,8 +203,8 @@ pub fn ShareBar(p: &ShareProps) -> Html {
     });
     html! {
         <div class="share" role="group" aria-label="Share and files">
-            <button onclick={offer(false)} data-testid="share" title="A link with this scenario and plot; anyone opening it can replay it exactly">{ "Share" }</button>
-            <button onclick={offer(true)} data-testid="embed-code" title="An <iframe> for a web page or a tutorial: the network, the controls and the plot of this scenario">{ "Copy embed code" }</button>
+            <button onclick={offer(false)} disabled={!ready} data-testid="share" title="A link with this scenario and plot; anyone opening it can replay it exactly">{ "Share" }</button>
+            <button onclick={offer(true)} disabled={!ready} data-testid="embed-code" title="An <iframe> for a web page or a tutorial: the network, the controls and the plot of this scenario">{ "Copy embed code" }</button>
             <button onclick={on_save} data-testid="save-json">{ "Save JSON" }</button>
             <input id="open-json" type="file" accept=".json,application/json" onchange={on_file} data-testid="open-json" class="visually-hidden" />
             <label class="file-button" for="open-json">{ "Open JSON…" }</label>

@@ -4,6 +4,7 @@
 
 use super::super::document::{use_doc, Action, Origin};
 use super::super::download::download_text;
+use super::super::links::use_payload;
 use super::super::storage;
 use super::live::{use_live, use_sim};
 use super::topology::{groups, paint};
@@ -602,13 +603,37 @@ struct AuthorProps {
     scenario: Rc<Scenario>,
 }
 
+/// A link to copy or preview (`{prefix}-link`, `-copy`, `-preview`); `None` while it is being made.
+fn link_row(url: Option<String>, prefix: &str, label: &'static str, copied: &UseStateHandle<bool>) -> Html {
+    let copy = {
+        let (url, copied) = (url.clone(), copied.clone());
+        Callback::from(move |_: MouseEvent| {
+            if let Some(url) = &url {
+                super::super::share::copy_to_clipboard(url, copied.clone())
+            }
+        })
+    };
+    html! {
+        <>
+            <input class="share-link" type="text" readonly=true value={url.clone().unwrap_or_default()} placeholder="making the link…"
+                data-testid={format!("{prefix}-link")} aria-label={label} />
+            <div class="input-row">
+                <button onclick={copy} disabled={url.is_none()} data-testid={format!("{prefix}-copy")}>{ if **copied { "Copied" } else { "Copy link" } }</button>
+                <a class="button" href={url} target="_blank" rel="noopener" data-testid={format!("{prefix}-preview")}>{ "Preview as a student ↗" }</a>
+            </div>
+        </>
+    }
+}
+
 /// A teacher's form: an exercise about the current scenario, shared as a link.
 #[component]
 fn Author(p: &AuthorProps) -> Html {
     let fields = use_state(|| BTreeMap::<&'static str, String>::from([("tolerance", String::from("5"))]));
     let locked = use_state(Vec::<&'static str>::new);
-    // The link made (with its exercise), or why not.
-    let out = use_state(|| None::<Result<(String, Rc<Exercise>), String>>);
+    // The exercise made (with the JSON of its link), or why not; its link is made in the background.
+    let out = use_state(|| None::<Result<(Rc<Vec<u8>>, Rc<Exercise>), String>>);
+    let made_json = out.as_ref().and_then(|r| r.as_ref().ok()).map(|(json, _)| json.clone());
+    let made_link = use_payload(made_json).map(|p| format!("{}#x={p}", super::super::share::page_url()));
     // What the current run gives for the exercise's measurement, or why it gives nothing yet.
     let answer = use_state(|| None::<Result<f64, String>>);
     let sim = use_sim();
@@ -674,10 +699,6 @@ fn Author(p: &AuthorProps) -> Html {
         }
     };
     let copied = use_state(|| false);
-    let copy = |url: String| {
-        let copied = copied.clone();
-        Callback::from(move |_: MouseEvent| super::super::share::copy_to_clipboard(&url, copied.clone()))
-    };
     // The sheet being put together (kept in the browser, so a reload or another scenario loaded between two
     // exercises loses nothing).
     let sheet = use_state(|| storage::load::<Sheet>(SAVED_SHEET).unwrap_or_default());
@@ -685,7 +706,9 @@ fn Author(p: &AuthorProps) -> Html {
         use_effect_with((*sheet).clone(), |s| storage::save(SAVED_SHEET, s));
     }
     // Its link always matches it.
-    let sheet_link = use_memo((*sheet).clone(), |s| format!("{}#x={}", super::super::share::page_url(), s.to_link()));
+    let sheet_json = use_memo((*sheet).clone(), |s| Rc::new(s.json()));
+    let sheet_link =
+        use_payload(Some((*sheet_json).clone())).map(|p| format!("{}#x={p}", super::super::share::page_url()));
     let add_to_sheet = |e: Rc<Exercise>| {
         edit_sheet(&sheet, move |s| {
             s.exercises.retain(|x| x.id != e.id);
@@ -755,7 +778,7 @@ fn Author(p: &AuthorProps) -> Html {
                     explanation: get("explanation"),
                 };
                 let one = Sheet { title: String::new(), exercises: vec![e.clone()] };
-                Ok((format!("{}#x={}", super::super::share::page_url(), one.to_link()), Rc::new(e)))
+                Ok((Rc::new(one.json()), Rc::new(e)))
             })();
             if let Ok((_, e)) = &made {
                 measure(e);
@@ -790,12 +813,10 @@ fn Author(p: &AuthorProps) -> Html {
             <button onclick={make} data-testid="author-make">{ "Make the exercise link" }</button>
             if let Some(r) = &*out {
                 { match r {
-                    Ok((url, e)) => html! {
+                    Ok((_, e)) => html! {
                         <div class="author-made">
-                            <input class="share-link" type="text" readonly=true value={url.clone()} data-testid="author-link" aria-label="Exercise link" />
-                            <div class="input-row">
-                                <button onclick={copy(url.clone())} data-testid="author-copy">{ if *copied { "Copied" } else { "Copy link" } }</button>
-                                <a class="button" href={url.clone()} target="_blank" rel="noopener" data-testid="author-preview">{ "Preview as a student ↗" }</a>
+                            { link_row(made_link.clone(), "author", "Exercise link", &copied) }
+                                <div class="input-row">
                                 <button onclick={{ let (measure, e) = (measure.clone(), e.clone()); Callback::from(move |_| measure(&e)) }}
                                     data-testid="author-measure" title="Measure the run as it stands now">{ "Measure this run again" }</button>
                                 <button onclick={add_to_sheet(e.clone())} data-testid="author-add">{ "Add to the sheet" }</button>
@@ -827,12 +848,7 @@ fn Author(p: &AuthorProps) -> Html {
                             </li>
                         }
                     </ol>
-                    <input class="share-link" type="text" readonly=true value={(*sheet_link).clone()} data-testid="author-sheet-link" aria-label="Sheet link" />
-                    <div class="input-row">
-                        <button onclick={{ let (url, c) = ((*sheet_link).clone(), sheet_copied.clone()); Callback::from(move |_: MouseEvent| super::super::share::copy_to_clipboard(&url, c.clone())) }}
-                            data-testid="author-sheet-copy">{ if *sheet_copied { "Copied" } else { "Copy link" } }</button>
-                        <a class="button" href={(*sheet_link).clone()} target="_blank" rel="noopener" data-testid="author-sheet-preview">{ "Preview as a student ↗" }</a>
-                    </div>
+                    { link_row(sheet_link.clone(), "author-sheet", "Sheet link", &sheet_copied) }
                 </fieldset>
             }
         </details>

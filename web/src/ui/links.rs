@@ -1,0 +1,138 @@
+//! Link payloads (`#s=` share links, `#x=` exercise links) made and opened with the browser's own raw DEFLATE
+//! (`CompressionStream` / `DecompressionStream`, "deflate-raw"), so the page's wasm carries no DEFLATE code (15 KB
+//! gzipped); the rest of the format is the core's (`scenario::link`: version, base64, size limits, migration).
+//! The command line deflates with miniz_oxide: the streams differ, the JSON they hold is the same, and a link made
+//! by either opens in both. The browser works asynchronously: links are made in the background as the scenario
+//! changes ([`use_payload`]) and opened before the app starts ([`opened`]).
+
+use ibcc_core::scenario::link::{read_json, unwrap, wrap, LinkError, MAX_JSON_BYTES};
+use serde_json::Value;
+use std::rc::Rc;
+use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{Blob, ReadableStream, ReadableStreamDefaultReader, ReadableStreamReadResult, ReadableWritablePair};
+use yew::prelude::*;
+
+// The Compression Streams API (web-sys has it only behind an unstable flag): two transform streams of one shape.
+#[wasm_bindgen]
+extern "C" {
+    type CompressionStream;
+    #[wasm_bindgen(constructor, catch)]
+    fn new(format: &str) -> Result<CompressionStream, JsValue>;
+    #[wasm_bindgen(method, getter)]
+    fn readable(this: &CompressionStream) -> ReadableStream;
+    #[wasm_bindgen(method, getter)]
+    fn writable(this: &CompressionStream) -> web_sys::WritableStream;
+
+    type DecompressionStream;
+    #[wasm_bindgen(constructor, catch)]
+    fn new(format: &str) -> Result<DecompressionStream, JsValue>;
+    #[wasm_bindgen(method, getter)]
+    fn readable(this: &DecompressionStream) -> ReadableStream;
+    #[wasm_bindgen(method, getter)]
+    fn writable(this: &DecompressionStream) -> web_sys::WritableStream;
+}
+
+/// `bytes` through a compression or decompression stream (`readable`, `writable`), at most `limit` bytes out
+/// (`None`: more than that).
+async fn through(
+    bytes: &[u8],
+    readable: ReadableStream,
+    writable: web_sys::WritableStream,
+    limit: usize,
+) -> Result<Option<Vec<u8>>, JsValue> {
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
+    let input = Blob::new_with_u8_array_sequence(&parts)?.stream();
+    let output = input.pipe_through(&ReadableWritablePair::new(&readable, &writable));
+    let reader: ReadableStreamDefaultReader = output.get_reader().unchecked_into();
+    let mut out = Vec::new();
+    loop {
+        let chunk: ReadableStreamReadResult = JsFuture::from(reader.read()).await?.unchecked_into();
+        if chunk.get_done().unwrap_or(true) {
+            return Ok(Some(out));
+        }
+        let data = js_sys::Uint8Array::new(&chunk.get_value());
+        if out.len() + data.length() as usize > limit {
+            // A "zip bomb": stop reading rather than hold it.
+            let _ = reader.cancel();
+            return Ok(None);
+        }
+        let at = out.len();
+        out.resize(at + data.length() as usize, 0);
+        data.copy_to(&mut out[at..]);
+    }
+}
+
+/// A link payload for `json` (the JSON a link carries: `scenario::link::json_of`).
+pub async fn pack(json: &[u8]) -> Result<String, String> {
+    let stream = CompressionStream::new("deflate-raw").map_err(|_| no_streams())?;
+    let deflated = through(json, stream.readable(), stream.writable(), usize::MAX).await;
+    deflated.ok().flatten().map(|d| wrap(&d)).ok_or_else(|| String::from("the browser could not compress the link"))
+}
+
+/// The JSON value a link payload holds (not yet checked as a scenario or an exercise).
+pub async fn unpack(link: &str) -> Result<Value, String> {
+    let (version, deflated) = unwrap(link).map_err(|e| e.to_string())?;
+    let stream = DecompressionStream::new("deflate-raw").map_err(|_| no_streams())?;
+    let json = match through(&deflated, stream.readable(), stream.writable(), MAX_JSON_BYTES).await {
+        Ok(Some(json)) => json,
+        Ok(None) => return Err(LinkError::TooLarge.to_string()),
+        Err(_) => return Err(LinkError::Damaged.to_string()),
+    };
+    read_json(version, &json).map_err(|e| e.to_string())
+}
+
+fn no_streams() -> String {
+    String::from("this browser cannot open or make links (it has no CompressionStream); try a newer one")
+}
+
+/// The links the page was opened with: what a share link (`#s=`) and an exercise link (`#x=`) hold, or why they
+/// cannot be opened. Read (and taken out of the address) before the app starts.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Opened {
+    pub share: Option<Result<Value, String>>,
+    pub exercise: Option<Result<Value, String>>,
+}
+
+/// Opens the links in the page's address.
+pub async fn opened() -> Opened {
+    let share = super::share::take_fragment("s=");
+    let exercise = super::share::take_fragment("x=");
+    Opened {
+        share: match share {
+            Some(link) => Some(unpack(&link).await),
+            None => None,
+        },
+        exercise: match exercise {
+            Some(link) => Some(unpack(&link).await),
+            None => None,
+        },
+    }
+}
+
+/// The link payload of `json`, made in the background: `None` until it is ready (a moment after `json` changes).
+#[hook]
+pub fn use_payload(json: Option<Rc<Vec<u8>>>) -> Option<Rc<String>> {
+    let payload = use_state(|| None::<Rc<String>>);
+    // Only the latest request may set it: an older one can finish after a newer one.
+    let latest = use_mut_ref(|| 0u32);
+    {
+        let payload = payload.clone();
+        use_effect_with(json, move |json| {
+            *latest.borrow_mut() += 1;
+            let mine = *latest.borrow();
+            payload.set(None);
+            if let Some(json) = json.clone() {
+                wasm_bindgen_futures::spawn_local(async move {
+                    if let Ok(p) = pack(&json).await {
+                        if *latest.borrow() == mine {
+                            payload.set(Some(Rc::new(p)));
+                        }
+                    }
+                });
+            }
+        });
+    }
+    (*payload).clone()
+}
