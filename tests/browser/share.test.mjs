@@ -104,7 +104,8 @@ test('a link made on the command line opens in the page, and the page makes link
   const v1 = (await readFile(new URL('../golden/link-v1.txt', import.meta.url), 'utf8')).trim();
   const page = await openPage(browser, `${server.url}#s=${v1}`);
   assert.equal(await page.getByLabel('Scenario').locator('option:checked').innerText(), 'From a shared link');
-  assert.equal(await page.getByTestId('plot-kind').inputValue(), 'buffers');
+  // (The plot follows once the run has started.)
+  await page.waitForFunction(() => document.querySelector('[data-testid=plot-kind]').value === 'buffers');
   assert.equal(await page.getByTestId('link-error').count(), 0);
   // The page's own link of the recorded preset and plot carries the same JSON as the recorded one.
   await page.getByLabel('Scenario').selectOption('infocom03-fig3b');
