@@ -84,23 +84,11 @@ fn a_credit_starved_ack_lane_keeps_memory_flat() {
     s.source.window_packets = None;
     let node = |id: &str, kind| Node { id: id.into(), kind, switch: None, x: None, y: None };
     s.nodes = vec![node("S", NodeKind::Switch), node("R", NodeKind::Host)];
-    s.links = vec![Link {
-        a: "R".into(),
-        b: "S".into(),
-        bandwidth_gbps: None,
-        propagation_ns: Some(100_000),
-        vl_arbitration: None,
-    }];
+    s.links = vec![Link { propagation_ns: Some(100_000), ..Link::between("R", "S") }];
     for i in 0..4 {
         let id = format!("H{i}");
         s.nodes.push(node(&id, NodeKind::Host));
-        s.links.push(Link {
-            a: id.clone(),
-            b: "S".into(),
-            bandwidth_gbps: None,
-            propagation_ns: None,
-            vl_arbitration: None,
-        });
+        s.links.push(Link::between(&id, "S"));
         s.flows.push(Flow {
             id: format!("f{i}"),
             src: id,

@@ -8,7 +8,7 @@ fn node(id: &str, kind: NodeKind) -> Node {
 }
 
 fn link(a: &str, b: &str) -> Link {
-    Link { a: a.into(), b: b.into(), bandwidth_gbps: None, propagation_ns: None, vl_arbitration: None }
+    Link::between(a, b)
 }
 
 fn flow(id: &str, src: &str, dst: &str) -> Flow {

@@ -70,10 +70,7 @@ fn fixed_interval_spaces_packets_by_the_flits_idle_cycles() {
         Node { id: "S".into(), kind: NodeKind::Switch, switch: None, x: None, y: None },
         Node { id: "D".into(), kind: NodeKind::Host, switch: None, x: None, y: None },
     ];
-    s.links = vec![
-        Link { a: "H".into(), b: "S".into(), bandwidth_gbps: None, propagation_ns: None, vl_arbitration: None },
-        Link { a: "S".into(), b: "D".into(), bandwidth_gbps: None, propagation_ns: None, vl_arbitration: None },
-    ];
+    s.links = vec![Link::between("H", "S"), Link::between("S", "D")];
     s.flows = vec![ibcc_core::scenario::Flow {
         id: "f".into(),
         src: "H".into(),

@@ -178,6 +178,18 @@ mod tests {
         LinkSnapshot { rate: 1.0, busy: true, stalled, marks: (stalled_ns / 10.0) as u64, stalled_ns }
     }
 
+    /// Channel 0's buffer (one VL), full, its oldest packet waiting for channel `out`.
+    fn full_buffer_waiting_for(out: u32) -> Vec<BufferSnapshot> {
+        vec![BufferSnapshot {
+            channel: 0,
+            fill: 1.0,
+            packets: 4.0,
+            vl_fill: vec![1.0],
+            waiting_for: Some(out),
+            vl_waiting_for: vec![],
+        }]
+    }
+
     fn snap(time_ns: f64, links: Vec<LinkSnapshot>, buffers: Vec<BufferSnapshot>) -> Snapshot {
         Snapshot { time_ns, events: 0, links, buffers, flows: Vec::new(), vl_stalled_ns: Vec::new() }
     }
@@ -209,14 +221,7 @@ mod tests {
     /// drains at full rate. Flow 0 goes through the root, flow 1 only through channel 0 to another output (4).
     #[test]
     fn finds_the_root_and_the_victim() {
-        let buffers = vec![BufferSnapshot {
-            channel: 0,
-            fill: 1.0,
-            packets: 4.0,
-            vl_fill: vec![1.0],
-            waiting_for: Some(2),
-            vl_waiting_for: vec![],
-        }];
+        let buffers = full_buffer_waiting_for(2);
         let s = snap(10.0, vec![link(0.0, true); 6], buffers);
         let stall = vec![0.9, 0.0, 0.0, 0.0, 0.0, 0.0];
         let paths = [Some(vec![0, 2]), Some(vec![0, 4]), Some(vec![5]), None];
@@ -230,14 +235,7 @@ mod tests {
     #[test]
     fn a_blocked_output_is_not_a_root() {
         // The buffer waits for channel 2, itself blocked further down: congestion comes from beyond it.
-        let buffers = vec![BufferSnapshot {
-            channel: 0,
-            fill: 1.0,
-            packets: 4.0,
-            vl_fill: vec![1.0],
-            waiting_for: Some(2),
-            vl_waiting_for: vec![],
-        }];
+        let buffers = full_buffer_waiting_for(2);
         let t = tree(&snap(10.0, vec![link(0.0, false); 4], buffers), vec![0.5, 0.0, 0.6, 0.0], &[], &[]);
         assert_eq!(t.root, [false; 4]);
         assert_eq!(t.blocked, [true, false, true, false]);

@@ -79,7 +79,7 @@ pub fn add_link(s: &Scenario, a: &str, b: &str) -> Result<Scenario, Refused> {
     if s.links.iter().any(|l| (l.a == a && l.b == b) || (l.a == b && l.b == a)) {
         return Err(Refused(format!("{a} and {b} are already linked")));
     }
-    let link = Link { a: a.into(), b: b.into(), bandwidth_gbps: None, propagation_ns: None, vl_arbitration: None };
+    let link = Link::between(a, b);
     checked(s, |n| n.links.push(link))
 }
 

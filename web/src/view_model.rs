@@ -422,13 +422,7 @@ mod tests {
         for i in 0..n {
             let x = 500.0 + (i as f64 - (n as f64 - 1.0) / 2.0) * 60.0;
             s.nodes.push(node(format!("h{i}"), ibcc_core::scenario::NodeKind::Host, x, 400.0));
-            s.links.push(ibcc_core::scenario::Link {
-                a: format!("h{i}"),
-                b: "S".into(),
-                bandwidth_gbps: None,
-                propagation_ns: None,
-                vl_arbitration: None,
-            });
+            s.links.push(ibcc_core::scenario::Link::between(&format!("h{i}"), "S"));
         }
         let lay = layout(&s);
         (s, lay)

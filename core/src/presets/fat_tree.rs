@@ -11,7 +11,7 @@ fn node(id: String, kind: NodeKind, x: f64, y: f64) -> Node {
 }
 
 fn link(a: &str, b: &str) -> Link {
-    Link { a: a.into(), b: b.into(), bandwidth_gbps: None, propagation_ns: None, vl_arbitration: None }
+    Link::between(a, b)
 }
 
 fn greedy(id: String, src: u32, dst: u32, group: &str, start_ns: u64) -> Flow {

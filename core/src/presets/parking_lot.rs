@@ -14,21 +14,9 @@ pub fn parking_lot(n: u32, name: &str, duration_ns: u64) -> Scenario {
         let x = step * f64::from(i);
         s.nodes.push(Node { id: format!("S{i}"), kind: NodeKind::Switch, switch: None, x: Some(x), y: Some(250.0) });
         s.nodes.push(Node { id: format!("H{i}"), kind: NodeKind::Host, switch: None, x: Some(x), y: Some(420.0) });
-        s.links.push(Link {
-            a: format!("H{i}"),
-            b: format!("S{i}"),
-            bandwidth_gbps: None,
-            propagation_ns: None,
-            vl_arbitration: None,
-        });
+        s.links.push(Link::between(&format!("H{i}"), &format!("S{i}")));
         if i > 1 {
-            s.links.push(Link {
-                a: format!("S{}", i - 1),
-                b: format!("S{i}"),
-                bandwidth_gbps: None,
-                propagation_ns: None,
-                vl_arbitration: None,
-            });
+            s.links.push(Link::between(&format!("S{}", i - 1), &format!("S{i}")));
         }
         s.flows.push(Flow {
             id: format!("f{i}"),
@@ -45,13 +33,7 @@ pub fn parking_lot(n: u32, name: &str, duration_ns: u64) -> Scenario {
     }
     let x = step * f64::from(n) + step * 0.6;
     s.nodes.push(Node { id: String::from("D"), kind: NodeKind::Host, switch: None, x: Some(x), y: Some(100.0) });
-    s.links.push(Link {
-        a: format!("S{n}"),
-        b: String::from("D"),
-        bandwidth_gbps: None,
-        propagation_ns: None,
-        vl_arbitration: None,
-    });
+    s.links.push(Link::between(&format!("S{n}"), "D"));
     s
 }
 

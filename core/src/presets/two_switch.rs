@@ -28,7 +28,7 @@ fn node(id: &str, kind: NodeKind, x: f64, y: f64) -> Node {
 }
 
 fn link(a: &str, b: &str) -> Link {
-    Link { a: a.into(), b: b.into(), bandwidth_gbps: None, propagation_ns: None, vl_arbitration: None }
+    Link::between(a, b)
 }
 
 fn flow(id: String, src: &str, dst: &str, group: &str, start_ns: u64, traffic: Traffic) -> Flow {

@@ -252,6 +252,13 @@ pub struct Link {
     pub vl_arbitration: Option<VlArbitration>,
 }
 
+impl Link {
+    /// A link between nodes `a` and `b` with the scenario's bandwidth, propagation delay and VL arbitration.
+    pub fn between(a: &str, b: &str) -> Self {
+        Self { a: a.into(), b: b.into(), bandwidth_gbps: None, propagation_ns: None, vl_arbitration: None }
+    }
+}
+
 /// How a flow offers traffic.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]

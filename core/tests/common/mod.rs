@@ -20,36 +20,18 @@ pub fn random_scenario(seed: u64) -> Scenario {
     }
     for i in 1..switches {
         let parent = rng.below(i as u64);
-        s.links.push(Link {
-            a: format!("S{parent}"),
-            b: format!("S{i}"),
-            bandwidth_gbps: None,
-            propagation_ns: None,
-            vl_arbitration: None,
-        });
+        s.links.push(Link::between(&format!("S{parent}"), &format!("S{i}")));
     }
     for _ in 0..rng.below(3) {
         let (a, b) = (rng.below(switches as u64), rng.below(switches as u64));
         if a != b {
-            s.links.push(Link {
-                a: format!("S{a}"),
-                b: format!("S{b}"),
-                bandwidth_gbps: None,
-                propagation_ns: None,
-                vl_arbitration: None,
-            });
+            s.links.push(Link::between(&format!("S{a}"), &format!("S{b}")));
         }
     }
     for i in 0..hosts {
         s.nodes.push(Node { id: format!("H{i}"), kind: NodeKind::Host, switch: None, x: None, y: None });
         let sw = rng.below(switches as u64);
-        s.links.push(Link {
-            a: format!("H{i}"),
-            b: format!("S{sw}"),
-            bandwidth_gbps: None,
-            propagation_ns: None,
-            vl_arbitration: None,
-        });
+        s.links.push(Link::between(&format!("H{i}"), &format!("S{sw}")));
     }
     for l in &mut s.links {
         if rng.below(3) == 0 {
