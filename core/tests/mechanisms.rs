@@ -573,3 +573,31 @@ fn a_host_shares_its_link_between_vls_by_weight() {
         }
     }
 }
+
+/// A VL waiting for credit at a host does not hold back a rate-limited flow of another VL: on the line H0 - S1 -
+/// S2 - H3 with a host H4 on S1 and the last link at a tenth of the speed, flow f (VL 0, H0 -> H3) fills VL 0's
+/// buffers back to H0 and waits for credit most of the time, while flow v (VL 1, H0 -> H4, a path f does not
+/// slow) is held to a fixed rate of 0.3 by its rate timer. v must get its 0.3 of its link (1%: the packets of its
+/// first gaps): its timer wakes the host while VL 0 waits for credit, rather than v waiting for VL 0's next credit
+/// (one every ten packet times).
+#[test]
+fn a_rate_timer_wakes_a_host_whose_other_vl_waits_for_credit() {
+    use ibcc_core::scenario::{Response, SourceOverride};
+    let mut s = with_vls(line(4_000_000), 2);
+    s.nodes.push(node("H4", NodeKind::Host));
+    s.links.push(link("H4", "S1"));
+    s.links[2].bandwidth_gbps = Some(0.8);
+    s.source.window_packets = None;
+    let fixed =
+        SourceOverride { response: Some(Response::Fixed), fixed_rate_fraction: Some(0.3), ..Default::default() };
+    s.flows.push(Flow { sl: 1, source: Some(fixed), ..flow("v", "H0", "H4") });
+    s.measure.from_ns = 1_000_000;
+    let mut sim = Simulation::new(&s).unwrap();
+    while sim.step_until(u64::MAX, 997) > 0 {
+        sim.check_invariants().unwrap();
+    }
+    let r = sim.results();
+    let (f, v) = (r.flow("f").unwrap().throughput_fraction, r.flow("v").unwrap().throughput_fraction);
+    assert!(f < 0.11, "f is held by the slow link: {f}");
+    assert!((v - 0.3).abs() < 0.01, "v gets {v}");
+}

@@ -111,7 +111,14 @@ impl Simulation {
             // back the others).
             let Some((at, choice)) = self.next_to_send(slot, channel) else {
                 self.channels[channel as usize].stalled_since.get_or_insert(now);
-                return; // a credit will run this pass again
+                // A credit will run this pass again. With several VLs a flow of another VL held only by its rate
+                // may be ready before that: its timer must still wake the host.
+                if self.vls > 1 {
+                    if let Some(&Reverse((t, _))) = self.hosts[slot].timers.peek() {
+                        self.wake_host_at(slot, t);
+                    }
+                }
+                return;
             };
             let f = self.hosts[slot].ready.remove(at).expect("found in the ready list") as usize;
             let rate_ok_at = self.flows[f].rate_ok_at;
