@@ -2,7 +2,8 @@
 //! JSON value into bytes ([`to_bytes`]), and the worker deserializes the message from them ([`from_bytes`]), a
 //! self-describing serde format read as serde_json reads a `Value`, so every type reads as it does from JSON; the
 //! worker's wasm then carries none of serde_json (its text reader is its largest part). Numbers keep their exact
-//! kind and bits (`u64`, `i64`, `f64`).
+//! kind and bits (`u64`, `i64`, `f64`). Object keys are read as strings only (serde_json also reads numbers and
+//! booleans from them): the messages have no maps with other keys.
 //!
 //! A value is a tag byte and its content: 0 null, 1 false, 2 true, 3 `u64` (LEB128), 4 `i64` (zigzag LEB128),
 //! 5 `f64` (8 bytes, little-endian), 6 string (length, UTF-8), 7 array (length, values), 8 object (length, then

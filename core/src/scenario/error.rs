@@ -77,8 +77,17 @@ impl ScenarioError {
 }
 
 /// A name in double quotes, as `{:?}` writes it for the names people type (quotes and backslashes escaped, control
-/// characters as `\u{..}`), without `Debug`'s Unicode tables in the wasm files.
+/// characters, spaces other than ' ', and the invisible or direction-changing characters a name may carry as
+/// `\u{..}`), without `Debug`'s Unicode tables in the wasm files. (Debug also escapes a combining mark at the start
+/// and unassigned code points; those print as they are here.)
 pub(crate) struct Quoted<'a>(pub &'a str);
+
+/// Characters a reader could not see or that would reorder the text around them.
+fn unseen(c: char) -> bool {
+    c.is_control()
+        || (c.is_whitespace() && c != ' ')
+        || matches!(c, '\u{ad}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2064}' | '\u{feff}')
+}
 
 impl fmt::Display for Quoted<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -90,7 +99,7 @@ impl fmt::Display for Quoted<'_> {
                 '\n' => f.write_str("\\n")?,
                 '\r' => f.write_str("\\r")?,
                 '\0' => f.write_str("\\0")?,
-                c if c.is_control() => write!(f, "\\u{{{:x}}}", u32::from(c))?,
+                c if unseen(c) => write!(f, "\\u{{{:x}}}", u32::from(c))?,
                 c => write!(f, "{c}")?,
             }
         }
@@ -164,7 +173,22 @@ mod tests {
     /// As `{:?}` writes the names people type.
     #[test]
     fn quoted_is_debug_for_names() {
-        for name in ["A1", "a \"b\" \\c", "é→ü", "tab\there", "new\nline\r\0", "bell\u{7}", ""] {
+        for name in [
+            "A1",
+            "a \"b\" \\c",
+            "é→ü",
+            "tab\there",
+            "new\nline\r\0",
+            "bell\u{7}",
+            "",
+            "nb\u{a0}sp",
+            "wide\u{3000}space",
+            "zero\u{200b}width",
+            "rtl\u{202e}x",
+            "soft\u{ad}hyphen",
+            "bom\u{feff}",
+            "日本",
+        ] {
             assert_eq!(format!("{}", Quoted(name)), format!("{name:?}"), "{name}");
         }
     }

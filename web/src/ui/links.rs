@@ -11,7 +11,7 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{Blob, ReadableStream, ReadableStreamDefaultReader, ReadableStreamReadResult, ReadableWritablePair};
+use web_sys::{ReadableStream, ReadableStreamDefaultReader, ReadableStreamReadResult};
 use yew::prelude::*;
 
 // The Compression Streams API (web-sys has it only behind an unstable flag): two transform streams of one shape.
@@ -34,18 +34,31 @@ extern "C" {
     fn writable(this: &DecompressionStream) -> web_sys::WritableStream;
 }
 
+/// Bytes written to a stream at a time: the browser inflates what it is given before the page reads it, so small
+/// pieces bound what a hostile link makes it hold (about a thousand times a piece) before the limit stops it.
+const PIECE: usize = 1024;
+
 /// `bytes` through a compression or decompression stream (`readable`, `writable`), at most `limit` bytes out
-/// (`None`: more than that).
+/// (`Ok(None)`: more than that). The input goes in pieces while the output is read, so the stream's back-pressure
+/// keeps the browser from running ahead.
 async fn through(
     bytes: &[u8],
     readable: ReadableStream,
     writable: web_sys::WritableStream,
     limit: usize,
 ) -> Result<Option<Vec<u8>>, JsValue> {
-    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
-    let input = Blob::new_with_u8_array_sequence(&parts)?.stream();
-    let output = input.pipe_through(&ReadableWritablePair::new(&readable, &writable));
-    let reader: ReadableStreamDefaultReader = output.get_reader().unchecked_into();
+    let writer = writable.get_writer()?;
+    let input = bytes.to_vec();
+    wasm_bindgen_futures::spawn_local(async move {
+        for piece in input.chunks(PIECE) {
+            // (Refused once the reader has stopped: nothing more to write.)
+            if JsFuture::from(writer.write_with_chunk(&js_sys::Uint8Array::from(piece))).await.is_err() {
+                return;
+            }
+        }
+        let _ = JsFuture::from(writer.close()).await;
+    });
+    let reader: ReadableStreamDefaultReader = readable.get_reader().unchecked_into();
     let mut out = Vec::new();
     loop {
         let chunk: ReadableStreamReadResult = JsFuture::from(reader.read()).await?.unchecked_into();
@@ -54,7 +67,7 @@ async fn through(
         }
         let data = js_sys::Uint8Array::new(&chunk.get_value());
         if out.len() + data.length() as usize > limit {
-            // A "zip bomb": stop reading rather than hold it.
+            // A "zip bomb": stop the stream rather than hold it.
             let _ = reader.cancel();
             return Ok(None);
         }
@@ -111,10 +124,11 @@ pub async fn opened() -> Opened {
     }
 }
 
-/// The link payload of `json`, made in the background: `None` until it is ready (a moment after `json` changes).
+/// The link payload of `json`, made in the background: `None` until it is ready (a moment after `json` changes),
+/// then the payload or why the browser could not make it.
 #[hook]
-pub fn use_payload(json: Option<Rc<Vec<u8>>>) -> Option<Rc<String>> {
-    let payload = use_state(|| None::<Rc<String>>);
+pub fn use_payload(json: Option<Rc<Vec<u8>>>) -> Option<Result<Rc<String>, String>> {
+    let payload = use_state(|| None::<Result<Rc<String>, String>>);
     // Only the latest request may set it: an older one can finish after a newer one.
     let latest = use_mut_ref(|| 0u32);
     {
@@ -125,10 +139,9 @@ pub fn use_payload(json: Option<Rc<Vec<u8>>>) -> Option<Rc<String>> {
             payload.set(None);
             if let Some(json) = json.clone() {
                 wasm_bindgen_futures::spawn_local(async move {
-                    if let Ok(p) = pack(&json).await {
-                        if *latest.borrow() == mine {
-                            payload.set(Some(Rc::new(p)));
-                        }
+                    let made = pack(&json).await.map(Rc::new);
+                    if *latest.borrow() == mine {
+                        payload.set(Some(made));
                     }
                 });
             }

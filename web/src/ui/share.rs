@@ -1,6 +1,6 @@
 //! Sharing: a link with the whole scenario and the plot shown in its fragment (copied to the clipboard and shown to
 //! copy by hand), a scenario JSON file to download, and a JSON file to open. Opening a link happens when the page
-//! loads (`from_location`).
+//! loads (`links::opened`, then `from_link`).
 
 use super::document::{use_doc, Action, Origin};
 use super::download::download_text;
@@ -115,13 +115,17 @@ pub fn OpenInPlayground() -> Html {
     let json = use_memo((doc.scenario.clone(), plot), |(s, plot)| shared_json(s, *plot));
     let payload = use_payload(Some((*json).clone()));
     let name = title(&doc.scenario);
-    // (Until the link is made, a moment after a change, it opens the page's default.)
-    let href = payload.as_ref().map_or_else(page_url, |p| format!("{}#s={p}", page_url()));
+    // No address until the link is made (a moment after a change), so a click never opens another scenario.
+    let (href, why) = match &payload {
+        Some(Ok(p)) => (Some(format!("{}#s={p}", page_url())), None),
+        Some(Err(e)) => (None, Some(e.clone())),
+        None => (None, Some(String::from("making the link…"))),
+    };
     html! {
         <span class="open-full">
             <span class="embed-title" title={name.clone()}>{ name }</span>
-            <a href={href} target="_blank" rel="noopener" data-testid="open-in-playground"
-                data-ready={payload.is_some().to_string()}>{ "Open in the playground ↗" }</a>
+            <a href={href.clone()} target="_blank" rel="noopener" data-testid="open-in-playground" title={why}
+                aria-disabled={href.is_none().then_some("true")} data-ready={href.is_some().to_string()}>{ "Open in the playground ↗" }</a>
         </span>
     }
 }
@@ -155,7 +159,7 @@ pub fn ShareBar(p: &ShareProps) -> Html {
     let offer = |embed: bool| {
         let (link, copied, scenario, payload) = (link.clone(), copied.clone(), p.scenario.clone(), payload.clone());
         Callback::from(move |_| {
-            let Some(payload) = &payload else { return };
+            let Some(Ok(payload)) = &payload else { return };
             let text = if embed {
                 embed_code(&page_url(), payload, &title(&scenario))
             } else {
@@ -166,7 +170,7 @@ pub fn ShareBar(p: &ShareProps) -> Html {
             link.set(Some((text, embed)));
         })
     };
-    let ready = payload.is_some();
+    let ready = matches!(payload, Some(Ok(_)));
     let on_save = {
         let scenario = p.scenario.clone();
         Callback::from(move |_| {
@@ -218,6 +222,9 @@ pub fn ShareBar(p: &ShareProps) -> Html {
             }
             if let Some(e) = &*file_error {
                 <span class="error" role="alert" data-testid="open-error">{ e }</span>
+            }
+            if let Some(Err(e)) = &payload {
+                <span class="error" role="alert" data-testid="share-error">{ e }</span>
             }
         </div>
     }

@@ -603,8 +603,15 @@ struct AuthorProps {
     scenario: Rc<Scenario>,
 }
 
-/// A link to copy or preview (`{prefix}-link`, `-copy`, `-preview`); `None` while it is being made.
-fn link_row(url: Option<String>, prefix: &str, label: &'static str, copied: &UseStateHandle<bool>) -> Html {
+/// A link to copy or preview (`{prefix}-link`, `-copy`, `-preview`): `None` while it is being made, or why it
+/// could not be.
+fn link_row(
+    link: Option<Result<String, String>>,
+    prefix: &str,
+    label: &'static str,
+    copied: &UseStateHandle<bool>,
+) -> Html {
+    let url = link.as_ref().and_then(|l| l.as_ref().ok()).cloned();
     let copy = {
         let (url, copied) = (url.clone(), copied.clone());
         Callback::from(move |_: MouseEvent| {
@@ -617,9 +624,13 @@ fn link_row(url: Option<String>, prefix: &str, label: &'static str, copied: &Use
         <>
             <input class="share-link" type="text" readonly=true value={url.clone().unwrap_or_default()} placeholder="making the link…"
                 data-testid={format!("{prefix}-link")} aria-label={label} />
+            if let Some(Err(e)) = &link {
+                <p class="error" role="alert">{ e }</p>
+            }
             <div class="input-row">
                 <button onclick={copy} disabled={url.is_none()} data-testid={format!("{prefix}-copy")}>{ if **copied { "Copied" } else { "Copy link" } }</button>
-                <a class="button" href={url} target="_blank" rel="noopener" data-testid={format!("{prefix}-preview")}>{ "Preview as a student ↗" }</a>
+                <a class="button" href={url.clone()} aria-disabled={url.is_none().then_some("true")} target="_blank" rel="noopener"
+                    data-testid={format!("{prefix}-preview")}>{ "Preview as a student ↗" }</a>
             </div>
         </>
     }
@@ -633,7 +644,7 @@ fn Author(p: &AuthorProps) -> Html {
     // The exercise made (with the JSON of its link), or why not; its link is made in the background.
     let out = use_state(|| None::<Result<(Rc<Vec<u8>>, Rc<Exercise>), String>>);
     let made_json = out.as_ref().and_then(|r| r.as_ref().ok()).map(|(json, _)| json.clone());
-    let made_link = use_payload(made_json).map(|p| format!("{}#x={p}", super::super::share::page_url()));
+    let made_link = use_payload(made_json).map(|p| p.map(|p| format!("{}#x={p}", super::super::share::page_url())));
     // What the current run gives for the exercise's measurement, or why it gives nothing yet.
     let answer = use_state(|| None::<Result<f64, String>>);
     let sim = use_sim();
@@ -707,8 +718,8 @@ fn Author(p: &AuthorProps) -> Html {
     }
     // Its link always matches it.
     let sheet_json = use_memo((*sheet).clone(), |s| Rc::new(s.json()));
-    let sheet_link =
-        use_payload(Some((*sheet_json).clone())).map(|p| format!("{}#x={p}", super::super::share::page_url()));
+    let sheet_link = use_payload(Some((*sheet_json).clone()))
+        .map(|p| p.map(|p| format!("{}#x={p}", super::super::share::page_url())));
     let add_to_sheet = |e: Rc<Exercise>| {
         edit_sheet(&sheet, move |s| {
             s.exercises.retain(|x| x.id != e.id);
@@ -732,6 +743,13 @@ fn Author(p: &AuthorProps) -> Html {
         })
     };
     let sheet_copied = use_state(|| false);
+    // A new link has not been copied yet.
+    {
+        let copied = copied.clone();
+        use_effect_with(made_link.clone(), move |_| copied.set(false));
+        let copied = sheet_copied.clone();
+        use_effect_with(sheet_link.clone(), move |_| copied.set(false));
+    }
     let make = {
         let (fields, locked, out, s, measure) =
             (fields.clone(), locked.clone(), out.clone(), s.clone(), measure.clone());
