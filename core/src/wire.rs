@@ -43,6 +43,42 @@ impl de::Error for WireError {
     fn custom<T: fmt::Display>(msg: T) -> Self {
         Self(msg.to_string())
     }
+
+    /// As serde says it, but written here: serde's own wording formats floats and quotes strings with `Debug`,
+    /// which would carry float formatting and Unicode tables into the worker's wasm for an error message.
+    fn invalid_type(unexp: de::Unexpected, exp: &dyn de::Expected) -> Self {
+        Self(format!("invalid type: {}, expected {exp}", unexpected(unexp)))
+    }
+
+    fn invalid_value(unexp: de::Unexpected, exp: &dyn de::Expected) -> Self {
+        Self(format!("invalid value: {}, expected {exp}", unexpected(unexp)))
+    }
+}
+
+/// What was found instead, in serde's words (a float without its value, a string in plain quotes).
+fn unexpected(u: de::Unexpected) -> String {
+    use de::Unexpected as U;
+    let words = match u {
+        U::Bool(b) => return format!("boolean `{b}`"),
+        U::Unsigned(n) => return format!("integer `{n}`"),
+        U::Signed(n) => return format!("integer `{n}`"),
+        U::Char(c) => return format!("character `{c}`"),
+        U::Str(s) => return format!("string \"{s}\""),
+        U::Other(other) => other,
+        U::Float(_) => "floating point number",
+        U::Bytes(_) => "byte array",
+        U::Unit => "unit value",
+        U::Option => "Option value",
+        U::NewtypeStruct => "newtype struct",
+        U::Seq => "sequence",
+        U::Map => "map",
+        U::Enum => "enum",
+        U::UnitVariant => "unit variant",
+        U::NewtypeVariant => "newtype variant",
+        U::TupleVariant => "tuple variant",
+        U::StructVariant => "struct variant",
+    };
+    words.to_string()
 }
 
 fn unsupported(what: &str) -> WireError {
@@ -58,20 +94,22 @@ pub fn to_bytes<T: Serialize>(value: &T) -> Result<Vec<u8>, WireError> {
 
 /// A `T` from its binary form; every byte must be used.
 pub fn from_bytes<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, WireError> {
-    let mut r = Reader { bytes, at: 0 };
+    let mut r = Reader::new(bytes);
     let value = T::deserialize(&mut r)?;
-    if r.at != bytes.len() {
-        return Err(WireError(format!("{} bytes left over after the message", bytes.len() - r.at)));
-    }
+    r.finish()?;
     Ok(value)
 }
 
-struct Writer {
-    out: Vec<u8>,
+/// Bytes being written: the form's numbers and strings, for this format's serializer and for other binary forms
+/// built on the same pieces (the page's messages to its worker, `ibcc_web::jsonbin`).
+#[derive(Debug, Default)]
+pub struct Writer {
+    pub out: Vec<u8>,
 }
 
 impl Writer {
-    fn varint(&mut self, mut v: u64) {
+    /// An unsigned integer, LEB128.
+    pub fn varint(&mut self, mut v: u64) {
         while v >= 0x80 {
             self.out.push((v as u8) | 0x80);
             v >>= 7;
@@ -79,8 +117,15 @@ impl Writer {
         self.out.push(v as u8);
     }
 
-    fn signed(&mut self, v: i64) {
+    /// A signed integer, zigzagged.
+    pub fn signed(&mut self, v: i64) {
         self.varint(((v << 1) ^ (v >> 63)) as u64);
+    }
+
+    /// Bytes (or a string's UTF-8), after their length.
+    pub fn bytes(&mut self, v: &[u8]) {
+        self.varint(v.len() as u64);
+        self.out.extend_from_slice(v);
     }
 
     fn len(&mut self, len: Option<usize>) -> Result<(), WireError> {
@@ -152,8 +197,7 @@ impl ser::Serializer for &mut Writer {
         self.serialize_bytes(v.as_bytes())
     }
     fn serialize_bytes(self, v: &[u8]) -> Result<(), WireError> {
-        self.varint(v.len() as u64);
-        self.out.extend_from_slice(v);
+        self.bytes(v);
         Ok(())
     }
     fn serialize_none(self) -> Result<(), WireError> {
@@ -315,13 +359,34 @@ impl ser::SerializeStructVariant for &mut Writer {
     }
 }
 
-struct Reader<'b> {
+/// Bytes being read: the form's numbers and strings, for this format's deserializer and for other binary forms
+/// built on the same pieces. Nothing read can make it panic or allocate beyond the bytes it holds.
+#[derive(Debug)]
+pub struct Reader<'b> {
     bytes: &'b [u8],
     at: usize,
 }
 
 impl<'b> Reader<'b> {
-    fn take(&mut self, n: usize) -> Result<&'b [u8], WireError> {
+    pub fn new(bytes: &'b [u8]) -> Self {
+        Self { bytes, at: 0 }
+    }
+
+    /// Every byte must have been read.
+    pub fn finish(&self) -> Result<(), WireError> {
+        match self.bytes.len() - self.at {
+            0 => Ok(()),
+            left => Err(WireError(format!("{left} bytes left over after the message"))),
+        }
+    }
+
+    /// The next byte, not read yet.
+    pub fn peek(&self) -> Result<u8, WireError> {
+        self.bytes.get(self.at).copied().ok_or_else(|| WireError(String::from("the message is cut short")))
+    }
+
+    /// The next `n` bytes.
+    pub fn take(&mut self, n: usize) -> Result<&'b [u8], WireError> {
         let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len());
         let end = end.ok_or_else(|| WireError(String::from("the message is cut short")))?;
         let out = &self.bytes[self.at..end];
@@ -329,11 +394,13 @@ impl<'b> Reader<'b> {
         Ok(out)
     }
 
-    fn byte(&mut self) -> Result<u8, WireError> {
+    /// The next byte.
+    pub fn byte(&mut self) -> Result<u8, WireError> {
         Ok(self.take(1)?[0])
     }
 
-    fn varint(&mut self) -> Result<u64, WireError> {
+    /// An unsigned integer (LEB128).
+    pub fn varint(&mut self) -> Result<u64, WireError> {
         let mut v = 0u64;
         for shift in (0..64).step_by(7) {
             let b = self.byte()?;
@@ -345,7 +412,8 @@ impl<'b> Reader<'b> {
         Err(WireError(String::from("a number is too long")))
     }
 
-    fn signed(&mut self) -> Result<i64, WireError> {
+    /// A signed integer (zigzagged).
+    pub fn signed(&mut self) -> Result<i64, WireError> {
         let v = self.varint()?;
         Ok(((v >> 1) as i64) ^ -((v & 1) as i64))
     }
@@ -360,7 +428,7 @@ impl<'b> Reader<'b> {
 
     /// A length, no longer than the bytes left (each item takes at least one byte, or none for unit items, which
     /// no message has in a sequence): a damaged length cannot ask for a huge allocation.
-    fn len(&mut self) -> Result<usize, WireError> {
+    pub fn length(&mut self) -> Result<usize, WireError> {
         let n = self.varint()?;
         if n > (self.bytes.len() - self.at) as u64 {
             return Err(WireError(format!("a length of {n} is longer than the message")));
@@ -368,8 +436,9 @@ impl<'b> Reader<'b> {
         Ok(n as usize)
     }
 
-    fn str(&mut self) -> Result<&'b str, WireError> {
-        let n = self.len()?;
+    /// A string, after its length.
+    pub fn str(&mut self) -> Result<&'b str, WireError> {
+        let n = self.length()?;
         core::str::from_utf8(self.take(n)?).map_err(|_| WireError(String::from("a string is not UTF-8")))
     }
 }
@@ -436,7 +505,7 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
         v.visit_borrowed_str(self.str()?)
     }
     fn deserialize_bytes<V: Visitor<'de>>(self, v: V) -> Result<V::Value, WireError> {
-        let n = self.len()?;
+        let n = self.length()?;
         v.visit_borrowed_bytes(self.take(n)?)
     }
     fn deserialize_byte_buf<V: Visitor<'de>>(self, v: V) -> Result<V::Value, WireError> {
@@ -459,7 +528,7 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
         v.visit_newtype_struct(self)
     }
     fn deserialize_seq<V: Visitor<'de>>(self, v: V) -> Result<V::Value, WireError> {
-        let n = self.len()?;
+        let n = self.length()?;
         v.visit_seq(Items { r: self, left: n })
     }
     fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, v: V) -> Result<V::Value, WireError> {
@@ -474,7 +543,7 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
         v.visit_seq(Items { r: self, left: len })
     }
     fn deserialize_map<V: Visitor<'de>>(self, v: V) -> Result<V::Value, WireError> {
-        let n = self.len()?;
+        let n = self.length()?;
         v.visit_map(Items { r: self, left: n })
     }
     fn deserialize_struct<V: Visitor<'de>>(

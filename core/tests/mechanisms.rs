@@ -144,6 +144,15 @@ fn incast(duration_ns: u64) -> Scenario {
     s
 }
 
+/// `s` run to its end with the invariants checked every 997 events; its results.
+fn run_checking(s: &Scenario) -> ibcc_core::sim::Results {
+    let mut sim = Simulation::new(s).unwrap();
+    while sim.step_until(u64::MAX, 997) > 0 {
+        sim.check_invariants().unwrap();
+    }
+    sim.results()
+}
+
 /// The incast: both inputs back up. Credit flow control must stop each sender exactly when the 4-packet (132-block)
 /// input buffer is full: nothing is dropped, occupancy reaches but never exceeds capacity, and the two flows share
 /// the output evenly (oldest first).
@@ -405,11 +414,7 @@ fn coalesced_acks_one_per_window_and_at_once_for_a_mark() {
     let mut s = line(2_000_000);
     s.source.window_packets = Some(4);
     s.ack_coalescing = Some(AckCoalescing { every_packets: 8 });
-    let mut sim = Simulation::new(&s).unwrap();
-    while sim.step_until(u64::MAX, 997) > 0 {
-        sim.check_invariants().unwrap();
-    }
-    let r = sim.results();
+    let r = run_checking(&s);
     let (t, f) = (&r.totals, r.flow("f").unwrap());
     let sent = t.ack_packets_sent.unwrap();
     assert!(f.delivered_packets > 100);
@@ -506,11 +511,7 @@ fn vl_arbitration_weights_share_an_output() {
         s.flows[1].sl = 1;
         let low = vec![VlWeight { vl: 0, weight: weights[0] }, VlWeight { vl: 1, weight: weights[1] }];
         s.links[2].vl_arbitration = Some(VlArbitration { low, ..Default::default() });
-        let mut sim = Simulation::new(&s).unwrap();
-        while sim.step_until(u64::MAX, 997) > 0 {
-            sim.check_invariants().unwrap();
-        }
-        let r = sim.results();
+        let r = run_checking(&s);
         let (a, b) = (r.flow("a").unwrap().throughput_fraction, r.flow("b").unwrap().throughput_fraction);
         assert!((a - share_a).abs() < 0.005 && (b - (1.0 - share_a)).abs() < 0.005, "{weights:?}: {a} {b}");
     }
@@ -528,11 +529,7 @@ fn each_vl_has_its_own_buffer_and_credits() {
     s.flows.push(Flow { sl: 1, ..flow("g", "H0", "H3") });
     s.source.window_packets = None;
     s.measure.from_ns = 500_000; // after the buffers have filled
-    let mut sim = Simulation::new(&s).unwrap();
-    while sim.step_until(u64::MAX, 997) > 0 {
-        sim.check_invariants().unwrap();
-    }
-    let r = sim.results();
+    let r = run_checking(&s);
     let at_s2 = r.buffers.iter().find(|b| b.node == "S2" && b.from == "S1").unwrap();
     assert_eq!((at_s2.max_packets, at_s2.capacity_packets), (8.0, 8.0));
     let (f, g) = (r.flow("f").unwrap().throughput_fraction, r.flow("g").unwrap().throughput_fraction);
@@ -562,11 +559,7 @@ fn a_host_shares_its_link_between_vls_by_weight() {
         s.source.window_packets = None;
         let low = vec![VlWeight { vl: 0, weight: weights[0] }, VlWeight { vl: 1, weight: weights[1] }];
         s.links[0].vl_arbitration = Some(VlArbitration { low, ..Default::default() });
-        let mut sim = Simulation::new(&s).unwrap();
-        while sim.step_until(u64::MAX, 997) > 0 {
-            sim.check_invariants().unwrap();
-        }
-        let r = sim.results();
+        let r = run_checking(&s);
         let got = ["f", "g", "v"].map(|id| r.flow(id).unwrap().throughput_fraction);
         for (g, w) in got.iter().zip(want) {
             assert!((g - w).abs() < 0.005, "{weights:?}: {got:?}, want {want:?}");
@@ -592,11 +585,7 @@ fn a_rate_timer_wakes_a_host_whose_other_vl_waits_for_credit() {
         SourceOverride { response: Some(Response::Fixed), fixed_rate_fraction: Some(0.3), ..Default::default() };
     s.flows.push(Flow { sl: 1, source: Some(fixed), ..flow("v", "H0", "H4") });
     s.measure.from_ns = 1_000_000;
-    let mut sim = Simulation::new(&s).unwrap();
-    while sim.step_until(u64::MAX, 997) > 0 {
-        sim.check_invariants().unwrap();
-    }
-    let r = sim.results();
+    let r = run_checking(&s);
     let (f, v) = (r.flow("f").unwrap().throughput_fraction, r.flow("v").unwrap().throughput_fraction);
     assert!(f < 0.11, "f is held by the slow link: {f}");
     assert!((v - 0.3).abs() < 0.01, "v gets {v}");

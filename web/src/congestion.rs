@@ -26,14 +26,24 @@ pub const BLOCKED_FRACTION: f64 = 0.25;
 pub struct Tree {
     /// Per channel: fraction of the recent past spent waiting for credit (its most stalled VL's).
     pub stall: Vec<f64>,
-    pub blocked: Vec<bool>,
-    pub root: Vec<bool>,
-    /// Per channel: the data VLs (bits) it is blocked on, and root on.
+    /// Per channel: the data VLs (bits) it is blocked on, and root on (bit 0 alone with one VL).
     pub blocked_vls: Vec<u16>,
     pub root_vls: Vec<u16>,
     /// Per flow.
     pub victim: Vec<bool>,
     pub contributor: Vec<bool>,
+}
+
+impl Tree {
+    /// Whether channel `c` is blocked, on any VL.
+    pub fn blocked(&self, c: usize) -> bool {
+        self.blocked_vls.get(c).is_some_and(|&m| m != 0)
+    }
+
+    /// Whether channel `c` is a root of the tree, on any VL.
+    pub fn root(&self, c: usize) -> bool {
+        self.root_vls.get(c).is_some_and(|&m| m != 0)
+    }
 }
 
 /// Each channel's stall and mark counters sampled at fixed simulated times (every quarter of `span`), to measure
@@ -160,8 +170,6 @@ pub fn tree(now: &Snapshot, stall: Vec<f64>, paths: &[Option<Vec<u32>>], flow_vl
         stall: (0..channels)
             .map(|c| (0..vls).map(|vl| stall.get(c * vls + vl).copied().unwrap_or(0.0)).fold(0.0, f64::max))
             .collect(),
-        blocked: blocked_vls.iter().map(|&m| m != 0).collect(),
-        root: root_vls.iter().map(|&m| m != 0).collect(),
         blocked_vls,
         root_vls,
         victim,
@@ -226,8 +234,8 @@ mod tests {
         let stall = vec![0.9, 0.0, 0.0, 0.0, 0.0, 0.0];
         let paths = [Some(vec![0, 2]), Some(vec![0, 4]), Some(vec![5]), None];
         let t = tree(&s, stall, &paths, &[0; 4]);
-        assert_eq!(t.blocked, [true, false, false, false, false, false]);
-        assert_eq!(t.root, [false, false, true, false, false, false]);
+        assert_eq!(t.blocked_vls, [1, 0, 0, 0, 0, 0]);
+        assert_eq!(t.root_vls, [0, 0, 1, 0, 0, 0]);
         assert_eq!(t.contributor, [true, false, false, false]);
         assert_eq!(t.victim, [false, true, false, false]);
     }
@@ -237,8 +245,8 @@ mod tests {
         // The buffer waits for channel 2, itself blocked further down: congestion comes from beyond it.
         let buffers = full_buffer_waiting_for(2);
         let t = tree(&snap(10.0, vec![link(0.0, false); 4], buffers), vec![0.5, 0.0, 0.6, 0.0], &[], &[]);
-        assert_eq!(t.root, [false; 4]);
-        assert_eq!(t.blocked, [true, false, true, false]);
+        assert_eq!(t.root_vls, [0; 4]);
+        assert_eq!(t.blocked_vls, [1, 0, 1, 0]);
     }
 
     /// Two VLs: channel 0's VL 0 is blocked by a full VL 0 buffer waiting for channel 2, which drains; its VL 1
@@ -263,7 +271,7 @@ mod tests {
         let t = tree(&s, stall, &paths, &[0, 0, 1]);
         assert_eq!(t.blocked_vls, [1, 0, 0, 0, 0, 0]);
         assert_eq!(t.root_vls, [0, 0, 1, 0, 0, 0]);
-        assert_eq!(t.blocked, [true, false, false, false, false, false]);
+        assert!(t.blocked(0) && !t.blocked(1) && t.root(2) && !t.root(0), "any VL counts");
         assert_eq!(t.stall[0], 0.9);
         assert_eq!(t.contributor, [true, false, false]);
         assert_eq!(t.victim, [false, true, false]);
@@ -288,8 +296,8 @@ mod tests {
             };
             let victim = s.flows.iter().position(|f| f.group == "victim").unwrap();
             let remote = s.flows.iter().position(|f| f.group == "remote").unwrap();
-            assert!(f.tree.blocked[channel("A", "B")], "{vls} VLs: the inter-switch link is blocked");
-            assert!(f.tree.root[channel("B", "BC")], "{vls} VLs: the root link");
+            assert!(f.tree.blocked(channel("A", "B")), "{vls} VLs: the inter-switch link is blocked");
+            assert!(f.tree.root(channel("B", "BC")), "{vls} VLs: the root link");
             assert!(f.tree.contributor[remote]);
             assert_eq!(f.tree.victim[victim], vls == 1, "{vls} VLs");
             if vls == 2 {

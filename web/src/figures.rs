@@ -96,9 +96,9 @@ fn channel_line(s: &Scenario, f: &Frame, ch: usize) -> String {
         }
         _ => String::new(),
     };
-    let role = if f.tree.root.get(ch) == Some(&true) {
+    let role = if f.tree.root(ch) {
         format!(" Root of the congestion tree{}.", on(f.tree.root_vls.get(ch)))
-    } else if f.tree.blocked.get(ch) == Some(&true) {
+    } else if f.tree.blocked(ch) {
         format!(" Blocked{}: congestion has spread to it.", on(f.tree.blocked_vls.get(ch)))
     } else {
         String::new()

@@ -7,124 +7,55 @@
 //!
 //! A value is a tag byte and its content: 0 null, 1 false, 2 true, 3 `u64` (LEB128), 4 `i64` (zigzag LEB128),
 //! 5 `f64` (8 bytes, little-endian), 6 string (length, UTF-8), 7 array (length, values), 8 object (length, then
-//! key string and value for each member, in order). Lengths are LEB128.
+//! key string and value for each member, in order). Lengths are LEB128. The numbers, strings and errors are those
+//! of the worker's own form, `ibcc_core::wire` (its `Writer` and `Reader`); only the tags are this form's.
 
-use core::fmt;
+use ibcc_core::wire::{Reader, WireError as Error, Writer};
 use serde::de::{self, DeserializeOwned, DeserializeSeed, IntoDeserializer, Visitor};
 use serde_json::Value;
 
 /// `v` in the binary form.
 pub fn to_bytes(v: &Value) -> Vec<u8> {
-    let mut out = Vec::new();
-    write(&mut out, v);
-    out
+    let mut w = Writer::default();
+    write(&mut w, v);
+    w.out
 }
 
-fn varint(out: &mut Vec<u8>, mut x: u64) {
-    loop {
-        let byte = (x & 0x7f) as u8;
-        x >>= 7;
-        if x == 0 {
-            out.push(byte);
-            return;
-        }
-        out.push(byte | 0x80);
-    }
-}
-
-fn string(out: &mut Vec<u8>, s: &str) {
-    varint(out, s.len() as u64);
-    out.extend_from_slice(s.as_bytes());
-}
-
-fn write(out: &mut Vec<u8>, v: &Value) {
+fn write(w: &mut Writer, v: &Value) {
     match v {
-        Value::Null => out.push(0),
-        Value::Bool(b) => out.push(1 + u8::from(*b)),
+        Value::Null => w.out.push(0),
+        Value::Bool(b) => w.out.push(1 + u8::from(*b)),
         Value::Number(n) => {
             if let Some(u) = n.as_u64() {
-                out.push(3);
-                varint(out, u);
+                w.out.push(3);
+                w.varint(u);
             } else if let Some(i) = n.as_i64() {
-                out.push(4);
-                varint(out, ((i << 1) ^ (i >> 63)) as u64);
+                w.out.push(4);
+                w.signed(i);
             } else {
-                out.push(5);
-                out.extend_from_slice(&n.as_f64().unwrap_or(0.0).to_le_bytes());
+                w.out.push(5);
+                w.out.extend_from_slice(&n.as_f64().unwrap_or(0.0).to_le_bytes());
             }
         }
         Value::String(s) => {
-            out.push(6);
-            string(out, s);
+            w.out.push(6);
+            w.bytes(s.as_bytes());
         }
         Value::Array(items) => {
-            out.push(7);
-            varint(out, items.len() as u64);
+            w.out.push(7);
+            w.varint(items.len() as u64);
             for item in items {
-                write(out, item);
+                write(w, item);
             }
         }
         Value::Object(members) => {
-            out.push(8);
-            varint(out, members.len() as u64);
+            w.out.push(8);
+            w.varint(members.len() as u64);
             for (k, item) in members {
-                string(out, k);
-                write(out, item);
+                w.bytes(k.as_bytes());
+                write(w, item);
             }
         }
-    }
-}
-
-/// Why bytes could not be read as the type asked for.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Error(pub String);
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl core::error::Error for Error {}
-
-impl de::Error for Error {
-    fn custom<T: fmt::Display>(msg: T) -> Self {
-        Self(msg.to_string())
-    }
-
-    /// As serde says it, but written here: serde's own wording formats floats and quotes strings with `Debug`,
-    /// which would carry float formatting and Unicode tables into the worker's wasm for an error message.
-    fn invalid_type(unexp: de::Unexpected, exp: &dyn de::Expected) -> Self {
-        Error(format!("invalid type: {}, expected {exp}", unexpected(unexp)))
-    }
-
-    fn invalid_value(unexp: de::Unexpected, exp: &dyn de::Expected) -> Self {
-        Error(format!("invalid value: {}, expected {exp}", unexpected(unexp)))
-    }
-}
-
-/// What was found instead, in serde's words (a float without its value, a string in plain quotes).
-fn unexpected(u: de::Unexpected) -> String {
-    use de::Unexpected as U;
-    match u {
-        U::Bool(b) => format!("boolean `{b}`"),
-        U::Unsigned(n) => format!("integer `{n}`"),
-        U::Signed(n) => format!("integer `{n}`"),
-        U::Float(_) => String::from("floating point number"),
-        U::Char(c) => format!("character `{c}`"),
-        U::Str(s) => format!("string \"{s}\""),
-        U::Bytes(_) => String::from("byte array"),
-        U::Unit => String::from("unit value"),
-        U::Option => String::from("Option value"),
-        U::NewtypeStruct => String::from("newtype struct"),
-        U::Seq => String::from("sequence"),
-        U::Map => String::from("map"),
-        U::Enum => String::from("enum"),
-        U::UnitVariant => String::from("unit variant"),
-        U::NewtypeVariant => String::from("newtype variant"),
-        U::TupleVariant => String::from("tuple variant"),
-        U::StructVariant => String::from("struct variant"),
-        U::Other(other) => other.to_owned(),
     }
 }
 
@@ -134,67 +65,19 @@ fn error(what: &str) -> Error {
 
 /// A `T` from `bytes`, which must hold exactly one value in the binary form (nested at most 128 deep).
 pub fn from_bytes<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Error> {
-    let mut r = Reader { bytes, at: 0, depth: 0 };
+    let mut r = Values { r: Reader::new(bytes), depth: 0 };
     let value = T::deserialize(&mut r)?;
-    if r.at != bytes.len() {
-        return Err(Error(format!("{} bytes left over after the value", bytes.len() - r.at)));
-    }
+    r.r.finish()?;
     Ok(value)
 }
 
-struct Reader<'b> {
-    bytes: &'b [u8],
-    at: usize,
+/// The values in the bytes of `r`, and how deeply nested the one being read is.
+struct Values<'b> {
+    r: Reader<'b>,
     depth: u32,
 }
 
-impl<'b> Reader<'b> {
-    fn peek(&self) -> Result<u8, Error> {
-        self.bytes.get(self.at).copied().ok_or_else(|| error("the message ends too early"))
-    }
-
-    fn byte(&mut self) -> Result<u8, Error> {
-        let b = self.peek()?;
-        self.at += 1;
-        Ok(b)
-    }
-
-    fn varint(&mut self) -> Result<u64, Error> {
-        let mut x = 0u64;
-        for shift in (0..64).step_by(7) {
-            let b = self.byte()?;
-            x |= u64::from(b & 0x7f) << shift;
-            if b & 0x80 == 0 {
-                return Ok(x);
-            }
-        }
-        Err(error("a number is too long"))
-    }
-
-    fn take(&mut self, n: u64) -> Result<&'b [u8], Error> {
-        let end = usize::try_from(n).ok().and_then(|n| self.at.checked_add(n)).filter(|&e| e <= self.bytes.len());
-        let end = end.ok_or_else(|| error("the message ends too early"))?;
-        let s = &self.bytes[self.at..end];
-        self.at = end;
-        Ok(s)
-    }
-
-    /// A string's content (after its tag).
-    fn str(&mut self) -> Result<&'b str, Error> {
-        let n = self.varint()?;
-        core::str::from_utf8(self.take(n)?).map_err(|_| error("a string is not UTF-8"))
-    }
-
-    /// The item count of an array or object (after its tag): each item takes at least a byte, so a count beyond
-    /// what is left is damage.
-    fn count(&mut self) -> Result<u64, Error> {
-        let n = self.varint()?;
-        if n > (self.bytes.len() - self.at) as u64 {
-            return Err(error("a length is longer than the message"));
-        }
-        Ok(n)
-    }
-
+impl Values<'_> {
     /// Runs `f` one level deeper.
     fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T, Error>) -> Result<T, Error> {
         if self.depth >= 128 {
@@ -207,61 +90,55 @@ impl<'b> Reader<'b> {
     }
 }
 
-impl<'de> Reader<'de> {
+impl<'de> Values<'de> {
     /// A scalar (anything but an array or object; those are refused as `v` would refuse them).
     fn scalar<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value, Error> {
-        match self.byte()? {
+        match self.r.byte()? {
             0 => v.visit_unit(),
             1 => v.visit_bool(false),
             2 => v.visit_bool(true),
-            3 => v.visit_u64(self.varint()?),
-            4 => {
-                let z = self.varint()?;
-                v.visit_i64(((z >> 1) as i64) ^ -((z & 1) as i64))
-            }
+            3 => v.visit_u64(self.r.varint()?),
+            4 => v.visit_i64(self.r.signed()?),
             5 => {
-                let b: [u8; 8] = self.take(8)?.try_into().map_err(|_| error("the message ends too early"))?;
+                let b: [u8; 8] = self.r.take(8)?.try_into().map_err(|_| error("the message is cut short"))?;
                 v.visit_f64(f64::from_le_bytes(b))
             }
-            6 => v.visit_borrowed_str(self.str()?),
+            6 => v.visit_borrowed_str(self.r.str()?),
             7 => Err(de::Error::invalid_type(de::Unexpected::Seq, &v)),
             8 => Err(de::Error::invalid_type(de::Unexpected::Map, &v)),
             t => Err(Error(format!("unknown tag {t}"))),
         }
     }
 
-    /// An array's items, for `v`.
-    fn seq<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value, Error> {
-        if self.peek()? != 7 {
+    /// The items of an array (`tag` 7) or the members of an object (8), given to `v` by `visit` (its `visit_seq` or
+    /// `visit_map`); anything else is read as a scalar, for `v` to take or refuse.
+    fn items<V: Visitor<'de>>(
+        &mut self,
+        tag: u8,
+        v: V,
+        visit: impl FnOnce(V, &mut Items<'_, 'de>) -> Result<V::Value, Error>,
+    ) -> Result<V::Value, Error> {
+        if self.r.peek()? != tag {
             return self.scalar(v);
         }
-        self.at += 1;
-        let left = self.count()?;
+        self.r.byte()?;
+        let left = self.r.length()?;
         self.nested(|r| {
             let mut items = Items { r, left };
-            let value = v.visit_seq(&mut items)?;
+            let value = visit(v, &mut items)?;
             if items.left > 0 {
-                return Err(error("an array has more items than expected"));
+                return Err(error("an array or object has more items than expected"));
             }
             Ok(value)
         })
     }
 
-    /// An object's members, for `v`.
+    fn seq<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value, Error> {
+        self.items(7, v, |v, items| v.visit_seq(items))
+    }
+
     fn map<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value, Error> {
-        if self.peek()? != 8 {
-            return self.scalar(v);
-        }
-        self.at += 1;
-        let left = self.count()?;
-        self.nested(|r| {
-            let mut items = Items { r, left };
-            let value = v.visit_map(&mut items)?;
-            if items.left > 0 {
-                return Err(error("an object has more members than expected"));
-            }
-            Ok(value)
-        })
+        self.items(8, v, |v, items| v.visit_map(items))
     }
 }
 
@@ -276,11 +153,11 @@ macro_rules! scalars {
 
 /// Each kind of request reads only what it can take (a copy of this code is made for every type read, so the
 /// scalars do not carry the arrays' and objects' reading).
-impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
+impl<'de> de::Deserializer<'de> for &mut Values<'de> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Error> {
-        match self.peek()? {
+        match self.r.peek()? {
             7 => self.seq(v),
             8 => self.map(v),
             _ => self.scalar(v),
@@ -288,8 +165,8 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Error> {
-        if self.peek()? == 0 {
-            self.at += 1;
+        if self.r.peek()? == 0 {
+            self.r.byte()?;
             v.visit_none()
         } else {
             v.visit_some(self)
@@ -307,9 +184,9 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
         _variants: &'static [&'static str],
         v: V,
     ) -> Result<V::Value, Error> {
-        match self.byte()? {
-            6 => v.visit_enum(self.str()?.into_deserializer()),
-            8 if self.varint()? == 1 => self.nested(|r| v.visit_enum(r)),
+        match self.r.byte()? {
+            6 => v.visit_enum(self.r.str()?.into_deserializer()),
+            8 if self.r.varint()? == 1 => self.nested(|r| v.visit_enum(r)),
             _ => Err(error("an enum is its variant's name, or an object of one member")),
         }
     }
@@ -355,8 +232,8 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
 
 /// The items of an array, or the members of an object, still to read.
 struct Items<'r, 'de> {
-    r: &'r mut Reader<'de>,
-    left: u64,
+    r: &'r mut Values<'de>,
+    left: usize,
 }
 
 impl<'de> de::SeqAccess<'de> for Items<'_, 'de> {
@@ -371,7 +248,7 @@ impl<'de> de::SeqAccess<'de> for Items<'_, 'de> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        usize::try_from(self.left).ok()
+        Some(self.left)
     }
 }
 
@@ -383,7 +260,7 @@ impl<'de> de::MapAccess<'de> for Items<'_, 'de> {
             return Ok(None);
         }
         self.left -= 1;
-        let key = self.r.str()?;
+        let key = self.r.r.str()?;
         seed.deserialize(de::value::BorrowedStrDeserializer::new(key)).map(Some)
     }
 
@@ -392,22 +269,22 @@ impl<'de> de::MapAccess<'de> for Items<'_, 'de> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        usize::try_from(self.left).ok()
+        Some(self.left)
     }
 }
 
 /// An enum written as an object of one member: the variant's name, then its content.
-impl<'de> de::EnumAccess<'de> for &mut Reader<'de> {
+impl<'de> de::EnumAccess<'de> for &mut Values<'de> {
     type Error = Error;
     type Variant = Self;
 
     fn variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<(T::Value, Self), Error> {
-        let name = self.str()?;
+        let name = self.r.str()?;
         Ok((seed.deserialize(de::value::BorrowedStrDeserializer::new(name))?, self))
     }
 }
 
-impl<'de> de::VariantAccess<'de> for &mut Reader<'de> {
+impl<'de> de::VariantAccess<'de> for &mut Values<'de> {
     type Error = Error;
 
     fn unit_variant(self) -> Result<(), Error> {

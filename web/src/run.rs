@@ -235,8 +235,9 @@ mod tests {
         let f = run.frame();
         let name = |c: usize| f.results.links[c].id.clone();
         assert_eq!(f.reported[0].paper, "about 15%");
-        let roots: Vec<String> = (0..f.tree.root.len()).filter(|&c| f.tree.root[c]).map(name).collect();
-        let blocked: Vec<String> = (0..f.tree.blocked.len()).filter(|&c| f.tree.blocked[c]).map(name).collect();
+        let channels = f.tree.stall.len();
+        let roots: Vec<String> = (0..channels).filter(|&c| f.tree.root(c)).map(name).collect();
+        let blocked: Vec<String> = (0..channels).filter(|&c| f.tree.blocked(c)).map(name).collect();
         assert_eq!(roots, ["B->BC"]);
         assert!(blocked.contains(&String::from("A->B")), "{blocked:?}");
         assert_eq!(f.reported.len(), 2, "Fig. 2 reports the victim's rate and the inter-switch link's");

@@ -67,12 +67,7 @@ impl Simulation {
             end,
         };
         let groups = scenario.flows.iter().map(|f| f.group.as_str());
-        let mut stats = Stats::new(setup, channels.len(), groups, switches.iter().map(|s| s.inputs.len()));
-        if vls > 1 {
-            for link in &mut stats.links {
-                link.vl_stall_all = vec![0; usize::from(vls)];
-            }
-        }
+        let stats = Stats::new(setup, channels.len(), vls, groups, switches.iter().map(|s| s.inputs.len()));
         let mut sim = Self {
             nic_on: scenario.pft.is_some(),
             vls,

@@ -114,9 +114,7 @@ impl Simulation {
                 // A credit will run this pass again. With several VLs a flow of another VL held only by its rate
                 // may be ready before that: its timer must still wake the host.
                 if self.vls > 1 {
-                    if let Some(&Reverse((t, _))) = self.hosts[slot].timers.peek() {
-                        self.wake_host_at(slot, t);
-                    }
+                    self.wake_for_rate_timers(slot);
                 }
                 return;
             };
@@ -136,6 +134,11 @@ impl Simulation {
             }
             return;
         }
+        self.wake_for_rate_timers(slot);
+    }
+
+    /// Makes sure host `slot` runs a pass when the earliest of its flows' rate timers runs out.
+    fn wake_for_rate_timers(&mut self, slot: usize) {
         if let Some(&Reverse((t, _))) = self.hosts[slot].timers.peek() {
             self.wake_host_at(slot, t);
         }

@@ -42,8 +42,8 @@ impl Measurement {
         match (self.from_ns, self.to_ns) {
             (None, None) => what,
             (from, to) => {
-                let ms = |t: Option<u64>, or: &str| t.map_or(String::from(or), ms);
-                format!("{what}, {}-{} ms", ms(from, "start"), ms(to, "end"))
+                let end = |t: Option<u64>, or: &str| t.map_or(String::from(or), ms);
+                format!("{what}, {}-{} ms", end(from, "start"), end(to, "end"))
             }
         }
     }

@@ -95,11 +95,12 @@ pub(super) struct Setup {
 }
 
 impl Stats {
-    /// Empty counters for `channels` directed links, the flows' groups (`group` of each flow) and the switches'
-    /// input ports (`ports` of each switch).
+    /// Empty counters for `channels` directed links of `vls` data VLs, the flows' groups (`group` of each flow)
+    /// and the switches' input ports (`ports` of each switch).
     pub fn new<'a>(
         setup: Setup,
         channels: usize,
+        vls: u8,
         flow_groups: impl Iterator<Item = &'a str>,
         ports: impl Iterator<Item = usize>,
     ) -> Self {
@@ -119,7 +120,13 @@ impl Stats {
             to: setup.to,
             window: setup.window,
             sample: setup.sample,
-            links: vec![LinkCounters::default(); channels],
+            links: vec![
+                LinkCounters {
+                    vl_stall_all: if vls > 1 { vec![0; usize::from(vls)] } else { Vec::new() },
+                    ..Default::default()
+                };
+                channels
+            ],
             series: series(channels),
             flows: vec![FlowCounters::default(); flow_group.len()],
             group_series: series(groups.len()),

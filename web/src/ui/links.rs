@@ -14,40 +14,30 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{ReadableStream, ReadableStreamDefaultReader, ReadableStreamReadResult};
 use yew::prelude::*;
 
-// The Compression Streams API (web-sys has it only behind an unstable flag): two transform streams of one shape.
+// The Compression Streams API (web-sys has it only behind an unstable flag): CompressionStream and
+// DecompressionStream are transform streams of one shape.
 #[wasm_bindgen]
 extern "C" {
-    type CompressionStream;
-    #[wasm_bindgen(constructor, catch)]
-    fn new(format: &str) -> Result<CompressionStream, JsValue>;
+    type Transform;
+    #[wasm_bindgen(constructor, js_class = "CompressionStream", catch)]
+    fn compressing(format: &str) -> Result<Transform, JsValue>;
+    #[wasm_bindgen(constructor, js_class = "DecompressionStream", catch)]
+    fn decompressing(format: &str) -> Result<Transform, JsValue>;
     #[wasm_bindgen(method, getter)]
-    fn readable(this: &CompressionStream) -> ReadableStream;
+    fn readable(this: &Transform) -> ReadableStream;
     #[wasm_bindgen(method, getter)]
-    fn writable(this: &CompressionStream) -> web_sys::WritableStream;
-
-    type DecompressionStream;
-    #[wasm_bindgen(constructor, catch)]
-    fn new(format: &str) -> Result<DecompressionStream, JsValue>;
-    #[wasm_bindgen(method, getter)]
-    fn readable(this: &DecompressionStream) -> ReadableStream;
-    #[wasm_bindgen(method, getter)]
-    fn writable(this: &DecompressionStream) -> web_sys::WritableStream;
+    fn writable(this: &Transform) -> web_sys::WritableStream;
 }
 
 /// Bytes written to a stream at a time: the browser inflates what it is given before the page reads it, so small
 /// pieces bound what a hostile link makes it hold (about a thousand times a piece) before the limit stops it.
 const PIECE: usize = 1024;
 
-/// `bytes` through a compression or decompression stream (`readable`, `writable`), at most `limit` bytes out
-/// (`Ok(None)`: more than that). The input goes in pieces while the output is read, so the stream's back-pressure
-/// keeps the browser from running ahead.
-async fn through(
-    bytes: &[u8],
-    readable: ReadableStream,
-    writable: web_sys::WritableStream,
-    limit: usize,
-) -> Result<Option<Vec<u8>>, JsValue> {
-    let writer = writable.get_writer()?;
+/// `bytes` through a compression or decompression `stream`, at most `limit` bytes out (`Ok(None)`: more than
+/// that). The input goes in pieces while the output is read, so the stream's back-pressure keeps the browser from
+/// running ahead.
+async fn through(bytes: &[u8], stream: &Transform, limit: usize) -> Result<Option<Vec<u8>>, JsValue> {
+    let writer = stream.writable().get_writer()?;
     let input = bytes.to_vec();
     wasm_bindgen_futures::spawn_local(async move {
         for piece in input.chunks(PIECE) {
@@ -58,7 +48,7 @@ async fn through(
         }
         let _ = JsFuture::from(writer.close()).await;
     });
-    let reader: ReadableStreamDefaultReader = readable.get_reader().unchecked_into();
+    let reader: ReadableStreamDefaultReader = stream.readable().get_reader().unchecked_into();
     let mut out = Vec::new();
     loop {
         let chunk: ReadableStreamReadResult = JsFuture::from(reader.read()).await?.unchecked_into();
@@ -79,16 +69,16 @@ async fn through(
 
 /// A link payload for `json` (the JSON a link carries: `scenario::link::json_of`).
 pub async fn pack(json: &[u8]) -> Result<String, String> {
-    let stream = CompressionStream::new("deflate-raw").map_err(|_| no_streams())?;
-    let deflated = through(json, stream.readable(), stream.writable(), usize::MAX).await;
+    let stream = Transform::compressing("deflate-raw").map_err(|_| no_streams())?;
+    let deflated = through(json, &stream, usize::MAX).await;
     deflated.ok().flatten().map(|d| wrap(&d)).ok_or_else(|| String::from("the browser could not compress the link"))
 }
 
 /// The JSON value a link payload holds (not yet checked as a scenario or an exercise).
 pub async fn unpack(link: &str) -> Result<Value, String> {
     let (version, deflated) = unwrap(link).map_err(|e| e.to_string())?;
-    let stream = DecompressionStream::new("deflate-raw").map_err(|_| no_streams())?;
-    let json = match through(&deflated, stream.readable(), stream.writable(), MAX_JSON_BYTES).await {
+    let stream = Transform::decompressing("deflate-raw").map_err(|_| no_streams())?;
+    let json = match through(&deflated, &stream, MAX_JSON_BYTES).await {
         Ok(Some(json)) => json,
         Ok(None) => return Err(LinkError::TooLarge.to_string()),
         Err(_) => return Err(LinkError::Damaged.to_string()),

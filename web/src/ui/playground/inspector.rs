@@ -30,15 +30,15 @@ fn whole(text: &str) -> Result<Option<u64>, String> {
 }
 
 /// A value the page refused: (the selection, the field's id, the text typed, why).
-type Refused = (Option<Selection>, &'static str, String, String);
+type Refused = (Option<Selection>, AttrValue, String, String);
 
 fn checked(s: &Scenario, f: impl FnOnce(&mut Scenario)) -> Result<Scenario, String> {
     edit::checked(s, f).map_err(|r| r.0)
 }
 
 struct Field {
-    id: &'static str,
-    label: &'static str,
+    id: AttrValue,
+    label: AttrValue,
     unit: &'static str,
     help: &'static str,
     value: String,
@@ -50,8 +50,8 @@ fn node_fields(s: &Scenario, id: &str) -> Vec<Field> {
     let Some(n) = s.nodes.iter().find(|n| n.id == id) else { return Vec::new() };
     let old = id.to_owned();
     let mut fields = vec![Field {
-        id: "sel-id",
-        label: "Name",
+        id: "sel-id".into(),
+        label: "Name".into(),
         unit: "",
         help: "Its id; links and flows follow a rename.",
         value: n.id.clone(),
@@ -69,8 +69,8 @@ fn node_fields(s: &Scenario, id: &str) -> Vec<Field> {
             }
         };
         fields.push(Field {
-            id: "sel-buffer",
-            label: "Input buffer size",
+            id: "sel-buffer".into(),
+            label: "Input buffer size".into(),
             unit: "packets",
             help: "Per input port; empty: the network's setting.",
             value: o.buffer_packets.map(|v| v.to_string()).unwrap_or_default(),
@@ -81,8 +81,8 @@ fn node_fields(s: &Scenario, id: &str) -> Vec<Field> {
             }),
         });
         fields.push(Field {
-            id: "sel-forwarding",
-            label: "Forwarding delay",
+            id: "sel-forwarding".into(),
+            label: "Forwarding delay".into(),
             unit: "ns",
             help: "Head arrival to earliest departure (cut-through); empty: the network's setting.",
             value: o.forwarding_delay_ns.map(|v| v.to_string()).unwrap_or_default(),
@@ -96,50 +96,14 @@ fn node_fields(s: &Scenario, id: &str) -> Vec<Field> {
     fields
 }
 
-/// The field ids and labels of the VL weights (a field's id and label are static).
-const VL_WEIGHT_IDS: [&str; 15] = [
-    "sel-vl-weight-0",
-    "sel-vl-weight-1",
-    "sel-vl-weight-2",
-    "sel-vl-weight-3",
-    "sel-vl-weight-4",
-    "sel-vl-weight-5",
-    "sel-vl-weight-6",
-    "sel-vl-weight-7",
-    "sel-vl-weight-8",
-    "sel-vl-weight-9",
-    "sel-vl-weight-10",
-    "sel-vl-weight-11",
-    "sel-vl-weight-12",
-    "sel-vl-weight-13",
-    "sel-vl-weight-14",
-];
-const VL_WEIGHT_LABELS: [&str; 15] = [
-    "VL 0 weight",
-    "VL 1 weight",
-    "VL 2 weight",
-    "VL 3 weight",
-    "VL 4 weight",
-    "VL 5 weight",
-    "VL 6 weight",
-    "VL 7 weight",
-    "VL 8 weight",
-    "VL 9 weight",
-    "VL 10 weight",
-    "VL 11 weight",
-    "VL 12 weight",
-    "VL 13 weight",
-    "VL 14 weight",
-];
-
 /// With several VLs, each VL's weight in link `i`'s arbitration (its low-priority table): the link's own, or the
 /// network's as the placeholder; emptied, the network's again (`edit::set_vl_weight`).
 fn vl_weight_fields(s: &Scenario, i: usize) -> Vec<Field> {
     let Some(w) = edit::vl_weights(s, i) else { return Vec::new() };
-    (0..w.network.len().min(VL_WEIGHT_IDS.len()))
+    (0..w.network.len())
         .map(|vl| Field {
-            id: VL_WEIGHT_IDS[vl],
-            label: VL_WEIGHT_LABELS[vl],
+            id: format!("sel-vl-weight-{vl}").into(),
+            label: format!("VL {vl} weight").into(),
             unit: "blocks",
             help: "64-byte blocks this VL may send per turn of the link's VL arbitration (InfiniBand), 0 to 255, at \
                    both ends; empty: the network's.",
@@ -154,8 +118,8 @@ fn link_fields(s: &Scenario, i: usize) -> Vec<Field> {
     let Some(l) = s.links.get(i) else { return Vec::new() };
     let mut fields = vec![
         Field {
-            id: "sel-bandwidth",
-            label: "Bandwidth",
+            id: "sel-bandwidth".into(),
+            label: "Bandwidth".into(),
             unit: "Gb/s",
             help: "Each direction; empty: the network's setting.",
             value: l.bandwidth_gbps.map(|v| v.to_string()).unwrap_or_default(),
@@ -166,8 +130,8 @@ fn link_fields(s: &Scenario, i: usize) -> Vec<Field> {
             }),
         },
         Field {
-            id: "sel-propagation",
-            label: "Propagation delay",
+            id: "sel-propagation".into(),
+            label: "Propagation delay".into(),
             unit: "ns",
             help: "Head leaving one end to reaching the other; empty: the network's setting.",
             value: l.propagation_ns.map(|v| v.to_string()).unwrap_or_default(),
@@ -211,8 +175,8 @@ fn flow_fields(s: &Scenario, id: &str) -> Vec<Field> {
     };
     vec![
         Field {
-            id: "sel-group",
-            label: "Group",
+            id: "sel-group".into(),
+            label: "Group".into(),
             unit: "",
             help: "Flows of a group are added up in the plots and results (remote, local, victim…).",
             value: f.group.clone(),
@@ -220,8 +184,8 @@ fn flow_fields(s: &Scenario, id: &str) -> Vec<Field> {
             apply: Rc::new(move |s, v| checked(s, |n| n.flows[at].group = v.trim().to_owned())),
         },
         Field {
-            id: "sel-sl",
-            label: "Service level",
+            id: "sel-sl".into(),
+            label: "Service level".into(),
             unit: "",
             help: "0 to 15: the network's SL-to-VL table gives the virtual lane its packets use (set Data VLs in the \
                    network's parameters for more than one).",
@@ -233,8 +197,8 @@ fn flow_fields(s: &Scenario, id: &str) -> Vec<Field> {
             }),
         },
         Field {
-            id: "sel-start",
-            label: "Start",
+            id: "sel-start".into(),
+            label: "Start".into(),
             unit: "µs",
             help: "When it begins to send.",
             value: us(f.start_ns),
@@ -245,8 +209,8 @@ fn flow_fields(s: &Scenario, id: &str) -> Vec<Field> {
             }),
         },
         Field {
-            id: "sel-stop",
-            label: "Stop",
+            id: "sel-stop".into(),
+            label: "Stop".into(),
             unit: "µs",
             help: "When it stops; empty: at the end of the run.",
             value: f.stop_ns.map(us).unwrap_or_default(),
@@ -257,8 +221,8 @@ fn flow_fields(s: &Scenario, id: &str) -> Vec<Field> {
             }),
         },
         Field {
-            id: "sel-on",
-            label: "Mean ON period",
+            id: "sel-on".into(),
+            label: "Mean ON period".into(),
             unit: "µs",
             help: "ON/OFF traffic (INFOCOM'03 §VI-B.2): exponential ON and OFF periods. Empty both: greedy.",
             value: on,
@@ -266,8 +230,8 @@ fn flow_fields(s: &Scenario, id: &str) -> Vec<Field> {
             apply: Rc::new(move |s, v| on_off(s, Some(to_ns(v)?.unwrap_or(0)), None)),
         },
         Field {
-            id: "sel-off",
-            label: "Mean OFF period",
+            id: "sel-off".into(),
+            label: "Mean OFF period".into(),
             unit: "µs",
             help: "Silent periods between ON periods.",
             value: off,
@@ -297,12 +261,12 @@ fn transport_choice(
                     refused.set(None);
                     d.dispatch(Action::Edit { next: Box::new(next), select: Some(sel.clone()), note: None });
                 }
-                Err(reason) => refused.set(Some((Some(sel.clone()), "sel-transport", v, reason))),
+                Err(reason) => refused.set(Some((Some(sel.clone()), AttrValue::from("sel-transport"), v, reason))),
             }
         })
     };
     let error = match &**refused {
-        Some((Some(rs), "sel-transport", _, reason)) if rs == sel => Some(reason.clone()),
+        Some((Some(rs), rid, _, reason)) if rs == sel && rid.as_str() == "sel-transport" => Some(reason.clone()),
         _ => None,
     };
     let options = vec![
@@ -446,21 +410,21 @@ pub fn Inspector() -> Html {
     let fields = fields.into_iter().map(|f| {
         let (scenario, d, refused_h, sel_now) = (s.clone(), dispatch.clone(), refused.clone(), sel.clone());
         let apply = f.apply.clone();
-        let id = f.id;
+        let id = f.id.clone();
         let on_commit = Callback::from(move |text: String| match apply(&scenario, &text) {
             Ok(next) => {
                 refused_h.set(None);
                 // A rename changes the selection's id.
                 let select = match &sel_now {
-                    Selection::Node(_) if id == "sel-id" => Some(Selection::Node(text.trim().to_owned())),
+                    Selection::Node(_) if id.as_str() == "sel-id" => Some(Selection::Node(text.trim().to_owned())),
                     other => Some(other.clone()),
                 };
                 d.dispatch(Action::Edit { next: Box::new(next), select, note: None });
             }
-            Err(reason) => refused_h.set(Some((Some(sel_now.clone()), id, text, reason))),
+            Err(reason) => refused_h.set(Some((Some(sel_now.clone()), id.clone(), text, reason))),
         });
         let (value, error) = match &*refused {
-            Some((Some(rs), rid, text, reason)) if *rs == sel && *rid == id => (text.clone(), Some(reason.clone())),
+            Some((Some(rs), rid, text, reason)) if *rs == sel && *rid == f.id => (text.clone(), Some(reason.clone())),
             _ => (f.value.clone(), None),
         };
         html! {

@@ -173,8 +173,8 @@ fn links(s: &Scenario, lay: &Layout, live: Option<&Live>, decor: &Decor) -> Vec<
             }
             let look = live.and_then(|v| v.snapshot.links.get(ch).map(|snap| (v, snap))).map(|(v, snap)| LaneLook {
                 rate: Some(snap.rate),
-                blocked: v.tree.blocked.get(ch) == Some(&true),
-                root: v.tree.root.get(ch) == Some(&true),
+                blocked: v.tree.blocked(ch),
+                root: v.tree.root(ch),
             });
             parts.push(lane(p1, p2, look.unwrap_or_default(), &id));
             // Near the sending end: marks are made as packets leave toward a congested output.
