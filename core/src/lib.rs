@@ -6,7 +6,7 @@
 //!
 //! Layers, bottom up (each uses only the ones below it; checked by `tests/layers.rs`):
 //! - [`time`], [`rng`], [`wire`]: integer picosecond time and link rates; a seeded portable random-number generator;
-//!   a compact binary serde format (the worker's messages, the results digest);
+//!   a compact binary serde format (the worker's messages);
 //! - [`engine`]: the event queue and clock (knows nothing of networks);
 //! - [`net`]: the network and its state during a run: topology and routes, packets, channels and their credits,
 //!   switches (input buffers, outputs, scheduling), hosts (NIC queues, flows); each element carries its congestion

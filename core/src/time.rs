@@ -1,4 +1,4 @@
-//! Simulated time and link rates, in integers (`model.md` §1): time is a count of picoseconds, so every platform
+//! Simulated time and link rates, in integers (docs/model.md §1): time is a count of picoseconds, so every platform
 //! computes exactly the same event times.
 
 /// Simulated time in picoseconds.

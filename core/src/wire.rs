@@ -1,18 +1,22 @@
-//! A compact binary serde format, for two uses: the worker's messages to the page (a frame many times a second,
-//! results, sweep points; `ibcc_web::protocol::FromWorker`) and the canonical bytes of a run's results that
-//! `sim::Results::digest` hashes. Not self-describing (both sides have the same types, built together),
-//! which keeps it small and fast:
+//! A compact binary serde format for the worker's messages to the page (a frame many times a second, results,
+//! sweep points; `ibcc_web::protocol::FromWorker`). Not self-describing (both sides have the same types, built
+//! together), which keeps it small and fast:
 //! - integers as LEB128 varints (signed ones zigzagged), `f32`/`f64` as their little-endian bits (exact: the page
 //!   shows the worker's numbers bit for bit, and a digest sees every bit), `bool` as a byte;
 //! - strings, byte strings, sequences and maps as a varint length and their items; structs, tuples and a variant's
 //!   fields as their fields in order; an enum variant as its index; `Option` as 0 or 1 and the value.
 //!
 //! Why not JSON: the page then carries no JSON reader for the results, snapshots and trees it receives (issue 19),
-//! a frame of a large network costs a copy, not a parse, and the worker digests results without writing floats as
-//! text.
+//! and a frame of a large network costs a copy, not a parse.
 //!
 //! One rule for the types: a field skipped when `None` (`skip_serializing_if = "Option::is_none"`) is written as
 //! `None`, so the field is always there for the reader; no other skip is allowed (a test checks every message).
+//!
+//! Why not postcard, whose format this is in all but two points: (1) the results and snapshots are the same types
+//! the JSON files and share links use, where an absent field is left out (`skip_serializing_if`); postcard leaves it
+//! out of its bytes too, and its reader, which cannot know, then reads every later field wrong, where this format
+//! writes the skipped field as `None` (`skip_field` below); (2) `u8`/`i8` are varints here (postcard: one raw byte)
+//! and a `char` is its code point (postcard: UTF-8). The first is the reason; the second costs nothing either way.
 
 use alloc::format;
 use alloc::string::{String, ToString};

@@ -1,14 +1,14 @@
-//! InfiniBand Annex A10 congestion control in whole scenarios (model.md §8).
+//! InfiniBand Annex A10 congestion control in whole scenarios (docs/model.md §8).
 
 use ibcc_core::presets::find;
 use ibcc_core::scenario::{IbCcConfig, Scenario};
-use ibcc_core::sim::{Results, Simulation};
+use ibcc_core::sim::{Results, Run};
 
 fn run(s: &Scenario) -> Results {
-    let mut sim = Simulation::new(s).unwrap();
+    let mut sim = Run::new(s).unwrap();
     while !sim.is_finished() {
         sim.step(20_000);
-        sim.check_invariants().unwrap();
+        sim.sim.check_invariants().unwrap();
     }
     sim.results()
 }
@@ -82,7 +82,7 @@ fn a10_excludes_the_papers_marking() {
 #[test]
 fn snapshots_and_results_show_the_same_effective_rate() {
     let s = find("a10-two-switch").unwrap().scenario();
-    let mut sim = Simulation::new(&s).unwrap();
+    let mut sim = Run::new(&s).unwrap();
     sim.run_until(30_000_000_000);
     let (snap, r) = (sim.snapshot(), sim.results());
     for (f, fs) in r.flows.iter().zip(&snap.flows) {

@@ -1,7 +1,7 @@
 //! The simulator's mechanisms on small hand-built networks, each checked against numbers worked out by hand.
 
 use ibcc_core::scenario::{Cnt1Until, Flow, Link, MarkingPolicy, Node, NodeKind, Response, Scenario, Traffic};
-use ibcc_core::sim::Simulation;
+use ibcc_core::sim::Run;
 
 fn node(id: &str, kind: NodeKind) -> Node {
     Node { id: id.into(), kind, switch: None, x: None, y: None }
@@ -40,7 +40,7 @@ fn line(duration_ns: u64) -> Scenario {
     s
 }
 
-/// Cut-through across two switches (model.md §3), by hand: the packet (2068 bytes, 2068 ns at 8 Gb/s) leaves H0 at
+/// Cut-through across two switches (docs/model.md §3), by hand: the packet (2068 bytes, 2068 ns at 8 Gb/s) leaves H0 at
 /// 0; its head reaches S1 at 0 and may leave after the 40 ns forwarding delay; likewise at S2 (40 -> 80 ns); its tail
 /// reaches H3 at 80 + 2068 = 2148 ns. Each link adds its propagation delay once: 3 x 100 ns more.
 #[test]
@@ -48,13 +48,13 @@ fn cut_through_latency_of_one_packet_across_two_switches() {
     for (prop, want) in [(0u64, 2148.0), (100, 2448.0)] {
         let mut s = line(3_000);
         s.link.propagation_ns = prop;
-        let mut sim = Simulation::new(&s).unwrap();
+        let mut sim = Run::new(&s).unwrap();
         sim.run();
         let r = sim.results();
         let f = r.flow("f").unwrap();
         assert!(f.delivered_packets >= 1);
         assert_eq!(f.mean_delay_ns, Some(want), "propagation {prop} ns");
-        sim.check_invariants().unwrap();
+        sim.sim.check_invariants().unwrap();
     }
 }
 
@@ -66,7 +66,7 @@ fn window_of_one_is_self_clocked_by_the_ack() {
     let cycles = 50;
     let mut s = line(2248 * cycles);
     s.source.window_packets = Some(1);
-    let mut sim = Simulation::new(&s).unwrap();
+    let mut sim = Run::new(&s).unwrap();
     sim.run();
     let r = sim.results();
     let f = r.flow("f").unwrap();
@@ -75,7 +75,7 @@ fn window_of_one_is_self_clocked_by_the_ack() {
     assert!((f.throughput_fraction - 2068.0 / 2248.0).abs() < 1e-9, "{}", f.throughput_fraction);
     // Without a window the link is busy back to back.
     s.source.window_packets = None;
-    let mut sim = Simulation::new(&s).unwrap();
+    let mut sim = Run::new(&s).unwrap();
     sim.run();
     assert!((sim.results().flow("f").unwrap().throughput_fraction - 1.0).abs() < 1e-9);
 }
@@ -88,7 +88,7 @@ fn fixed_rate_spaces_injections() {
     s.source.response = Response::Fixed;
     s.source.fixed_rate_fraction = 0.25;
     s.source.window_packets = None;
-    let mut sim = Simulation::new(&s).unwrap();
+    let mut sim = Run::new(&s).unwrap();
     sim.run();
     let f = sim.results().flow("f").unwrap().clone();
     assert_eq!(f.injected_packets, 100);
@@ -119,13 +119,13 @@ fn an_input_buffer_sends_to_two_outputs_at_once_unless_limited() {
     s.flows[1].stop_ns = Some(2_100);
     for (limit, want) in [(None, 2108.0), (Some(1), 4176.0), (Some(2), 2108.0)] {
         s.switch.input_transfers = limit;
-        let mut sim = Simulation::new(&s).unwrap();
+        let mut sim = Run::new(&s).unwrap();
         sim.run();
         let r = sim.results();
         assert_eq!(r.flow("f1").unwrap().mean_delay_ns, Some(4176.0), "{limit:?}");
         let f2 = r.flow("f2").unwrap();
         assert_eq!((f2.delivered_packets, f2.mean_delay_ns), (1, Some(want)), "{limit:?}");
-        sim.check_invariants().unwrap();
+        sim.sim.check_invariants().unwrap();
     }
 }
 
@@ -146,9 +146,9 @@ fn incast(duration_ns: u64) -> Scenario {
 
 /// `s` run to its end with the invariants checked every 997 events; its results.
 fn run_checking(s: &Scenario) -> ibcc_core::sim::Results {
-    let mut sim = Simulation::new(s).unwrap();
+    let mut sim = Run::new(s).unwrap();
     while sim.step_until(u64::MAX, 997) > 0 {
-        sim.check_invariants().unwrap();
+        sim.sim.check_invariants().unwrap();
     }
     sim.results()
 }
@@ -159,10 +159,10 @@ fn run_checking(s: &Scenario) -> ibcc_core::sim::Results {
 #[test]
 fn credits_stop_senders_at_a_full_buffer() {
     let s = incast(2_000_000);
-    let mut sim = Simulation::new(&s).unwrap();
+    let mut sim = Run::new(&s).unwrap();
     while !sim.is_finished() {
         sim.step(97);
-        sim.check_invariants().unwrap();
+        sim.sim.check_invariants().unwrap();
     }
     let r = sim.results();
     assert_eq!(r.totals.dropped_packets, 0);
@@ -185,10 +185,10 @@ fn marking_policies_mark_the_incast() {
     for policy in [MarkingPolicy::None, MarkingPolicy::Naive, MarkingPolicy::InputTriggered] {
         let mut s = base.clone();
         s.marking.policy = policy;
-        let mut sim = Simulation::new(&s).unwrap();
+        let mut sim = Run::new(&s).unwrap();
         sim.run();
         let r = sim.results();
-        sim.check_invariants().unwrap();
+        sim.sim.check_invariants().unwrap();
         let acked_marks: u64 = r.flows.iter().map(|f| f.marks).sum();
         assert!(acked_marks <= r.totals.marked_packets, "marks reach sources only on ACKs of marked packets");
         marks.push((policy, r.totals.marked_packets, acked_marks));
@@ -201,7 +201,7 @@ fn marking_policies_mark_the_incast() {
     s.marking.policy = MarkingPolicy::InputTriggered;
     for (from_ns, to_ns, whole) in [(0, None, true), (500_000, None, false), (0, Some(500_000), false)] {
         (s.measure.from_ns, s.measure.to_ns) = (from_ns, to_ns);
-        let mut sim = Simulation::new(&s).unwrap();
+        let mut sim = Run::new(&s).unwrap();
         sim.run();
         for f in &sim.results().flows {
             assert!(f.measured_marks > 0, "{from_ns}-{to_ns:?}: {f:?}");
@@ -242,12 +242,12 @@ fn cnt1_counts_packets_being_sent_only_until_departure() {
     s.marking.policy = MarkingPolicy::InputTriggered;
     for (until, late_marks) in [(Cnt1Until::Start, 0), (Cnt1Until::Departure, 1)] {
         s.marking.cnt1_until = until;
-        let mut sim = Simulation::new(&s).unwrap();
+        let mut sim = Run::new(&s).unwrap();
         sim.run_until(12_447_000);
         assert_eq!(sim.results().totals.marked_packets, 0, "{until:?}: nothing before q4 is received");
         while !sim.is_finished() {
             sim.step(3);
-            sim.check_invariants().unwrap();
+            sim.sim.check_invariants().unwrap();
         }
         let r = sim.results();
         let got: Vec<(u64, u64)> = r.flows.iter().map(|f| (f.injected_packets, f.marks)).collect();
@@ -266,7 +266,7 @@ fn bypass_lets_a_victim_past_blocked_packets_up_to_the_limit() {
         s.switch.max_bypass = max_bypass;
         s.duration_ns = 60_000_000;
         s.measure.from_ns = 41_000_000;
-        let mut sim = Simulation::new(&s).unwrap();
+        let mut sim = Run::new(&s).unwrap();
         sim.run();
         share.push(sim.results().flow("victim").unwrap().throughput_fraction);
     }
@@ -280,15 +280,23 @@ fn results_before_the_measurement_interval_are_empty_not_wrong() {
     let mut s = line(2_000_000);
     s.source.window_packets = None;
     s.measure.from_ns = 1_000_000;
-    let mut sim = Simulation::new(&s).unwrap();
-    for t in [1_000u64, 500_000, 999_999, 1_000_001] {
+    let mut sim = Run::new(&s).unwrap();
+    // Before the interval: nothing is measured yet, though the flow has been sending since 0.
+    for t in [1_000u64, 500_000, 999_999] {
         sim.run_until(t * 1000);
         let r = sim.results();
-        for l in &r.links {
-            assert!((0.0..=1.0).contains(&l.utilization), "at {t} ns: {} {}", l.id, l.utilization);
-        }
-        assert!(r.flows.iter().all(|f| (0.0..=1.0).contains(&f.throughput_fraction)));
+        assert_eq!((r.measured_from_ns, r.measured_to_ns), (t as f64, t as f64), "an empty interval at {t} ns");
+        assert!(r.links.iter().all(|l| l.utilization == 0.0 && l.credit_stall_ns == 0.0), "at {t} ns");
+        assert_eq!(r.flow("f").unwrap().throughput_fraction, 0.0, "at {t} ns");
+        // (Its first packet arrives at 2148 ns.)
+        assert_eq!(r.flow("f").unwrap().delivered_packets > 0, t > 2148, "at {t} ns");
     }
+    // 1 us into it: the greedy flow has kept its link busy all along (back to back, no window).
+    sim.run_until(1_001_000 * 1000);
+    let r = sim.results();
+    assert_eq!((r.measured_from_ns, r.measured_to_ns), (1_000_000.0, 1_001_000.0));
+    assert_eq!(r.link("H0->S1").unwrap().utilization, 1.0);
+    assert_eq!(r.flow("f").unwrap().throughput_fraction, 1.0);
 }
 
 /// `measure.to_ns` ends the interval, by hand: a greedy flow sends back to back (2068 ns a packet) until it stops at
@@ -302,7 +310,7 @@ fn the_measurement_interval_ends_at_to_ns() {
     let measure = |to_ns: Option<u64>| {
         let mut s = s.clone();
         s.measure.to_ns = to_ns;
-        let mut sim = Simulation::new(&s).unwrap();
+        let mut sim = Run::new(&s).unwrap();
         sim.run();
         sim.results()
     };
@@ -319,7 +327,7 @@ fn the_measurement_interval_ends_at_to_ns() {
     // Read halfway, the interval ends at the present.
     let mut half = s.clone();
     half.measure.to_ns = Some(1_000_000);
-    let mut sim = Simulation::new(&half).unwrap();
+    let mut sim = Run::new(&half).unwrap();
     sim.run_until(500_000 * 1000);
     assert_eq!(sim.results().measured_to_ns, 500_000.0);
 }
@@ -328,9 +336,9 @@ fn the_measurement_interval_ends_at_to_ns() {
 #[test]
 fn step_until_is_bounded_in_events_and_time() {
     let s = incast(500_000);
-    let mut whole = Simulation::new(&s).unwrap();
+    let mut whole = Run::new(&s).unwrap();
     whole.run();
-    let mut sliced = Simulation::new(&s).unwrap();
+    let mut sliced = Run::new(&s).unwrap();
     let mut t = 0;
     while !sliced.is_finished() {
         t += 3_333_333;
@@ -355,19 +363,19 @@ fn marking_retunes_during_a_run_and_nothing_else_does() {
     let mut marked = plain.clone();
     marked.marking.policy = MarkingPolicy::InputTriggered;
 
-    let mut fresh = Simulation::new(&marked).unwrap();
+    let mut fresh = Run::new(&marked).unwrap();
     fresh.run();
-    let mut at_zero = Simulation::new(&plain).unwrap();
-    at_zero.retune(&marked).unwrap();
+    let mut at_zero = Run::new(&plain).unwrap();
+    at_zero.sim.retune(&marked).unwrap();
     at_zero.run();
-    assert_eq!(at_zero.results().digest(), fresh.results().digest());
+    assert_eq!(at_zero.results(), fresh.results());
 
-    let mut halfway = Simulation::new(&plain).unwrap();
+    let mut halfway = Run::new(&plain).unwrap();
     halfway.run_until(200_000_000);
     assert_eq!(halfway.results().totals.marked_packets, 0);
-    halfway.retune(&marked).unwrap();
+    halfway.sim.retune(&marked).unwrap();
     halfway.run();
-    halfway.check_invariants().unwrap();
+    halfway.sim.check_invariants().unwrap();
     let late = halfway.results().totals.marked_packets;
     assert!(late > 0 && late < fresh.results().totals.marked_packets, "{late}");
 
@@ -375,33 +383,33 @@ fn marking_retunes_during_a_run_and_nothing_else_does() {
     // Checked at every step after each change (a count carried over unchanged would be off by the packets being sent).
     let mut departure = marked.clone();
     departure.marking.cnt1_until = Cnt1Until::Departure;
-    let mut sim = Simulation::new(&marked).unwrap();
+    let mut sim = Run::new(&marked).unwrap();
     let mut changes = [(100_000_000, &departure), (200_000_000, &marked), (300_000_000, &departure)].into_iter();
     let mut next = changes.next();
     while !sim.is_finished() {
         if let Some((at, to)) = next.filter(|(at, _)| sim.now() >= *at) {
-            sim.retune(to).unwrap();
+            sim.sim.retune(to).unwrap();
             next = changes.next();
             assert!(sim.now() >= at);
         }
         sim.step(3);
-        sim.check_invariants().unwrap();
+        sim.sim.check_invariants().unwrap();
     }
     assert!(next.is_none(), "every change was made");
-    let mut fresh = Simulation::new(&departure).unwrap();
+    let mut fresh = Run::new(&departure).unwrap();
     fresh.run();
-    let mut at_zero = Simulation::new(&marked).unwrap();
-    at_zero.retune(&departure).unwrap();
+    let mut at_zero = Run::new(&marked).unwrap();
+    at_zero.sim.retune(&departure).unwrap();
     at_zero.run();
-    assert_eq!(at_zero.results().digest(), fresh.results().digest());
+    assert_eq!(at_zero.results(), fresh.results());
 
     let mut other = marked.clone();
     other.flows.pop();
-    let mut sim = Simulation::new(&plain).unwrap();
+    let mut sim = Run::new(&plain).unwrap();
     sim.run_until(1_000_000);
-    let err = sim.retune(&other).unwrap_err();
+    let err = sim.sim.retune(&other).unwrap_err();
     assert!(err.0.contains("only marking"), "{err:?}");
-    assert_eq!(sim.scenario(), &plain, "a refused change leaves the run as it was");
+    assert_eq!(sim.sim.scenario(), &plain, "a refused change leaves the run as it was");
 }
 
 /// ACK coalescing (the HP slides; `net::host::AckCoalescing`), by hand on the line H0 -> H3. A window of 4 and an
@@ -427,7 +435,7 @@ fn coalesced_acks_one_per_window_and_at_once_for_a_mark() {
     assert!(t.delivered_packets - t.acks_delivered <= 4, "at most a window is unacknowledged at the end");
     // Without coalescing: one ACK per packet, and no count reported.
     s.ack_coalescing = None;
-    let mut sim = Simulation::new(&s).unwrap();
+    let mut sim = Run::new(&s).unwrap();
     sim.run();
     assert_eq!(sim.results().totals.ack_packets_sent, None);
 
@@ -438,9 +446,9 @@ fn coalesced_acks_one_per_window_and_at_once_for_a_mark() {
     s.source.response = Response::Lipd;
     s.source.window_packets = Some(8);
     s.ack_coalescing = Some(AckCoalescing { every_packets: 64 });
-    let mut sim = Simulation::new(&s).unwrap();
+    let mut sim = Run::new(&s).unwrap();
     sim.run();
-    sim.check_invariants().unwrap();
+    sim.sim.check_invariants().unwrap();
     let r = sim.results();
     let marked_acks: u64 = r.flows.iter().map(|f| f.marks).sum();
     assert!(r.totals.marked_packets > 0);
@@ -463,9 +471,9 @@ fn unreliable_flows_get_cn_packets_for_marks_and_no_acks() {
     for f in &mut s.flows {
         f.transport = Transport::Unreliable;
     }
-    let mut sim = Simulation::new(&s).unwrap();
+    let mut sim = Run::new(&s).unwrap();
     while sim.step_until(u64::MAX, 1009) > 0 {
-        sim.check_invariants().unwrap();
+        sim.sim.check_invariants().unwrap();
     }
     let r = sim.results();
     let t = &r.totals;
@@ -488,7 +496,7 @@ fn unreliable_flows_get_cn_packets_for_marks_and_no_acks() {
 
     s.source.response = Response::Hybrid;
     s.source.window_packets = Some(4);
-    let e = Simulation::new(&s).unwrap_err().to_string();
+    let e = Run::new(&s).unwrap_err().to_string();
     assert!(e.contains("transport") && e.contains("window"), "{e}");
 }
 
@@ -536,7 +544,7 @@ fn each_vl_has_its_own_buffer_and_credits() {
     assert!((f - 0.25).abs() < 0.005 && (g - 0.25).abs() < 0.005, "{f} {g}");
     // One VL: the same two flows share one buffer of 4 packets.
     s.virtual_lanes = None;
-    let mut sim = Simulation::new(&s).unwrap();
+    let mut sim = Run::new(&s).unwrap();
     sim.run();
     let r = sim.results();
     let at_s2 = r.buffers.iter().find(|b| b.node == "S2" && b.from == "S1").unwrap();

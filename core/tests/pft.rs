@@ -1,15 +1,15 @@
-//! Proactive Flow Throttling in whole scenarios (model.md §7; the IFIP'21 paper).
+//! Proactive Flow Throttling in whole scenarios (docs/model.md §7; the IFIP'21 paper).
 
 use ibcc_core::cc::pft::{Detection, PftConfig, Throttling};
 use ibcc_core::presets::find;
 use ibcc_core::scenario::{Link, Node, NodeKind, Scenario};
-use ibcc_core::sim::{ControlFactor, Results, Simulation};
+use ibcc_core::sim::{ControlFactor, Results, Run};
 
 fn run(s: &Scenario) -> Results {
-    let mut sim = Simulation::new(s).unwrap();
+    let mut sim = Run::new(s).unwrap();
     while !sim.is_finished() {
         sim.step(10_000);
-        sim.check_invariants().unwrap();
+        sim.sim.check_invariants().unwrap();
     }
     sim.results()
 }

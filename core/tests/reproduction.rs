@@ -1,4 +1,4 @@
-//! The papers' results (model.md §10) reproduced from the presets. Each test names its figure, states the paper's
+//! The papers' results (docs/model.md §10) reproduced from the presets. Each test names its figure, states the paper's
 //! claim, and justifies its tolerance. docs/reproduction.md tabulates paper vs ours, including the claims we do not
 //! reproduce (and does not hide them behind loose tolerances here).
 //!
@@ -8,7 +8,7 @@
 
 use ibcc_core::presets::{dynamic_run, find, long_run, TwoSwitch};
 use ibcc_core::scenario::{Arbitration, Cnt1Until, MarkingPolicy, RateMode, Response, Scenario};
-use ibcc_core::sim::{Results, Simulation};
+use ibcc_core::sim::{Results, Run};
 
 /// Runs a preset over the victim's active period, optionally changed first.
 fn during_victim(preset: &str, change: impl Fn(&mut Scenario)) -> Results {
@@ -16,7 +16,7 @@ fn during_victim(preset: &str, change: impl Fn(&mut Scenario)) -> Results {
     s.duration_ns = 60_000_000;
     s.measure.from_ns = 40_000_000;
     change(&mut s);
-    let mut sim = Simulation::new(&s).unwrap();
+    let mut sim = Run::new(&s).unwrap();
     sim.run();
     let r = sim.results();
     assert_eq!(r.totals.dropped_packets, 0);
@@ -199,7 +199,7 @@ fn globecom02_fig3cd_output_threshold_trades_utilization_for_fairness() {
 // Globecom'02 Fig. 4). The figures are sweeps; we test the points their text makes claims about.
 
 fn run(s: &Scenario) -> Results {
-    let mut sim = Simulation::new(s).unwrap();
+    let mut sim = Run::new(s).unwrap();
     sim.run();
     let r = sim.results();
     assert_eq!(r.totals.dropped_packets, 0);
@@ -380,7 +380,7 @@ fn unreliable_flows_are_rate_controlled_by_cn_packets_alone() {
     assert!(group(&r, "victim") > 0.09, "victim {}", group(&r, "victim"));
 }
 
-/// Congestion isolation with virtual lanes (IBA §7.6; Globecom'02 footnote 3): the victim on VL 1, everything
+/// Congestion isolation with virtual lanes (IBA §7.6; INFOCOM'03 footnote 3): the victim on VL 1, everything
 /// else on VL 0, equal arbitration weights. Whatever congests VL 0 (Fig. 2's one remote flow; ten remote flows
 /// without a window; the same with ten local flows too), the victim gets at least its half of the inter-switch link
 /// while it runs, where on one VL it starves. Tolerance: the half is a weighted share of the arbiter (two
@@ -428,14 +428,14 @@ fn reported_numbers_are_measured_like_the_tests_measure_them() {
     use ibcc_core::presets::PRESETS;
     use ibcc_core::sim::MeasureError;
     for p in PRESETS {
-        let sim = Simulation::new(&p.scenario()).unwrap();
+        let sim = Run::new(&p.scenario()).unwrap();
         for r in p.reported {
             assert_eq!(sim.measure(&r.measurement()), Err(MeasureError::NotReached), "{}: {:?}", p.name, r);
         }
     }
     let mut s = find("infocom03-fig2").unwrap().scenario();
     s.duration_ns = 60_000_000;
-    let mut sim = Simulation::new(&s).unwrap();
+    let mut sim = Run::new(&s).unwrap();
     sim.run();
     let reference = during_victim("infocom03-fig2", |_| {});
     let fig2 = find("infocom03-fig2").unwrap();

@@ -304,7 +304,7 @@ fn garbage_is_refused_without_panicking() {
         }
         let text = String::from_utf8_lossy(&bytes);
         if let Ok(s) = Scenario::from_json_validated(&text) {
-            let mut sim = ibcc_core::sim::Simulation::new(&s).expect("a validated scenario builds");
+            let mut sim = ibcc_core::sim::Run::new(&s).expect("a validated scenario builds");
             sim.step(2000); // and runs
         }
     }
@@ -334,7 +334,7 @@ fn extreme_times_and_rates_are_refused_or_run() {
     v["flows"][0]["start_ns"] = 100.into();
     v["source"] = serde_json::json!({"response": "fixed", "fixed_rate_fraction": 1.0 / 65536.0});
     let s = Scenario::from_json_validated(&v.to_string()).unwrap();
-    let mut sim = ibcc_core::sim::Simulation::new(&s).unwrap();
+    let mut sim = ibcc_core::sim::Run::new(&s).unwrap();
     sim.run();
     let f = &sim.results().flows[0];
     assert!(f.throughput_fraction < 0.01, "at 1/65536 of the link: {}", f.throughput_fraction);
@@ -352,7 +352,7 @@ fn series_over_the_limit_are_coarsened_and_the_results_say_so() {
     v["measure"] = serde_json::json!({"sample_ns": 1000});
     let s = Scenario::from_json_validated(&v.to_string()).unwrap();
     assert_eq!(s.series_sample_ns(), Ok(2000));
-    let mut sim = ibcc_core::sim::Simulation::new(&s).unwrap();
+    let mut sim = ibcc_core::sim::Run::new(&s).unwrap();
     sim.run_until(10_000_000);
     assert_eq!(sim.results().series_sample_ns, Some(2000.0));
     // A multiple of 300 ns wide enough would pass the 1 us window, but one sample per window fits: that, not a refusal.
@@ -363,7 +363,7 @@ fn series_over_the_limit_are_coarsened_and_the_results_say_so() {
     // Within the limit, the spacing asked for, and the results do not mention it.
     let fig2 = ibcc_core::presets::find("infocom03-fig2").unwrap().scenario();
     assert_eq!(fig2.series_sample_ns(), Ok(fig2.measure.sample_ns()));
-    let mut sim = ibcc_core::sim::Simulation::new(&fig2).unwrap();
+    let mut sim = ibcc_core::sim::Run::new(&fig2).unwrap();
     sim.run_until(1_000_000);
     assert_eq!(sim.results().series_sample_ns, None);
     // The 1,024-host fat tree for 1 s: 6,146 series of 10,001 samples would pass the limit; 400 us spacing fits.
@@ -377,7 +377,7 @@ fn series_over_the_limit_are_coarsened_and_the_results_say_so() {
 #[test]
 fn channels_are_named_by_direction_like_results() {
     let s = ibcc_core::presets::find("infocom03-fig2").unwrap().scenario();
-    let mut sim = ibcc_core::sim::Simulation::new(&s).unwrap();
+    let mut sim = ibcc_core::sim::Run::new(&s).unwrap();
     sim.run_until(1_000_000);
     for (c, l) in sim.results().links.iter().enumerate() {
         assert_eq!(s.channel_name(c as u32).as_deref(), Some(l.id.as_str()));

@@ -5,7 +5,7 @@
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
-use ibcc_core::scenario::link::{decode, decode_bytes};
+use ibcc_core::scenario::share_link::{decode, decode_bytes};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -1,11 +1,11 @@
-//! InfiniBand Architecture congestion control, Annex A10 (model.md §8; parameter names follow OpenSM's `cc_*`
+//! InfiniBand Architecture congestion control, Annex A10 (docs/model.md §8; parameter names follow OpenSM's `cc_*`
 //! options so a scenario can be exported as OpenSM configuration).
 //!
 //! Switch: an output port whose queue passes the level set by `Threshold` marks FECN on one in every
 //! `Marking_Rate + 1` eligible packets (at least `Packet_Size` credits long) as they leave. A port congested only
 //! because it lacks credits (a victim of congestion downstream) does not mark, unless its bit is set in
-//! `Victim_Mask`. Destination: the FECN comes back as BECN on the ACK (every data packet is ACKed in this model, so
-//! no CNP is needed). Source (per flow, as per QP): a BECN raises CCTI by `CCTI_Increase` up to `CCTI_Limit`; every
+//! `Victim_Mask`. Destination: the FECN comes back as BECN on the ACK that covers the packet, or for an unreliable
+//! flow, which has no ACKs, on a CN packet (the CNP). Source (per flow, as per QP): a BECN raises CCTI by `CCTI_Increase` up to `CCTI_Limit`; every
 //! `CCTI_Timer` x 1.024 us CCTI falls by one, not below `CCTI_Min`; after each packet the flow waits the delay of
 //! `CCT[CCTI]` = `multiplier << shift` units.
 //!

@@ -8,7 +8,7 @@
 //!   `m = 2`). Our choice where the papers are silent: at least one step down, so a mark always lowers the rate.
 //! - `rate_increase[ipd] = ipd - 1`.
 //! - `new_rate_rpi[ipd]`: how many ACKs, arriving at `rate(ipd)`, the continuous `Finc` needs to climb from
-//!   `rate(ipd)` to `rate(ipd - 1)`, rounded to the nearest whole ACK and at least 1 (model.md §6).
+//!   `rate(ipd)` to `rate(ipd - 1)`, rounded to the nearest whole ACK and at least 1 (docs/model.md §6).
 
 use super::response::{ResponseFunction, ResponseParams};
 use alloc::vec::Vec;

@@ -21,8 +21,9 @@
 //!
 //! A started packet is no longer marked; nobody clears a mark.
 
-use super::OutputVl;
-use super::{Start, SwitchControl};
+use super::{InputVl, OutputVl, Start, SwitchControl};
+use alloc::format;
+use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
@@ -44,7 +45,8 @@ pub enum MarkingPolicy {
     HpRootVl,
 }
 
-/// When a switch checks whether an input buffer has become full (model.md §3 leaves this open).
+/// When a switch checks whether an input buffer has become full (docs/model.md §3: on receipt, as the papers' footnotes
+/// need; at the head's arrival is the credit view, kept as an option).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FullCheck {
@@ -62,7 +64,7 @@ pub enum FullCheck {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Cnt1Until {
-    /// Until it starts on its output: `cnt1` counts packets that still wait (model.md §4).
+    /// Until it starts on its output: `cnt1` counts packets that still wait (docs/model.md §4).
     #[default]
     Start,
     /// Until its tail has left the switch: a packet being sent still counts, and a full buffer also arms the outputs
@@ -183,16 +185,68 @@ impl Marker {
     }
 }
 
-/// ECN marking at one switch: its policy and each output's counters (data lane).
+/// When an input buffer counts as full (docs/model.md §3): its occupancy, in credit blocks, leaves less room than
+/// one maximum-size packet, or reaches the configured lower threshold (INFOCOM'03 footnote 4); checked when a
+/// packet's head arrives or when it has been completely received (`marking.full_check`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fullness {
+    /// Occupancy, in blocks, at or above which a data buffer is full.
+    full_at: u32,
+    check: FullCheck,
+}
+
+impl Fullness {
+    /// The rule for data buffers of `capacity` blocks holding packets of `packet_blocks` blocks.
+    pub fn new(m: &Marking, capacity: u32, packet_blocks: u32) -> Self {
+        let full_at = match m.buffer_threshold_packets {
+            Some(t) => t.saturating_mul(packet_blocks).min(capacity),
+            None => capacity - packet_blocks + 1,
+        };
+        Self { full_at, check: m.full_check }
+    }
+
+    /// Occupancy, in blocks, at or above which a data buffer is full.
+    pub fn full_at(&self) -> u32 {
+        self.full_at
+    }
+}
+
+/// What a switch's congestion control wants done about an input buffer a packet just entered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BufferCheck {
+    /// Nothing.
+    None,
+    /// It became full now: tell it of each packet in it ([`SwitchControl::on_buffer_full`]).
+    Full,
+    /// Check again when the packet has been completely received ([`SwitchControl::on_received`]).
+    AtReceipt,
+}
+
+/// ECN marking at one switch: its policy, each output VL's counters, and when its input buffers count as full.
 #[derive(Debug, Clone)]
 pub struct EcnSwitch {
     marker: Marker,
     counters: Vec<PortCounters>,
+    fullness: Fullness,
+    /// Per input VL: found full at the last `on_receipt` check (a new trigger needs a new crossing).
+    full: Vec<bool>,
+    /// Its data buffers' size and a data packet's, in blocks (a new marking block recomputes `fullness`).
+    capacity: u32,
+    packet_blocks: u32,
 }
 
 impl EcnSwitch {
-    pub fn new(marker: Marker, ports: usize) -> Self {
-        Self { marker, counters: vec![PortCounters::default(); ports] }
+    /// Marking by `m` at a switch with `vl_ports` output VLs (and as many input VLs), data buffers of `capacity`
+    /// blocks and data packets of `packet_blocks`.
+    pub fn new(m: &Marking, vl_ports: usize, capacity: u32, packet_blocks: u32) -> Self {
+        Self {
+            marker: Marker::of(m),
+            counters: vec![PortCounters::default(); vl_ports],
+            fullness: Fullness::new(m, capacity, packet_blocks),
+            full: vec![false; vl_ports],
+            capacity,
+            packet_blocks,
+        }
     }
 
     pub fn marker(&self) -> Marker {
@@ -204,26 +258,36 @@ impl EcnSwitch {
         self.counters[out as usize]
     }
 
-    /// A new marking block from now on (a change during a run). When what `cnt1` counts changes, `cnt1` is counted
-    /// again: `per_output` gives the data packets per output as the new block counts them.
-    pub fn retune(&mut self, marker: Marker, per_output: Option<Vec<u32>>) {
-        self.marker = marker;
-        if let Some(n) = per_output {
-            for (c, n) in self.counters.iter_mut().zip(n) {
-                c.cnt1 = n;
-            }
-        }
+    /// Whether it wants to hear of full buffers at all (most of a run's full buffers, without ECN marking, need no
+    /// look at their packets).
+    fn hears_full_buffers(&self) -> bool {
+        self.marker.marks_full_buffer() || self.marker.triggers_outputs()
     }
 }
 
 impl SwitchControl for EcnSwitch {
     #[inline]
-    fn on_arrival(&mut self, out: OutputVl) {
+    fn on_arrival(&mut self, out: OutputVl, _input: InputVl, before: u32, after: u32) -> BufferCheck {
         self.marker.arrival(&mut self.counters[out as usize]);
+        let full_at = self.fullness.full_at;
+        match self.fullness.check {
+            // Triggered when the buffer becomes full: on the crossing (with the default threshold every arrival that
+            // fills it is one, since credit guaranteed a packet's room).
+            FullCheck::OnHead if before < full_at && after >= full_at && self.hears_full_buffers() => BufferCheck::Full,
+            FullCheck::OnHead => BufferCheck::None,
+            // Nothing else arrives on this input before this packet's tail, so the blocks held at receipt are at
+            // most those reserved now: below the threshold now, the check cannot trigger. (Followed whatever the
+            // policy, so a change of policy during the run finds the buffers' state as it is.)
+            FullCheck::OnReceipt if after >= full_at => BufferCheck::AtReceipt,
+            FullCheck::OnReceipt => BufferCheck::None,
+        }
     }
 
-    fn hears_full_buffers(&self) -> bool {
-        self.marker.marks_full_buffer() || self.marker.triggers_outputs()
+    fn on_received(&mut self, input: InputVl, held: u32) -> bool {
+        let full = held >= self.fullness.full_at;
+        let crossed = full && !self.full[input as usize];
+        self.full[input as usize] = full;
+        crossed && self.hears_full_buffers()
     }
 
     /// Naive marking marks the buffer's waiting packets; input-triggered marking arms the counters of every output
@@ -243,8 +307,36 @@ impl SwitchControl for EcnSwitch {
     }
 
     #[inline]
-    fn on_departure(&mut self, out: OutputVl) {
+    fn on_departure(&mut self, out: OutputVl, input: InputVl, after: u32) {
         self.marker.left(&mut self.counters[out as usize]);
+        if after < self.fullness.full_at {
+            self.full[input as usize] = false;
+        }
+    }
+
+    /// A new marking block from now on. When what `cnt1` counts changes, `cnt1` is counted again from the buffers
+    /// (otherwise it is carried over as it is).
+    fn retune(&mut self, m: &Marking, per_output: &dyn Fn(bool) -> Vec<u32>) {
+        let recount = m.cnt1_until != self.marker.cnt1_until;
+        self.marker = Marker::of(m);
+        self.fullness = Fullness::new(m, self.capacity, self.packet_blocks);
+        if recount {
+            for (c, n) in self.counters.iter_mut().zip(per_output(self.marker.counts_until_departure())) {
+                c.cnt1 = n;
+            }
+        }
+    }
+
+    /// `cnt1` of every output VL equals the packets the buffers hold for it.
+    fn check(&self, per_output: &dyn Fn(bool) -> Vec<u32>) -> Result<(), (OutputVl, String)> {
+        let want = per_output(self.marker.counts_until_departure());
+        for (ovl, (c, want)) in self.counters.iter().zip(want).enumerate() {
+            if c.cnt1 != want {
+                let why = format!("cnt1 is {} but the buffers hold {want} packets for it", c.cnt1);
+                return Err((ovl as OutputVl, why));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -322,11 +414,14 @@ mod tests {
     #[test]
     fn hp_root_vl_marks_full_buffers_and_assumed_roots_until_credit_runs_out() {
         let start = |waited_for_credit| Start { queued_blocks: 0, packet_blocks: 1, waited_for_credit };
-        let mut sw = EcnSwitch::new(Marker::new(MarkingPolicy::HpRootVl, None, Cnt1Until::Start), 3);
+        let marking = |policy| Marking { policy, ..Marking::default() };
+        // (Three output VLs; buffers of 132 blocks, packets of 33: an arrival is the packet's head only.)
+        let arrive = |sw: &mut EcnSwitch, out| sw.on_arrival(out, 0, 0, 33);
+        let mut sw = EcnSwitch::new(&marking(MarkingPolicy::HpRootVl), 3, 132, 33);
         assert!(sw.hears_full_buffers());
         // Output 1: three packets wait (two of them in the buffer that fills), output 2: one, in another buffer.
         for out in [1, 1, 1, 2] {
-            sw.on_arrival(out);
+            arrive(&mut sw, out);
         }
         // The buffer fills: its two waiting packets (bound for 1) are marked, its started one is not, and output 1
         // is armed with everything waiting for it.
@@ -340,24 +435,24 @@ mod tests {
         assert!(sw.on_start(1, &start(false)));
         assert!(!sw.on_start(2, &start(false)), "not a root");
         // It runs out of credit: the next packet waited for it, so output 1 was no root: no mark, and disarmed.
-        sw.on_arrival(1);
+        arrive(&mut sw, 1);
         assert!(!sw.on_start(1, &start(true)));
         assert_eq!(sw.counters(1), PortCounters { cnt1: 1, cnt2: 0 });
         assert!(!sw.on_start(1, &start(false)), "nothing is armed any more");
         // Armed again, it stops after the packets that were waiting at the time: all sent, no longer a root.
         for _ in 0..2 {
-            sw.on_arrival(1);
+            arrive(&mut sw, 1);
         }
         assert!(sw.on_buffer_full(1, false));
         let marks: Vec<bool> = (0..2).map(|_| sw.on_start(1, &start(false))).collect();
         assert_eq!(marks, [true, true]);
-        sw.on_arrival(1);
+        arrive(&mut sw, 1);
         assert!(!sw.on_start(1, &start(false)), "arrived after the trigger: the assumption is over");
         // Input-triggered marking, in the same steps, neither marks the full buffer's packets nor lets go when
         // the output runs out of credit.
-        let mut it = EcnSwitch::new(Marker::new(MarkingPolicy::InputTriggered, None, Cnt1Until::Start), 3);
-        it.on_arrival(1);
-        it.on_arrival(1);
+        let mut it = EcnSwitch::new(&marking(MarkingPolicy::InputTriggered), 3, 132, 33);
+        arrive(&mut it, 1);
+        arrive(&mut it, 1);
         assert!(!it.on_buffer_full(1, false));
         assert!(it.on_start(1, &start(true)));
     }
@@ -375,5 +470,28 @@ mod tests {
             assert!(!m.departure(&mut c, false));
         }
         assert!(Marker::new(MarkingPolicy::Naive, None, Cnt1Until::Start).marks_full_buffer());
+    }
+
+    /// A buffer of 4 packets (132 blocks, 33 each) is full with less than a packet of room left (100 blocks), or
+    /// at the lower threshold; on receipt, a buffer found full triggers once until it drops below the mark again.
+    #[test]
+    fn a_buffer_is_full_with_less_than_a_packet_of_room_and_triggers_once_per_crossing() {
+        let naive = Marking { policy: MarkingPolicy::Naive, ..Marking::default() };
+        assert_eq!(Fullness::new(&naive, 132, 33).full_at(), 100);
+        let lower = Marking { buffer_threshold_packets: Some(2), ..naive };
+        assert_eq!(Fullness::new(&lower, 132, 33).full_at(), 66);
+        let mut sw = EcnSwitch::new(&naive, 2, 132, 33);
+        assert_eq!(sw.on_arrival(0, 1, 66, 99), BufferCheck::None, "99 blocks: room for one more packet");
+        assert_eq!(sw.on_arrival(0, 1, 99, 132), BufferCheck::AtReceipt);
+        assert!(sw.on_received(1, 100), "crossed");
+        assert!(!sw.on_received(1, 132), "still full: no new crossing");
+        sw.on_departure(0, 1, 99);
+        assert!(sw.on_received(1, 100), "it went below the mark and crossed again");
+        let on_head = Marking { full_check: FullCheck::OnHead, ..naive };
+        let mut sw = EcnSwitch::new(&on_head, 2, 132, 33);
+        assert_eq!(sw.on_arrival(0, 1, 99, 132), BufferCheck::Full);
+        let none = Marking { full_check: FullCheck::OnHead, ..Marking::default() };
+        let mut sw = EcnSwitch::new(&none, 2, 132, 33);
+        assert_eq!(sw.on_arrival(0, 1, 99, 132), BufferCheck::None, "no policy: nobody needs to hear of it");
     }
 }

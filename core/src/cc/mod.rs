@@ -13,14 +13,18 @@
 //! three traits of hooks with no-op defaults, and for each an enum over the implementations, so a run pays for a
 //! `match`, not for a virtual call, and the state stays plain data (cloned with the run for the page's
 //! checkpoints).
-//! - [`SwitchControl`], one per switch: a data packet arrives, an input buffer becomes full, a packet starts on an
-//!   output, a packet's tail leaves. [`SwitchCc`]: ECN marking ([`marking::EcnSwitch`]) or Annex A10's FECN
-//!   ([`ibcc::IbCcSwitch`]).
+//! - [`SwitchControl`], one per switch: a data packet arrives (and whether its buffer is full: marking's rule,
+//!   [`marking::Fullness`]), an input buffer becomes full, a packet starts on an output, a packet's tail leaves, the
+//!   marking block changes during the run, and a check of its state against the buffers. [`SwitchCc`]: ECN marking
+//!   ([`marking::EcnSwitch`]) or Annex A10's FECN ([`ibcc::IbCcSwitch`]).
 //! - [`SourceControl`], one per flow: may it send, the gap after a packet, an ACK (with its ECN bit or BECN), its
 //!   effective rate and window. [`SourceCc`]: a response function or none ([`source::EcnSource`]) or Annex A10's
 //!   CCTI ([`ibcc::IbCcSource`]).
 //! - [`NicControl`], one per host: when its NIC may send data, the credits in use on its link, a timer, a data
 //!   packet sent. [`NicCc`]: nothing, or PFT ([`pft::PftNic`]).
+//!
+//! Each enum's `new` builds the scheme a scenario asks for (as smoltcp's `AnyController::new`), so a new scheme is a
+//! file here, a variant and a constructor arm; the simulation never names a scheme.
 
 pub mod ibcc;
 pub mod ipd;
@@ -29,9 +33,20 @@ pub mod pft;
 pub mod response;
 pub mod source;
 
+pub use crate::net::host::Limiter;
 pub use crate::net::switch::OutputVl;
+use crate::rng::Rng;
 use crate::time::Time;
 use alloc::boxed::Box;
+use alloc::rc::Rc;
+use alloc::string::String;
+use alloc::vec::Vec;
+use ibcc::IbCcConfig;
+use ipd::IpdTable;
+pub use marking::BufferCheck;
+use marking::Marking;
+use pft::PftConfig;
+use source::{Response, Source};
 
 /// What a switch's congestion control sees of a data packet starting on an output.
 #[derive(Debug, Clone, Copy)]
@@ -45,14 +60,21 @@ pub struct Start {
     pub waited_for_credit: bool,
 }
 
-/// A switch's congestion control. Every hook is about the data VLs, per output VL; a `true` answer marks the packet
-/// (ECN, or Annex A10's FECN: the same bit in this model).
+/// An input VL of a switch, numbered like output VLs: `port × data VLs + VL`.
+pub type InputVl = u32;
+
+/// A switch's congestion control. Every hook is about the data VLs, per output VL (and input VL); a `true` answer
+/// marks the packet (ECN, or Annex A10's FECN: the same bit in this model).
 pub trait SwitchControl {
-    /// A data packet bound for output VL `out` arrived (its head).
-    fn on_arrival(&mut self, _out: OutputVl) {}
-    /// Whether it wants to hear of full buffers at all (most of a run's full buffers, without ECN marking, need
-    /// no look at their packets).
-    fn hears_full_buffers(&self) -> bool {
+    /// A data packet's head, bound for output VL `out`, entered input VL `input`, whose occupancy went from
+    /// `before` to `after` credit blocks. Returns whether the buffer became full, or must be checked when the
+    /// packet has been completely received.
+    fn on_arrival(&mut self, _out: OutputVl, _input: InputVl, _before: u32, _after: u32) -> BufferCheck {
+        BufferCheck::None
+    }
+    /// A packet of input VL `input` has been completely received, the buffer now holding `held` blocks (what has
+    /// been received and not yet sent on). Returns whether it became full now.
+    fn on_received(&mut self, _input: InputVl, _held: u32) -> bool {
         false
     }
     /// An input buffer became full: called for each packet in it, bound for `out`, `started` if it is already being
@@ -64,16 +86,16 @@ pub trait SwitchControl {
     fn on_start(&mut self, _out: OutputVl, _start: &Start) -> bool {
         false
     }
-    /// A data packet's tail has left the switch through output `out`.
-    fn on_departure(&mut self, _out: OutputVl) {}
-}
-
-/// What held a flow's last packet back (the HP slides' RWL).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Limiter {
-    Rate,
-    Window,
-    Other,
+    /// A data packet's tail has left input VL `input` (holding `after` blocks now) through output `out`.
+    fn on_departure(&mut self, _out: OutputVl, _input: InputVl, _after: u32) {}
+    /// The scenario's marking block changes during the run (the one change the model takes on the fly).
+    /// `per_output(with_started)` counts the data packets the switch holds for each output VL: those waiting, and
+    /// with `with_started` those being sent too.
+    fn retune(&mut self, _marking: &Marking, _per_output: &dyn Fn(bool) -> Vec<u32>) {}
+    /// Checks its state against the switch's buffers (for the invariant checks); the error names the output VL.
+    fn check(&self, _per_output: &dyn Fn(bool) -> Vec<u32>) -> Result<(), (OutputVl, String)> {
+        Ok(())
+    }
 }
 
 /// The acknowledgement of one packet, as its flow's source takes it (an ACK its host coalesced is taken as one of
@@ -147,19 +169,38 @@ pub enum SwitchCc {
     IbCc(ibcc::IbCcSwitch),
 }
 
+impl SwitchCc {
+    /// A switch's congestion control: Annex A10's FECN if the scenario has it (`ib_cc`), else ECN marking by
+    /// `marking` (policy `none` counts, never marks); `ports` ports of `vls` data VLs, data buffers of `capacity`
+    /// blocks and data packets of `packet_blocks`.
+    pub fn new(
+        ib_cc: Option<&Rc<IbCcConfig>>,
+        marking: &Marking,
+        ports: usize,
+        vls: u8,
+        capacity: u32,
+        packet_blocks: u32,
+    ) -> Self {
+        match ib_cc {
+            Some(cfg) => Self::IbCc(ibcc::IbCcSwitch::new(cfg.clone(), capacity, ports, vls)),
+            None => Self::Ecn(marking::EcnSwitch::new(marking, ports * usize::from(vls), capacity, packet_blocks)),
+        }
+    }
+}
+
 impl SwitchControl for SwitchCc {
     #[inline]
-    fn on_arrival(&mut self, out: OutputVl) {
+    fn on_arrival(&mut self, out: OutputVl, input: InputVl, before: u32, after: u32) -> BufferCheck {
         match self {
-            Self::Ecn(c) => c.on_arrival(out),
-            Self::IbCc(c) => c.on_arrival(out),
+            Self::Ecn(c) => c.on_arrival(out, input, before, after),
+            Self::IbCc(c) => c.on_arrival(out, input, before, after),
         }
     }
     #[inline]
-    fn hears_full_buffers(&self) -> bool {
+    fn on_received(&mut self, input: InputVl, held: u32) -> bool {
         match self {
-            Self::Ecn(c) => c.hears_full_buffers(),
-            Self::IbCc(c) => c.hears_full_buffers(),
+            Self::Ecn(c) => c.on_received(input, held),
+            Self::IbCc(c) => c.on_received(input, held),
         }
     }
     #[inline]
@@ -177,10 +218,22 @@ impl SwitchControl for SwitchCc {
         }
     }
     #[inline]
-    fn on_departure(&mut self, out: OutputVl) {
+    fn on_departure(&mut self, out: OutputVl, input: InputVl, after: u32) {
         match self {
-            Self::Ecn(c) => c.on_departure(out),
-            Self::IbCc(c) => c.on_departure(out),
+            Self::Ecn(c) => c.on_departure(out, input, after),
+            Self::IbCc(c) => c.on_departure(out, input, after),
+        }
+    }
+    fn retune(&mut self, m: &Marking, per_output: &dyn Fn(bool) -> Vec<u32>) {
+        match self {
+            Self::Ecn(c) => c.retune(m, per_output),
+            Self::IbCc(c) => c.retune(m, per_output),
+        }
+    }
+    fn check(&self, per_output: &dyn Fn(bool) -> Vec<u32>) -> Result<(), (OutputVl, String)> {
+        match self {
+            Self::Ecn(c) => c.check(per_output),
+            Self::IbCc(c) => c.check(per_output),
         }
     }
 }
@@ -238,6 +291,20 @@ impl SourceControl for SourceCc {
 }
 
 impl SourceCc {
+    /// A flow's source-side congestion control, new: Annex A10's CCTI at CCTI_Min if the scenario has it, else the
+    /// response `source` describes, at `Rmax` with its full window (INFOCOM'03 §VI-B). Flows with the same response
+    /// parameters share one IPD table (`tables`).
+    pub fn new(ib_cc: Option<&Rc<IbCcConfig>>, source: &Source, tables: &mut Vec<Rc<IpdTable>>) -> Self {
+        match ib_cc {
+            Some(cfg) => Self::IbCc(ibcc::IbCcSource::new(cfg.clone(), source.window_packets)),
+            None => {
+                let kind = source::SourceKind::of(source, tables);
+                let hybrid = source.response == Response::Hybrid;
+                Self::Ecn(source::EcnSource::new(&kind, source.window_packets, hybrid))
+            }
+        }
+    }
+
     /// Annex A10: the flow's CCTI at `now`.
     #[inline]
     pub fn ccti(&self, now: Time) -> Option<u16> {
@@ -254,6 +321,16 @@ pub enum NicCc {
     None,
     /// (Boxed: most hosts have none, and the host's own state stays small.)
     Pft(Box<pft::PftNic>),
+}
+
+impl NicCc {
+    /// A host NIC's congestion control: PFT if the scenario has it, drawing from its own random stream `rng`.
+    pub fn new(pft: Option<PftConfig>, data_bytes: u32, rng: Rng) -> Self {
+        match pft {
+            Some(cfg) => Self::Pft(Box::new(pft::PftNic::new(cfg, data_bytes, rng))),
+            None => Self::None,
+        }
+    }
 }
 
 impl NicControl for NicCc {

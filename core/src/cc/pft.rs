@@ -1,4 +1,4 @@
-//! Proactive Flow Throttling (PFT; the IFIP Networking 2021 paper, restated in model.md §7): each host NIC watches
+//! Proactive Flow Throttling (PFT; the IFIP Networking 2021 paper, restated in docs/model.md §7): each host NIC watches
 //! `c`, the credits in use on its own link (sent, not yet returned, in 64-byte blocks), decides from it alone whether
 //! the network is congested, and while it is, spaces out its flits.
 //!

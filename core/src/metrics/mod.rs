@@ -1,4 +1,4 @@
-//! Measurements as the papers define them (model.md §9): link rates in a sliding window, utilization and throughput
+//! Measurements as the papers define them (docs/model.md §9): link rates in a sliding window, utilization and throughput
 //! over a measurement interval, packet delay, buffer occupancy, credit stalls, marks, and Jain's fairness index.
 //!
 //! Everything is accumulated exactly in integer picoseconds as the run goes; series memory is bounded by the

@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 pub type PacketId = u32;
 
 /// The lane a packet travels on: the ACK lane or a data virtual lane (`net::vl`). ACKs have their own lane,
-/// buffers and credits (model.md §5), so they are never stuck behind data. As an index into per-lane arrays the ACK
+/// buffers and credits (docs/model.md §5), so they are never stuck behind data. As an index into per-lane arrays the ACK
 /// lane is 0 and data VL `v` is `v + 1`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Lane(u8);
@@ -131,7 +131,7 @@ impl core::ops::IndexMut<PacketId> for PacketPool {
     }
 }
 
-/// InfiniBand's flow-control unit: buffers and credits are counted in 64-byte blocks (model.md §3).
+/// InfiniBand's flow-control unit: buffers and credits are counted in 64-byte blocks (docs/model.md §3).
 pub const CREDIT_BLOCK_BYTES: u32 = 64;
 
 /// Credit blocks a packet of `bytes` bytes occupies.

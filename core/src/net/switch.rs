@@ -1,4 +1,4 @@
-//! An input-buffered switch's state and its scheduling (model.md §3): input buffers per port and lane, outputs with
+//! An input-buffered switch's state and its scheduling (docs/model.md §3): input buffers per port and lane, outputs with
 //! the packets waiting for them, and the choice of the next packet for an output.
 //!
 //! Scheduling (INFOCOM'03 footnote 6, Globecom'02 Table I): among the packets that could start now (eligible, their
@@ -46,7 +46,7 @@ pub enum BypassCounting {
     #[default]
     Head,
     /// Every packet counts each younger packet of its buffer that goes ahead of it, also before it is the head, and
-    /// one that reaches the limit blocks the buffer until it leaves (model.md §3's wording; format version 1).
+    /// one that reaches the limit blocks the buffer until it leaves (the reading format version 1 took).
     EachPacket,
 }
 
@@ -75,24 +75,41 @@ pub struct Entry {
 #[derive(Debug, Clone, Default)]
 pub struct InputLane {
     /// Packets in arrival order (a few at most: bounded by the buffer size).
-    pub queue: Vec<Entry>,
+    queue: Vec<Entry>,
     /// Blocks occupied (from head arrival until the tail leaves).
-    pub used: u32,
+    used: u32,
     /// Packets it is sending through the crossbar now (at most the switch's `input_transfers`).
-    pub sending: u32,
-    /// Found full at the last `on_receipt` check (a new trigger needs a new crossing).
-    pub full: bool,
+    sending: u32,
+}
+
+impl InputLane {
+    /// The packets it holds, oldest first.
+    #[inline]
+    pub fn entries(&self) -> &[Entry] {
+        &self.queue
+    }
+
+    /// Blocks occupied (from head arrival until the tail leaves).
+    #[inline]
+    pub fn used(&self) -> u32 {
+        self.used
+    }
+
+    /// Its oldest packet that has not started on its output.
+    pub fn oldest_waiting(&self) -> Option<&Entry> {
+        self.queue.iter().find(|e| !e.started)
+    }
 }
 
 /// One switch output port.
 #[derive(Debug, Clone, Default)]
 pub struct Output {
     /// Packets waiting for this output, per lane (`Lane::index`), as (arrival seq, input port), oldest first.
-    pub waiting: Vec<Vec<(u64, PortId)>>,
+    waiting: Vec<Vec<(u64, PortId)>>,
     /// Round-robin arbitration: the input whose turn it is next, per lane.
-    pub next_input: Vec<PortId>,
+    next_input: Vec<PortId>,
     /// Which data VL sends next.
-    pub arbiter: VlArbiter,
+    arbiter: VlArbiter,
 }
 
 impl Output {
@@ -100,43 +117,89 @@ impl Output {
     pub fn new(lanes: usize, arbiter: VlArbiter) -> Self {
         Self { waiting: vec![Vec::new(); lanes], next_input: vec![0; lanes], arbiter }
     }
+
+    /// How many packets wait for it on `lane`.
+    #[inline]
+    pub fn waiting(&self, lane: Lane) -> usize {
+        self.waiting[lane.index()].len()
+    }
+
+    /// Its VL arbiter.
+    #[inline]
+    pub fn arbiter(&self) -> &VlArbiter {
+        &self.arbiter
+    }
 }
 
-/// An input-buffered switch.
-#[derive(Debug, Clone)]
-pub struct SwitchState<C> {
-    pub node: NodeId,
-    /// The channel each port sends on (the topology's, kept here for the passes).
-    pub out_channels: Vec<ChannelId>,
-    /// `inputs[port][lane.index()]`.
-    pub inputs: Vec<Vec<InputLane>>,
-    pub outputs: Vec<Output>,
-    /// Data VLs per port.
-    pub vls: u8,
-    /// Buffer size of each data VL of an input, in blocks.
-    pub capacity: u32,
-    /// Occupancy at or above which a data buffer counts as full (what congestion control is told), in blocks.
-    pub full_at: u32,
-    pub forwarding_delay: Time,
+/// A packet's head arriving at a switch input.
+#[derive(Debug, Clone, Copy)]
+pub struct Arrival {
+    pub packet: PacketId,
+    /// Its size in credit blocks.
+    pub blocks: u32,
+    /// The output it is routed to.
+    pub out: PortId,
+    /// The earliest it may start on that output.
+    pub eligible_at: Time,
+    pub now: Time,
+}
+
+/// How a switch forwards: the scenario's `switch` block, resolved.
+#[derive(Debug, Clone, Copy)]
+pub struct Forwarding {
+    pub delay: Time,
     pub max_bypass: u32,
     pub bypass_counting: BypassCounting,
     /// Packets one input buffer may send at once (`u32::MAX`: no limit).
     pub input_transfers: u32,
     pub arbitration: Arbitration,
-    pub next_seq: u64,
+}
+
+/// An input-buffered switch. Its state changes only through [`admit`](Self::admit) (a packet's head arrives),
+/// [`start`](Self::start) (a packet starts on its output) and [`depart`](Self::depart) (its tail has left), which
+/// keep the buffers, the outputs' waiting lists and the counts in step.
+#[derive(Debug, Clone)]
+pub struct SwitchState<C> {
+    node: NodeId,
+    /// The channel each port sends on (the topology's, kept here for the passes).
+    out_channels: Vec<ChannelId>,
+    /// `inputs[port][lane.index()]`.
+    inputs: Vec<Vec<InputLane>>,
+    outputs: Vec<Output>,
+    /// Data VLs per port.
+    vls: u8,
+    /// Buffer size of each lane of an input, in blocks.
+    capacity: u32,
+    forwarding: Forwarding,
+    next_seq: u64,
     /// Outputs with waiting packets, in no particular order (each at most once).
-    pub pending_outputs: Vec<PortId>,
-    pub is_pending: Vec<bool>,
+    pending_outputs: Vec<PortId>,
+    is_pending: Vec<bool>,
     /// Packets waiting (not started), data and ACKs (`Lane::kind`), so a pass can skip what has nothing in it.
-    pub waiting: [u32; 2],
+    waiting: [u32; 2],
     /// Its congestion control (what it is, this layer does not know).
-    pub cc: C,
+    cc: C,
+}
+
+/// The data packets in `inputs` bound for each of `ports × vls` output VLs (see `SwitchState::data_per_output_vl`).
+fn per_output_vl(inputs: &[Vec<InputLane>], ports: usize, vls: u8, with_started: bool) -> Vec<u32> {
+    let mut n = vec![0; ports * usize::from(vls)];
+    for input in inputs {
+        for lane in Lane::all(vls).skip(1) {
+            for e in input[lane.index()].queue.iter().filter(|e| !e.started || with_started) {
+                let ovl = usize::from(e.out) * usize::from(vls) + usize::from(lane.vl().unwrap_or(0));
+                n[ovl] += 1;
+            }
+        }
+    }
+    n
 }
 
 /// A packet that can start now: which output, which input, where it is in that input's queue, its age.
 #[derive(Debug, Clone, Copy)]
 pub struct Candidate {
     pub seq: u64,
+    pub packet: PacketId,
     pub out: PortId,
     pub input: PortId,
     pub pos: usize,
@@ -146,6 +209,150 @@ pub struct Candidate {
 }
 
 impl<C> SwitchState<C> {
+    /// A switch with empty buffers: port `p` sends on `out_channels[p]` with the VL arbiter `arbiters[p]`; each
+    /// input has the ACK lane and `vls` data VLs of `capacity` blocks each.
+    pub fn new(
+        node: NodeId,
+        out_channels: Vec<ChannelId>,
+        arbiters: impl IntoIterator<Item = VlArbiter>,
+        vls: u8,
+        capacity: u32,
+        forwarding: Forwarding,
+        cc: C,
+    ) -> Self {
+        let (ports, lanes) = (out_channels.len(), usize::from(vls) + 1);
+        let outputs: Vec<Output> = arbiters.into_iter().map(|a| Output::new(lanes, a)).collect();
+        assert_eq!(outputs.len(), ports, "one VL arbiter per port");
+        Self {
+            node,
+            out_channels,
+            inputs: (0..ports).map(|_| vec![InputLane::default(); lanes]).collect(),
+            outputs,
+            vls,
+            capacity,
+            forwarding,
+            next_seq: 0,
+            pending_outputs: Vec::new(),
+            is_pending: vec![false; ports],
+            waiting: [0, 0],
+            cc,
+        }
+    }
+
+    #[inline]
+    pub fn node(&self) -> NodeId {
+        self.node
+    }
+
+    /// Its number of ports.
+    #[inline]
+    pub fn ports(&self) -> usize {
+        self.inputs.len()
+    }
+
+    /// The channel port `port` sends on.
+    #[inline]
+    pub fn out_channel(&self, port: PortId) -> ChannelId {
+        self.out_channels[port as usize]
+    }
+
+    /// Data VLs per port.
+    #[inline]
+    pub fn vls(&self) -> u8 {
+        self.vls
+    }
+
+    /// Buffer size of each lane of an input, in blocks.
+    #[inline]
+    pub fn capacity(&self) -> u32 {
+        self.capacity
+    }
+
+    #[inline]
+    pub fn forwarding_delay(&self) -> Time {
+        self.forwarding.delay
+    }
+
+    /// Input `port`'s buffer of `lane`.
+    #[inline]
+    pub fn input(&self, port: PortId, lane: Lane) -> &InputLane {
+        &self.inputs[port as usize][lane.index()]
+    }
+
+    /// Input `port`'s data VLs' buffers, VL 0 first.
+    #[inline]
+    pub fn data_inputs(&self, port: PortId) -> &[InputLane] {
+        &self.inputs[port as usize][1..]
+    }
+
+    /// Output `port`.
+    #[inline]
+    pub fn output(&self, port: PortId) -> &Output {
+        &self.outputs[port as usize]
+    }
+
+    /// Outputs with packets waiting for them.
+    #[inline]
+    pub fn pending_outputs(&self) -> &[PortId] {
+        &self.pending_outputs
+    }
+
+    /// Packets waiting to start, data (`Lane::kind` 0) or ACKs (1).
+    #[inline]
+    pub fn waiting(&self, kind: usize) -> u32 {
+        self.waiting[kind]
+    }
+
+    /// Its congestion control.
+    #[inline]
+    pub fn cc(&self) -> &C {
+        &self.cc
+    }
+
+    #[inline]
+    pub fn cc_mut(&mut self) -> &mut C {
+        &mut self.cc
+    }
+
+    /// A packet's head arrives at input `port` on `lane`: it waits there for its output until it is eligible.
+    /// Returns the blocks the buffer held before and holds now (more than its size only if credit flow control
+    /// failed: the caller counts a drop).
+    pub fn admit(&mut self, port: PortId, lane: Lane, a: Arrival) -> (u32, u32) {
+        let Arrival { packet, blocks, out, eligible_at, now } = a;
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        let buffer = &mut self.inputs[port as usize][lane.index()];
+        let before = buffer.used;
+        buffer.used += blocks;
+        buffer.queue.push(Entry {
+            packet,
+            out,
+            seq,
+            eligible_at,
+            bypassed: 0,
+            started: false,
+            arrived_at: now,
+            started_at: 0,
+        });
+        let after = buffer.used;
+        self.outputs[out as usize].waiting[lane.index()].push((seq, port));
+        self.waiting[lane.kind()] += 1;
+        self.mark_pending(out);
+        (before, after)
+    }
+
+    /// The tail of `packet` (`blocks` blocks, on `lane`) has left input `port`: it frees its space. Returns its
+    /// entry and the blocks the buffer still holds.
+    pub fn depart(&mut self, port: PortId, lane: Lane, packet: PacketId, blocks: u32) -> (Entry, u32) {
+        let buffer = &mut self.inputs[port as usize][lane.index()];
+        let pos = buffer.queue.iter().position(|e| e.packet == packet).expect("the leaving packet is buffered");
+        let entry = buffer.queue.remove(pos);
+        debug_assert!(entry.started);
+        buffer.used -= blocks;
+        buffer.sending -= 1;
+        (entry, buffer.used)
+    }
+
     /// The output VL `(out, vl)` as congestion control numbers them: `out × VLs + vl` (with one VL, the port).
     #[inline]
     pub fn output_vl(&self, out: PortId, lane: Lane) -> OutputVl {
@@ -155,15 +362,14 @@ impl<C> SwitchState<C> {
     /// The data packets in the buffers bound for each output VL (`output_vl`): those that have not started, and
     /// with `with_started` also those being sent (what ECN marking's `cnt1` counts).
     pub fn data_per_output_vl(&self, with_started: bool) -> Vec<u32> {
-        let mut n = vec![0; self.outputs.len() * usize::from(self.vls)];
-        for input in &self.inputs {
-            for lane in Lane::all(self.vls).skip(1) {
-                for e in input[lane.index()].queue.iter().filter(|e| !e.started || with_started) {
-                    n[self.output_vl(e.out, lane) as usize] += 1;
-                }
-            }
-        }
-        n
+        per_output_vl(&self.inputs, self.outputs.len(), self.vls, with_started)
+    }
+
+    /// Lets its congestion control change with a look at the buffers: `f` gets it and
+    /// [`data_per_output_vl`](Self::data_per_output_vl).
+    pub fn cc_with_buffers<R>(&mut self, f: impl FnOnce(&mut C, &dyn Fn(bool) -> Vec<u32>) -> R) -> R {
+        let (inputs, ports, vls) = (&self.inputs, self.outputs.len(), self.vls);
+        f(&mut self.cc, &|with_started| per_output_vl(inputs, ports, vls, with_started))
     }
 
     /// Blocks held by every data VL of input `port`.
@@ -173,7 +379,7 @@ impl<C> SwitchState<C> {
 
     /// Marks output `out` as having waiting packets.
     #[inline]
-    pub fn mark_pending(&mut self, out: PortId) {
+    fn mark_pending(&mut self, out: PortId) {
         if !self.is_pending[out as usize] {
             self.is_pending[out as usize] = true;
             self.pending_outputs.push(out);
@@ -183,8 +389,8 @@ impl<C> SwitchState<C> {
     /// The packet at `pos` of an input buffer starts ahead of older ones that still wait: the head counts a bypass,
     /// and with `each_packet` counting so does every other one it overtakes.
     #[inline]
-    pub fn count_bypasses(&mut self, input: PortId, lane: usize, pos: usize) {
-        let head_only = self.bypass_counting == BypassCounting::Head;
+    fn count_bypasses(&mut self, input: PortId, lane: usize, pos: usize) {
+        let head_only = self.forwarding.bypass_counting == BypassCounting::Head;
         for older in self.inputs[input as usize][lane].queue.iter_mut().take(pos).filter(|e| !e.started) {
             older.bypassed += 1;
             if head_only {
@@ -199,7 +405,7 @@ impl<C> SwitchState<C> {
     pub fn first_startable(&self, out: PortId, lane: Lane, now: Time) -> Option<Candidate> {
         let output = &self.outputs[out as usize];
         let waiting = &output.waiting[lane.index()];
-        match self.arbitration {
+        match self.forwarding.arbitration {
             Arbitration::OldestFirst => {
                 waiting.iter().find_map(|&(seq, input)| self.startable(seq, input, out, lane, now))
             }
@@ -224,17 +430,19 @@ impl<C> SwitchState<C> {
         }
     }
 
-    /// Starts `cand` at `now`: it counts its bypasses, is marked started, and leaves its output's waiting list.
-    /// Returns its packet.
+    /// Starts `cand` (a packet of `blocks` blocks) at `now`: it counts its bypasses, is marked started, and
+    /// leaves its output's waiting list; the VL arbiter that chose it counts it.
     #[inline]
-    pub fn start(&mut self, cand: &Candidate, now: Time) -> PacketId {
+    pub fn start(&mut self, cand: &Candidate, blocks: u32, now: Time) {
         let l = cand.lane.index();
+        if let Some(choice) = cand.choice {
+            self.outputs[cand.out as usize].arbiter.sent(choice, blocks);
+        }
         self.count_bypasses(cand.input, l, cand.pos);
         let buffer = &mut self.inputs[cand.input as usize][l];
         let entry = &mut buffer.queue[cand.pos];
         entry.started = true;
         entry.started_at = now;
-        let packet = entry.packet;
         buffer.sending += 1;
         let ports = self.inputs.len() as PortId;
         self.outputs[cand.out as usize].next_input[l] = (cand.input + 1) % ports;
@@ -251,7 +459,6 @@ impl<C> SwitchState<C> {
             self.pending_outputs.swap_remove(i);
             self.is_pending[cand.out as usize] = false;
         }
-        packet
     }
 
     /// The waiting packet `seq` of buffer `input`, if it could start now: eligible, its buffer free to send
@@ -259,7 +466,7 @@ impl<C> SwitchState<C> {
     #[inline(always)]
     fn startable(&self, seq: u64, input: PortId, out: PortId, lane: Lane, now: Time) -> Option<Candidate> {
         let buffer = &self.inputs[input as usize][lane.index()];
-        if buffer.sending >= self.input_transfers {
+        if buffer.sending >= self.forwarding.input_transfers {
             return None;
         }
         let pos = buffer.queue.iter().position(|e| e.seq == seq)?;
@@ -267,10 +474,10 @@ impl<C> SwitchState<C> {
             return None;
         }
         // An older packet bypassed too often blocks everything behind it.
-        if buffer.queue.iter().take(pos).any(|e| !e.started && e.bypassed >= self.max_bypass) {
+        if buffer.queue.iter().take(pos).any(|e| !e.started && e.bypassed >= self.forwarding.max_bypass) {
             return None;
         }
-        Some(Candidate { seq, out, input, pos, lane, choice: None })
+        Some(Candidate { seq, packet: buffer.queue[pos].packet, out, input, pos, lane, choice: None })
     }
 }
 
@@ -307,32 +514,19 @@ mod tests {
 
     /// One input holding, oldest first (seq 0, 1, ...), packets for the outputs `outs`; two outputs.
     fn switch_with(max_bypass: u32, outs: &[PortId], bypass_counting: BypassCounting) -> SwitchState<()> {
-        let mut input = InputLane::default();
-        let mut outputs = vec![output(), output()];
-        for (seq, &out) in outs.iter().enumerate() {
-            let seq = seq as u64;
-            input.queue.push(waiting(seq, out));
-            outputs[out as usize].waiting[D].push((seq, 0));
-        }
-        SwitchState {
-            node: 0,
-            out_channels: vec![0, 1],
-            inputs: vec![vec![InputLane::default(), input]],
-            outputs,
-            vls: 1,
-            capacity: 132,
-            full_at: 100,
-            forwarding_delay: 0,
+        let forwarding = Forwarding {
+            delay: 0,
             max_bypass,
             bypass_counting,
             input_transfers: 1,
             arbitration: Arbitration::OldestFirst,
-            next_seq: outs.len() as u64,
-            pending_outputs: vec![0, 1],
-            is_pending: vec![true, true],
-            waiting: [outs.len() as u32, 0],
-            cc: (),
+        };
+        let mut sw =
+            SwitchState::new(0, vec![0, 1], [VlArbiter::default(), VlArbiter::default()], 1, 132, forwarding, ());
+        for (seq, &out) in outs.iter().enumerate() {
+            sw.admit(0, Lane::VL0, Arrival { packet: seq as PacketId, blocks: 33, out, eligible_at: 0, now: 0 });
         }
+        sw
     }
 
     #[test]
@@ -353,7 +547,7 @@ mod tests {
 
     /// Two packets for a busy output 0 (seq 0, 1), then packets for output 1, limit 2. Packets 2 and 3 overtake both;
     /// then packet 0 leaves. Counting at the head only, packet 1 is a fresh head and packet 4 may overtake it; counting
-    /// every packet, packet 1 was overtaken twice already and blocks the buffer (INFOCOM'03 footnote 6, model.md §3).
+    /// every packet, packet 1 was overtaken twice already and blocks the buffer (INFOCOM'03 footnote 6, docs/model.md §3).
     #[test]
     fn head_only_counting_starts_each_head_afresh() {
         for (counting, counts, next) in
@@ -383,7 +577,7 @@ mod tests {
             sw.inputs[input][D].queue.push(waiting(seq, 0));
             sw.outputs[0].waiting[D].push((seq, input as PortId));
         }
-        sw.arbitration = arbitration;
+        sw.forwarding.arbitration = arbitration;
         sw
     }
 

@@ -11,7 +11,7 @@
 //! low-priority packet goes or when none is ready: the limit bounds how long a ready low-priority packet waits.
 //!
 //! The source documents only ask for congestion control "independent for each VL" (the HP proposal's slides) and
-//! for VLs as InfiniBand's isolation (Globecom'02 footnote 3); the arbitration is the specification's, and the
+//! for VLs as InfiniBand's isolation (INFOCOM'03 footnote 3); the arbitration is the specification's, and the
 //! defaults (every VL once in the low-priority table, weight 64, no high-priority table) are ours: equal shares.
 
 use alloc::vec::Vec;

@@ -450,7 +450,7 @@ pub const PRESETS: &[Preset] = &[
                       credits, and the inter-switch link's VL arbitration gives both VLs equal weight. The remote \
                       packets still fill VL 0's buffer at B, but the victim's packets wait in VL 1's, which drains: \
                       the victim keeps at least half the link however congested VL 0 is. Compare infocom03-fig2.",
-        paper_reports: "Not in the papers: Globecom'02 (footnote 3) notes that virtual lanes can isolate traffic; \
+        paper_reports: "Not in the papers: INFOCOM'03 (footnote 3) notes that virtual lanes can isolate traffic; \
                         the alternative to congestion control that InfiniBand fabrics use.",
         reported: &[],
         build: || isolated(no_control(1, 5)),
@@ -502,8 +502,8 @@ fn fattree_hotspot(pft: Option<PftConfig>, ib_cc: Option<IbCcConfig>) -> Scenari
     s
 }
 
-/// The scenario of the cross-platform golden test: INFOCOM'03 Fig. 4b cut to 10 ms, with one ON/OFF remote flow so
-/// random draws are exercised too. Native tests and the browser compare its results digest with the recorded value.
+/// The golden scenario: INFOCOM'03 Fig. 4b cut to 10 ms, with one ON/OFF remote flow so random draws are
+/// exercised too, and discrete (IPD table) rates.
 pub fn golden_scenario() -> Scenario {
     let mut s = find("infocom03-fig4b").expect("preset exists").scenario();
     s.name = String::from("golden");
@@ -521,6 +521,38 @@ pub fn golden_scenario() -> Scenario {
         }
     }
     s
+}
+
+/// Simulated time of each golden run: enough for every preset's flows to start and its congestion control to act.
+const GOLDEN_NS: u64 = 4 * NS_PER_MS;
+
+/// The runs whose fingerprints are recorded (tests/golden/fingerprints.txt) and compared natively and in the
+/// browser: every preset cut to its first 4 ms (its flows' starts brought forward as in the golden scenario, so
+/// each runs), the golden scenario, and one with ACK coalescing, which no preset has. Together they exercise
+/// every marking policy, source response, PFT, Annex A10, virtual lanes, unreliable flows and ON/OFF traffic.
+pub fn golden_runs() -> Vec<(String, Scenario)> {
+    let mut runs: Vec<(String, Scenario)> = PRESETS
+        .iter()
+        .map(|p| {
+            let mut s = p.scenario();
+            let (full, short) = (s.duration_ns.max(1), s.duration_ns.min(GOLDEN_NS));
+            s.duration_ns = short;
+            s.measure = Default::default();
+            for f in &mut s.flows {
+                // Starts and stops keep their order, in the first 4 ms.
+                f.start_ns = f.start_ns * short / full;
+                f.stop_ns = f.stop_ns.map(|t| t * short / full);
+            }
+            (String::from(p.name), s)
+        })
+        .collect();
+    runs.push((String::from("golden"), golden_scenario()));
+    let mut coalescing = golden_scenario();
+    coalescing.name = String::from("golden-ack-coalescing");
+    coalescing.ack_coalescing = Some(crate::net::host::AckCoalescing { every_packets: 4 });
+    coalescing.source.window_packets = Some(8);
+    runs.push((coalescing.name.clone(), coalescing));
+    runs
 }
 
 /// The preset with this name.

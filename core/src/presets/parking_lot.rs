@@ -45,11 +45,11 @@ mod tests {
     fn every_host_reaches_the_destination_along_the_line() {
         let s = parking_lot(4, "p", 1_000_000);
         s.validate().unwrap();
-        let mut sim = crate::sim::Simulation::new(&s).unwrap();
+        let mut run = crate::sim::Run::new(&s).unwrap();
         let d = s.nodes.iter().position(|n| n.id == "D").unwrap() as u32;
         let h1 = s.nodes.iter().position(|n| n.id == "H1").unwrap() as u32;
-        assert_eq!(sim.topology().path(h1, d).unwrap().len(), 5, "H1 -> S1 -> S2 -> S3 -> S4 -> D");
-        sim.run();
-        assert_eq!(sim.results().totals.dropped_packets, 0);
+        assert_eq!(run.sim.topology().path(h1, d).unwrap().len(), 5, "H1 -> S1 -> S2 -> S3 -> S4 -> D");
+        run.run();
+        assert_eq!(run.results().totals.dropped_packets, 0);
     }
 }

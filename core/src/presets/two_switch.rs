@@ -1,4 +1,4 @@
-//! The papers' reference network (INFOCOM'03 Fig. 1, Globecom'02 Fig. 1; model.md §2): switches A and B joined by
+//! The papers' reference network (INFOCOM'03 Fig. 1, Globecom'02 Fig. 1; docs/model.md §2): switches A and B joined by
 //! the inter-switch link; R remote sources A1..AR and the victim source AV on A; L local sources B1..BL, the congested
 //! destination BC and the victim destination BV on B. Remote and local flows go to BC (the root link is B->BC); the
 //! victim flow goes AV -> BV.

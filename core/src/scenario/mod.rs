@@ -6,11 +6,13 @@
 //! fields so a typo is an error, not a silently ignored setting; [`Scenario::validate`] then checks everything the
 //! types cannot (references, topology, ranges, limits) and names the offending element and field.
 
+mod companions;
+pub use companions::{DEFAULT_HYBRID_WINDOW, DEFAULT_OUTPUT_THRESHOLD};
 mod error;
 mod json;
 pub use json::{from_value, pretty_json, to_value};
-pub mod link;
 mod path;
+pub mod share_link;
 pub use path::Settings;
 mod validate;
 
@@ -322,7 +324,7 @@ impl Transport {
     }
 }
 
-/// What to measure (model.md §9).
+/// What to measure (docs/model.md §9).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Measure {
@@ -485,7 +487,7 @@ impl Scenario {
     }
 }
 
-/// The 64-bit FNV-1a hash of `bytes`: the digests of scenarios and of results (stable across platforms).
+/// The 64-bit FNV-1a hash of `bytes`: the digest of a scenario (stable across platforms).
 pub fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }

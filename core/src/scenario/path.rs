@@ -20,7 +20,8 @@ impl Scenario {
         Some(v)
     }
 
-    /// This scenario with each `(path, value)` set, validated; the error names the setting.
+    /// This scenario with each `(path, value)` set and the companion settings they need
+    /// ([`Scenario::with_companions`]), validated; the error names the setting.
     pub fn with_settings<'a>(
         &self,
         set: impl IntoIterator<Item = (&'a String, &'a Value)>,
@@ -45,6 +46,7 @@ impl Scenario {
             }
         }
         let next: Scenario = from_value(&v).map_err(|e| format!("settings {}: {e}", paths.join(", ")))?;
+        let next = next.with_companions(self);
         next.validate().map_err(|e| e.to_string())?;
         Ok(next)
     }
@@ -74,6 +76,14 @@ mod tests {
         assert!(s.with_settings(&nowhere).unwrap_err().contains("not a setting"));
         let pft = BTreeMap::from([(String::from("pft.m"), Value::from(2))]);
         assert!(s.with_settings(&pft).unwrap().pft.is_some(), "a path into an absent block creates it");
+        // A setting that needs another brings it (the settings panel, lessons and sweeps alike).
+        let io = BTreeMap::from([(String::from("marking.policy"), Value::from("input_output_triggered"))]);
+        assert_eq!(s.with_settings(&io).unwrap().marking.output_threshold_packets, Some(6));
+        let hybrid = BTreeMap::from([(String::from("source.response"), Value::from("hybrid"))]);
+        assert_eq!(s.with_settings(&hybrid).unwrap().source.window_packets, Some(4));
+        let a10 = BTreeMap::from([(String::from("ib_cc.threshold"), Value::from(8))]);
+        let on = s.with_settings(&io).unwrap().with_settings(&a10).unwrap();
+        assert_eq!((on.marking.policy, on.ib_cc.map(|c| c.threshold)), (MarkingPolicy::None, Some(8)));
         let invalid = BTreeMap::from([(String::from("switch.buffer_packets"), Value::from(0))]);
         assert!(s.with_settings(&invalid).unwrap_err().contains("buffer"));
     }

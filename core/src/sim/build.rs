@@ -2,54 +2,37 @@
 //! counters, and each flow's first start.
 
 use super::events::Event;
-use super::stats::{Setup, Stats};
-use super::{exp_time, Simulation};
-use crate::cc::ibcc::{IbCcConfig, IbCcSource, IbCcSwitch};
-use crate::cc::ipd::IpdTable;
-use crate::cc::marking::{EcnSwitch, Marker};
-use crate::cc::pft::PftNic;
-use crate::cc::source::{EcnSource, SourceKind};
+use super::{exp_time, Counts, Simulation};
 use crate::cc::{NicCc, SourceCc, SwitchCc};
 use crate::engine::EventQueue;
 use crate::net::channel::{ChannelState, End};
 use crate::net::host::{FlowState, HostState};
-use crate::net::packet::{blocks, Lane, PacketPool, MAX_LANES};
-use crate::net::switch::{InputLane, Output, SwitchState};
+use crate::net::packet::{blocks, Lane, PacketPool};
+use crate::net::switch::{Forwarding, SwitchState};
 use crate::net::topology::{NodeId, Topology};
 use crate::net::vl::VlArbiter;
 use crate::rng::Rng;
-use crate::scenario::{Compiled, Response, Scenario, ScenarioError, Traffic};
+use crate::scenario::{Compiled, Scenario, ScenarioError, Traffic};
 use crate::time::NS;
-use alloc::boxed::Box;
 use alloc::rc::Rc;
 use alloc::vec;
 use alloc::vec::Vec;
 
-/// The occupancy, in blocks, at which a data buffer of `capacity` blocks counts as full: less room left than one
-/// maximum-size packet (model.md §3), or the configured lower threshold (INFOCOM'03 footnote 4).
-pub(super) fn full_at(capacity: u32, data_blocks: u32, threshold_packets: Option<u32>) -> u32 {
-    match threshold_packets {
-        Some(t) => t.saturating_mul(data_blocks).min(capacity),
-        None => capacity - data_blocks + 1,
-    }
-}
-
 impl Simulation {
     /// Validates `scenario` and builds the network at time 0, with each flow's start scheduled.
     pub fn new(scenario: &Scenario) -> Result<Self, ScenarioError> {
-        // (compile checks everything, the series' spacing too: it is taken after, so errors come as validate's.)
         let compiled = scenario.compile()?;
-        let sample = scenario.series_sample_ns()? * NS;
         let data_bytes = scenario.packet.data_bytes();
         let data_blocks = blocks(data_bytes);
         let ack_bytes = scenario.packet.ack_bytes;
-        let end = scenario.duration_ns * NS;
         // One Annex A10 configuration, shared by every switch and source.
         let ib_cc = scenario.ib_cc.clone().map(Rc::new);
-        let (node_slot, switches, hosts) = nodes(scenario, &compiled, &ib_cc, data_blocks, data_bytes);
+        let (node_slot, switches, hosts) = nodes(scenario, &compiled, ib_cc.as_ref(), data_blocks, data_bytes);
         let vls = scenario.data_vls();
         let channels = channels(&compiled.topology, &node_slot, &switches, [data_bytes, ack_bytes], vls);
-        let fresh_cc = source_cc(&compiled, &ib_cc);
+        let mut tables = Vec::new();
+        let fresh_cc: Vec<SourceCc> =
+            compiled.flows.iter().map(|cf| SourceCc::new(ib_cc.as_ref(), &cf.source, &mut tables)).collect();
         let flows = flows(scenario, &compiled, &node_slot, &fresh_cc);
         let packet_time = compiled
             .flows
@@ -59,15 +42,6 @@ impl Simulation {
                 compiled.topology.channel(c).bandwidth.serialization(data_bytes)
             })
             .collect();
-        let setup = Setup {
-            from: scenario.measure.from_ns * NS,
-            to: scenario.measure.until_ns(scenario.duration_ns) * NS,
-            window: scenario.measure.window_ns * NS,
-            sample,
-            end,
-        };
-        let groups = scenario.flows.iter().map(|f| f.group.as_str());
-        let stats = Stats::new(setup, channels.len(), vls, groups, switches.iter().map(|s| s.inputs.len()));
         let mut sim = Self {
             nic_on: scenario.pft.is_some(),
             vls,
@@ -83,11 +57,10 @@ impl Simulation {
             hosts,
             flows,
             packet_time,
-            full_check: scenario.marking.full_check,
             data_blocks,
             ack_blocks: blocks(ack_bytes),
-            end,
-            stats,
+            end: scenario.duration_ns * NS,
+            counts: Counts::default(),
             immediate: 0,
         };
         sim.schedule_flow_starts();
@@ -107,7 +80,7 @@ impl Simulation {
                     // Start in the stationary state: ON with probability on/(on+off); a residual exponential
                     // period is again exponential (memoryless).
                     let p_on = mean_on_ns as f64 / (mean_on_ns as f64 + mean_off_ns as f64);
-                    let rng = &mut self.flows[i].rng;
+                    let rng = self.flows[i].rng();
                     if rng.uniform() < p_on {
                         start
                     } else {
@@ -129,64 +102,48 @@ type Nodes = (Vec<u32>, Vec<SwitchState<SwitchCc>>, Vec<HostState<NicCc>>);
 fn nodes(
     s: &Scenario,
     compiled: &Compiled,
-    ib_cc: &Option<Rc<IbCcConfig>>,
+    ib_cc: Option<&Rc<crate::cc::ibcc::IbCcConfig>>,
     data_blocks: u32,
     data_bytes: u32,
 ) -> Nodes {
     let topo = &compiled.topology;
-    let marker = Marker::of(&s.marking);
+    let vls = s.data_vls();
+    // A port's VL arbitration is its link's (channel `c` belongs to link `c / 2`).
+    let arbiter = |c: u32| VlArbiter::new(&s.vl_arbitration(c as usize / 2), vls);
     let mut node_slot = vec![0u32; topo.node_count()];
     let (mut switches, mut hosts) = (Vec::new(), Vec::new());
     for (n, info) in topo.nodes().iter().enumerate() {
-        let ports = info.out_channels.len();
         if info.is_host {
             node_slot[n] = hosts.len() as u32;
-            hosts.push(HostState {
-                channel: info.out_channels.first().copied(),
-                ready: Default::default(),
-                timers: Default::default(),
-                acks: Default::default(),
-                wake_at: None,
-                wake_gen: 0,
-                // Its port's VL arbitration is its link's (channel `c` belongs to link `c / 2`).
-                arbiter: match info.out_channels.first() {
-                    Some(&c) if s.data_vls() > 1 => VlArbiter::new(&s.vl_arbitration(c as usize / 2), s.data_vls()),
-                    _ => VlArbiter::default(),
-                },
-                cc: nic_cc(s, n as NodeId, data_bytes),
-            });
+            let channel = info.out_channels.first().copied();
+            let nic_arbiter = channel.filter(|_| vls > 1).map_or_else(VlArbiter::default, arbiter);
+            // Each NIC draws from its own random stream.
+            let rng = Rng::new(s.seed, 0x5046_5400 + n as u64);
+            hosts.push(HostState::new(channel, nic_arbiter, NicCc::new(s.pft, data_bytes, rng)));
             continue;
         }
         node_slot[n] = switches.len() as u32;
         let cfg = compiled.switch[n];
         let capacity = cfg.buffer_packets * data_blocks;
-        let vls = s.data_vls();
-        let lanes = usize::from(vls) + 1;
-        // A port's VL arbitration is its link's (channel `c` belongs to link `c / 2`).
-        let output = |&c: &u32| Output::new(lanes, VlArbiter::new(&s.vl_arbitration(c as usize / 2), vls));
-        switches.push(SwitchState {
-            node: n as NodeId,
-            out_channels: info.out_channels.clone(),
-            inputs: (0..ports).map(|_| vec![InputLane::default(); lanes]).collect(),
-            outputs: info.out_channels.iter().map(output).collect(),
-            vls,
-            capacity,
-            full_at: full_at(capacity, data_blocks, s.marking.buffer_threshold_packets),
-            forwarding_delay: cfg.forwarding_delay_ns * NS,
+        let forwarding = Forwarding {
+            delay: cfg.forwarding_delay_ns * NS,
             max_bypass: cfg.max_bypass,
             bypass_counting: cfg.bypass_counting,
             input_transfers: cfg.input_transfers.unwrap_or(u32::MAX),
             arbitration: cfg.arbitration,
-            next_seq: 0,
-            pending_outputs: Vec::new(),
-            is_pending: vec![false; ports],
-            waiting: [0, 0],
-            cc: match ib_cc {
-                // Annex A10's FECN if the scenario has it, else ECN marking (policy `none` counts, never marks).
-                Some(cfg) => SwitchCc::IbCc(IbCcSwitch::new(cfg.clone(), capacity, ports, vls)),
-                None => SwitchCc::Ecn(EcnSwitch::new(marker, ports * usize::from(vls))),
-            },
-        });
+        };
+        let ports = info.out_channels.len();
+        let cc = SwitchCc::new(ib_cc, &s.marking, ports, vls, capacity, data_blocks);
+        let arbiters = info.out_channels.iter().map(|&c| arbiter(c));
+        switches.push(SwitchState::new(
+            n as NodeId,
+            info.out_channels.clone(),
+            arbiters,
+            vls,
+            capacity,
+            forwarding,
+            cc,
+        ));
     }
     (node_slot, switches, hosts)
 }
@@ -211,22 +168,19 @@ fn channels<C>(
             let capacity = if topo.nodes()[c.to as usize].is_host {
                 u32::MAX
             } else {
-                // The ACK lane has a buffer of the same number of blocks as each data VL (our choice; the papers
-                // only say ACKs have their own lane).
-                switches[node_slot[c.to as usize] as usize].capacity
+                // The ACK lane has a buffer of the same number of blocks as each data VL (our choice: the papers
+                // give ACKs no buffer of their own; docs/model.md §5).
+                switches[node_slot[c.to as usize] as usize].capacity()
             };
-            ChannelState {
-                from: end(c.from, c.from_port),
-                to: end(c.to, c.to_port),
-                propagation: c.propagation,
-                sending: None,
-                credits: [capacity; MAX_LANES],
+            let serialization = bytes.map(|b| c.bandwidth.serialization(b));
+            ChannelState::new(
+                end(c.from, c.from_port),
+                end(c.to, c.to_port),
+                c.propagation,
                 capacity,
-                stalled_since: None,
-                vl_stalled: 0,
-                vl_stall_since: if vls > 1 { vec![None; usize::from(vls)] } else { Vec::new() },
-                serialization: bytes.map(|b| c.bandwidth.serialization(b)),
-            }
+                vls,
+                serialization,
+            )
         })
         .collect()
 }
@@ -237,59 +191,11 @@ fn flows(s: &Scenario, compiled: &Compiled, node_slot: &[u32], fresh: &[SourceCc
         .flows
         .iter()
         .enumerate()
-        .map(|(i, cf)| FlowState {
-            src: cf.src,
-            dst: cf.dst,
-            reliable: s.flows[i].transport.is_reliable(),
-            lane: Lane::data(s.vl_of(&s.flows[i])),
-            host: node_slot[cf.src as usize],
-            active: false,
-            outstanding: 0,
-            stale_outstanding: 0,
-            next_psn: 0,
-            epoch_psn: 0,
-            last_start: None,
-            rate_ok_at: 0,
-            window_open_at: 0,
-            in_ready: false,
-            timer_at: None,
-            toggle_gen: 0,
-            owed_acks: 0,
-            last_owed_ack: None,
-            unacked: 0,
-            unacked_psn: 0,
-            rng: Rng::new(s.seed, i as u64),
-            cc: fresh[i].clone(),
+        .map(|(i, cf)| {
+            let spec = &s.flows[i];
+            let (reliable, lane) = (spec.transport.is_reliable(), Lane::data(s.vl_of(spec)));
+            let rng = Rng::new(s.seed, i as u64);
+            FlowState::new(cf.src, cf.dst, node_slot[cf.src as usize], reliable, lane, rng, fresh[i].clone())
         })
         .collect()
-}
-
-/// Each flow's source-side congestion control, new: at `Rmax` with its full window (INFOCOM'03 §VI-B), or Annex
-/// A10's CCTI at CCTI_Min. Flows with the same response parameters share one IPD table.
-fn source_cc(compiled: &Compiled, ib_cc: &Option<Rc<IbCcConfig>>) -> Vec<SourceCc> {
-    let mut tables: Vec<Rc<IpdTable>> = Vec::new();
-    compiled
-        .flows
-        .iter()
-        .map(|cf| match ib_cc {
-            Some(cfg) => SourceCc::IbCc(IbCcSource::new(cfg.clone(), cf.source.window_packets)),
-            None => {
-                let kind = SourceKind::of(&cf.source, &mut tables);
-                let hybrid = cf.source.response == Response::Hybrid;
-                SourceCc::Ecn(EcnSource::new(&kind, cf.source.window_packets, hybrid))
-            }
-        })
-        .collect()
-}
-
-/// Host `node`'s NIC's congestion control: PFT if the scenario has it (each NIC drawing from its own random
-/// stream).
-fn nic_cc(s: &Scenario, node: NodeId, data_bytes: u32) -> NicCc {
-    match s.pft {
-        Some(cfg) => {
-            let rng = Rng::new(s.seed, 0x5046_5400 + u64::from(node));
-            NicCc::Pft(Box::new(PftNic::new(cfg, data_bytes, rng)))
-        }
-        None => NicCc::None,
-    }
 }

@@ -2,7 +2,7 @@
 //! of the inter-switch link between 40 and 60 ms"), what the page sets next to them, and what exercises ask
 //! students to predict. They come from the run's rate series, so any interval can be measured after the run.
 
-use super::Simulation;
+use super::{Report, Simulation};
 use crate::scenario::{Quoted, Scenario};
 use crate::time::{Time, NS};
 use alloc::format;
@@ -100,28 +100,27 @@ impl core::fmt::Display for MeasureError {
     }
 }
 
-impl Simulation {
-    /// The value of `m` over its interval, as far as the run has got (an interval still under way is measured up
-    /// to now).
-    pub fn measure(&self, m: &Measurement) -> Result<f64, MeasureError> {
+impl Report {
+    /// The value of `m` over its interval in `sim`, as far as the run has got (an interval still under way is
+    /// measured up to now).
+    pub fn measure(&self, sim: &Simulation, m: &Measurement) -> Result<f64, MeasureError> {
         let series = match &m.metric {
             Metric::GroupRate { group } => {
                 let g = self
-                    .stats
                     .groups
                     .iter()
                     .position(|name| name == group)
                     .ok_or_else(|| MeasureError::UnknownGroup(group.clone()))?;
-                &self.stats.group_series[g]
+                &self.group_series[g]
             }
             Metric::LinkRate { link } => {
-                let channel = self.scenario.channel(link).ok_or_else(|| MeasureError::UnknownLink(link.clone()))?;
-                &self.stats.series[channel as usize]
+                let channel = sim.scenario().channel(link).ok_or_else(|| MeasureError::UnknownLink(link.clone()))?;
+                &self.series[channel as usize]
             }
         };
-        let (from_ns, to_ns) = m.interval_ns(&self.scenario)?;
+        let (from_ns, to_ns) = m.interval_ns(sim.scenario())?;
         let from: Time = from_ns.saturating_mul(NS);
-        let to: Time = to_ns.saturating_mul(NS).min(self.queue.now());
+        let to: Time = to_ns.saturating_mul(NS).min(sim.now());
         if to <= from {
             return Err(MeasureError::NotReached);
         }

@@ -1,8 +1,9 @@
-//! The simulation: the network of model.md §1–6 driven by the event engine, with the measurements of §9.
+//! The simulation: the network of docs/model.md §1–6 driven by the event engine, with the measurements of §9.
 //!
 //! The driving API is shared by the page, the CLI and the tests: [`Simulation::new`] builds a run from a scenario,
-//! [`Simulation::run_until`] and [`Simulation::step`] advance it in bounded pieces, [`Simulation::snapshot`] gives a
-//! small render-ready picture of the present, and [`Simulation::results`] the measurements.
+//! [`Simulation::run_until`] and [`Simulation::step_until`] advance it in bounded pieces, telling an [`Observer`]
+//! what happens. The [`Report`] is the observer that measures: its [`Report::results`] and [`Report::snapshot`] (a
+//! small render-ready picture of the present). [`Run`] is a simulation with its report, for the common case.
 //!
 //! How a data packet moves (all times exact integers):
 //! 1. its source host's NIC starts it when the flow's window and rate limit allow, the link is idle and the first
@@ -15,44 +16,73 @@
 //!    `max_bypass` times (INFOCOM'03 footnote 6);
 //! 3. when its tail has left a buffer, the credit goes back upstream (one propagation delay);
 //! 4. the destination host absorbs it when its tail arrives and returns an ACK that echoes its ECN bit, on the ACK
-//!    lane, which each link serves before its next data packet (model.md §5);
+//!    lane, which each link serves before its next data packet (docs/model.md §5);
 //! 5. the ACK changes the source's rate limit and window (INFOCOM'03 §V).
 
 mod build;
 mod events;
+mod fingerprint;
 mod hosts;
 mod invariants;
 mod measurement;
 mod nic;
+mod observe;
+mod report;
 mod results;
 mod retune;
+mod run;
 mod snapshot;
-mod stats;
 mod switching;
 mod transmit;
 
+pub use fingerprint::Fingerprint;
 pub use measurement::{MeasureError, Measurement, Metric};
+pub use observe::Observer;
+pub use report::Report;
 pub use results::{BufferResult, ControlFactor, FlowResult, GroupResult, LinkResult, Results, Totals};
 pub use retune::NeedsRestart;
+pub use run::Run;
 pub use snapshot::{BufferSnapshot, FlowSnapshot, LinkSnapshot, Snapshot};
 
-use crate::cc::{NicCc, SourceCc, SwitchCc};
+use crate::cc::{NicCc, SourceCc, SourceControl, SwitchCc};
 use crate::engine::EventQueue;
 use crate::net::channel::{ChannelState, End};
 use crate::net::host::{FlowState, HostState};
 use crate::net::packet::PacketPool;
 use crate::net::switch::SwitchState;
-use crate::net::topology::Topology;
+use crate::net::topology::{ChannelId, Topology};
 use crate::rng::Rng;
-use crate::scenario::{FullCheck, Scenario};
+use crate::scenario::Scenario;
 use crate::time::{Time, NS};
 use alloc::vec::Vec;
 use events::Event;
-use stats::Stats;
+
+/// Packets counted over the whole run: what the network's conservation rests on (`check_invariants`) and what the
+/// results' totals report.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub injected: u64,
+    pub delivered: u64,
+    /// Packets that found no room in a buffer. Credit flow control makes this impossible; it is counted, not
+    /// assumed, so a bug would show.
+    pub dropped: u64,
+    pub marked: u64,
+    /// Data packets whose acknowledgement reached their source.
+    pub acks_delivered: u64,
+    /// ACK packets the destinations sent.
+    pub acks_sent: u64,
+    /// Unreliable flows' data packets injected and delivered (they are never acknowledged).
+    pub unreliable_injected: u64,
+    pub unreliable_delivered: u64,
+    /// CN packets sent by destinations and delivered to sources.
+    pub cn_sent: u64,
+    pub cn_delivered: u64,
+}
 
 /// A running (or finished) simulation: the network's state (`net`), each switch's, host's and flow's congestion
-/// control in its slot (`cc`), what is counted (`stats`), and the event loop that ties them together. A clone is an exact copy of the run at its present time: running both on gives the
-/// same results (the page keeps clones as checkpoints, to go back in time).
+/// control in its slot (`cc`), the packet counts, and the event loop that ties them together. What is measured is
+/// not here: an [`Observer`] passed to each step hears of it. A clone is an exact copy of the run at its present
+/// time: running both on gives the same results (the page keeps clones as checkpoints, to go back in time).
 #[derive(Debug, Clone)]
 pub struct Simulation {
     scenario: Scenario,
@@ -75,11 +105,10 @@ pub struct Simulation {
     fresh_cc: Vec<SourceCc>,
     /// Per flow: its data packets' serialization time on its source link (one packet time at `Rmax`).
     packet_time: Vec<Time>,
-    full_check: FullCheck,
     data_blocks: u32,
     ack_blocks: u32,
     end: Time,
-    stats: Stats,
+    counts: Counts,
     /// Events handled the moment they happened instead of through the queue: a head arrival, a credit or a delivery
     /// across a link without propagation delay (with a delay they are queued like any other event).
     immediate: u64,
@@ -111,6 +140,52 @@ impl Simulation {
         self.queue.now() >= self.end
     }
 
+    /// Packets counted so far.
+    pub fn counts(&self) -> &Counts {
+        &self.counts
+    }
+
+    /// Directed channel `c`'s state now.
+    pub fn channel(&self, c: ChannelId) -> &ChannelState {
+        &self.channels[c as usize]
+    }
+
+    /// The switches, in the scenario's order.
+    pub fn switches(&self) -> &[SwitchState<SwitchCc>] {
+        &self.switches
+    }
+
+    /// Flow `i`'s source side now.
+    pub fn flow(&self, i: usize) -> &FlowState<SourceCc> {
+        &self.flows[i]
+    }
+
+    /// Flow `i`'s data packets' serialization time on its source link.
+    pub fn packet_time(&self, i: usize) -> Time {
+        self.packet_time[i]
+    }
+
+    /// Flow `i`'s rate limit now, as a fraction of its link: its congestion control's effective rate (the one
+    /// place it is computed; the results and the snapshots both read it).
+    pub fn rate_limit(&self, i: usize) -> f64 {
+        self.flows[i].cc().rate(self.packet_time[i], self.queue.now())
+    }
+
+    /// A data packet's size in credit blocks.
+    pub fn data_blocks(&self) -> u32 {
+        self.data_blocks
+    }
+
+    /// Data VLs per port.
+    pub fn vls(&self) -> u8 {
+        self.vls
+    }
+
+    /// Whether destinations coalesce ACKs.
+    pub fn coalesces_acks(&self) -> bool {
+        self.ack_every > 0
+    }
+
     /// Events processed so far: every head arrival, end of transmission, credit, delivery, timer... whether it went
     /// through the event queue or, across a link without propagation delay, was handled the moment it happened. So
     /// the count does not depend on that shortcut (a 1 ns delay queues the same events).
@@ -132,69 +207,76 @@ impl Simulation {
     }
 
     /// Processes every event at or before `t` (a run covers `[0, duration)`: nothing at or after its end), then sets
-    /// the clock to `t` (at most the end).
-    pub fn run_until(&mut self, t: Time) {
-        let t = t.min(self.end);
-        while self.dispatch_until(t) {}
-        if t > self.queue.now() {
-            self.queue.advance_to(t);
-        }
-    }
-
-    /// Processes at most `max_events` queued events (each with the immediate ones it sets off; not past the end of
-    /// the run); returns how many it processed. The page uses this to bound the work of one animation frame.
-    pub fn step(&mut self, max_events: u64) -> u64 {
-        self.step_until(self.end, max_events)
-    }
-
-    /// Processes at most `max_events` queued events at or before `t` (and before the end of the run); when none are left
-    /// before `t`, sets the clock to `t`. Returns how many it processed. The page uses this for a frame: bounded work,
-    /// and never past the simulated time the frame should reach.
-    pub fn step_until(&mut self, t: Time, max_events: u64) -> u64 {
-        let t = t.min(self.end);
-        let mut done = 0;
-        while done < max_events {
-            if !self.dispatch_until(t) {
-                if t > self.queue.now() {
-                    self.queue.advance_to(t);
-                }
-                break;
-            }
-            done += 1;
-        }
-        done
+    /// the clock to `t` (at most the end). `obs` hears of what happens.
+    pub fn run_until(&mut self, t: Time, obs: &mut impl Observer) {
+        self.step_until(t, u64::MAX, obs);
     }
 
     /// Runs to the end.
-    pub fn run(&mut self) {
-        self.run_until(self.end);
+    pub fn run(&mut self, obs: &mut impl Observer) {
+        self.run_until(self.end, obs);
+    }
+
+    /// Processes at most `max_events` queued events at or before `t` (and before the end of the run), each with the
+    /// immediate ones it sets off; when none are left before `t`, sets the clock to `t`. Returns how many it
+    /// processed. The page uses this for a frame: bounded work, and never past the simulated time the frame should
+    /// reach. `obs` hears of what happens, and is sampled at the times it asks for, after every event at that time.
+    pub fn step_until(&mut self, t: Time, max_events: u64, obs: &mut impl Observer) -> u64 {
+        let t = t.min(self.end);
+        let last = self.end.saturating_sub(1);
+        let mut done = 0;
+        let mut sampled = None;
+        loop {
+            let now = self.queue.now();
+            let mut next = obs.next_sample();
+            if sampled == Some(now) && next <= now {
+                next = Time::MAX; // (it asked again for a time it has had: it is not sampled twice)
+            }
+            let stop = t.min(next.max(now));
+            while done < max_events && self.dispatch_until(stop, obs) {
+                done += 1;
+            }
+            if done >= max_events && self.queue.peek_time().is_some_and(|e| e <= stop.min(last) && self.end > 0) {
+                return done;
+            }
+            if stop > self.queue.now() {
+                self.queue.advance_to(stop);
+            }
+            if next <= stop {
+                obs.sample(self);
+                sampled = Some(stop);
+            }
+            if stop >= t {
+                return done;
+            }
+        }
     }
 
     /// Processes the next event if it is at or before `t` and before the end of the run; false if there is none.
-    fn dispatch_until(&mut self, t: Time) -> bool {
+    fn dispatch_until(&mut self, t: Time, obs: &mut impl Observer) -> bool {
         let Some(limit) = self.end.checked_sub(1) else { return false };
         let Some((_, event)) = self.queue.pop_until(t.min(limit)) else { return false };
         match event {
-            Event::Eligible { node } => self.switch_pass(self.node_slot[node as usize] as usize),
-            Event::TxEnd { channel } => self.on_tx_end(channel),
-            Event::Arrive { channel, packet } => self.arrive(channel, packet),
-            Event::Received { node, port, lane, packet } => self.received(node, port, lane, packet),
-            Event::Deliver { channel, packet } => self.deliver(channel, packet),
-            Event::Credit { channel, lane, blocks } => self.on_credit(channel, lane, blocks),
-            Event::HostWake { host, gen } => self.on_host_wake(host, gen),
-            Event::FlowOn { flow, gen } => self.on_flow_on(flow, gen),
+            Event::Eligible { node } => self.switch_pass(self.node_slot[node as usize] as usize, obs),
+            Event::TxEnd { channel } => self.on_tx_end(channel, obs),
+            Event::Arrive { channel, packet } => self.arrive(channel, packet, obs),
+            Event::Received { node, port, lane, packet } => self.received(node, port, lane, packet, obs),
+            Event::Deliver { channel, packet } => self.deliver(channel, packet, obs),
+            Event::Credit { channel, lane, blocks } => self.on_credit(channel, lane, blocks, obs),
+            Event::HostWake { host, gen } => self.on_host_wake(host, gen, obs),
+            Event::FlowOn { flow, gen } => self.on_flow_on(flow, gen, obs),
             Event::FlowOff { flow, gen } => self.on_flow_off(flow, gen),
-            Event::NicTimer { host, gen } => self.on_nic_timer(host, gen),
+            Event::NicTimer { host, gen } => self.on_nic_timer(host, gen, obs),
         }
         true
     }
 
     /// Lets the node at `end` start whatever it can now.
-    fn node_pass(&mut self, end: End) {
+    fn node_pass(&mut self, end: End, obs: &mut impl Observer) {
         if end.host {
-            self.host_pass(end.slot as usize);
+            self.host_pass(end.slot as usize, obs);
         } else {
-            self.switch_pass(end.slot as usize);
+            self.switch_pass(end.slot as usize, obs);
         }
     }
 }

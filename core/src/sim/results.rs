@@ -1,8 +1,8 @@
-//! The measurements of a run (model.md §9), as plain serializable data: per link, per flow, per group, per buffer,
+//! The measurements of a run (docs/model.md §9), as plain serializable data: per link, per flow, per group, per buffer,
 //! and totals. Utilization and throughput are fractions of link capacity over the measurement interval
 //! `[measure.from_ns, min(now, measure.to_ns)]`.
 
-use super::Simulation;
+use super::{Report, Simulation};
 use crate::cc::SourceControl;
 use crate::metrics::{jain_index, overlap};
 use crate::time::{Time, NS};
@@ -135,15 +135,6 @@ pub struct Results {
 }
 
 impl Results {
-    /// A 64-bit FNV-1a digest of the results in the binary form of [`crate::wire`] (every number to the bit),
-    /// leaving out the event count (a cost of the run, which optimizations change, not a result): equal digests
-    /// mean identical measurements. The golden test compares native and wasm runs with it.
-    pub fn digest(&self) -> u64 {
-        // (A failure would give every run the same digest: it must not pass unseen.)
-        let bytes = crate::wire::to_bytes(&Results { events: 0, ..self.clone() }).expect("results fit the binary form");
-        crate::scenario::fnv1a(&bytes)
-    }
-
     /// The flow with this id.
     pub fn flow(&self, id: &str) -> Option<&FlowResult> {
         self.flows.iter().find(|f| f.id == id)
@@ -207,31 +198,31 @@ fn ns(t: Time) -> f64 {
     t as f64 / NS as f64
 }
 
-impl Simulation {
-    /// The interval measured so far: `[from, min(now, to)]` (empty before `from`).
-    fn interval(&self) -> (Time, Time) {
-        let now = self.queue.now();
-        (self.stats.from.min(now), now.min(self.stats.to))
+impl Report {
+    /// The interval measured so far in `sim`: `[from, min(now, to)]` (empty before `from`).
+    fn measured(&self, sim: &Simulation) -> (Time, Time) {
+        let now = sim.now();
+        (self.from.min(now), now.min(self.to))
     }
 
-    /// The measurements so far (at the end of the run: the final results).
-    pub fn results(&self) -> Results {
-        let (from, until) = self.interval();
-        let now = self.queue.now();
-        let flows = self.flow_results();
-        let t = &self.stats.totals;
-        let sample_ns = self.stats.sample / NS;
+    /// The measurements of `sim` so far (at the end of the run: the final results).
+    pub fn results(&self, sim: &Simulation) -> Results {
+        let (from, until) = self.measured(sim);
+        let s = sim.scenario();
+        let flows = self.flow_results(sim);
+        let t = sim.counts();
+        let sample_ns = self.sample / NS;
         Results {
-            scenario: self.scenario.name.clone(),
-            seed: self.scenario.seed,
-            simulated_ns: ns(now),
+            scenario: s.name.clone(),
+            seed: s.seed,
+            simulated_ns: ns(sim.now()),
             measured_from_ns: ns(from),
             measured_to_ns: ns(until),
-            series_sample_ns: (sample_ns != self.scenario.measure.sample_ns()).then_some(sample_ns as f64),
-            links: self.link_results(),
+            series_sample_ns: (sample_ns != s.measure.sample_ns()).then_some(sample_ns as f64),
+            links: self.link_results(sim),
             groups: group_results(&flows),
             flows,
-            buffers: self.buffer_results(),
+            buffers: self.buffer_results(sim),
             totals: Totals {
                 injected_packets: t.injected,
                 delivered_packets: t.delivered,
@@ -239,32 +230,30 @@ impl Simulation {
                 dropped_packets: t.dropped,
                 marked_packets: t.marked,
                 acks_delivered: t.acks_delivered,
-                ack_packets_sent: (self.ack_every > 0).then_some(t.acks_sent),
-                cn_packets_sent: self.flows.iter().any(|f| !f.reliable).then_some(t.cn_sent),
+                ack_packets_sent: sim.coalesces_acks().then_some(t.acks_sent),
+                cn_packets_sent: (0..s.flows.len()).any(|i| !sim.flow(i).reliable()).then_some(t.cn_sent),
             },
-            events: self.events(),
+            events: sim.events(),
         }
     }
 
-    fn node_id(&self, n: u32) -> String {
-        self.scenario.nodes[n as usize].id.clone()
-    }
-
     /// Every directed link: busy time, packets, marks, credit stalls over the interval.
-    fn link_results(&self) -> Vec<LinkResult> {
-        let (from, until) = self.interval();
-        let now = self.queue.now();
+    fn link_results(&self, sim: &Simulation) -> Vec<LinkResult> {
+        let (from, until) = self.measured(sim);
+        let now = sim.now();
         let span = (until - from).max(1) as f64;
-        let measured = self.stats.interval();
-        self.topo
+        let measured = self.interval();
+        let node_id = |n: u32| sim.scenario().nodes[n as usize].id.clone();
+        sim.topology()
             .channels()
             .iter()
             .enumerate()
             .map(|(i, c)| {
-                let l = &self.stats.links[i];
+                let l = &self.links[i];
+                let state = sim.channel(i as u32);
                 // Busy time counted so far includes transmissions that end after `now`: clip them.
                 let (mut data_busy, mut ack_busy) = (l.data_busy, l.ack_busy);
-                if let Some(s) = self.channels[i].sending {
+                if let Some(s) = state.sending() {
                     // Counted from the interval's start on at the start; remove what lies after now.
                     let beyond = overlap(now, s.ends_at, measured.0, measured.1);
                     if s.lane.is_data() {
@@ -273,11 +262,11 @@ impl Simulation {
                         ack_busy -= beyond;
                     }
                 }
-                let stall = l.stall + self.channels[i].stalled_since.map_or(0, |s| overlap(s, now, from, until));
+                let stall = l.stall + state.stalled_since().map_or(0, |s| overlap(s, now, from, until));
                 LinkResult {
-                    id: format!("{}->{}", self.node_id(c.from), self.node_id(c.to)),
-                    from: self.node_id(c.from),
-                    to: self.node_id(c.to),
+                    id: format!("{}->{}", node_id(c.from), node_id(c.to)),
+                    from: node_id(c.from),
+                    to: node_id(c.to),
                     utilization: data_busy as f64 / span,
                     ack_utilization: ack_busy as f64 / span,
                     data_packets: l.data_packets,
@@ -291,21 +280,22 @@ impl Simulation {
     }
 
     /// Every flow: its throughput over the interval, packets, marks, delay, and its congestion control now.
-    fn flow_results(&self) -> Vec<FlowResult> {
-        let (from, until) = self.interval();
-        let now = self.queue.now();
+    fn flow_results(&self, sim: &Simulation) -> Vec<FlowResult> {
+        let (from, until) = self.measured(sim);
+        let now = sim.now();
         let span = (until - from).max(1) as f64;
-        let measured = self.stats.interval();
-        self.scenario
+        let measured = self.interval();
+        sim.scenario()
             .flows
             .iter()
             .enumerate()
             .map(|(i, spec)| {
-                let c = &self.stats.flows[i];
+                let c = &self.flows[i];
+                let flow = sim.flow(i);
                 let mut busy = c.busy;
-                if let Some(last) = self.flows[i].last_start {
+                if let Some(last) = flow.last_start() {
                     // The last packet may still be on the wire after `now`.
-                    busy -= overlap(now.max(last), last + self.packet_time[i], measured.0, measured.1);
+                    busy -= overlap(now.max(last), last + sim.packet_time(i), measured.0, measured.1);
                 }
                 FlowResult {
                     id: spec.id.clone(),
@@ -320,30 +310,32 @@ impl Simulation {
                     mean_delay_ns: (c.delivered_in_interval > 0)
                         .then(|| c.delay_sum as f64 / c.delivered_in_interval as f64 / NS as f64),
                     measured_packets: c.delivered_in_interval,
-                    rate_limit: self.rate_limit(i),
-                    window: self.flows[i].cc.window(),
-                    ccti: self.flows[i].cc.ccti(now),
+                    rate_limit: sim.rate_limit(i),
+                    window: flow.cc().window(),
+                    ccti: flow.cc().ccti(now),
                 }
             })
             .collect()
     }
 
     /// Every switch input buffer (its data VLs together): mean and largest occupancy over the interval.
-    fn buffer_results(&self) -> Vec<BufferResult> {
-        let now = self.queue.now();
-        let packet_blocks = f64::from(self.data_blocks);
+    fn buffer_results(&self, sim: &Simulation) -> Vec<BufferResult> {
+        let now = sim.now();
+        let packet_blocks = f64::from(sim.data_blocks());
+        let topo = sim.topology();
+        let node_id = |n: u32| sim.scenario().nodes[n as usize].id.clone();
         let mut buffers = Vec::new();
-        for (s, sw) in self.switches.iter().enumerate() {
-            for port in 0..sw.inputs.len() {
-                let occ = &self.stats.occupancy[s][port];
-                let upstream = self.topo.channel(self.topo.in_channel(sw.node, port as u16)).from;
-                let used = sw.data_used(port as u16);
+        for (s, sw) in sim.switches().iter().enumerate() {
+            for port in 0..sw.ports() as u16 {
+                let occ = &self.occupancy[s][port as usize];
+                let upstream = topo.channel(topo.in_channel(sw.node(), port)).from;
+                let used = sw.data_used(port);
                 buffers.push(BufferResult {
-                    node: self.node_id(sw.node),
-                    from: self.node_id(upstream),
-                    mean_packets: occ.mean(now, used, self.stats.interval()) / packet_blocks,
+                    node: node_id(sw.node()),
+                    from: node_id(upstream),
+                    mean_packets: occ.mean(now, used, self.interval()) / packet_blocks,
                     max_packets: f64::from(occ.max) / packet_blocks,
-                    capacity_packets: f64::from(sw.capacity) * f64::from(sw.vls) / packet_blocks,
+                    capacity_packets: f64::from(sw.capacity()) * f64::from(sw.vls()) / packet_blocks,
                 });
             }
         }

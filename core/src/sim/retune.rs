@@ -3,10 +3,8 @@
 //! from the next event on. Everything else (the network, the flows, the sources' response functions and their state,
 //! PFT, Annex A10) shapes state built at time 0, so changing it needs a new run.
 
-use super::build::full_at;
 use super::Simulation;
-use crate::cc::marking::Marker;
-use crate::cc::SwitchCc;
+use crate::cc::SwitchControl;
 use crate::scenario::Scenario;
 
 /// Why a change cannot apply to a run under way.
@@ -22,7 +20,8 @@ fn fixed_part(s: &Scenario) -> Scenario {
 
 impl Simulation {
     /// Makes the run follow `next` from now on, if `next` differs from the current scenario only in its marking
-    /// settings (or in name, description and positions). Otherwise nothing changes and the reason is given.
+    /// settings (or in name, description and positions): each switch's congestion control takes the new block
+    /// (`SwitchControl::retune`). Otherwise nothing changes and the reason is given.
     pub fn retune(&mut self, next: &Scenario) -> Result<(), NeedsRestart> {
         if next.validate().is_err() {
             return Err(NeedsRestart("the new scenario is not valid"));
@@ -30,17 +29,8 @@ impl Simulation {
         if fixed_part(next) != fixed_part(&self.scenario) {
             return Err(NeedsRestart("only marking settings can change during a run"));
         }
-        let m = next.marking;
-        // What cnt1 counts changes: count it again from the buffers (otherwise it is carried over as it is).
-        let recount = m.cnt1_until != self.scenario.marking.cnt1_until;
-        let marker = Marker::of(&m);
-        self.full_check = m.full_check;
         for sw in &mut self.switches {
-            sw.full_at = full_at(sw.capacity, self.data_blocks, m.buffer_threshold_packets);
-            let per_output = recount.then(|| sw.data_per_output_vl(marker.counts_until_departure()));
-            if let SwitchCc::Ecn(ecn) = &mut sw.cc {
-                ecn.retune(marker, per_output);
-            }
+            sw.cc_with_buffers(|cc, per_output| cc.retune(&next.marking, per_output));
         }
         self.scenario = next.clone();
         Ok(())

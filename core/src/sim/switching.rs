@@ -1,104 +1,89 @@
-//! The input-buffered switch at work (model.md §3–4): packets enter an input buffer at head arrival, wait for the
-//! forwarding delay, and leave by FIFO-with-bypass scheduling through the crossbar (`net::switch` chooses); the
-//! switch's congestion control hears of every arrival, full buffer, start and departure (`cc::SwitchControl`).
+//! The input-buffered switch at work (docs/model.md §3–4): packets enter an input buffer at head arrival, wait for
+//! the forwarding delay, and leave by FIFO-with-bypass scheduling through the crossbar (`net::switch` chooses); the
+//! switch's congestion control hears of every arrival, full buffer, start and departure (`cc::SwitchControl`) and
+//! decides when a buffer is full.
 
 use super::events::Event;
+use super::observe::Observer;
 use super::Simulation;
-use crate::cc::SwitchCc;
-use crate::cc::{Start, SwitchControl};
+use crate::cc::{BufferCheck, InputVl, Start, SwitchCc, SwitchControl};
 use crate::net::channel::ChannelState;
 use crate::net::packet::{Lane, PacketId, CREDIT_BLOCK_BYTES};
-use crate::net::switch::{Candidate, Entry, SwitchState};
+use crate::net::switch::{Arrival, Candidate, SwitchState};
 use crate::net::topology::{ChannelId, NodeId, PortId};
 use crate::net::vl::MAX_DATA_VLS;
-use crate::scenario::FullCheck;
 
 /// Whole credit blocks needed for `bytes` bytes.
 fn blocks_of(bytes: u64) -> u32 {
     bytes.div_ceil(u64::from(CREDIT_BLOCK_BYTES)).min(u64::from(u32::MAX)) as u32
 }
 
+/// Input `port`'s data VL `lane` as congestion control numbers input VLs.
+#[inline]
+fn input_vl<C>(sw: &SwitchState<C>, port: PortId, lane: Lane) -> InputVl {
+    sw.output_vl(port, lane)
+}
+
 impl Simulation {
     /// A packet's head arrives at a switch input.
-    pub(super) fn arrive(&mut self, channel: ChannelId, packet: PacketId) {
+    pub(super) fn arrive(&mut self, channel: ChannelId, packet: PacketId, obs: &mut impl Observer) {
         let now = self.queue.now();
-        let to = self.channels[channel as usize].to;
+        let to = self.channels[channel as usize].to();
         let (node, port, slot) = (to.node, to.port, to.slot as usize);
         let p = self.packets[packet];
         let out = self.topo.route(node, p.dst).expect("validated scenarios route every flow");
-        let out_channel = self.switches[slot].out_channels[out as usize];
-        let (lane, l) = (p.lane, p.lane.index());
         let sw = &mut self.switches[slot];
+        let out_channel = sw.out_channel(out);
+        let lane = p.lane;
         // Cut-through: after the forwarding delay, and never so early that a faster output would catch up with the
-        // packet's own tail still arriving (model.md §3).
-        let tail_in = now + self.channels[channel as usize].serialization[lane.kind()];
-        let out_time = self.channels[out_channel as usize].serialization[lane.kind()];
-        let eligible_at = (now + sw.forwarding_delay).max(tail_in.saturating_sub(out_time));
-        let seq = sw.next_seq;
-        sw.next_seq += 1;
-        let capacity = self.channels[channel as usize].capacity;
+        // packet's own tail still arriving (docs/model.md §3).
+        let tail_in = now + self.channels[channel as usize].serialization(lane);
+        let out_time = self.channels[out_channel as usize].serialization(lane);
+        let eligible_at = (now + sw.forwarding_delay()).max(tail_in.saturating_sub(out_time));
         let port_before = if lane.is_data() { sw.data_used(port) } else { 0 };
-        let buffer = &mut sw.inputs[port as usize][l];
-        let before = buffer.used;
-        buffer.used += p.blocks;
-        if buffer.used > capacity {
-            self.stats.totals.dropped += 1;
+        let (before, after) = sw.admit(port, lane, Arrival { packet, blocks: p.blocks, out, eligible_at, now });
+        if after > self.channels[channel as usize].capacity() {
+            self.counts.dropped += 1;
         }
-        buffer.queue.push(Entry {
-            packet,
-            out,
-            seq,
-            eligible_at,
-            bypassed: 0,
-            started: false,
-            arrived_at: now,
-            started_at: 0,
-        });
-        let used = buffer.used;
-        sw.outputs[out as usize].waiting[l].push((seq, port));
-        sw.waiting[lane.kind()] += 1;
-        sw.mark_pending(out);
         if lane.is_data() {
-            let interval = self.stats.interval();
-            self.stats.occupancy[slot][port as usize].change(now, port_before, port_before + p.blocks, interval);
-            sw.cc.on_arrival(sw.output_vl(out, lane));
-            match self.full_check {
-                // Triggered when the buffer becomes full: on the crossing (with the default threshold every
-                // arrival that fills it is one, since credit guaranteed a packet's room).
-                FullCheck::OnHead => {
-                    if before < sw.full_at && used >= sw.full_at {
-                        self.buffer_full(slot, port, lane);
-                    }
-                }
-                // Nothing else arrives on this input before this packet's tail, so the blocks held at receipt are at
-                // most those reserved now: below the threshold now, the check cannot trigger.
-                FullCheck::OnReceipt if used >= sw.full_at => {
+            obs.on_occupancy(slot as u32, port, port_before, port_before + p.blocks, now);
+            let (ovl, ivl) = (sw.output_vl(out, lane), input_vl(sw, port, lane));
+            match sw.cc_mut().on_arrival(ovl, ivl, before, after) {
+                BufferCheck::None => {}
+                BufferCheck::Full => self.buffer_full(slot, port, lane, obs),
+                BufferCheck::AtReceipt => {
                     self.queue.schedule(tail_in, Event::Received { node, port, lane, packet });
                 }
-                FullCheck::OnReceipt => {}
             }
         }
         // If the output is still sending when the forwarding delay runs out, its end of transmission runs the pass
         // that may start this packet: no need for an event of its own.
-        if self.channels[out_channel as usize].sending.is_none_or(|s| s.ends_at < eligible_at) {
+        if self.channels[out_channel as usize].sending().is_none_or(|s| s.ends_at < eligible_at) {
             self.queue.schedule(eligible_at, Event::Eligible { node });
         }
     }
 
-    /// A data packet has been completely received at `port` on data lane `lane`: the buffer is full if the blocks
-    /// it actually holds now leave less room than one packet. A packet that cut through holds only its blocks not
-    /// yet sent on; one that waits holds all it has received.
-    pub(super) fn received(&mut self, node: NodeId, port: PortId, lane: Lane, packet: PacketId) {
+    /// A data packet has been completely received at `port` on data lane `lane`: its switch's congestion control
+    /// hears how many blocks the buffer actually holds now. A packet that cut through holds only its blocks not yet
+    /// sent on; one that waits holds all it has received.
+    pub(super) fn received(
+        &mut self,
+        node: NodeId,
+        port: PortId,
+        lane: Lane,
+        packet: PacketId,
+        obs: &mut impl Observer,
+    ) {
         let now = self.queue.now();
         let slot = self.node_slot[node as usize] as usize;
         let in_bw = self.topo.channel(self.topo.in_channel(node, port)).bandwidth;
         let sw = &self.switches[slot];
-        let buffer = &sw.inputs[port as usize][lane.index()];
-        if !buffer.queue.iter().any(|e| e.packet == packet) {
+        let buffer = sw.input(port, lane);
+        if !buffer.entries().iter().any(|e| e.packet == packet) {
             return; // already gone: it cannot take part in a full buffer
         }
         let mut held = 0;
-        for e in &buffer.queue {
+        for e in buffer.entries() {
             let blocks = self.packets[e.packet].blocks;
             // Only bytes actually received count: a head arriving at this very instant holds nothing yet.
             let arrived = blocks_of(in_bw.bytes_in(now - e.arrived_at)).min(blocks);
@@ -110,45 +95,40 @@ impl Simulation {
             };
             held += arrived.saturating_sub(sent);
         }
-        let full = held >= sw.full_at;
-        let crossed = full && !buffer.full;
-        self.switches[slot].inputs[port as usize][lane.index()].full = full;
-        if crossed {
-            self.buffer_full(slot, port, lane);
+        let ivl = input_vl(sw, port, lane);
+        if self.switches[slot].cc_mut().on_received(ivl, held) {
+            self.buffer_full(slot, port, lane, obs);
         }
     }
 
     /// A data input buffer (one VL's) became full: its congestion control hears of each packet in it, and may mark
     /// them.
-    fn buffer_full(&mut self, slot: usize, port: PortId, lane: Lane) {
-        if !self.switches[slot].cc.hears_full_buffers() {
-            return;
-        }
-        let held = self.switches[slot].inputs[port as usize][lane.index()].queue.len();
+    fn buffer_full(&mut self, slot: usize, port: PortId, lane: Lane, obs: &mut impl Observer) {
+        let held = self.switches[slot].input(port, lane).entries().len();
         for i in 0..held {
             let sw = &mut self.switches[slot];
-            let e = sw.inputs[port as usize][lane.index()].queue[i];
+            let e = sw.input(port, lane).entries()[i];
             let ovl = sw.output_vl(e.out, lane);
-            if sw.cc.on_buffer_full(ovl, e.started) {
-                let channel = self.switches[slot].out_channels[e.out as usize];
-                self.mark(e.packet, channel);
+            if sw.cc_mut().on_buffer_full(ovl, e.started) {
+                let channel = sw.out_channel(e.out);
+                self.mark(e.packet, channel, obs);
             }
         }
     }
 
     /// Marks a data packet (once) for `channel`'s transmitter.
-    fn mark(&mut self, packet: PacketId, channel: ChannelId) {
+    fn mark(&mut self, packet: PacketId, channel: ChannelId, obs: &mut impl Observer) {
         let p = &mut self.packets[packet];
         if !p.marked {
             p.marked = true;
-            self.stats.totals.marked += 1;
-            self.stats.links[channel as usize].marks += 1;
+            self.counts.marked += 1;
+            obs.on_mark(channel, self.queue.now());
         }
     }
 
     /// Starts every packet that can start now, ACKs before data, each output's data VL by its VL arbiter, the
     /// outputs' choices oldest first.
-    pub(super) fn switch_pass(&mut self, slot: usize) {
+    pub(super) fn switch_pass(&mut self, slot: usize, obs: &mut impl Observer) {
         let now = self.queue.now();
         loop {
             let mut best: Option<Candidate> = None;
@@ -157,11 +137,11 @@ impl Simulation {
             let mut found = 0;
             for ack in [true, false] {
                 let sw = &self.switches[slot];
-                if sw.waiting[usize::from(ack)] == 0 {
+                if sw.waiting(usize::from(ack)) == 0 {
                     continue;
                 }
-                for &out in &sw.pending_outputs {
-                    let channel = sw.out_channels[out as usize];
+                for &out in sw.pending_outputs() {
+                    let channel = sw.out_channel(out);
                     let state = &self.channels[channel as usize];
                     if state.is_busy() {
                         continue;
@@ -179,7 +159,7 @@ impl Simulation {
                             let state = &mut self.channels[channel as usize];
                             state.lacking_credit(lacking, now);
                             if cand.is_none() {
-                                state.stalled_since.get_or_insert(now);
+                                state.stall(now);
                             }
                         }
                         let Some(cand) = cand else { continue };
@@ -196,8 +176,8 @@ impl Simulation {
             }
             let Some(cand) = best else { break };
             // An ACK scan stops before the data lanes, which may hold candidates of their own.
-            let last = found == 1 && (cand.lane.is_data() || self.switches[slot].waiting[0] == 0);
-            self.start_from_switch(slot, cand);
+            let last = found == 1 && (cand.lane.is_data() || self.switches[slot].waiting(0) == 0);
+            self.start_from_switch(slot, cand, obs);
             if last {
                 break;
             }
@@ -205,54 +185,48 @@ impl Simulation {
     }
 
     /// Starts the packet `cand` on its output.
-    fn start_from_switch(&mut self, slot: usize, cand: Candidate) {
-        let packet = self.switches[slot].start(&cand, self.queue.now());
-        let blocks = self.packets[packet].blocks;
+    fn start_from_switch(&mut self, slot: usize, cand: Candidate, obs: &mut impl Observer) {
+        let blocks = self.packets[cand.packet].blocks;
         let sw = &mut self.switches[slot];
-        if let Some(choice) = cand.choice {
-            sw.outputs[cand.out as usize].arbiter.sent(choice, blocks);
-        }
-        let channel = sw.out_channels[cand.out as usize];
+        sw.start(&cand, blocks, self.queue.now());
+        let channel = sw.out_channel(cand.out);
         if let Some(vl) = cand.lane.vl() {
             let start = Start {
                 // Data waiting for this output VL besides the packet now leaving it (already taken off the list).
-                queued_blocks: sw.outputs[cand.out as usize].waiting[cand.lane.index()].len() as u32 * self.data_blocks,
+                queued_blocks: sw.output(cand.out).waiting(cand.lane) as u32 * self.data_blocks,
                 packet_blocks: blocks,
-                waited_for_credit: self.channels[channel as usize].vl_stalled & (1 << vl) != 0,
+                waited_for_credit: self.channels[channel as usize].vl_waited(vl),
             };
             let ovl = sw.output_vl(cand.out, cand.lane);
-            if sw.cc.on_start(ovl, &start) {
-                self.mark(packet, channel);
+            if sw.cc_mut().on_start(ovl, &start) {
+                self.mark(cand.packet, channel, obs);
             }
         }
-        self.start_tx(channel, packet, cand.lane, Some(cand.input));
+        self.start_tx(channel, cand.packet, cand.lane, Some(cand.input), obs);
     }
 
     /// A packet's tail has left input `port` of switch `slot`: free its space and send the credit upstream.
-    pub(super) fn leave_input(&mut self, slot: usize, port: PortId, lane: Lane, packet: PacketId) {
+    pub(super) fn leave_input(
+        &mut self,
+        slot: usize,
+        port: PortId,
+        lane: Lane,
+        packet: PacketId,
+        obs: &mut impl Observer,
+    ) {
         let now = self.queue.now();
-        let sw = &mut self.switches[slot];
-        let full_at = sw.full_at;
-        let buffer = &mut sw.inputs[port as usize][lane.index()];
-        let pos = buffer.queue.iter().position(|e| e.packet == packet).expect("the leaving packet is buffered");
-        let entry = buffer.queue.remove(pos);
-        debug_assert!(entry.started);
         let blocks = self.packets[packet].blocks;
-        buffer.used -= blocks;
-        buffer.sending -= 1;
-        if buffer.used < full_at {
-            buffer.full = false;
-        }
+        let sw = &mut self.switches[slot];
+        let (entry, after) = sw.depart(port, lane, packet, blocks);
         if lane.is_data() {
             let used = sw.data_used(port);
-            let interval = self.stats.interval();
-            self.stats.occupancy[slot][port as usize].change(now, used + blocks, used, interval);
-            let ovl = sw.output_vl(entry.out, lane);
-            sw.cc.on_departure(ovl);
+            obs.on_occupancy(slot as u32, port, used + blocks, used, now);
+            let (ovl, ivl) = (sw.output_vl(entry.out, lane), input_vl(sw, port, lane));
+            sw.cc_mut().on_departure(ovl, ivl, after);
         }
         // The channel a port receives on is the reverse of the one it sends on (topology numbering).
-        let in_channel = self.switches[slot].out_channels[port as usize] ^ 1;
-        self.return_credit(in_channel, lane, blocks);
+        let in_channel = self.switches[slot].out_channel(port) ^ 1;
+        self.return_credit(in_channel, lane, blocks, obs);
     }
 }
 
@@ -267,7 +241,7 @@ fn data_candidate(
     blocks: u32,
     now: crate::time::Time,
 ) -> (Option<Candidate>, u16) {
-    if sw.vls == 1 {
+    if sw.vls() == 1 {
         return match sw.first_startable(out, Lane::VL0, now) {
             Some(c) if state.has_credit(Lane::VL0, blocks) => (Some(c), 0),
             Some(_) => (None, 1),
@@ -276,7 +250,7 @@ fn data_candidate(
     }
     let mut ready = [None; MAX_DATA_VLS as usize];
     let mut lacking = 0u16;
-    for vl in 0..sw.vls {
+    for vl in 0..sw.vls() {
         let lane = Lane::data(vl);
         match sw.first_startable(out, lane, now) {
             Some(c) if state.has_credit(lane, blocks) => ready[usize::from(vl)] = Some(c),
@@ -284,7 +258,7 @@ fn data_candidate(
             None => {}
         }
     }
-    let choice = sw.outputs[out as usize].arbiter.choose(|vl| ready[usize::from(vl)].is_some());
+    let choice = sw.output(out).arbiter().choose(|vl| ready[usize::from(vl)].is_some());
     let cand = choice.and_then(|choice| ready[usize::from(choice.vl)].map(|c| Candidate { choice: Some(choice), ..c }));
     (cand, lacking)
 }

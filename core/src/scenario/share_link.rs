@@ -4,7 +4,7 @@
 //! written in URL-safe base64 without padding, so a link survives chat clients and address bars. Decoding trusts
 //! nothing: sizes are bounded before and after decompression (no "zip bombs"), the JSON is parsed into plain data
 //! (nothing in a link is ever run), and the scenario goes through the same validation as a file. Every failure is a
-//! [`LinkError`] that says what is wrong.
+//! [`ShareLinkError`] that says what is wrong.
 //!
 //! Versions: a link says which version of this format made it. Version 1 is the first; when the format changes,
 //! [`migrate`] turns the JSON of each older version into the next one, so old links keep opening.
@@ -37,7 +37,7 @@ pub struct Shared {
 
 /// Why a link could not be opened.
 #[derive(Debug, Clone, PartialEq)]
-pub enum LinkError {
+pub enum ShareLinkError {
     Empty,
     /// No `<version>.` in front.
     NoVersion,
@@ -58,7 +58,7 @@ pub enum LinkError {
     Scenario(ScenarioError),
 }
 
-impl fmt::Display for LinkError {
+impl fmt::Display for ShareLinkError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Empty => f.write_str("the link has no scenario in it"),
@@ -81,7 +81,7 @@ impl fmt::Display for LinkError {
 }
 
 #[cfg(feature = "std")]
-impl std::error::Error for LinkError {}
+impl std::error::Error for ShareLinkError {}
 
 /// `value` as a link payload: `<version>.<base64url(deflate(json))>`. Share links and exercise links both use it.
 pub fn pack<T: Serialize>(value: &T) -> String {
@@ -105,13 +105,13 @@ pub fn wrap(deflated: &[u8]) -> String {
 
 /// The JSON inside a link payload made by [`pack`], migrated to the current version; nothing about its meaning
 /// is checked yet.
-pub fn unpack(link: &str) -> Result<serde_json::Value, LinkError> {
+pub fn unpack(link: &str) -> Result<serde_json::Value, ShareLinkError> {
     let (version, deflated) = unwrap(link)?;
     let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&deflated, MAX_JSON_BYTES).map_err(|e| {
         if e.status == miniz_oxide::inflate::TINFLStatus::HasMoreOutput {
-            LinkError::TooLarge
+            ShareLinkError::TooLarge
         } else {
-            LinkError::Damaged
+            ShareLinkError::Damaged
         }
     })?;
     read_json(version, &json)
@@ -119,34 +119,34 @@ pub fn unpack(link: &str) -> Result<serde_json::Value, LinkError> {
 
 /// A link payload's version and its raw DEFLATE data (not inflated yet: [`read_json`] takes the inflated JSON,
 /// which must be at most [`MAX_JSON_BYTES`]).
-pub fn unwrap(link: &str) -> Result<(u32, Vec<u8>), LinkError> {
+pub fn unwrap(link: &str) -> Result<(u32, Vec<u8>), ShareLinkError> {
     let link = link.trim();
     if link.is_empty() {
-        return Err(LinkError::Empty);
+        return Err(ShareLinkError::Empty);
     }
     if link.chars().count() > MAX_LINK_CHARS {
-        return Err(LinkError::TooLong { chars: link.chars().count() });
+        return Err(ShareLinkError::TooLong { chars: link.chars().count() });
     }
-    let (version, payload) = link.split_once('.').ok_or(LinkError::NoVersion)?;
+    let (version, payload) = link.split_once('.').ok_or(ShareLinkError::NoVersion)?;
     let version: u32 = match version.parse() {
         Ok(v) if (1..=LINK_VERSION).contains(&v) => v,
         Ok(_) | Err(_) if version.bytes().all(|b| b.is_ascii_digit()) && !version.is_empty() => {
-            return Err(LinkError::UnknownVersion(version.into()))
+            return Err(ShareLinkError::UnknownVersion(version.into()))
         }
-        _ => return Err(LinkError::NoVersion),
+        _ => return Err(ShareLinkError::NoVersion),
     };
     if payload.is_empty() {
-        return Err(LinkError::Empty);
+        return Err(ShareLinkError::Empty);
     }
-    let deflated = URL_SAFE_NO_PAD.decode(payload).map_err(|_| LinkError::NotBase64)?;
+    let deflated = URL_SAFE_NO_PAD.decode(payload).map_err(|_| ShareLinkError::NotBase64)?;
     Ok((version, deflated))
 }
 
 /// The JSON value of a link of `version` from its inflated bytes, migrated to the current version.
-pub fn read_json(version: u32, json: &[u8]) -> Result<serde_json::Value, LinkError> {
+pub fn read_json(version: u32, json: &[u8]) -> Result<serde_json::Value, ShareLinkError> {
     // From text, not bytes: one JSON reader in the page's wasm (scenario/json.rs).
-    let json = core::str::from_utf8(json).map_err(|_| LinkError::Json("the data is not UTF-8 text".into()))?;
-    let value: serde_json::Value = serde_json::from_str(json).map_err(|e| LinkError::Json(e.to_string()))?;
+    let json = core::str::from_utf8(json).map_err(|_| ShareLinkError::Json("the data is not UTF-8 text".into()))?;
+    let value: serde_json::Value = serde_json::from_str(json).map_err(|e| ShareLinkError::Json(e.to_string()))?;
     migrate(version, value)
 }
 
@@ -156,14 +156,16 @@ pub fn encode(shared: &Shared) -> String {
 }
 
 /// Opens a link (without the `#s=`; surrounding whitespace is ignored).
-pub fn decode(link: &str) -> Result<Shared, LinkError> {
+pub fn decode(link: &str) -> Result<Shared, ShareLinkError> {
     shared_of(&unpack(link)?)
 }
 
-/// What a link's JSON value holds, checked: the scenario goes through the same validation as a file.
-pub fn shared_of(value: &serde_json::Value) -> Result<Shared, LinkError> {
-    let shared: Shared = super::from_value(value).map_err(LinkError::Json)?;
-    shared.scenario.validate().map_err(LinkError::Scenario)?;
+/// What a link's JSON value holds, checked: the scenario gets the companion settings it lacks (as any edit does:
+/// `Scenario::with_companions`) and goes through the same validation as a file.
+pub fn shared_of(value: &serde_json::Value) -> Result<Shared, ShareLinkError> {
+    let mut shared: Shared = super::from_value(value).map_err(ShareLinkError::Json)?;
+    shared.scenario = shared.scenario.clone().with_companions(&shared.scenario);
+    shared.scenario.validate().map_err(ShareLinkError::Scenario)?;
     Ok(shared)
 }
 
@@ -178,15 +180,15 @@ pub fn embed_code(page: &str, link: &str, name: &str) -> String {
 
 /// Brings the JSON of a link of `version` up to [`LINK_VERSION`], one version at a time. There is only version 1
 /// so far: a change of the format adds a step here (`1 => ...`) and a test that opens a link of the old version.
-pub fn migrate(version: u32, value: serde_json::Value) -> Result<serde_json::Value, LinkError> {
+pub fn migrate(version: u32, value: serde_json::Value) -> Result<serde_json::Value, ShareLinkError> {
     match version {
         LINK_VERSION => Ok(value),
-        other => Err(LinkError::UnknownVersion(other.to_string())),
+        other => Err(ShareLinkError::UnknownVersion(other.to_string())),
     }
 }
 
-/// Bytes of a link, for fuzzing: any input must give `Ok` or a `LinkError`, never a panic.
-pub fn decode_bytes(bytes: &[u8]) -> Result<Shared, LinkError> {
+/// Bytes of a link, for fuzzing: any input must give `Ok` or a `ShareLinkError`, never a panic.
+pub fn decode_bytes(bytes: &[u8]) -> Result<Shared, ShareLinkError> {
     decode(&String::from_utf8_lossy(bytes))
 }
 
@@ -261,7 +263,7 @@ mod tests {
         let zeros = alloc::vec![b' '; MAX_JSON_BYTES + 1];
         let link = format!("1.{}", URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(&zeros, 9)));
         assert!(link.len() < 20_000);
-        assert_eq!(decode(&link), Err(LinkError::TooLarge));
+        assert_eq!(decode(&link), Err(ShareLinkError::TooLarge));
     }
 
     #[test]

@@ -1,0 +1,220 @@
+//! The results report as an observer (docs/model.md §9): what a run measures as it goes, per link, per flow, per
+//! group and per switch input. [`Report::results`], [`Report::snapshot`] and [`Report::measure`] read it beside
+//! the simulation's present state; nothing here changes how the run goes.
+
+use super::observe::Observer;
+use super::Simulation;
+use crate::metrics::{overlap, BusySeries, Occupancy};
+use crate::net::packet::Lane;
+use crate::net::topology::{ChannelId, PortId};
+use crate::time::{Time, NS};
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+
+/// Per directed link.
+#[derive(Debug, Clone, Default)]
+pub(super) struct LinkCounters {
+    pub data_busy: Time,
+    pub ack_busy: Time,
+    pub data_packets: u64,
+    pub ack_packets: u64,
+    /// Data packets this link's transmitter marked (input- and output-triggered marking, Annex A10's FECN), or that
+    /// a full buffer marked while they waited for this link (naive).
+    pub marks: u64,
+    /// Data packets sent carrying the ECN bit (marked here or upstream).
+    pub ecn_sent: u64,
+    pub stall: Time,
+    /// Credit-stall time since 0, inside the measurement interval or not (the page's congestion-tree view).
+    pub stall_all: Time,
+    /// With several data VLs, each VL's credit-stall time since 0 (`ChannelState::vl_stalls`).
+    pub vl_stall_all: Vec<Time>,
+}
+
+/// Per flow.
+#[derive(Debug, Clone, Default)]
+pub(super) struct FlowCounters {
+    pub injected: u64,
+    pub delivered: u64,
+    /// Time its packets occupied its source link inside the measurement interval.
+    pub busy: Time,
+    pub delivered_in_interval: u64,
+    pub delay_sum: u128,
+    pub marked_acks: u64,
+    /// Marked ACKs received inside the measurement interval.
+    pub marked_acks_in_interval: u64,
+}
+
+/// What a run measures: an [`Observer`] to pass to the simulation's steps. Cloned with it, it is the same report of
+/// the same run (the page's checkpoints).
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// The measurement interval `[from, to)`; `to` is at most the end of the run.
+    pub(super) from: Time,
+    pub(super) to: Time,
+    /// The sliding window of the rate series, and their sample spacing.
+    pub(super) window: Time,
+    pub(super) sample: Time,
+    pub(super) links: Vec<LinkCounters>,
+    /// Each directed link's data, binned for its rate series.
+    pub(super) series: Vec<BusySeries>,
+    pub(super) flows: Vec<FlowCounters>,
+    /// Group names in first-appearance order, each flow's group, and each group's data sent on its sources' links
+    /// (the papers' "aggregate rate of local flows").
+    pub(super) groups: Vec<String>,
+    pub(super) flow_group: Vec<u32>,
+    pub(super) group_series: Vec<BusySeries>,
+    /// Data-lane occupancy per switch input: `occupancy[switch][port]`.
+    pub(super) occupancy: Vec<Vec<Occupancy>>,
+}
+
+impl Report {
+    /// An empty report for `sim`, which has not run yet.
+    pub fn new(sim: &Simulation) -> Self {
+        let s = sim.scenario();
+        // (The scenario compiled, so its spacing is known; no panic, whose message would format floats in wasm.)
+        let sample = s.series_sample_ns().unwrap_or_else(|_| s.measure.sample_ns()) * NS;
+        let end = sim.end();
+        let mut groups: Vec<String> = Vec::new();
+        let flow_group: Vec<u32> = s
+            .flows
+            .iter()
+            .map(|f| match groups.iter().position(|name| *name == f.group) {
+                Some(i) => i as u32,
+                None => {
+                    groups.push(f.group.clone());
+                    (groups.len() - 1) as u32
+                }
+            })
+            .collect();
+        let series = |n: usize| (0..n).map(|_| BusySeries::new(sample, end)).collect::<Vec<_>>();
+        let channels = sim.topology().channels().len();
+        let vls = sim.vls();
+        Self {
+            from: s.measure.from_ns * NS,
+            to: s.measure.until_ns(s.duration_ns) * NS,
+            window: s.measure.window_ns * NS,
+            sample,
+            links: vec![
+                LinkCounters {
+                    vl_stall_all: if vls > 1 { vec![0; usize::from(vls)] } else { Vec::new() },
+                    ..Default::default()
+                };
+                channels
+            ],
+            series: series(channels),
+            flows: vec![FlowCounters::default(); flow_group.len()],
+            group_series: series(groups.len()),
+            groups,
+            flow_group,
+            occupancy: sim.switches().iter().map(|sw| vec![Occupancy::default(); sw.ports()]).collect(),
+        }
+    }
+
+    /// The measurement interval, as the accumulators take it.
+    pub(super) fn interval(&self) -> (Time, Time) {
+        (self.from, self.to)
+    }
+
+    /// The groups of flows, in the order they first appear in the scenario.
+    pub fn groups(&self) -> &[String] {
+        &self.groups
+    }
+
+    /// The aggregate rate series of a group's flows up to `now`: their data sent on their source links in a window
+    /// centred on each sample, as a fraction of one link's capacity (INFOCOM'03 Fig. 2: "rates of local flows,
+    /// remote flow, and the victim flow"). `None` for an unknown group.
+    pub fn group_rate_series(&self, group: &str, now: Time) -> Option<Vec<(f64, f64)>> {
+        let g = self.groups.iter().position(|name| name == group)?;
+        Some(sampled(&self.group_series[g], self.window, now))
+    }
+
+    /// The rate series of one directed link up to `now` as `(time_ns, fraction of capacity)`: data sent in a
+    /// window of `measure.window_ns` centred on each sample (docs/model.md §9; INFOCOM'03 Fig. 2).
+    pub fn link_rate_series(&self, channel: u32, now: Time) -> Vec<(f64, f64)> {
+        sampled(&self.series[channel as usize], self.window, now)
+    }
+}
+
+fn sampled(series: &BusySeries, window: Time, now: Time) -> Vec<(f64, f64)> {
+    let step = series.bin();
+    (0..=now / step)
+        .map(|k| {
+            let t = k * step;
+            (t as f64 / NS as f64, series.rate_at(t, window, now))
+        })
+        .collect()
+}
+
+impl Observer for Report {
+    #[inline]
+    fn on_send(&mut self, channel: ChannelId, lane: Lane, marked: bool, now: Time, ends: Time) {
+        let counted = overlap(now, ends, self.from, self.to);
+        let link = &mut self.links[channel as usize];
+        if lane.is_data() {
+            self.series[channel as usize].add(now, ends);
+            link.data_busy += counted;
+            link.data_packets += 1;
+            link.ecn_sent += u64::from(marked);
+        } else {
+            link.ack_busy += counted;
+            link.ack_packets += 1;
+        }
+    }
+
+    #[inline]
+    fn on_stall_end(&mut self, channel: ChannelId, since: Time, now: Time) {
+        let link = &mut self.links[channel as usize];
+        link.stall += overlap(since, now, self.from, self.to);
+        link.stall_all += now - since;
+    }
+
+    #[inline]
+    fn on_vl_stall_end(&mut self, channel: ChannelId, vl: u8, since: Time, now: Time) {
+        self.links[channel as usize].vl_stall_all[usize::from(vl)] += now - since;
+    }
+
+    #[inline]
+    fn on_mark(&mut self, channel: ChannelId, _now: Time) {
+        self.links[channel as usize].marks += 1;
+    }
+
+    #[inline]
+    fn on_inject(&mut self, flow: u32, now: Time, ends: Time) {
+        let f = flow as usize;
+        let counters = &mut self.flows[f];
+        counters.injected += 1;
+        counters.busy += overlap(now, ends, self.from, self.to);
+        self.group_series[self.flow_group[f] as usize].add(now, ends);
+    }
+
+    #[inline]
+    fn on_deliver(&mut self, flow: u32, injected_at: Time, now: Time) {
+        let counters = &mut self.flows[flow as usize];
+        counters.delivered += 1;
+        if (self.from..self.to).contains(&now) {
+            counters.delivered_in_interval += 1;
+            counters.delay_sum += u128::from(now - injected_at);
+        }
+    }
+
+    #[inline]
+    fn on_ack(&mut self, flow: u32, marked: bool, now: Time) {
+        let counters = &mut self.flows[flow as usize];
+        counters.marked_acks += u64::from(marked);
+        if marked && (self.from..self.to).contains(&now) {
+            counters.marked_acks_in_interval += 1;
+        }
+    }
+
+    #[inline]
+    fn on_cn(&mut self, flow: u32, now: Time) {
+        self.on_ack(flow, true, now);
+    }
+
+    #[inline]
+    fn on_occupancy(&mut self, switch: u32, port: PortId, before: u32, after: u32, now: Time) {
+        let interval = (self.from, self.to);
+        self.occupancy[switch as usize][port as usize].change(now, before, after, interval);
+    }
+}
