@@ -2,7 +2,7 @@
 //! defaults): PFT's injection rate against the credits in use (the PFT paper's Fig. 1), and the CCT's delay and rate
 //! against CCTI.
 
-use crate::run::load;
+use crate::input::load;
 use ibcc_core::cc::pft::injection_curve;
 use ibcc_core::time::Bandwidth;
 
@@ -22,7 +22,7 @@ pub enum Command {
     },
 }
 
-pub fn run(command: &Command) -> Result<(), crate::error::Error> {
+pub fn run(command: &Command) -> Result<(), crate::exit::Error> {
     let mut out = String::new();
     match command {
         Command::Pft { scenario, c_max } => {

@@ -5,7 +5,7 @@
 
 use crate::output::outln;
 use ibcc_core::presets::bench_scenarios;
-use ibcc_core::sim::Simulation;
+use ibcc_core::sim::Run;
 use std::time::Instant;
 
 #[derive(Debug, clap::Args)]
@@ -39,13 +39,13 @@ pub fn run(args: &Args) -> Result<(), String> {
         let sim_ms = scenario.duration_ns as f64 / 1e6;
         let mut best: Option<(f64, u64, u64, u64)> = None;
         for _ in 0..args.repeat.max(1) {
-            let mut sim = Simulation::new(&scenario).map_err(|e| e.to_string())?;
+            let mut sim = Run::new(&scenario).map_err(|e| e.to_string())?;
             let t0 = Instant::now();
             sim.run();
             let wall = t0.elapsed().as_secs_f64();
             let r = sim.results();
             if best.is_none_or(|b| wall < b.0) {
-                best = Some((wall, r.events, sim.queued_events(), r.totals.delivered_packets));
+                best = Some((wall, r.events, sim.sim.queued_events(), r.totals.delivered_packets));
             }
         }
         let (wall, events, queued, delivered) = best.expect("at least one run");

@@ -8,15 +8,16 @@
 //!   parallel;
 //! - the PFT paper's Fig. 1: the injection rate while congested against the credits in use, for several m, n, k.
 
-use crate::error::Error;
+use crate::exit::Error;
 use ibcc_core::cc::pft::{injection_curve, PftConfig};
 use ibcc_core::cc::response::ResponseFunction;
 use ibcc_core::presets::{dynamic_run, find, long_run};
 use ibcc_core::scenario::{MarkingPolicy, RateMode, Response, Scenario};
-use ibcc_core::sim::{Results, Simulation};
-use ibcc_web::finc_plot::{self, FincInputs};
-use ibcc_web::palette::Theme;
-use ibcc_web::rate_plot::{self, Curve, Figure, What, YAxis};
+use ibcc_core::sim::{Results, Run};
+use ibcc_view::finc_plot::{self, FincInputs};
+use ibcc_view::names;
+use ibcc_view::palette::Theme;
+use ibcc_view::plot::{self, Curve, Figure, What, YAxis};
 use plotters::prelude::*;
 use std::fmt::Write as _;
 use std::fs;
@@ -51,7 +52,7 @@ fn run_all(scenarios: &[Scenario]) -> Vec<Results> {
             scope.spawn(|| loop {
                 let k = next.fetch_add(1, Ordering::Relaxed);
                 let Some(s) = scenarios.get(k) else { break };
-                let mut sim = Simulation::new(s).expect("figure scenarios are valid");
+                let mut sim = Run::new(s).expect("figure scenarios are valid");
                 sim.run();
                 out.lock().expect("no panics while holding")[k] = Some(sim.results());
             });
@@ -92,7 +93,7 @@ fn plot(
         markers,
         band: None,
     };
-    rate_plot::draw(a, &f)
+    plot::draw(a, &f)
 }
 
 fn write(path: &Path, text: &str) -> Result<(), Error> {
@@ -110,7 +111,7 @@ fn group(r: &Results, name: &str) -> f64 {
 /// A time-series figure from a preset.
 fn series(out: &Path, file: &str, preset: &str) -> Result<Entry, Error> {
     let p = find(preset).ok_or_else(|| format!("no preset {preset}"))?;
-    let mut sim = Simulation::new(&p.scenario()).map_err(|e| e.to_string())?;
+    let mut sim = Run::new(&p.scenario()).map_err(|e| e.to_string())?;
     sim.run();
     let s = sim.scenario().clone();
     // Percent of a link, as the results tables give it.
@@ -123,7 +124,7 @@ fn series(out: &Path, file: &str, preset: &str) -> Result<Entry, Error> {
     }
     for g in sim.groups() {
         if let Some(points) = sim.group_rate_series(g) {
-            curves.push(Curve::new(format!("{g} flows"), ms(points), What::Group(g.clone())));
+            curves.push(Curve::new(names::group_curve(g), ms(points), What::Group(g.clone())));
         }
     }
     let y =
@@ -132,7 +133,7 @@ fn series(out: &Path, file: &str, preset: &str) -> Result<Entry, Error> {
     svg(&out.join(format!("{file}.svg")), |a| {
         plot(a, &curves, (0.0, s.duration_ns as f64 / 1e6), "simulated time (ms)", &y, &groups, false)
     })?;
-    write(&out.join(format!("{file}.csv")), &rate_plot::to_csv("time_ms", &curves))?;
+    write(&out.join(format!("{file}.csv")), &plot::to_csv("time_ms", &curves))?;
     let mut ours = Vec::new();
     for r in p.reported {
         if let Ok(v) = sim.measure(&r.measurement()) {
@@ -181,7 +182,7 @@ fn sweep_figure(out: &Path, s: &Sweep, value: impl Fn(&Results) -> f64) -> Resul
     let (x0, x1) = (s.xs.first().copied().unwrap_or(0.0), s.xs.last().copied().unwrap_or(1.0));
     let pad = (x1 - x0) * 0.03;
     svg(&out.join(format!("{}.svg", s.file)), |a| plot(a, &curves, (x0 - pad, x1 + pad), s.x_desc, &s.y, &[], true))?;
-    write(&out.join(format!("{}.csv", s.file)), &rate_plot::to_csv(s.x_desc, &curves))?;
+    write(&out.join(format!("{}.csv", s.file)), &plot::to_csv(s.x_desc, &curves))?;
     // A compact table of the values for the report.
     let mut t = format!("| {} |", s.x_desc);
     for (label, _) in &s.variants {
@@ -314,7 +315,7 @@ pub fn figures(args: &Args) -> Result<(), Error> {
         let s = Sweep {
             file,
             x_desc: "log10 mean ON time (ms)",
-            y: YAxis { desc: format!("{g} flows' aggregate rate"), top: Some(1.05) },
+            y: YAxis { desc: format!("{}' aggregate rate", names::group_curve(g)), top: Some(1.05) },
             xs: xs7.clone(),
             variants: v7a.clone(),
         };
@@ -407,7 +408,7 @@ pub fn figures(args: &Args) -> Result<(), Error> {
     }
     let y = YAxis { desc: "injection rate while congested (fraction of the link)".into(), top: Some(1.05) };
     svg(&out.join("pft-fig1.svg"), |a| plot(a, &curves, (0.0, 264.0), "credits in use (blocks)", &y, &[], false))?;
-    write(&out.join("pft-fig1.csv"), &rate_plot::to_csv("credits_in_use", &curves))?;
+    write(&out.join("pft-fig1.csv"), &plot::to_csv("credits_in_use", &curves))?;
     entries.push(Entry {
         file: "pft-fig1".into(),
         title: "PFT (IFIP'21) Fig. 1: injection rate against credits in use for m, n, k (f(c) = 2^(m-n) c + k).".into(),

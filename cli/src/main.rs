@@ -5,14 +5,15 @@ use std::process::ExitCode;
 
 mod analysis;
 mod bench;
-mod error;
+mod exit;
 mod figures;
 mod finc;
-mod link;
+mod input;
 mod opensm;
 mod output;
 mod presets;
-mod run;
+mod share_links;
+mod simulate;
 mod sweep;
 
 #[derive(Debug, Parser)]
@@ -25,7 +26,7 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Run a scenario (a JSON file, or - for standard input) and print its results.
-    Run(run::Args),
+    Run(simulate::Args),
     /// List the built-in scenarios (the papers' experiments).
     Presets,
     /// Print a built-in scenario as scenario JSON.
@@ -34,7 +35,7 @@ enum Command {
         name: String,
     },
     /// Make a share link (the page's URL with the scenario in its fragment).
-    Link(link::Args),
+    Link(share_links::Args),
     /// Print the scenario of a share link (or of a URL holding one) as scenario JSON.
     Unlink {
         /// The link, or the whole URL.
@@ -63,15 +64,15 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let result: Result<(), error::Error> = match cli.command {
-        Command::Run(args) => run::run(&args),
+    let result: Result<(), exit::Error> = match cli.command {
+        Command::Run(args) => simulate::run(&args),
         Command::Presets => {
             presets::list();
             Ok(())
         }
         Command::Preset { name } => presets::show(&name).map_err(Into::into),
-        Command::Link(args) => link::link(&args),
-        Command::Unlink { link } => link::unlink(&link).map_err(Into::into),
+        Command::Link(args) => share_links::link(&args),
+        Command::Unlink { link } => share_links::unlink(&link).map_err(Into::into),
         Command::Sweep(args) => sweep::sweep(&args),
         Command::Merge { dir } => sweep::merge_dir(&dir),
         Command::Figures(args) => figures::figures(&args),

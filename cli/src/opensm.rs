@@ -2,8 +2,8 @@
 //! OpenSM's (`opensm.conf`): switch settings apply to every port; CA settings are per service level, and we model
 //! one, so export writes SL 0 and import reads SL 0.
 
-use crate::error::Error;
-use crate::run::load;
+use crate::exit::Error;
+use crate::input::load;
 use ibcc_core::cc::ibcc::{CctEntry, IbCcConfig};
 use std::fmt;
 

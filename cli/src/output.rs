@@ -8,15 +8,6 @@ pub fn print(text: &str) {
     let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
 }
 
-/// A CSV field: quoted when it holds a comma, a quote or a line break (ids and group names may).
-pub fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_owned()
-    }
-}
-
 /// `println!` through [`print`]: a closed pipe (`ibcc bench | head`) ends the output quietly.
 macro_rules! outln {
     ($($arg:tt)*) => {

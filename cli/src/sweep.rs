@@ -17,10 +17,11 @@
 //!                  "from_ns": 40000000, "to_ns": 60000000 } ] }
 //! ```
 
-use crate::error::Error;
-use crate::output::csv_field;
+use crate::exit::Error;
 use ibcc_core::scenario::{NodeKind, Scenario, Settings};
-use ibcc_core::sim::{Measurement, Results, Simulation};
+use ibcc_core::sim::{Measurement, Results, Run};
+use ibcc_view::grid::{self, Axis as GridAxis};
+use ibcc_view::{csv, names};
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{self, OpenOptions};
@@ -101,52 +102,27 @@ impl Axis {
         match (&self.values, &self.range) {
             (Some(v), None) if !v.is_empty() => Ok(v.clone()),
             (None, Some(r)) => {
-                if !(r.step > 0.0 && r.from.is_finite() && r.to.is_finite() && r.to >= r.from) {
-                    return Err(format!("axis {}: a range needs from <= to and a step above 0", self.path));
-                }
-                let n = ((r.to - r.from) / r.step + 1e-9).floor() as usize + 1;
-                if n > 100_000 {
-                    return Err(format!("axis {}: {n} values is too many", self.path));
-                }
-                Ok((0..n)
-                    .map(|i| {
-                        let x = r.from + i as f64 * r.step;
-                        // Whole numbers stay integers, so integer settings accept them.
-                        if x.fract() == 0.0 && x.abs() < 9.0e15 {
-                            json!(x as i64)
-                        } else {
-                            json!(x)
-                        }
-                    })
-                    .collect())
+                grid::range(r.from, r.to, r.step, grid::CLI_MAX_POINTS).map_err(|e| format!("axis {}: {e}", self.path))
             }
             _ => Err(format!("axis {}: give either a non-empty \"values\" list or a \"range\"", self.path)),
         }
     }
 }
 
-/// Every point, in order: the last axis varies fastest, seeds fastest of all.
+/// Every point, in order: the last axis varies fastest, seeds fastest of all (as in the page's sweep: `grid`).
 fn points(spec: &Spec) -> Result<Vec<Point>, String> {
-    let mut axes: Vec<(String, Vec<Value>)> = Vec::new();
+    let mut axes: Vec<GridAxis> = Vec::new();
     for a in &spec.axes {
-        axes.push((a.path.clone(), a.values()?));
+        axes.push(GridAxis { path: a.path.clone(), values: a.values()? });
     }
     if !spec.seeds.is_empty() {
-        axes.push((String::from("seed"), spec.seeds.iter().map(|&s| json!(s)).collect()));
+        axes.push(GridAxis { path: String::from("seed"), values: spec.seeds.iter().map(|&s| json!(s)).collect() });
     }
-    let total: usize = axes.iter().map(|(_, v)| v.len()).product();
-    if total > 1_000_000 {
-        return Err(format!("{total} points is too many for one sweep"));
-    }
+    let total = grid::size(&axes, grid::CLI_MAX_POINTS)?;
     Ok((0..total)
         .map(|index| {
-            let mut rest = index;
-            let mut settings = vec![(String::new(), Value::Null); axes.len()];
-            for (k, (path, values)) in axes.iter().enumerate().rev() {
-                settings[k] = (path.clone(), values[rest % values.len()].clone());
-                rest /= values.len();
-            }
-            Point { index, settings }
+            let values = grid::point(&axes, index);
+            Point { index, settings: axes.iter().map(|a| a.path.clone()).zip(values).collect() }
         })
         .collect())
 }
@@ -162,7 +138,7 @@ fn parse_shard(s: &str) -> Result<(usize, usize), String> {
 }
 
 /// The row of a finished point: its index, its settings, and the results.
-fn row(point: &Point, spec: &Spec, sim: &Simulation, r: &Results) -> Value {
+fn row(point: &Point, spec: &Spec, sim: &Run, r: &Results) -> Value {
     let mut m = Map::new();
     m.insert("point".into(), json!(point.index));
     for (path, v) in &point.settings {
@@ -173,7 +149,7 @@ fn row(point: &Point, spec: &Spec, sim: &Simulation, r: &Results) -> Value {
     m.insert("marked_packets".into(), json!(r.totals.marked_packets));
     m.insert("dropped_packets".into(), json!(r.totals.dropped_packets));
     for g in &r.groups {
-        let name = if g.name.is_empty() { "(none)" } else { g.name.as_str() };
+        let name = if g.name.is_empty() { names::UNGROUPED } else { g.name.as_str() };
         m.insert(format!("{name}.throughput"), json!(g.throughput_fraction));
         m.insert(format!("{name}.jain"), json!(g.jain_index));
         m.insert(format!("{name}.marks"), json!(g.marks));
@@ -206,7 +182,7 @@ fn load_spec(path: &Path) -> Result<(Spec, Scenario), Error> {
     } else {
         path.parent().unwrap_or(Path::new(".")).join(&spec.base).display().to_string()
     };
-    let base = crate::run::load(&base_arg)?.with_settings(&spec.set).map_err(|e| format!("set: {e}"))?;
+    let base = crate::input::load(&base_arg)?.with_settings(&spec.set).map_err(|e| format!("set: {e}"))?;
     Ok((spec, base))
 }
 
@@ -314,7 +290,7 @@ pub fn sweep(args: &Args) -> Result<(), Error> {
             scope.spawn(|| loop {
                 let k = next.fetch_add(1, Ordering::Relaxed);
                 let Some((point, scenario)) = todo.get(k) else { break };
-                let mut sim = Simulation::new(scenario).expect("checked above");
+                let mut sim = Run::new(scenario).expect("checked above");
                 sim.run();
                 let r = sim.results();
                 events.fetch_add(r.events as usize, Ordering::Relaxed);
@@ -371,13 +347,13 @@ pub fn merge_dir(dir: &Path) -> Result<(), Error> {
     columns.extend(rest);
     let cell = |v: Option<&Value>| match v {
         None | Some(Value::Null) => String::new(),
-        Some(Value::String(s)) => csv_field(s),
-        Some(other) => csv_field(&other.to_string()),
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => other.to_string(),
     };
-    let mut csv = columns.iter().map(|c| csv_field(c)).collect::<Vec<_>>().join(",") + "\n";
+    let mut csv = csv::record(&columns);
     let mut jsonl = String::new();
     for r in rows.values() {
-        csv += &(columns.iter().map(|c| cell(r.get(c))).collect::<Vec<_>>().join(",") + "\n");
+        csv += &csv::record(columns.iter().map(|c| cell(r.get(c))));
         jsonl += &(r.to_string() + "\n");
     }
     fs::write(dir.join("results.csv"), csv).map_err(|e| Error::io(dir.join("results.csv").display(), &e))?;

@@ -275,7 +275,7 @@ fn run_series_gives_the_rates_over_time() {
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
     assert_eq!(header[0], "time_ns");
     let col = |name: &str| header.iter().position(|h| *h == name).unwrap_or_else(|| panic!("no column {name}"));
-    let (root, victim) = (col("B->BC"), col("group victim"));
+    let (root, victim) = (col("B->BC"), col("victim flows"));
     let rows: Vec<Vec<f64>> = lines.map(|l| l.split(',').map(|x| x.parse().unwrap()).collect()).collect();
     assert_eq!(rows.len(), 1001, "100 ms in 100 us samples, both ends included");
     let at = |ms: f64| rows.iter().find(|r| r[0] == ms * 1e6).unwrap();
@@ -285,14 +285,14 @@ fn run_series_gives_the_rates_over_time() {
     let out = ibcc(&["run", "preset:infocom03-fig2", "--series", "--json"], None);
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["series"]["time_ns"].as_array().unwrap().len(), 1001);
-    let json_victim = doc["series"]["rates"]["group victim"][500].as_f64().unwrap();
+    let json_victim = doc["series"]["rates"]["victim flows"][500].as_f64().unwrap();
     assert!((json_victim - at(50.0)[victim]).abs() < 1e-6);
     // A group name with a comma and a quote is one quoted CSV field.
     let mut s: serde_json::Value = serde_json::from_str(&short_preset("infocom03-fig2")).unwrap();
     s["flows"][0]["group"] = "a,\"b\"".into();
     let out = ibcc(&["run", "-", "--series"], Some(&s.to_string()));
     let header = String::from_utf8(out.stdout).unwrap().lines().next().unwrap().to_owned();
-    assert!(header.contains(",\"group a,\"\"b\"\"\","), "{header}");
+    assert!(header.contains(",\"a,\"\"b\"\" flows\","), "{header}");
     // The CSV has no room for --baseline's control factor: say so rather than drop it.
     let out = ibcc(&["run", "preset:infocom03-fig2", "--series", "--baseline"], None);
     assert_eq!(out.status.code(), Some(2));

@@ -1,11 +1,12 @@
 //! `ibcc run FILE|-`: run a scenario and print its results as a table or, with `--json`, as one JSON document;
-//! `--series` adds the rate series of model.md §9 (as CSV, or inside the JSON).
+//! `--series` adds the rate series of docs/model.md §9 (as CSV, or inside the JSON).
 
-use crate::error::Error;
+use crate::exit::Error;
+use crate::input::load;
 use ibcc_core::scenario::Scenario;
-use ibcc_core::sim::{ControlFactor, Results, Simulation};
+use ibcc_core::sim::{ControlFactor, Results, Run};
+use ibcc_view::csv;
 use std::fmt::Write as _;
-use std::io::Read;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -40,7 +41,7 @@ struct Series {
 }
 
 impl Series {
-    fn of(sim: &Simulation, r: &Results) -> Self {
+    fn of(sim: &Run, r: &Results) -> Self {
         let s = sim.scenario();
         let mut time_ns = Vec::new();
         let mut columns = Vec::new();
@@ -58,7 +59,7 @@ impl Series {
         }
         for g in sim.groups() {
             if let Some(points) = sim.group_rate_series(g) {
-                add(format!("group {g}"), points);
+                add(ibcc_view::names::group_curve(g), points);
             }
         }
         Series { time_ns, columns }
@@ -71,12 +72,7 @@ impl Series {
     }
 
     fn csv(&self) -> String {
-        let mut out = String::from("time_ns");
-        for (name, _) in &self.columns {
-            out.push(',');
-            out.push_str(&crate::output::csv_field(name));
-        }
-        out.push('\n');
+        let mut out = csv::record(std::iter::once("time_ns").chain(self.columns.iter().map(|(n, _)| n.as_str())));
         for (k, t) in self.time_ns.iter().enumerate() {
             let _ = write!(out, "{t}");
             for (_, v) in &self.columns {
@@ -86,27 +82,6 @@ impl Series {
         }
         out
     }
-}
-
-/// Reads and validates a scenario from a file, `-` (stdin), `preset:NAME` or a share link (a URL with `#s=`); the
-/// error names the source and the problem.
-pub fn load(file: &str) -> Result<Scenario, Error> {
-    if file.contains("#s=") {
-        return crate::link::open(file).map(|shared| shared.scenario).map_err(|e| format!("share link: {e}").into());
-    }
-    if let Some(name) = file.strip_prefix("preset:") {
-        return ibcc_core::presets::find(name)
-            .map(|p| p.scenario())
-            .ok_or_else(|| format!("no preset {name:?} (see `ibcc presets`)").into());
-    }
-    let text = if file == "-" {
-        let mut s = String::new();
-        std::io::stdin().read_to_string(&mut s).map_err(|e| Error::io("reading standard input", &e))?;
-        s
-    } else {
-        std::fs::read_to_string(file).map_err(|e| Error::io(file, &e))?
-    };
-    Scenario::from_json_validated(&text).map_err(|e| format!("{file}: {e}").into())
 }
 
 pub fn run(args: &Args) -> Result<(), Error> {
@@ -167,7 +142,7 @@ pub fn run(args: &Args) -> Result<(), Error> {
 }
 
 fn simulate(s: &Scenario, series: bool) -> Result<(Results, Option<Series>), ibcc_core::scenario::ScenarioError> {
-    let mut sim = Simulation::new(s)?;
+    let mut sim = Run::new(s)?;
     sim.run();
     let r = sim.results();
     let series = series.then(|| Series::of(&sim, &r));

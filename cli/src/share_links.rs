@@ -1,7 +1,8 @@
 //! `ibcc link` and `ibcc unlink`: share links (the page's `#s=` URL fragment) from scenarios and back.
 
-use crate::error::Error;
-use ibcc_core::scenario::link::{decode, embed_code, encode, Shared};
+use crate::exit::Error;
+use ibcc_core::scenario::share_link::{embed_code, encode, Shared};
+use ibcc_view::names::PlotKind;
 
 /// The page's address, to which a link's fragment is appended.
 pub const DEFAULT_BASE: &str = "http://127.0.0.1:8080/";
@@ -10,9 +11,9 @@ pub const DEFAULT_BASE: &str = "http://127.0.0.1:8080/";
 pub struct Args {
     /// The scenario: a JSON file, `-` for standard input, or `preset:NAME`.
     scenario: String,
-    /// The plot the page shows first.
-    #[arg(long, value_enum)]
-    plot: Option<Plot>,
+    /// The plot the page shows first: rates, limits, buffers or marks.
+    #[arg(long, value_parser = parse_plot)]
+    plot: Option<PlotKind>,
     /// The page's address (where the playground is published, for example https://example.org/courses/net/playground/).
     #[arg(long, default_value = DEFAULT_BASE)]
     base: String,
@@ -21,28 +22,14 @@ pub struct Args {
     embed: bool,
 }
 
-/// The page's plots, by the names links use.
-#[derive(Debug, Clone, Copy, clap::ValueEnum)]
-enum Plot {
-    Rates,
-    Limits,
-    Buffers,
-    Marks,
-}
-
-impl Plot {
-    fn id(self) -> &'static str {
-        match self {
-            Plot::Rates => "rates",
-            Plot::Limits => "limits",
-            Plot::Buffers => "buffers",
-            Plot::Marks => "marks",
-        }
-    }
+/// A plot's id, as links name it.
+fn parse_plot(id: &str) -> Result<PlotKind, String> {
+    let ids: Vec<&str> = PlotKind::ALL.iter().map(|k| k.id()).collect();
+    PlotKind::parse(id).ok_or_else(|| format!("{id:?} is no plot: one of {}", ids.join(", ")))
 }
 
 pub fn link(args: &Args) -> Result<(), Error> {
-    let scenario = crate::run::load(&args.scenario)?;
+    let scenario = crate::input::load(&args.scenario)?;
     let scenario_name = scenario.name.clone();
     let link = encode(&Shared { scenario, plot: args.plot.map(|p| p.id().into()) });
     let base = &args.base;
@@ -54,17 +41,7 @@ pub fn link(args: &Args) -> Result<(), Error> {
     Ok(())
 }
 
-/// The link part of `text`: after `#s=` if there is one, else all of it.
-pub fn payload(text: &str) -> &str {
-    text.split_once("#s=").map_or(text, |(_, l)| l)
-}
-
-/// The shared state of a link or a URL holding one.
-pub fn open(text: &str) -> Result<Shared, String> {
-    decode(payload(text)).map_err(|e| e.to_string())
-}
-
 pub fn unlink(text: &str) -> Result<(), String> {
-    crate::output::print(&(open(text)?.scenario.to_json() + "\n"));
+    crate::output::print(&(crate::input::open_link(text)?.scenario.to_json() + "\n"));
     Ok(())
 }

@@ -1,0 +1,75 @@
+//! What things are called, in the page, the command line and their exports alike: the plots a scenario can show
+//! (their ids travel in share links and lessons) and the curve of a group of flows.
+
+use serde::{Deserialize, Serialize};
+
+/// What a plot shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PlotKind {
+    /// Link and group rates (INFOCOM'03 Fig. 2), from the core's series.
+    Rates,
+    FlowLimits,
+    Buffers,
+    Marks,
+}
+
+impl PlotKind {
+    pub const ALL: [PlotKind; 4] = [PlotKind::Rates, PlotKind::FlowLimits, PlotKind::Buffers, PlotKind::Marks];
+
+    /// Its id in share links, lessons and `ibcc link --plot`.
+    pub fn id(self) -> &'static str {
+        match self {
+            Self::Rates => "rates",
+            Self::FlowLimits => "limits",
+            Self::Buffers => "buffers",
+            Self::Marks => "marks",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Rates => "Link and group rates",
+            Self::FlowLimits => "Flow rate limits",
+            Self::Buffers => "Buffer occupancy",
+            Self::Marks => "Marks per second",
+        }
+    }
+
+    /// The plot with this id, if there is one.
+    pub fn parse(id: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.id() == id)
+    }
+
+    /// The plot with this id; the rates for an id this build does not know (a link from a newer page).
+    pub fn from_id(id: &str) -> Self {
+        Self::parse(id).unwrap_or(Self::Rates)
+    }
+}
+
+/// The flows of no group, as plots and tables name them.
+pub const UNGROUPED: &str = "flows without a group";
+
+/// The curve (or row) of group `g`'s flows: "victim flows", or [`UNGROUPED`].
+pub fn group_curve(g: &str) -> String {
+    if g.is_empty() {
+        String::from(UNGROUPED)
+    } else {
+        format!("{g} flows")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plots_are_found_by_their_ids_and_groups_named_one_way() {
+        for k in PlotKind::ALL {
+            assert_eq!(PlotKind::parse(k.id()), Some(k));
+        }
+        assert_eq!(PlotKind::parse("nothing"), None);
+        assert_eq!(PlotKind::from_id("nothing"), PlotKind::Rates);
+        assert_eq!(group_curve("victim"), "victim flows");
+        assert_eq!(group_curve(""), UNGROUPED);
+    }
+}
