@@ -79,7 +79,7 @@ test('build a two-switch network by dragging, run it, change marking, reset, und
 
   // Marking changes apply to the paused run from that moment (no restart).
   await openTab(page, 'settings');
-  await page.getByLabel('Marking policy').selectOption('naive');
+  await page.getByLabel('Marking policy', { exact: true }).selectOption('naive');
   await page.getByTestId('notice').waitFor();
   assert.match(await page.getByTestId('notice').innerText(), /Marking changed at .* applies from then on/);
   assert.equal(await simMs(page), paused);
@@ -88,7 +88,7 @@ test('build a two-switch network by dragging, run it, change marking, reset, und
 
   // Undo walks back the marking change, then the last flow; redo brings the flow back.
   await page.keyboard.press('Control+z');
-  assert.equal(await page.getByLabel('Marking policy').inputValue(), 'none');
+  assert.equal(await page.getByLabel('Marking policy', { exact: true }).inputValue(), 'none');
   await page.keyboard.press('Control+z');
   await page.waitForFunction(() => !document.querySelector('[data-testid="flow-f2"]'));
   assert.equal(await flowCount(page), 1);
@@ -229,8 +229,8 @@ test('A/B comparison: B with marking and LIPD against A without, overlaid and si
   await page.getByTestId('compare-run').click();
   await page.waitForFunction(() => Number(document.querySelector('[data-testid=compare-progress]').value) >= 1, null, { timeout: 60_000 });
   const table = await page.getByTestId('compare-results').innerText();
-  assert.match(table, /victim throughput/);
-  assert.match(table, /remote marks\s+0\s+[1-9]\d*\s+\+[1-9]/, 'B marks the remote flows; the difference column says so');
+  assert.match(table, /victim flows throughput/);
+  assert.match(table, /remote flows marks\s+0\s+[1-9]\d*\s+\+[1-9]/, 'B marks the remote flows; the difference column says so');
   assert.match(table, /dropped packets\s+0\s+0/);
   const marked = table.match(/marked packets\s+(\d+)\s+(\d+)/);
   assert.equal(marked[1], '0', 'A marks nothing');

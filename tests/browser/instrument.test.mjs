@@ -109,7 +109,7 @@ test('at 390x844 nothing overflows sideways, one view at a time, plot text at fu
     const [px, css, dpr] = await page.getByTestId('rate-plot').evaluate((c) => [c.width, c.clientWidth, devicePixelRatio]);
     assert.equal(px, Math.round(css * dpr));
     await page.getByTestId('phone-settings').click();
-    assert.ok(await page.getByLabel('Marking policy').isVisible());
+    assert.ok(await page.getByLabel('Marking policy', { exact: true }).isVisible());
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 390);
     await screenshot(page, `instrument-390x844-settings-${colorScheme}`);
     // The results' wide tables scroll in their own boxes, not the page.

@@ -60,7 +60,7 @@ test('walk the spreading lesson and answer its exercise right and wrong', async 
   await page.getByTestId('paper-held-back').waitFor();
   assert.equal(await page.getByTestId('paper-vs-ours').count(), 0);
   await openTab(page, 'settings');
-  assert.ok(await page.getByLabel('Marking policy').isDisabled(), 'a fixed setting is disabled');
+  assert.ok(await page.getByLabel('Marking policy', { exact: true }).isDisabled(), 'a fixed setting is disabled');
   assert.match(await page.getByTestId('locked-marking-policy').innerText(), /Fixed by the exercise/);
   assert.ok(await page.getByLabel('Duration').isEnabled(), 'the others are not');
   await openTab(page, 'lesson');
@@ -86,7 +86,7 @@ test('walk the spreading lesson and answer its exercise right and wrong', async 
 
   // A locked setting changed: refused.
   await openTab(page, 'settings');
-  await page.getByLabel('Marking policy').selectOption('naive');
+  await page.getByLabel('Marking policy', { exact: true }).selectOption('naive');
   await openTab(page, 'lesson');
   assert.match(await check(page), /fixes 'Marking policy'/);
 

@@ -87,7 +87,7 @@ test('parameter changes while running: marking applies at once, others offer a r
   await openTab(page, 'settings');
 
   // A source response cannot change under a running source: the run pauses and offers a restart.
-  await page.getByLabel('Source response').selectOption('lipd');
+  await page.getByLabel('Source response', { exact: true }).selectOption('lipd');
   await page.getByTestId('restart').waitFor();
   assert.match(await page.getByTestId('notice').innerText(), /needs a new run/);
   assert.ok(await page.getByRole('button', { name: 'Run' }).isDisabled(), 'the old run waits');
@@ -97,7 +97,7 @@ test('parameter changes while running: marking applies at once, others offer a r
   // Marking applies to the run under way, from that moment: the clock does not go back, and marks appear.
   await page.getByRole('button', { name: 'Run' }).click();
   await page.waitForFunction(() => parseFloat(document.querySelector('[data-testid=sim-time]').innerText) > 2);
-  await page.getByLabel('Marking policy').selectOption('input_triggered');
+  await page.getByLabel('Marking policy', { exact: true }).selectOption('input_triggered');
   await page.getByTestId('notice').waitFor();
   assert.match(await page.getByTestId('notice').innerText(), /Marking changed at .* applies from then on/);
   assert.ok(await simMs(page) > 2, 'no restart');
@@ -111,12 +111,12 @@ test('parameter changes while running: marking applies at once, others offer a r
   await page.getByRole('button', { name: 'Pause' }).click();
 
   // A bad value: refused next to its field, the scenario unchanged.
-  await page.getByLabel('m', { exact: true }).fill('0.5');
+  await page.getByLabel('Decrease factor m', { exact: true }).fill('0.5');
   await page.getByTestId('error-m').waitFor();
   assert.match(await page.getByTestId('error-m').innerText(), /greater than 1/);
-  await page.getByLabel('m', { exact: true }).fill('abc');
+  await page.getByLabel('Decrease factor m', { exact: true }).fill('abc');
   assert.match(await page.getByTestId('error-m').innerText(), /not a number/);
-  await page.getByLabel('m', { exact: true }).fill('4');
+  await page.getByLabel('Decrease factor m', { exact: true }).fill('4');
   await page.waitForFunction(() => !document.querySelector('[data-testid=error-m]'));
   await screenshot(page, 'playground-params');
 
@@ -168,7 +168,7 @@ test("HP's root-VL marking runs in the page, and on Fig. 4 gives exactly input-t
   const page = await openPage(browser, server.url);
   await page.getByLabel('Scenario').selectOption('hp-two-switch');
   await openTab(page, 'settings');
-  assert.equal(await page.getByLabel('Marking policy').inputValue(), 'hp_root_vl');
+  assert.equal(await page.getByLabel('Marking policy', { exact: true }).inputValue(), 'hp_root_vl');
   const measured = async () => {
     await page.getByTestId('to-measured-end').click();
     await waitSim(page, 60);
@@ -180,7 +180,7 @@ test("HP's root-VL marking runs in the page, and on Fig. 4 gives exactly input-t
   const hp = await measured();
   assert.ok(parseInt(hp.totals.match(/marked (\d+)/)[1]) > 0, hp.totals);
   await openTab(page, 'settings');
-  await page.getByLabel('Marking policy').selectOption('input_triggered');
+  await page.getByLabel('Marking policy', { exact: true }).selectOption('input_triggered');
   await page.getByRole('button', { name: 'Reset' }).click();
   await page.waitForFunction(() => parseFloat(document.querySelector('[data-testid=sim-time]').innerText) === 0);
   assert.deepEqual(await measured(), hp, 'the same run, number for number');
@@ -221,8 +221,8 @@ test('unreliable flows: the inspector shows the transport, a run sends CN packet
   assert.equal(await page.getByLabel('Transport', { exact: true }).inputValue(), 'reliable');
   // The parameters set every flow's at once: one flow changed makes a mix; all reliable, a run sends no CN packet.
   await openTab(page, 'settings');
-  assert.equal(await page.getByLabel('Transport of every flow').inputValue(), 'mixed');
-  await page.getByLabel('Transport of every flow').selectOption('reliable');
+  assert.equal(await page.getByLabel('Transport of every flow', { exact: true }).inputValue(), 'mixed');
+  await page.getByLabel('Transport of every flow', { exact: true }).selectOption('reliable');
   await page.getByTestId('restart').click();
   await page.getByTestId('to-measured-end').click();
   await waitSim(page, 60);

@@ -29,7 +29,7 @@ test('a shared link opens in a fresh browser with the same scenario, plot and re
   await page.getByText('Network and run').click();
   await page.getByLabel('Measure from').fill('2');
   await page.getByLabel('Duration').fill('8');
-  await page.getByLabel('m', { exact: true }).fill('3');
+  await page.getByLabel('Decrease factor m', { exact: true }).fill('3');
   await page.getByTestId('plot-kind').selectOption('buffers');
   await page.getByTestId('share-open').click();
   await page.getByTestId('share').click();
@@ -43,7 +43,7 @@ test('a shared link opens in a fresh browser with the same scenario, plot and re
   assert.equal(await other.getByLabel('Scenario').locator('option:checked').innerText(), 'From a shared link');
   await openTab(other, 'settings');
   assert.equal(await other.getByTestId('plot-kind').inputValue(), 'buffers');
-  assert.equal(await other.getByLabel('m', { exact: true }).inputValue(), '3');
+  assert.equal(await other.getByLabel('Decrease factor m', { exact: true }).inputValue(), '3');
   assert.equal(await other.getByLabel('Duration').inputValue(), '8');
   assert.equal(new URL(other.url()).hash, '', 'the link leaves the address, so a reload shows later work');
   const there = await runToEnd(other);

@@ -39,7 +39,7 @@ const DO = {
     await f.press('Enter');
   },
   'source.response': async (page, v) => (await settingField(page, 'input-response')).selectOption(v),
-  'source.persistent_state': async (page, v) => (await settingField(page, 'input-persistent')).selectOption(v ? 'yes' : 'no'),
+  'source.persistent_state': async (page, v) => (await settingField(page, 'input-persistent')).selectOption(v ? 'true' : 'false'),
   'switch.arbitration': async (page, v) => (await settingField(page, 'input-arbitration')).selectOption(v),
   'virtual_lanes.data_vls': async (page, v) => {
     const f = await settingField(page, 'input-data-vls');

@@ -39,7 +39,7 @@ pub fn differences(a: &Scenario, b: &Scenario) -> Vec<(String, String, String)> 
     let (fa, fb) = (flat(a), flat(b));
     let get = |f: &[(String, String)], k: &str| f.iter().find(|(p, _)| p == k).map(|(_, v)| v.clone());
     let mut keys: Vec<&String> = fa.iter().chain(fb.iter()).map(|(k, _)| k).collect();
-    crate::sorting::sort(&mut keys);
+    ibcc_view::sorting::sort(&mut keys);
     keys.dedup();
     keys.into_iter()
         .filter_map(|k| {
@@ -92,7 +92,7 @@ pub fn compare_rows(a: &Results, b: &Results) -> Vec<Row> {
     )];
     for g in &a.groups {
         let o = b.group(&g.name);
-        let name = if g.name.is_empty() { "(no group)" } else { g.name.as_str() };
+        let name = ibcc_view::names::group_curve(&g.name);
         r.push(row(
             format!("{name} throughput"),
             Some(g.throughput_fraction),
@@ -143,7 +143,7 @@ mod tests {
         b.marking.policy = MarkingPolicy::InputTriggered;
         b.source.response = ibcc_core::scenario::Response::Lipd;
         let run = |s: &Scenario| {
-            let mut sim = ibcc_core::sim::Simulation::new(s).unwrap();
+            let mut sim = ibcc_core::sim::Run::new(s).unwrap();
             sim.run();
             sim.results()
         };
@@ -153,7 +153,7 @@ mod tests {
         let m = get("marked packets");
         assert_eq!(m.a, "0");
         assert!(m.diff.starts_with('+') && m.diff != "+0", "B marks: {m:?}");
-        let v = get("local throughput");
+        let v = get("local flows throughput");
         let (x, y): (f64, f64) =
             (v.a.trim_end_matches('%').parse().unwrap(), v.b.trim_end_matches('%').parse().unwrap());
         let d: f64 = v.diff.trim_end_matches(" points").parse().unwrap();

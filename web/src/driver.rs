@@ -5,11 +5,11 @@
 //! the time they were made and replayed there, so the timeline stays one run however it is travelled. Pure Rust,
 //! tested natively; `bin/worker.rs` wraps it in a web worker.
 
-use crate::rate_plot::Curve;
-use crate::run::{Frame, PaperNumber, Run};
-use crate::trace::PlotKind;
+use crate::session::{Frame, PaperNumber, Session};
 use ibcc_core::scenario::Scenario;
 use ibcc_core::sim::{Measurement, NeedsRestart};
+use ibcc_view::names::PlotKind;
+use ibcc_view::plot::Curve;
 use serde::{Deserialize, Serialize};
 
 /// Simulated picoseconds per wall second; `None`: as fast as it goes.
@@ -90,9 +90,9 @@ pub fn checkpoint_every_ps(s: &Scenario) -> u64 {
 /// A run with its checkpoints, its marking changes and where it is heading.
 #[derive(Debug)]
 pub struct Driver {
-    run: Run,
+    run: Session,
     /// Clones of the run at multiples of `every_ps`, oldest first; each taken after the marking changes due then.
-    checkpoints: Vec<Run>,
+    checkpoints: Vec<Session>,
     every_ps: u64,
     keep_checkpoints: bool,
     /// Marking changes: the time and the scenario from then on, in time order.
@@ -118,7 +118,7 @@ impl Driver {
     /// A new run of `s` at time 0, paused, with `papers`' numbers beside its own. `checkpoints: false` keeps none
     /// (a run that only plays forward).
     pub fn new(s: &Scenario, checkpoints: bool, papers: Vec<PaperNumber>) -> Result<Self, String> {
-        let run = Run::new(s, papers).map_err(|e| e.to_string())?;
+        let run = Session::new(s, papers).map_err(|e| e.to_string())?;
         let mut d = Self {
             run,
             checkpoints: Vec::new(),
@@ -277,7 +277,7 @@ impl Driver {
     /// A measurement of the run at the time it is at (or going to).
     pub fn measure(&mut self, m: &Measurement) -> Result<f64, String> {
         self.finish_seek();
-        self.run.sim().measure(m).map_err(|e| e.to_string())
+        self.run.measure(m).map_err(|e| e.to_string())
     }
 
     /// Keeps a clone of the run if it stands at a checkpoint time without one (none at the end: nothing is
@@ -375,7 +375,7 @@ impl Driver {
         let due = self.curves_at_ms.is_none_or(|at| moving && wall_ms - at >= CURVES_EVERY_MS);
         let curves = due.then(|| {
             self.curves_at_ms = Some(wall_ms);
-            let results = self.run.sim().results();
+            let results = self.run.results();
             self.run.curves(self.kind, &results, MAX_CURVES)
         });
         self.dirty = false;

@@ -9,7 +9,7 @@
 //! With the keyboard, the drawing is one tab stop: arrows move the focus between nodes and links (or move the
 //! selected node), Enter selects, Delete deletes, Escape lets go, + and - zoom.
 
-use crate::view_model::{client_to_view, navigate, zoom_box, Hit, Point};
+use crate::scene::{client_to_view, navigate, zoom_box, Hit, Point};
 use ibcc_core::scenario::NodeKind;
 
 /// `(x, y, width, height)` of the part of the network shown.
@@ -21,6 +21,19 @@ pub trait Scene {
     fn hit(&self, p: Point) -> Option<Hit>;
     /// Nodes and links in focus order, with where they are.
     fn items(&self) -> Vec<(Hit, Point)>;
+}
+
+/// A scene with nothing in it, for the inputs that need none (the view's size, fitting it).
+#[derive(Debug, Clone, Copy)]
+pub struct NoScene;
+
+impl Scene for NoScene {
+    fn hit(&self, _p: Point) -> Option<Hit> {
+        None
+    }
+    fn items(&self) -> Vec<(Hit, Point)> {
+        Vec::new()
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,7 +85,12 @@ pub enum Input {
     },
     Tool(Tool),
     Zoom(f64),
+    /// Show the whole network.
     Fit,
+    /// The view that shows the whole network (its layout changed).
+    Fitted(ViewBox),
+    /// Where the drawing is on the page: left, top, width, height.
+    Placed(f64, f64, f64, f64),
 }
 
 /// What a gesture shows while it goes on.
@@ -146,23 +164,38 @@ enum Drag {
     },
 }
 
-/// Whether the drawing takes this key when it has the keyboard's focus (others are left to the page).
+/// A key the drawing takes when it has the keyboard's focus (others are left to the page).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Key {
+    Arrow(i8, i8),
+    Select,
+    Delete,
+    Escape,
+    ZoomIn,
+    ZoomOut,
+}
+
+impl Key {
+    /// The key a `KeyboardEvent.key` names, if the drawing takes it.
+    pub fn parse(key: &str) -> Option<Key> {
+        Some(match key {
+            "ArrowLeft" => Key::Arrow(-1, 0),
+            "ArrowRight" => Key::Arrow(1, 0),
+            "ArrowUp" => Key::Arrow(0, -1),
+            "ArrowDown" => Key::Arrow(0, 1),
+            "Enter" | " " => Key::Select,
+            "Delete" | "Backspace" => Key::Delete,
+            "Escape" => Key::Escape,
+            "+" | "=" => Key::ZoomIn,
+            "-" => Key::ZoomOut,
+            _ => return None,
+        })
+    }
+}
+
+/// Whether the drawing takes this key when it has the keyboard's focus.
 pub fn handles_key(key: &str) -> bool {
-    matches!(
-        key,
-        "ArrowLeft"
-            | "ArrowRight"
-            | "ArrowUp"
-            | "ArrowDown"
-            | "Enter"
-            | " "
-            | "Delete"
-            | "Backspace"
-            | "Escape"
-            | "+"
-            | "="
-            | "-"
-    )
+    Key::parse(key).is_some()
 }
 
 /// Pointer travel (page pixels) below which a press is a click or a tap.
@@ -173,11 +206,11 @@ pub const SLOP: f64 = 4.0;
 pub struct Gestures {
     pub tool: Tool,
     /// `None`: fit the network.
-    pub camera: Option<ViewBox>,
+    camera: Option<ViewBox>,
     /// The view when fitted.
-    pub fitted: ViewBox,
+    fitted: ViewBox,
     /// The drawing's box on the page: left, top, width, height.
-    pub rect: (f64, f64, f64, f64),
+    rect: (f64, f64, f64, f64),
     pub focus: Option<Hit>,
     pub selected: Option<Hit>,
     /// The arrows moved the focus after the last selection: Delete is about the focused item, not the selected.
@@ -209,6 +242,11 @@ impl Gestures {
             drag: None,
             touches: Vec::new(),
         }
+    }
+
+    /// The drawing's box on the page: left, top, width, height.
+    pub fn rect(&self) -> (f64, f64, f64, f64) {
+        self.rect
     }
 
     /// The part of the network shown.
@@ -294,6 +332,8 @@ impl Gestures {
                 self.camera = None;
                 out.push(Effect::Camera(None));
             }
+            Input::Fitted(v) => self.fitted = v,
+            Input::Placed(left, top, width, height) => self.rect = (left, top, width.max(1.0), height.max(1.0)),
         }
         out
     }
@@ -458,32 +498,27 @@ impl Gestures {
     }
 
     fn key(&mut self, key: &str, shift: bool, scene: &dyn Scene, out: &mut Vec<Effect>) {
+        let Some(key) = Key::parse(key) else { return };
         let step = if shift { 50.0 } else { 10.0 };
-        let dir = match key {
-            "ArrowLeft" => Some((-1.0, 0.0)),
-            "ArrowRight" => Some((1.0, 0.0)),
-            "ArrowUp" => Some((0.0, -1.0)),
-            "ArrowDown" => Some((0.0, 1.0)),
-            _ => None,
-        };
-        if let Some((dx, dy)) = dir {
-            // A selected node moves; otherwise the focus does.
-            if matches!(self.selected, Some(Hit::Node(_))) {
-                out.push(Effect::Nudge(dx * step, dy * step));
-            } else if let Some(next) = navigate(&scene.items(), self.focus, (dx, dy)) {
-                self.focus = Some(next);
-                self.focus_moved = true;
-                out.push(Effect::Focus(Some(next)));
-            }
-            return;
-        }
+        let centre = |v: ViewBox| (v.0 + v.2 / 2.0, v.1 + v.3 / 2.0);
         match key {
-            "Enter" | " " => {
+            Key::Arrow(dx, dy) => {
+                let (dx, dy) = (f64::from(dx), f64::from(dy));
+                // A selected node moves; otherwise the focus does.
+                if matches!(self.selected, Some(Hit::Node(_))) {
+                    out.push(Effect::Nudge(dx * step, dy * step));
+                } else if let Some(next) = navigate(&scene.items(), self.focus, (dx, dy)) {
+                    self.focus = Some(next);
+                    self.focus_moved = true;
+                    out.push(Effect::Focus(Some(next)));
+                }
+            }
+            Key::Select => {
                 if let Some(f) = self.focus {
                     self.select(Some(f), out);
                 }
             }
-            "Delete" | "Backspace" => {
+            Key::Delete => {
                 if self.selected.is_none() || self.focus_moved {
                     if let Some(f) = self.focus {
                         self.select(Some(f), out);
@@ -496,22 +531,21 @@ impl Gestures {
                     out.push(Effect::Focus(None));
                 }
             }
-            "Escape" => {
+            Key::Escape => {
                 if self.card.is_some() {
                     self.set_card(None, out);
                 } else {
                     self.select(None, out);
                 }
             }
-            "+" | "=" => {
+            Key::ZoomIn => {
                 let v = self.view();
-                self.set_camera(zoom_box(v, 1.25, (v.0 + v.2 / 2.0, v.1 + v.3 / 2.0)), out);
+                self.set_camera(zoom_box(v, 1.25, centre(v)), out);
             }
-            "-" => {
+            Key::ZoomOut => {
                 let v = self.view();
-                self.set_camera(zoom_box(v, 0.8, (v.0 + v.2 / 2.0, v.1 + v.3 / 2.0)), out);
+                self.set_camera(zoom_box(v, 0.8, centre(v)), out);
             }
-            _ => {}
         }
     }
 

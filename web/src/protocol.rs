@@ -6,10 +6,10 @@
 //! Pure Rust, tested natively; `bin/worker.rs` is the worker's side.
 
 use crate::driver::{Driver, FrameMsg, Speed};
-use crate::run::PaperNumber;
-use crate::trace::PlotKind;
+use crate::session::PaperNumber;
 use ibcc_core::scenario::Scenario;
 use ibcc_core::sim::{Measurement, Results, Simulation};
+use ibcc_view::names::PlotKind;
 use serde::{Deserialize, Serialize};
 
 /// From the page to the worker.
@@ -21,7 +21,7 @@ pub enum ToWorker {
         run: u32,
         scenario: Box<Scenario>,
         checkpoints: bool,
-        /// The paper's numbers to set beside the run's (`run::paper_numbers`).
+        /// The paper's numbers to set beside the run's (`session::paper_numbers`).
         papers: Vec<PaperNumber>,
     },
     /// Stop the run (the page's scenario was refused): nothing more is sent about it.
@@ -53,9 +53,9 @@ pub enum ToWorker {
         id: u64,
         scenario: Box<Scenario>,
     },
-    /// The results digest of this scenario's run (`crate::selftest`; the page sends `presets::golden_scenario`).
-    Digest {
-        scenario: Box<Scenario>,
+    /// The fingerprints of these runs (`crate::selftest`; the page sends `presets::golden_runs`), by name.
+    Fingerprints {
+        runs: Vec<(String, Scenario)>,
     },
     /// The benchmark's scenarios (`crate::selftest`; the page sends `presets::bench_scenarios`), by name.
     Bench {
@@ -90,9 +90,9 @@ pub enum FromWorker {
         id: u64,
         results: Result<Box<Results>, String>,
     },
-    /// The results digest of a `Digest`'s run.
-    Digested {
-        digest: Result<u64, String>,
+    /// The fingerprints of a `Fingerprints`' runs, in its order.
+    Fingerprinted {
+        lines: Result<Vec<(String, u64)>, String>,
     },
     /// The benchmark's runs (`crate::selftest`).
     Benched {
@@ -170,14 +170,16 @@ impl Worker {
             ToWorker::Unload => self.driver = None,
             ToWorker::Ack => self.ready = true,
             ToWorker::Sweep { id, scenario } => {
+                // (The worker's one observer type: see `session::Watch`.)
                 let results = Simulation::new(&scenario).map_err(|e| e.to_string()).map(|mut sim| {
-                    sim.run();
-                    Box::new(sim.results())
+                    let mut watch = crate::session::Watch::report(&sim);
+                    sim.run(&mut watch);
+                    Box::new(watch.results(&sim))
                 });
                 out.push(FromWorker::Swept { id, results });
             }
-            ToWorker::Digest { scenario } => {
-                out.push(FromWorker::Digested { digest: crate::selftest::digest(&scenario) })
+            ToWorker::Fingerprints { runs } => {
+                out.push(FromWorker::Fingerprinted { lines: crate::selftest::fingerprints(&runs) })
             }
             ToWorker::Bench { scenarios } => {
                 out.push(FromWorker::Benched { rows: crate::selftest::bench(&scenarios, clock) })
@@ -204,7 +206,7 @@ impl Worker {
                     | ToWorker::Unload
                     | ToWorker::Ack
                     | ToWorker::Sweep { .. }
-                    | ToWorker::Digest { .. }
+                    | ToWorker::Fingerprints { .. }
                     | ToWorker::Bench { .. } => {}
                 }
             }
@@ -242,7 +244,7 @@ mod tests {
     #[test]
     fn messages_round_trip() {
         let s = find("infocom03-fig2").unwrap().scenario();
-        let papers = crate::run::paper_numbers(&s);
+        let papers = crate::session::paper_numbers(&s);
         assert_eq!(papers.len(), 2, "Fig. 2's two numbers go with it");
         let m = ToWorker::Load { run: 3, scenario: Box::new(s), checkpoints: true, papers };
         assert_eq!(ToWorker::from_bytes(&m.to_bytes()).unwrap(), m);

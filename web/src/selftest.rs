@@ -1,7 +1,7 @@
 //! The self-tests, run by the simulation worker (its build is the one that simulates; the page's own wasm is built
 //! for size) and shown by the page (`ui/selftest.rs`):
-//! - the cross-platform golden scenario's results digest, which the browser tests compare with the value the
-//!   native tests check (tests/golden/digest.txt);
+//! - the golden runs' fingerprints, which the browser tests compare with the lines the native tests check
+//!   (tests/golden/fingerprints.txt);
 //! - `ibcc bench`'s scenarios, each run once and timed by the worker's clock ([`bench`]), shown by the page as the
 //!   JSON lines `ibcc bench --json` prints ([`bench_lines`]; tests/browser/bench.mjs sets them side by side for
 //!   the wasm/native ratio).
@@ -9,20 +9,26 @@
 //! The worker runs, times and digests (in the binary form its messages use anyway); writing numbers as text
 //! happens in the page, so the worker's wasm carries no JSON writer and no float formatting.
 
+use crate::session::Watch;
 use ibcc_core::scenario::Scenario;
 use ibcc_core::sim::Simulation;
 use serde::{Deserialize, Serialize};
 
-/// The results digest of `golden`'s run (the page sends `presets::golden_scenario`).
-pub fn digest(golden: &Scenario) -> Result<u64, String> {
-    let mut sim = Simulation::new(golden).map_err(|e| e.to_string())?;
-    sim.run();
-    Ok(sim.results().digest())
+/// Each run's fingerprint (the page sends `presets::golden_runs`).
+pub fn fingerprints(runs: &[(String, Scenario)]) -> Result<Vec<(String, u64)>, String> {
+    runs.iter()
+        .map(|(name, scenario)| {
+            let mut sim = Simulation::new(scenario).map_err(|e| format!("{name}: {e}"))?;
+            let mut watch = Watch::fingerprinted(&sim);
+            sim.run(&mut watch);
+            Ok((name.clone(), watch.fingerprint().unwrap_or_default()))
+        })
+        .collect()
 }
 
-/// A digest in hex, as `tests/golden/digest.txt` holds it.
-pub fn hex(digest: u64) -> String {
-    format!("{digest:016x}")
+/// Fingerprints as `tests/golden/fingerprints.txt` holds them: `name hex`, one per line.
+pub fn fingerprint_lines(lines: &[(String, u64)]) -> String {
+    lines.iter().map(|(name, fp)| format!("{name} {fp:016x}\n")).collect()
 }
 
 /// One benchmark scenario's run, as the worker measured it.
@@ -40,10 +46,11 @@ pub fn bench(scenarios: &[(String, Scenario)], clock: &dyn Fn() -> f64) -> Vec<B
     let mut rows = Vec::new();
     for (name, scenario) in scenarios {
         let Ok(mut sim) = Simulation::new(scenario) else { continue };
+        let mut watch = Watch::report(&sim);
         let t0 = clock();
-        sim.run();
+        sim.run(&mut watch);
         let wall_ms = clock() - t0;
-        let r = sim.results();
+        let r = watch.results(&sim);
         rows.push(BenchRow {
             name: name.clone(),
             sim_ns: scenario.duration_ns,
@@ -71,9 +78,10 @@ pub fn bench_lines(rows: &[BenchRow]) -> String {
 #[cfg(test)]
 mod tests {
     #[test]
-    fn the_digest_is_the_native_one() {
-        let want = include_str!("../../tests/golden/digest.txt").trim();
-        assert_eq!(super::hex(super::digest(&ibcc_core::presets::golden_scenario()).unwrap()), want);
+    fn the_worker_s_fingerprints_are_the_recorded_ones() {
+        let want = include_str!("../../tests/golden/fingerprints.txt");
+        let lines = super::fingerprints(&ibcc_core::presets::golden_runs()).unwrap();
+        assert_eq!(super::fingerprint_lines(&lines), want);
     }
 
     #[test]

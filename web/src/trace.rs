@@ -3,48 +3,13 @@
 //! stops the run exactly at each sample time), so the series are the same whatever the speed or frame rate.
 //! Pure Rust, tested natively.
 
-use crate::rate_plot::{Curve, What};
 use ibcc_core::scenario::Scenario;
 use ibcc_core::sim::Snapshot;
+use ibcc_view::names::PlotKind;
+use ibcc_view::plot::{Curve, What};
 
 /// Samples per run: enough for smooth curves, few enough to redraw every few frames.
 pub const SAMPLES: u64 = 400;
-
-/// What a plot shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum PlotKind {
-    /// Link and group rates (INFOCOM'03 Fig. 2), from the core's series.
-    Rates,
-    FlowLimits,
-    Buffers,
-    Marks,
-}
-
-impl PlotKind {
-    pub const ALL: [PlotKind; 4] = [PlotKind::Rates, PlotKind::FlowLimits, PlotKind::Buffers, PlotKind::Marks];
-
-    pub fn id(self) -> &'static str {
-        match self {
-            Self::Rates => "rates",
-            Self::FlowLimits => "limits",
-            Self::Buffers => "buffers",
-            Self::Marks => "marks",
-        }
-    }
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Self::Rates => "Link and group rates",
-            Self::FlowLimits => "Flow rate limits",
-            Self::Buffers => "Buffer occupancy",
-            Self::Marks => "Marks per second",
-        }
-    }
-
-    pub fn from_id(id: &str) -> Self {
-        Self::ALL.into_iter().find(|k| k.id() == id).unwrap_or(Self::Rates)
-    }
-}
 
 /// The sampled series of one run.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -130,8 +95,8 @@ impl Trace {
                         let n = members.len().max(1);
                         let mean = (0..self.len())
                             .map(|k| 100.0 * members.iter().map(|v| f64::from(v[k])).sum::<f64>() / n as f64);
-                        let name = if g.is_empty() { "flows" } else { g };
-                        let label = if n > 1 { format!("{name} (mean of {n})") } else { name.to_owned() };
+                        let name = ibcc_view::names::group_curve(g);
+                        let label = if n > 1 { format!("{name} (mean of {n})") } else { name };
                         to_curve(label, What::Group(g.to_owned()), &mut mean.into_iter())
                     })
                     .collect()
@@ -140,7 +105,7 @@ impl Trace {
                 let mut by_peak: Vec<usize> = (0..self.buffers.len()).collect();
                 let peak = |b: usize| self.buffers[b].iter().copied().fold(0.0f32, f32::max);
                 by_peak.retain(|&b| peak(b) > 0.0);
-                crate::sorting::sort_by(&mut by_peak, |&x, &y| peak(y).total_cmp(&peak(x)).then(x.cmp(&y)));
+                ibcc_view::sorting::sort_by(&mut by_peak, |&x, &y| peak(y).total_cmp(&peak(x)).then(x.cmp(&y)));
                 by_peak
                     .into_iter()
                     .take(max)
@@ -154,7 +119,7 @@ impl Trace {
             PlotKind::Marks => {
                 let total = |c: usize| self.marks[c].last().copied().unwrap_or(0);
                 let mut by_total: Vec<usize> = (0..self.marks.len()).filter(|&c| total(c) > 0).collect();
-                crate::sorting::sort_by(&mut by_total, |&x, &y| total(y).cmp(&total(x)).then(x.cmp(&y)));
+                ibcc_view::sorting::sort_by(&mut by_total, |&x, &y| total(y).cmp(&total(x)).then(x.cmp(&y)));
                 by_total
                     .into_iter()
                     .take(max)
@@ -199,11 +164,11 @@ pub fn y_axis(kind: PlotKind, window_ms: f64) -> (String, Option<f64>) {
 mod tests {
     use super::*;
     use ibcc_core::presets::find;
-    use ibcc_core::sim::Simulation;
+    use ibcc_core::sim::Run;
 
     /// Runs `s` sampling as the page does, stopping exactly at each sample time.
     fn traced(s: &Scenario) -> Trace {
-        let mut sim = Simulation::new(s).unwrap();
+        let mut sim = Run::new(s).unwrap();
         let mut trace = Trace::new(sim.end());
         while !sim.is_finished() {
             sim.step_until(trace.next_ps(), u64::MAX);
@@ -223,7 +188,11 @@ mod tests {
         assert_eq!(t.times[1], 5_000.0);
         let limits = t.curves(PlotKind::FlowLimits, &s, 4);
         let labels: Vec<&str> = limits.iter().map(|c| c.label.as_str()).collect();
-        assert_eq!(labels, ["local (mean of 10)", "remote (mean of 10)", "victim"], "one curve per group");
+        assert_eq!(
+            labels,
+            ["local flows (mean of 10)", "remote flows (mean of 10)", "victim flows"],
+            "one curve per group"
+        );
         assert!(limits.iter().all(|c| matches!(&c.what, What::Group(_))));
         assert!(limits.iter().flat_map(|c| &c.points).any(|p| p.1 < 99.0), "congestion control lowered some limit");
         let buffers = t.curves(PlotKind::Buffers, &s, 3);
@@ -241,7 +210,7 @@ mod tests {
         s.duration_ns = 500_000;
         s.measure.from_ns = 0;
         let whole = traced(&s);
-        let mut sim = Simulation::new(&s).unwrap();
+        let mut sim = Run::new(&s).unwrap();
         let mut sliced = Trace::new(sim.end());
         while !sim.is_finished() {
             // Uneven frames, as the page's are: a few events at a time.

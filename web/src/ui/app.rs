@@ -5,12 +5,12 @@
 use super::compare::Compare;
 use super::document::{preset_scenario, restore, save, Doc, DocCtx, Origin, DEFAULT_PRESET};
 use super::finc_explorer::FincExplorer;
-use super::links::Opened;
 use super::playground::live::{use_run_follows, Live, LiveCtx, Sim, SimCtx};
 use super::playground::{Embedded, HighlightCtx, Playground};
-use super::selftest::{self, SelfTest};
+use super::selftest_page::{self, SelfTest};
 use super::share;
-use super::sweep::Sweep;
+use super::share_codec::Opened;
+use super::sweep_view::Sweep;
 use super::theme;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -72,7 +72,7 @@ pub struct AppProps {
 #[component]
 pub fn App(p: &AppProps) -> Html {
     use_effect_with((), |_| theme::install_palette());
-    if let Some(test) = selftest::requested() {
+    if let Some(test) = selftest_page::requested() {
         return html! { <main><SelfTest test={test} /></main> };
     }
     html! { <Shell opened={p.opened.clone()} /> }
@@ -109,7 +109,7 @@ fn Shell(p: &AppProps) -> Html {
         move |_| Rc::new(Sim::new(dispatch))
     });
     let sim: Rc<Sim> = (*sim).clone();
-    let highlight = use_state(|| None::<crate::lessons::Highlight>);
+    let highlight = use_state(|| None::<crate::course::Highlight>);
     use_run_follows(&doc, &live, &sim);
     // A share link also says which plot it was shared with.
     {

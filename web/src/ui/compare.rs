@@ -3,27 +3,61 @@
 //! side with the difference. B's settings show only what differs from A, unless asked for all of them.
 
 use super::bridge::SimWorker;
-use super::document::use_doc;
+use super::chart::{Axes, Chart};
+use super::document::{use_doc, Action};
+use super::lesson_text::lesson_text;
 use super::params::ParamsPanel;
-use super::plot::{Axes, Chart};
 use crate::diff::{compare_rows, differences};
 use crate::driver::{FrameMsg, Status};
 use crate::protocol::{FromWorker, ToWorker};
-use crate::rate_plot::{Curve, YAxis};
-use crate::settings;
-use crate::trace::{y_axis, PlotKind};
+use crate::trace::y_axis;
 use ibcc_core::scenario::Scenario;
+use ibcc_view::names::PlotKind;
+use ibcc_view::plot::{Curve, YAxis};
+use ibcc_view::settings;
+use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
 
-/// One side's run: its worker and its last frame and curves.
-#[derive(Default)]
+/// One side's run as the view shows it: its last frame and curves, or why it failed.
+#[derive(Debug, Clone, Default, PartialEq)]
 struct Side {
-    worker: Option<SimWorker>,
     frame: Option<Box<FrameMsg>>,
     curves: Vec<Curve>,
     error: Option<String>,
 }
+
+/// Both runs, as a reducer: the workers' messages are its actions, so a message redraws the view.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Sides([Side; 2]);
+
+enum SideAction {
+    /// New runs start: both sides are empty again.
+    Started,
+    Frame(usize, Box<FrameMsg>),
+    Failed(usize, String),
+}
+
+impl Reducible for Sides {
+    type Action = SideAction;
+    fn reduce(self: Rc<Self>, action: SideAction) -> Rc<Self> {
+        let mut next = (*self).clone();
+        match action {
+            SideAction::Started => next = Sides::default(),
+            SideAction::Frame(i, f) => {
+                if let Some(c) = &f.curves {
+                    next.0[i].curves = c.clone();
+                }
+                next.0[i].frame = Some(f);
+            }
+            SideAction::Failed(i, e) => next.0[i].error = Some(e),
+        }
+        Rc::new(next)
+    }
+}
+
+/// The two workers (a resource of the view, not its state: dropped, they stop).
+type Workers = Rc<RefCell<[Option<SimWorker>; 2]>>;
 
 /// A's curves as they are and B's lighter, labelled by run.
 fn overlay(a: &[Curve], b: &[Curve]) -> Vec<Curve> {
@@ -31,65 +65,37 @@ fn overlay(a: &[Curve], b: &[Curve]) -> Vec<Curve> {
     a.iter().map(|c| label("A", c)).chain(b.iter().map(|c| Curve { run_b: true, ..label("B", c) })).collect()
 }
 
-type Sides = Rc<std::cell::RefCell<[Side; 2]>>;
-
-thread_local! {
-    /// B and the step's text, from a lesson step that opens the comparison.
-    static FROM_LESSON: std::cell::RefCell<Option<(Scenario, String)>> = const { std::cell::RefCell::new(None) };
-}
-
-/// Opens the A/B view for a lesson step: A is the playground's scenario, B is `b`; both start at once, under the
-/// step's text.
-pub fn open_for_lesson(b: Scenario, text: String) {
-    FROM_LESSON.with(|l| *l.borrow_mut() = Some((b, text)));
-    if let Some(location) = web_sys::window().map(|w| w.location()) {
-        let _ = location.set_hash("compare");
-    }
-}
-
 /// Starts A and B, each in its own worker, as fast as they go.
-fn start_runs(sides: &Sides, tick: &UseStateHandle<u64>, runs: [Scenario; 2], kind: PlotKind) {
+fn start_runs(workers: &Workers, sides: &UseReducerDispatcher<Sides>, runs: [Scenario; 2], kind: PlotKind) {
+    sides.dispatch(SideAction::Started);
     for (i, s) in runs.into_iter().enumerate() {
-        let (sides_m, tick_m) = (sides.clone(), tick.clone());
-        let on_message = Callback::from(move |m: FromWorker| {
-            {
-                let mut all = sides_m.borrow_mut();
-                let side = &mut all[i];
-                match m {
-                    FromWorker::Frame { frame: f, .. } => {
-                        if let Some(c) = &f.curves {
-                            side.curves = c.clone();
-                        }
-                        if let Some(w) = &side.worker {
-                            w.post(&ToWorker::Ack);
-                        }
-                        side.frame = Some(f);
+        // (The handlers hold the workers weakly: a worker holding itself would never be dropped.)
+        let (weak, on_frame) = (Rc::downgrade(workers), sides.clone());
+        let on_message = Callback::from(move |m: FromWorker| match m {
+            FromWorker::Frame { frame: f, .. } => {
+                if let Some(ws) = weak.upgrade() {
+                    if let Some(w) = &ws.borrow()[i] {
+                        w.post(&ToWorker::Ack);
                     }
-                    FromWorker::LoadError { error, .. } => side.error = Some(error),
-                    _ => {}
                 }
+                on_frame.dispatch(SideAction::Frame(i, f));
             }
-            tick_m.set(*tick_m + 1);
+            FromWorker::LoadError { error, .. } => on_frame.dispatch(SideAction::Failed(i, error)),
+            _ => {}
         });
-        let (sides_e, tick_e) = (sides.clone(), tick.clone());
-        let on_error = Callback::from(move |e: String| {
-            sides_e.borrow_mut()[i].error = Some(e);
-            tick_e.set(*tick_e + 1);
-        });
-        let mut all = sides.borrow_mut();
-        all[i] = Side::default();
+        let on_fail = sides.clone();
+        let on_error = Callback::from(move |e: String| on_fail.dispatch(SideAction::Failed(i, e)));
         match SimWorker::start(on_message, on_error) {
             Ok(w) => {
-                let papers = crate::run::paper_numbers(&s);
+                let papers = crate::session::paper_numbers(&s);
                 w.post(&ToWorker::Load { run: 0, scenario: Box::new(s), checkpoints: false, papers });
                 w.post(&ToWorker::Plot { kind });
                 w.post(&ToWorker::Play { speed: None });
-                all[i].worker = Some(w);
+                workers.borrow_mut()[i] = Some(w);
             }
-            Err(e) => all[i].error = Some(e),
+            Err(e) => sides.dispatch(SideAction::Failed(i, e)),
         }
     }
-    tick.set(**tick + 1);
 }
 
 /// What B changes, each setting in words (the path beside it).
@@ -135,27 +141,37 @@ fn rows_html(rows: Vec<crate::diff::Row>) -> Html {
 pub fn Compare() -> Html {
     let doc = use_doc();
     let a = doc.scenario.clone();
-    let lesson = use_memo((), |_| FROM_LESSON.with(|l| l.borrow_mut().take()));
+    // A comparison a lesson step asked for (`document::Action::Compare`), taken once: B and the step's text.
+    let lesson = use_memo((), |_| doc.compare.as_deref().cloned());
+    {
+        let d = doc.dispatcher();
+        use_effect_with((), move |_| d.dispatch(Action::CompareOpened));
+    }
     let b = use_state(|| lesson.as_ref().as_ref().map(|(b, _)| Rc::new(b.clone())));
-    let sides: Sides = use_mut_ref(|| [Side::default(), Side::default()]);
-    let tick = use_state(|| 0u64);
+    let sides = use_reducer(Sides::default);
+    let workers: Workers = use_mut_ref(Default::default);
+    {
+        // Leaving the view stops both runs.
+        let workers = workers.clone();
+        use_effect_with((), move |_| move || *workers.borrow_mut() = Default::default());
+    }
     let kind = use_state(|| PlotKind::Rates);
     let all_settings = use_state(|| false);
     // From a lesson, both run at once.
     {
-        let (sides, tick, a, b, kind, from_lesson) =
-            (sides.clone(), tick.clone(), a.clone(), b.clone(), *kind, lesson.is_some());
+        let (workers, sides, a, b, kind, from_lesson) =
+            (workers.clone(), sides.dispatcher(), a.clone(), b.clone(), *kind, lesson.is_some());
         use_effect_with((), move |_| {
             if let (true, Some(bs)) = (from_lesson, (*b).clone()) {
-                start_runs(&sides, &tick, [(*a).clone(), (*bs).clone()], kind);
+                start_runs(&workers, &sides, [(*a).clone(), (*bs).clone()], kind);
             }
         });
     }
     let note = lesson.as_ref().as_ref().map(|(_, text)| {
-        let groups = crate::view_model::groups(&a);
+        let groups = crate::scene::groups(&a);
         html! {
             <div class="notice lesson-note" data-testid="compare-lesson">
-                <p>{ super::playground::lesson_text(text, &groups) }</p>
+                <p>{ lesson_text(text, &groups) }</p>
                 <a href="#" class="button" data-testid="compare-back-to-lesson">{ "← Back to the lesson" }</a>
             </div>
         }
@@ -170,36 +186,31 @@ pub fn Compare() -> Html {
         Callback::from(move |next: Scenario| b.set(Some(Rc::new(next))))
     };
     let start = {
-        let (sides, tick, a, b, kind) = (sides.clone(), tick.clone(), a.clone(), b.clone(), *kind);
+        let (workers, sides, a, b, kind) = (workers.clone(), sides.dispatcher(), a.clone(), b.clone(), *kind);
         Callback::from(move |_| {
             if let Some(bs) = (*b).clone() {
-                start_runs(&sides, &tick, [(*a).clone(), (*bs).clone()], kind);
+                start_runs(&workers, &sides, [(*a).clone(), (*bs).clone()], kind);
             }
         })
     };
     // Pause and resume both at once (each worker has one run: a new start replaces it).
     let to_both = |m: ToWorker| {
-        let (sides, tick) = (sides.clone(), tick.clone());
+        let workers = workers.clone();
         Callback::from(move |_| {
-            for s in sides.borrow().iter() {
-                if let Some(w) = &s.worker {
-                    w.post(&m);
-                }
+            for w in workers.borrow().iter().flatten() {
+                w.post(&m);
             }
-            tick.set(*tick + 1);
         })
     };
     let stop = to_both(ToWorker::Pause);
     let resume = to_both(ToWorker::Play { speed: None });
     let on_kind = {
-        let (kind, sides) = (kind.clone(), sides.clone());
+        let (kind, workers) = (kind.clone(), workers.clone());
         Callback::from(move |e: Event| {
             let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
             let k = PlotKind::from_id(&select.value());
-            for s in sides.borrow().iter() {
-                if let Some(w) = &s.worker {
-                    w.post(&ToWorker::Plot { kind: k });
-                }
+            for w in workers.borrow().iter().flatten() {
+                w.post(&ToWorker::Plot { kind: k });
             }
             kind.set(k);
         })
@@ -218,7 +229,7 @@ pub fn Compare() -> Html {
             </section>
         };
     };
-    let all = sides.borrow();
+    let all = &sides.0;
     let running = all.iter().any(|s| s.frame.as_ref().is_some_and(|f| f.status == Status::Playing));
     let paused_mid_run =
         !running && all.iter().any(|s| s.frame.as_ref().is_some_and(|f| f.time_ps > 0 && f.time_ps < f.end_ps));
@@ -232,7 +243,7 @@ pub fn Compare() -> Html {
     let (y_desc, y_top) = y_axis(*kind, a.measure.window_ns as f64 / 1e6);
     let end_ms = all.iter().filter_map(|s| s.frame.as_ref()).map(|f| f.end_ps as f64 / 1e9).fold(0.0, f64::max);
     let curves = Rc::new(overlay(&all[0].curves, &all[1].curves));
-    let groups = Rc::new(crate::view_model::groups(&a));
+    let groups = Rc::new(crate::scene::groups(&a));
     let axes = Axes {
         x: (0.0, end_ms.max(1e-3)),
         x_desc: String::from("simulated time (ms)"),

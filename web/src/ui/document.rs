@@ -29,6 +29,8 @@ pub struct Doc {
     pub message: Option<Message>,
     /// Bumped by each `Load`: a new scenario that starts a new run, whatever the old run was doing.
     pub loads: u32,
+    /// A comparison a lesson step asked for and the A/B view has not opened yet: B, and the step's text.
+    pub compare: Option<Rc<(Scenario, String)>>,
 }
 
 pub enum Action {
@@ -54,6 +56,13 @@ pub enum Action {
     Undo,
     Redo,
     Dismiss,
+    /// A lesson step compares the scenario (A) with `b` in the A/B view, under the step's text.
+    Compare {
+        b: Box<Scenario>,
+        text: String,
+    },
+    /// The A/B view took the comparison asked for.
+    CompareOpened,
 }
 
 impl Doc {
@@ -65,6 +74,7 @@ impl Doc {
             selection: None,
             message: None,
             loads: 0,
+            compare: None,
         }
     }
 
@@ -137,6 +147,8 @@ impl Reducible for Doc {
                 d.message = None;
             }
             Action::Dismiss => d.message = None,
+            Action::Compare { b, text } => d.compare = Some(Rc::new((*b, text))),
+            Action::CompareOpened => d.compare = None,
         }
         Rc::new(d)
     }

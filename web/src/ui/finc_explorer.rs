@@ -3,8 +3,8 @@
 
 use super::fields::NumberField;
 use super::{storage, theme};
-use crate::finc_plot::{self, FincInputs, InputError};
 use ibcc_core::cc::response::ResponseFunction;
+use ibcc_view::finc_plot::{self, FincInputs, InputError};
 use plotters::prelude::IntoDrawingArea;
 use plotters_canvas::CanvasBackend;
 use serde::{Deserialize, Serialize};

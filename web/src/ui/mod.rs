@@ -3,32 +3,36 @@
 //! - `app`: the shell and its views; the document they share (`document`);
 //! - `playground/`: the playground (transport and timeline, canvas, plot, side panel), its run in a worker
 //!   (`playground/live.rs`, over `bridge`);
-//! - `compare`, `sweep`: the A/B comparison and the sweep, each on the playground's scenario;
+//! - `compare`, `sweep_view`: the A/B comparison and the sweep, each on the playground's scenario;
 //! - `finc_explorer`: INFOCOM'03 Fig. 5;
-//! - `plot`, `params`, `fields`, `share`, `links`: parts more than one view uses;
-//! - `storage`, `download`, `theme`, `selftest`: the browser's storage, downloads, theme, and the self-tests.
+//! - `chart`, `params`, `fields`, `lesson_text`, `share`, `share_codec`: parts more than one view uses;
+//! - `storage`, `download`, `theme`, `selftest_page`: the browser's storage, downloads, theme, and the self-tests.
+//!
+//! Each module uses only modules it does not share a cycle with (`web/tests/layers.rs`): the playground uses
+//! `share`, never the other way round; a lesson opens the A/B view through the document (`Action::Compare`).
 
 mod app;
 mod bridge;
+mod chart;
 mod compare;
 mod document;
 mod download;
 mod fields;
 mod finc_explorer;
-mod links;
+mod lesson_text;
 mod params;
 mod playground;
-mod plot;
-mod selftest;
+mod selftest_page;
 mod share;
+mod share_codec;
 mod storage;
-mod sweep;
+mod sweep_view;
 mod theme;
 
 pub use app::{App, AppProps};
 
 /// Opens the links in the page's address (the browser inflates them asynchronously), then mounts the app.
 pub async fn start() {
-    let opened = links::opened().await;
+    let opened = share_codec::opened().await;
     yew::Renderer::<App>::with_props(AppProps { opened: std::rc::Rc::new(opened) }).render();
 }

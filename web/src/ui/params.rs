@@ -1,39 +1,53 @@
 //! The parameters panel: marking, source response, switch, run, PFT and Annex A10 settings of the current scenario.
-//! Each edit makes a new scenario, checked by the core's validation; a bad value is refused next to its field (the
-//! scenario and the run stay as they were), a good one replaces the scenario, and the run follows it (see
-//! `playground/live.rs`: a marking change applies from the moment it is made, anything else makes a new run).
+//! Each setting's name, unit, help and choices come from the settings registry (`ibcc_view::settings`); a setting
+//! chosen from a list is set by its path, through the core (`Scenario::with_settings`, which adds the companion
+//! settings a choice needs). Each edit makes a new scenario, checked by the core's validation; a bad value is
+//! refused next to its field (the scenario and the run stay as they were), a good one replaces the scenario, and
+//! the run follows it (see `playground/live.rs`: a marking change applies from the moment it is made, anything else
+//! makes a new run).
 
 use super::fields::{Choice, NumberField};
 use ibcc_core::cc::pft::{Detection, PftConfig, Throttling};
-use ibcc_core::scenario::{
-    AckCoalescing, Arbitration, BypassCounting, Cnt1Until, FullCheck, MarkingPolicy, RateMode, Response, Scenario,
-    Transport, VirtualLanes,
-};
+use ibcc_core::scenario::{AckCoalescing, Scenario, Transport, VirtualLanes};
+use ibcc_view::settings::{self, Setting};
+use serde_json::Value;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use yew::prelude::*;
 
-/// A numeric setting: how to show it and how to apply a typed value (`None`: the field was left empty).
+/// The registry's entry for `path` (every path the panel shows has one; `settings`' tests check the format takes
+/// each one's choices, and the browser tests find the panel's fields by their registered labels).
+fn setting(path: &str) -> &'static Setting {
+    settings::find(path).unwrap_or(&settings::SETTINGS[0])
+}
+
+/// A numeric setting: how the panel shows it and how it applies a typed value (`None`: the field was left empty).
 struct Num {
     id: &'static str,
-    /// The scenario path it sets, shown as secondary text.
     path: &'static str,
-    label: &'static str,
-    unit: &'static str,
-    help: &'static str,
+    /// The unit the panel shows it in, when it converts the stored value (ms for ns), and its label then.
+    shown: Option<(&'static str, &'static str)>,
     get: fn(&Scenario) -> String,
     set: fn(&mut Scenario, Option<f64>) -> Result<(), &'static str>,
 }
 
-/// A setting chosen from a list.
+/// A setting chosen from a list: by its path, with the registry's choices; or one of the panel's own that sets
+/// several fields at once (PFT's strategy; every flow's transport), with its own choices.
 struct Pick {
     id: &'static str,
     path: &'static str,
-    label: &'static str,
-    help: &'static str,
+    own: Option<Own>,
+}
+
+/// A choice the panel makes of several fields.
+struct Own {
     options: &'static [(&'static str, &'static str)],
     get: fn(&Scenario) -> &'static str,
     set: fn(&mut Scenario, &str),
+}
+
+const fn pick(id: &'static str, path: &'static str) -> Pick {
+    Pick { id, path, own: None }
 }
 
 fn required(v: Option<f64>) -> Result<f64, &'static str> {
@@ -57,67 +71,25 @@ fn opt_u32(v: Option<u32>) -> String {
     v.map(|x| x.to_string()).unwrap_or_default()
 }
 
+/// A setting's value as the registry's choices name it (`"true"`/`"false"` for yes or no).
+fn choice_value(s: &Scenario, path: &str) -> String {
+    match s.setting(path) {
+        Some(Value::String(v)) => v,
+        Some(Value::Bool(b)) => b.to_string(),
+        _ => String::new(),
+    }
+}
+
 const MARKING: &[Pick] = &[
-    Pick {
-        id: "marking-policy",
-        path: "marking.policy",
-        label: "Marking policy",
-        help: "Which packets switches mark when congestion is detected (Globecom'02 §IV; the HP proposal's slides).",
-        options: &[
-            ("none", "none"),
-            ("naive", "naive: the packets of a full buffer"),
-            ("input_triggered", "input-triggered (cnt1/cnt2)"),
-            ("input_output_triggered", "input-output-triggered"),
-            ("hp_root_vl", "HP: full buffers and roots"),
-        ],
-        get: |s| match s.marking.policy {
-            MarkingPolicy::None => "none",
-            MarkingPolicy::Naive => "naive",
-            MarkingPolicy::InputTriggered => "input_triggered",
-            MarkingPolicy::InputOutputTriggered => "input_output_triggered",
-            MarkingPolicy::HpRootVl => "hp_root_vl",
-        },
-        set: |s, v| {
-            s.marking.policy = match v {
-                "naive" => MarkingPolicy::Naive,
-                "input_triggered" => MarkingPolicy::InputTriggered,
-                "input_output_triggered" => MarkingPolicy::InputOutputTriggered,
-                "hp_root_vl" => MarkingPolicy::HpRootVl,
-                _ => MarkingPolicy::None,
-            };
-            if s.marking.policy == MarkingPolicy::InputOutputTriggered && s.marking.output_threshold_packets.is_none() {
-                s.marking.output_threshold_packets = Some(6);
-            }
-        },
-    },
-    Pick {
-        id: "full-check",
-        path: "marking.full_check",
-        label: "Buffer full is checked",
-        help:
-            "on receipt: when a packet is completely received, counting blocks actually held; on head: at head arrival.",
-        options: &[("on_receipt", "on receipt"), ("on_head", "at head arrival")],
-        get: |s| if s.marking.full_check == FullCheck::OnHead { "on_head" } else { "on_receipt" },
-        set: |s, v| s.marking.full_check = if v == "on_head" { FullCheck::OnHead } else { FullCheck::OnReceipt },
-    },
-    Pick {
-        id: "cnt1-until",
-        path: "marking.cnt1_until",
-        label: "cnt1 counts a packet until",
-        help: "it starts on its output (waiting packets only), or until its tail has left the switch (a packet being \
-               sent still counts, and a full buffer also arms its output).",
-        options: &[("start", "it starts"), ("departure", "its tail leaves")],
-        get: |s| if s.marking.cnt1_until == Cnt1Until::Departure { "departure" } else { "start" },
-        set: |s, v| s.marking.cnt1_until = if v == "departure" { Cnt1Until::Departure } else { Cnt1Until::Start },
-    },
+    pick("marking-policy", "marking.policy"),
+    pick("full-check", "marking.full_check"),
+    pick("cnt1-until", "marking.cnt1_until"),
 ];
 
 const MARKING_NUM: &[Num] = &[Num {
     id: "output-threshold",
     path: "marking.output_threshold_packets",
-    label: "Output threshold",
-    unit: "packets",
-    help: "Input-output-triggered: mark when more packets than this wait for one output.",
+    shown: None,
     get: |s| opt_u32(s.marking.output_threshold_packets),
     set: |s, v| {
         s.marking.output_threshold_packets = v.map(whole_u32).transpose()?;
@@ -126,90 +98,37 @@ const MARKING_NUM: &[Num] = &[Num {
 }];
 
 const SOURCE: &[Pick] = &[
-    Pick {
-        id: "response",
-        path: "source.response",
-        label: "Source response",
-        help: "How a source's rate limit follows ACKs: fdec on marked, finc on unmarked (INFOCOM'03 §V).",
-        options: &[
-            ("none", "none"),
-            ("fixed", "fixed rate"),
-            ("aimd", "AIMD"),
-            ("fimd", "FIMD"),
-            ("lipd", "LIPD"),
-            ("hybrid", "hybrid window/rate (HP)"),
-        ],
-        get: |s| match s.source.response {
-            Response::None => "none",
-            Response::Fixed => "fixed",
-            Response::Aimd => "aimd",
-            Response::Fimd => "fimd",
-            Response::Lipd => "lipd",
-            Response::Hybrid => "hybrid",
-        },
-        set: |s, v| {
-            s.source.response = match v {
-                "fixed" => Response::Fixed,
-                "aimd" => Response::Aimd,
-                "fimd" => Response::Fimd,
-                "lipd" => Response::Lipd,
-                "hybrid" => Response::Hybrid,
-                _ => Response::None,
-            };
-            if s.source.response == Response::Hybrid && s.source.window_packets.is_none() {
-                s.source.window_packets = Some(4);
-            }
-        },
-    },
-    Pick {
-        id: "rate-mode",
-        path: "source.rate",
-        label: "Rates",
-        help: "Continuous rates, or InfiniBand's 256 inter-packet delays (INFOCOM'03 §VI-B.1).",
-        options: &[("continuous", "continuous"), ("discrete", "discrete (IPD)")],
-        get: |s| if s.source.rate == RateMode::Discrete { "discrete" } else { "continuous" },
-        set: |s, v| s.source.rate = if v == "discrete" { RateMode::Discrete } else { RateMode::Continuous },
-    },
-    Pick {
-        id: "persistent",
-        path: "source.persistent_state",
-        label: "Persistent state",
-        help: "ON/OFF flows keep rate and window between ON periods (INFOCOM'03 §VI-B.2).",
-        options: &[("no", "no: each ON period starts at Rmax"), ("yes", "yes")],
-        get: |s| if s.source.persistent_state { "yes" } else { "no" },
-        set: |s, v| s.source.persistent_state = v == "yes",
-    },
+    pick("response", "source.response"),
+    pick("rate-mode", "source.rate"),
+    pick("persistent", "source.persistent_state"),
     Pick {
         id: "transport",
         path: "flows[].transport",
-        label: "Transport of every flow",
-        help:
-            "Every flow's transport (the HP proposal): reliable, each packet ACKed, the ACK echoing its mark, within \
-               a window; or unreliable, no ACKs and no window, a marked packet making the destination send the source \
-               a CN packet. One flow at a time: in its inspector.",
-        options: &[
-            ("reliable", "reliable (ACKs)"),
-            ("unreliable", "unreliable (CN packets)"),
-            ("mixed", "as each flow says"),
-        ],
-        get: |s| {
-            let reliable = s.flows.iter().filter(|f| f.transport == Transport::Reliable).count();
-            match (reliable, s.flows.len()) {
-                (r, n) if r == n => "reliable",
-                (0, _) => "unreliable",
-                _ => "mixed",
-            }
-        },
-        set: |s, v| {
-            let transport = match v {
-                "reliable" => Transport::Reliable,
-                "unreliable" => Transport::Unreliable,
-                _ => return,
-            };
-            for f in &mut s.flows {
-                f.transport = transport;
-            }
-        },
+        own: Some(Own {
+            options: &[
+                ("reliable", "reliable (ACKs)"),
+                ("unreliable", "unreliable (CN packets)"),
+                ("mixed", "as each flow says"),
+            ],
+            get: |s| {
+                let reliable = s.flows.iter().filter(|f| f.transport == Transport::Reliable).count();
+                match (reliable, s.flows.len()) {
+                    (r, n) if r == n => "reliable",
+                    (0, _) => "unreliable",
+                    _ => "mixed",
+                }
+            },
+            set: |s, v| {
+                let transport = match v {
+                    "reliable" => Transport::Reliable,
+                    "unreliable" => Transport::Unreliable,
+                    _ => return,
+                };
+                for f in &mut s.flows {
+                    f.transport = transport;
+                }
+            },
+        }),
     },
 ];
 
@@ -217,9 +136,7 @@ const SOURCE_NUM: &[Num] = &[
     Num {
         id: "window",
         path: "source.window_packets",
-        label: "Window",
-        unit: "packets",
-        help: "Most unacknowledged packets per flow; empty for no window (INFOCOM'03 §IV-B).",
+        shown: None,
         get: |s| opt_u32(s.source.window_packets),
         set: |s, v| {
             s.source.window_packets = v.map(whole_u32).transpose()?;
@@ -229,9 +146,8 @@ const SOURCE_NUM: &[Num] = &[
     Num {
         id: "r-min-divisor",
         path: "source.r_min_fraction",
-        label: "Rmin = Rmax /",
-        unit: "",
-        help: "Lowest rate limit; InfiniBand's 256 IPD values give Rmax/256.",
+        // Shown as the divisor of Rmax (256 for InfiniBand's IPD table), stored as the fraction.
+        shown: Some(("Rmin = Rmax /", "")),
         get: |s| format!("{}", (1.0 / s.source.r_min_fraction * 1000.0).round() / 1000.0),
         set: |s, v| {
             s.source.r_min_fraction = 1.0 / required(v)?;
@@ -241,9 +157,7 @@ const SOURCE_NUM: &[Num] = &[
     Num {
         id: "m",
         path: "source.m",
-        label: "m",
-        unit: "",
-        help: "Decrease factor of AIMD and FIMD: a mark divides the rate by m.",
+        shown: None,
         get: |s| s.source.m.to_string(),
         set: |s, v| {
             s.source.m = required(v)?;
@@ -253,9 +167,7 @@ const SOURCE_NUM: &[Num] = &[
     Num {
         id: "fixed-rate",
         path: "source.fixed_rate_fraction",
-        label: "Fixed rate",
-        unit: "of link",
-        help: "The rate of a fixed-rate source (INFOCOM'03 Fig. 3d).",
+        shown: None,
         get: |s| s.source.fixed_rate_fraction.to_string(),
         set: |s, v| {
             s.source.fixed_rate_fraction = required(v)?;
@@ -265,11 +177,7 @@ const SOURCE_NUM: &[Num] = &[
     Num {
         id: "ack-every",
         path: "ack_coalescing.every_packets",
-        label: "ACK every",
-        unit: "packets",
-        help:
-            "ACK coalescing (the HP proposal): a destination ACKs a marked packet at once, the packet that fills the \
-               window, or every this many; empty: every packet is ACKed on its own.",
+        shown: None,
         get: |s| opt_u32(s.ack_coalescing.map(|a| a.every_packets)),
         set: |s, v| {
             s.ack_coalescing = v.map(whole_u32).transpose()?.map(|every_packets| AckCoalescing { every_packets });
@@ -278,41 +186,14 @@ const SOURCE_NUM: &[Num] = &[
     },
 ];
 
-const NETWORK: &[Pick] = &[
-    Pick {
-        id: "bypass-counting",
-        path: "switch.bypass_counting",
-        label: "Bypass counted by",
-        help: "Which packets count toward the bypass limit: the head of a buffer, afresh each time a packet becomes \
-               head (INFOCOM'03 fn. 6), or every packet overtaken, head or not.",
-        options: &[("head", "the head only"), ("each_packet", "every packet overtaken")],
-        get: |s| if s.switch.bypass_counting == BypassCounting::EachPacket { "each_packet" } else { "head" },
-        set: |s, v| {
-            s.switch.bypass_counting =
-                if v == "each_packet" { BypassCounting::EachPacket } else { BypassCounting::Head }
-        },
-    },
-    Pick {
-        id: "arbitration",
-        path: "switch.arbitration",
-        label: "Output serves",
-        help: "How an output chooses among the input buffers with a packet for it: the oldest packet in the switch \
-               (what the papers' numbers need), or the inputs in turn, as many crossbar arbiters do.",
-        options: &[("oldest_first", "the oldest packet"), ("round_robin", "the inputs in turn")],
-        get: |s| if s.switch.arbitration == Arbitration::RoundRobin { "round_robin" } else { "oldest_first" },
-        set: |s, v| {
-            s.switch.arbitration = if v == "round_robin" { Arbitration::RoundRobin } else { Arbitration::OldestFirst }
-        },
-    },
-];
+const NETWORK: &[Pick] =
+    &[pick("bypass-counting", "switch.bypass_counting"), pick("arbitration", "switch.arbitration")];
 
 const NETWORK_NUM: &[Num] = &[
     Num {
         id: "buffer",
         path: "switch.buffer_packets",
-        label: "Input buffer",
-        unit: "packets",
-        help: "Per switch input port (Table I: 4).",
+        shown: None,
         get: |s| s.switch.buffer_packets.to_string(),
         set: |s, v| {
             s.switch.buffer_packets = whole_u32(required(v)?)?;
@@ -322,11 +203,7 @@ const NETWORK_NUM: &[Num] = &[
     Num {
         id: "data-vls",
         path: "virtual_lanes.data_vls",
-        label: "Data VLs",
-        unit: "per port",
-        help: "Virtual lanes (InfiniBand), 1 to 15: each has its own input buffers and credits, and outputs share \
-               their link between them by weight (a link's weights are in its inspector). A flow's service level picks \
-               its VL. Empty: one, as in the papers.",
+        shown: None,
         get: |s| s.virtual_lanes.as_ref().map(|v| v.data_vls.to_string()).unwrap_or_default(),
         set: |s, v| {
             let Some(v) = v else {
@@ -346,9 +223,7 @@ const NETWORK_NUM: &[Num] = &[
     Num {
         id: "max-bypass",
         path: "switch.max_bypass",
-        label: "Max bypass",
-        unit: "",
-        help: "How often the oldest packet of a buffer may be overtaken before it blocks it (INFOCOM'03 fn. 6).",
+        shown: None,
         get: |s| s.switch.max_bypass.to_string(),
         set: |s, v| {
             s.switch.max_bypass = whole_u32(required(v)?)?;
@@ -358,10 +233,7 @@ const NETWORK_NUM: &[Num] = &[
     Num {
         id: "input-transfers",
         path: "switch.input_transfers",
-        label: "Input transfers",
-        unit: "packets",
-        help: "Packets one input buffer may send through the crossbar at once; empty for no limit (the papers' \
-               results need none), 1 for a crossbar that reads one packet at a time per input.",
+        shown: None,
         get: |s| opt_u32(s.switch.input_transfers),
         set: |s, v| {
             s.switch.input_transfers = v.map(whole_u32).transpose()?;
@@ -371,9 +243,7 @@ const NETWORK_NUM: &[Num] = &[
     Num {
         id: "duration",
         path: "duration_ns",
-        label: "Duration",
-        unit: "ms",
-        help: "Simulated time to run.",
+        shown: Some(("Duration", "ms")),
         get: |s| (s.duration_ns as f64 / 1e6).to_string(),
         set: |s, v| {
             s.duration_ns = whole((required(v)? * 1e6).round())?;
@@ -383,9 +253,7 @@ const NETWORK_NUM: &[Num] = &[
     Num {
         id: "measure-from",
         path: "measure.from_ns",
-        label: "Measure from",
-        unit: "ms",
-        help: "Results count from here (the papers: the last 400 ms of 500).",
+        shown: Some(("Measure from", "ms")),
         get: |s| (s.measure.from_ns as f64 / 1e6).to_string(),
         set: |s, v| {
             s.measure.from_ns = whole((required(v)? * 1e6).round())?;
@@ -395,10 +263,7 @@ const NETWORK_NUM: &[Num] = &[
     Num {
         id: "measure-to",
         path: "measure.to_ns",
-        label: "Measure until",
-        unit: "ms",
-        help: "Results count up to here; empty for the end of the run (INFOCOM'03 Figs. 2-4 read the victim's \
-               40-60 ms).",
+        shown: Some(("Measure until", "ms")),
         get: |s| s.measure.to_ns.map(|t| (t as f64 / 1e6).to_string()).unwrap_or_default(),
         set: |s, v| {
             s.measure.to_ns = v.map(|v| whole((v * 1e6).round())).transpose()?;
@@ -408,9 +273,7 @@ const NETWORK_NUM: &[Num] = &[
     Num {
         id: "seed",
         path: "seed",
-        label: "Seed",
-        unit: "",
-        help: "Seed of every random choice: the same seed replays the same run.",
+        shown: None,
         get: |s| s.seed.to_string(),
         set: |s, v| {
             s.seed = whole(required(v)?)?;
@@ -423,58 +286,47 @@ const EXTRA: &[Pick] = &[
     Pick {
         id: "pft",
         path: "pft",
-        label: "PFT at the NICs",
-        help: "Proactive Flow Throttling from each NIC's credits in use (IFIP'21).",
-        options: &[
-            ("off", "off"),
-            ("ft_fi", "fixed threshold, fixed interval"),
-            ("ft_ri", "fixed threshold, random interval"),
-            ("at_fi", "average threshold, fixed interval"),
-            ("at_ri", "average threshold, random interval"),
-        ],
-        get: |s| match s.pft.map(|p| (p.detection, p.throttling)) {
-            None => "off",
-            Some((Detection::FixedThreshold, Throttling::FixedInterval)) => "ft_fi",
-            Some((Detection::FixedThreshold, Throttling::RandomInterval)) => "ft_ri",
-            Some((Detection::AverageThreshold, Throttling::FixedInterval)) => "at_fi",
-            Some((Detection::AverageThreshold, Throttling::RandomInterval)) => "at_ri",
-        },
-        set: |s, v| {
-            let (detection, throttling) = match v {
-                "ft_fi" => (Detection::FixedThreshold, Throttling::FixedInterval),
-                "ft_ri" => (Detection::FixedThreshold, Throttling::RandomInterval),
-                "at_fi" => (Detection::AverageThreshold, Throttling::FixedInterval),
-                "at_ri" => (Detection::AverageThreshold, Throttling::RandomInterval),
-                _ => {
-                    s.pft = None;
-                    return;
-                }
-            };
-            let base = s.pft.unwrap_or(PftConfig { m: 1, ..PftConfig::default() });
-            s.pft = Some(PftConfig { detection, throttling, ..base });
-        },
+        own: Some(Own {
+            options: &[
+                ("off", "off"),
+                ("ft_fi", "fixed threshold, fixed interval"),
+                ("ft_ri", "fixed threshold, random interval"),
+                ("at_fi", "average threshold, fixed interval"),
+                ("at_ri", "average threshold, random interval"),
+            ],
+            get: |s| match s.pft.map(|p| (p.detection, p.throttling)) {
+                None => "off",
+                Some((Detection::FixedThreshold, Throttling::FixedInterval)) => "ft_fi",
+                Some((Detection::FixedThreshold, Throttling::RandomInterval)) => "ft_ri",
+                Some((Detection::AverageThreshold, Throttling::FixedInterval)) => "at_fi",
+                Some((Detection::AverageThreshold, Throttling::RandomInterval)) => "at_ri",
+            },
+            set: |s, v| {
+                let (detection, throttling) = match v {
+                    "ft_fi" => (Detection::FixedThreshold, Throttling::FixedInterval),
+                    "ft_ri" => (Detection::FixedThreshold, Throttling::RandomInterval),
+                    "at_fi" => (Detection::AverageThreshold, Throttling::FixedInterval),
+                    "at_ri" => (Detection::AverageThreshold, Throttling::RandomInterval),
+                    _ => {
+                        s.pft = None;
+                        return;
+                    }
+                };
+                // A new PFT block starts at f(c) = 2c (m = 1), a throttle that visibly acts.
+                let base = s.pft.unwrap_or(PftConfig { m: 1, ..PftConfig::default() });
+                s.pft = Some(PftConfig { detection, throttling, ..base });
+            },
+        }),
     },
     Pick {
         id: "ib-cc",
         path: "ib_cc",
-        label: "InfiniBand Annex A10",
-        help: "FECN at congested switch ports, BECN on ACKs, CCTI and CCT at sources. Replaces the papers' marking and response.",
-        options: &[("off", "off"), ("on", "on")],
-        get: |s| if s.ib_cc.is_some() { "on" } else { "off" },
-        set: |s, v| {
-            if v == "on" {
-                s.ib_cc = Some(s.ib_cc.clone().unwrap_or_default());
-                s.marking.policy = MarkingPolicy::None;
-                s.source.response = Response::None;
-                for f in &mut s.flows {
-                    if let Some(o) = &mut f.source {
-                        o.response = None;
-                    }
-                }
-            } else {
-                s.ib_cc = None;
-            }
-        },
+        own: Some(Own {
+            options: &[("off", "off"), ("on", "on")],
+            get: |s| if s.ib_cc.is_some() { "on" } else { "off" },
+            // (Turning it on turns the papers' marking and response off: `Scenario::with_companions`.)
+            set: |s, v| s.ib_cc = (v == "on").then(|| s.ib_cc.clone().unwrap_or_default()),
+        }),
     },
 ];
 
@@ -506,6 +358,8 @@ pub fn ParamsPanel(p: &ParamsProps) -> Html {
     }
     let lock = |path: &'static str| p.locked.as_ref().and_then(|l| l.emit(path)).map(AttrValue::from);
     let num_field = |f: &'static Num| {
+        let entry = setting(f.path);
+        let (label, unit) = f.shown.unwrap_or((entry.label, entry.unit));
         let (scenario, on_change, edits) = (p.scenario.clone(), p.on_change.clone(), drafts.clone());
         let on_edit = Callback::from(move |text: String| {
             let trimmed = text.trim();
@@ -516,7 +370,7 @@ pub fn ParamsPanel(p: &ParamsProps) -> Html {
             };
             let mut next = (*scenario).clone();
             let outcome = value
-                .and_then(|v| (f.set)(&mut next, v).map(|()| next))
+                .and_then(|v| (f.set)(&mut next, v).map(|()| next.with_companions(&scenario)))
                 .map_err(String::from)
                 .and_then(|next| next.validate().map(|()| next).map_err(|e| e.problem.to_string()));
             let mut d = (*edits).clone();
@@ -537,23 +391,44 @@ pub fn ParamsPanel(p: &ParamsProps) -> Html {
             None => ((f.get)(&p.scenario), None),
         };
         html! {
-            <NumberField id={format!("{}{}", p.prefix, f.id)} label={f.label} unit={f.unit} help={f.help} value={value} error={error} on_change={on_edit} path={f.path}
+            <NumberField id={format!("{}{}", p.prefix, f.id)} {label} {unit} help={entry.help} value={value} error={error} on_change={on_edit} path={f.path}
                 locked={lock(f.path)} />
         }
     };
     let pick_field = |f: &'static Pick| {
+        let entry = setting(f.path);
         let (scenario, on_change, pick_error) = (p.scenario.clone(), p.on_change.clone(), pick_error.clone());
         let on_pick = Callback::from(move |v: String| {
-            let mut next = (*scenario).clone();
-            (f.set)(&mut next, &v);
-            match next.validate() {
-                Ok(()) => on_change.emit(next),
-                Err(e) => pick_error.set(Some(format!("{}: {e}", f.label))),
+            let next = match &f.own {
+                Some(own) => {
+                    let mut next = (*scenario).clone();
+                    (own.set)(&mut next, &v);
+                    let next = next.with_companions(&scenario);
+                    next.validate().map(|()| next).map_err(|e| e.to_string())
+                }
+                None => {
+                    let value = entry.choice(&v).map_or(Value::Null, settings::Choice::json);
+                    scenario.with_settings(&BTreeMap::from([(f.path.to_owned(), value)]))
+                }
+            };
+            match next {
+                Ok(next) => on_change.emit(next),
+                Err(e) => pick_error.set(Some(format!("{}: {e}", entry.label))),
             }
         });
-        let options = f.options.iter().map(|&(v, l)| (AttrValue::from(v), AttrValue::from(l))).collect::<Vec<_>>();
+        let (options, value): (Vec<(AttrValue, AttrValue)>, String) = match &f.own {
+            Some(own) => {
+                let options = own.options.iter().map(|&(v, l)| (AttrValue::from(v), AttrValue::from(l))).collect();
+                (options, (own.get)(&p.scenario).to_owned())
+            }
+            None => {
+                let options =
+                    entry.choices.iter().map(|c| (AttrValue::from(c.value), AttrValue::from(c.label))).collect();
+                (options, choice_value(&p.scenario, f.path))
+            }
+        };
         html! {
-            <Choice id={format!("{}{}", p.prefix, f.id)} label={f.label} help={f.help} options={options} value={(f.get)(&p.scenario)} on_change={on_pick} path={f.path}
+            <Choice id={format!("{}{}", p.prefix, f.id)} label={entry.label} help={entry.help} options={options} value={value} on_change={on_pick} path={f.path}
                 locked={lock(f.path)} />
         }
     };

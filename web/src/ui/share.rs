@@ -1,39 +1,21 @@
 //! Sharing: a link with the whole scenario and the plot shown in its fragment (copied to the clipboard and shown to
 //! copy by hand), a scenario JSON file to download, and a JSON file to open. Opening a link happens when the page
-//! loads (`links::opened`, then `from_link`).
+//! loads (`share_codec::opened`, then `from_link`).
 
 use super::document::{use_doc, Action, Origin};
 use super::download::download_text;
-use super::links::use_payload;
-use super::playground::live::LiveCtx;
-use crate::lessons::Sheet;
-use crate::trace::PlotKind;
+use super::share_codec::use_payload;
+use crate::course::Sheet;
 use ibcc_core::presets::find;
-use ibcc_core::scenario::link::{embed_code, json_of, shared_of, Shared};
+use ibcc_core::scenario::share_link::{embed_code, json_of, shared_of, Shared};
 use ibcc_core::scenario::Scenario;
+use ibcc_view::names::PlotKind;
 use serde_json::Value;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-/// The part of the page's address after `#{prefix}` (percent-decoding it, as some mail and chat clients encode
-/// it), if the address has one. The fragment is then removed from the address, so a reload shows the work saved
-/// since rather than the link again.
-pub(super) fn take_fragment(prefix: &str) -> Option<String> {
-    let window = web_sys::window()?;
-    let hash = window.location().hash().ok()?;
-    let link = hash.strip_prefix('#')?.strip_prefix(prefix)?;
-    let link = js_sys::decode_uri_component(link).ok().and_then(|s| s.as_string()).unwrap_or_else(|| link.to_owned());
-    if let Ok(history) = window.history() {
-        // (The query stays: `?embed` says how the page is shown.)
-        let location = window.location();
-        let path = location.pathname().unwrap_or_default() + &location.search().unwrap_or_default();
-        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&path));
-    }
-    Some(link)
-}
-
-/// What the share link the page was opened with (`#s=`, opened by `links::opened`) holds: `Ok` with the scenario
+/// What the share link the page was opened with (`#s=`, opened by `share_codec::opened`) holds: `Ok` with the scenario
 /// and its plot, or `Err` saying why it cannot be opened.
 pub fn from_link(opened: &Option<Result<Value, String>>) -> Option<Result<(Scenario, Option<PlotKind>), String>> {
     Some(opened.as_ref()?.as_ref().map_err(String::clone).and_then(|v| {
@@ -75,11 +57,16 @@ pub fn embedded() -> bool {
 
 /// The Share button and its menu: the link (copied to the clipboard, shown to copy by hand), the scenario as a
 /// JSON file, and opening one.
+#[derive(Properties, PartialEq)]
+pub struct PlotShownProps {
+    /// The plot shown, which the link carries.
+    pub plot: PlotKind,
+}
+
 #[component]
-pub fn ShareMenu() -> Html {
+pub fn ShareMenu(p: &PlotShownProps) -> Html {
     let doc = use_doc();
-    let live = use_context::<LiveCtx>();
-    let plot = live.as_ref().map_or(PlotKind::Rates, |l| l.kind);
+    let plot = p.plot;
     let on_open = {
         let d = doc.dispatcher();
         Callback::from(move |(next, name): (Scenario, String)| {
@@ -109,9 +96,9 @@ fn title(s: &Scenario) -> String {
 /// In an embedded page: the scenario's name and a link that opens it (as it is now, with the plot shown) in the
 /// whole playground, in a new tab.
 #[component]
-pub fn OpenInPlayground() -> Html {
+pub fn OpenInPlayground(p: &PlotShownProps) -> Html {
     let doc = use_doc();
-    let plot = use_context::<LiveCtx>().map_or(PlotKind::Rates, |l| l.kind);
+    let plot = p.plot;
     let json = use_memo((doc.scenario.clone(), plot), |(s, plot)| shared_json(s, *plot));
     let payload = use_payload(Some((*json).clone()));
     let name = title(&doc.scenario);

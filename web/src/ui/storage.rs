@@ -1,5 +1,10 @@
 //! Small settings kept in the browser's localStorage so a reload does not lose them. Anything unreadable (an old or
 //! hand-edited value, storage disabled) is ignored and the defaults are used.
+//!
+//! Not gloo-storage (in the tree through Yew): its `LocalStorage::raw` throws a JavaScript exception when the page
+//! has no localStorage (a sandboxed `<iframe>`, as docs/embedding.md's pages may be, or storage blocked by the
+//! browser's privacy settings), where this module carries on without saving; and its `get::<String>` reads JSON, so
+//! the texts saved so far (the scenario, the student's name) would read as nothing after an update.
 
 use serde::{de::DeserializeOwned, Serialize};
 

@@ -1,7 +1,7 @@
 //! The system's light or dark preference, for what CSS cannot style (canvas plots), and the palette's colours as
 //! CSS custom properties, so the stylesheet and the SVG draw with the same values as the plots.
 
-use crate::palette::{self, Theme};
+use ibcc_view::palette::{self, Colour, Theme};
 use yew::prelude::*;
 
 /// The theme matching `prefers-color-scheme`.
@@ -48,4 +48,9 @@ pub fn use_theme() -> Theme {
         });
     }
     *theme
+}
+
+/// A colour in both themes, for SVG paint (the page declares `color-scheme: light dark`).
+pub fn paint(c: Colour) -> String {
+    format!("light-dark({}, {})", c.light, c.dark)
 }

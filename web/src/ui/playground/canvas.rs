@@ -6,12 +6,12 @@ use super::super::document::{use_doc, Action};
 use super::canvas_input::{apply, handlers, hit_of, use_native_listeners, use_undo_keys, Feed};
 use super::legend::Legend;
 use super::live::use_live;
+use super::network::{self, Decor, Live};
 use super::tools::CanvasTools;
-use super::topology::{self, Decor, Live};
 use super::HighlightCtx;
-use crate::figures::figures;
-use crate::gesture::{Card, Gestures, Input, Preview, Scene};
-use crate::view_model::{
+use crate::card::figures;
+use crate::gesture::{Card, Gestures, Input, NoScene, Preview, Scene};
+use crate::scene::{
     all_in_view, buffer_spots, focus_items, highlight_points, hit_test_with, layout, BufferSpot, Hit, Layout, Point,
 };
 use ibcc_core::scenario::Scenario;
@@ -51,14 +51,14 @@ pub fn Canvas() -> Html {
     let gestures = use_mut_ref(|| Gestures::new(base.view_box));
     {
         let mut g = gestures.borrow_mut();
-        g.fitted = base.view_box;
+        g.handle(Input::Fitted(base.view_box), &NoScene);
         g.follow_selection(hit_of(&s, doc.selection.as_ref()));
     }
     // A new network (a new document load) is shown whole.
     {
         let (gestures, redraw) = (gestures.clone(), redraw.clone());
         use_effect_with(doc.loads, move |_| {
-            gestures.borrow_mut().camera = None;
+            gestures.borrow_mut().handle(Input::Fit, &NoScene);
             redraw.force_update();
         });
     }
@@ -72,7 +72,7 @@ pub fn Canvas() -> Html {
             if !points.is_empty() {
                 let hidden = !all_in_view(gestures.borrow().view(), &points);
                 if hidden {
-                    gestures.borrow_mut().camera = None;
+                    gestures.borrow_mut().handle(Input::Fit, &NoScene);
                     redraw.force_update();
                 }
                 if let Some(el) = svg.cast::<web_sys::Element>() {
@@ -99,7 +99,7 @@ pub fn Canvas() -> Html {
                 let mut g = gestures.borrow_mut();
                 if let Some(el) = svg.cast::<web_sys::Element>() {
                     let r = el.get_bounding_client_rect();
-                    g.rect = (r.left(), r.top(), r.width().max(1.0), r.height().max(1.0));
+                    g.handle(Input::Placed(r.left(), r.top(), r.width(), r.height()), &NoScene);
                 }
                 // Buffers are drawn (and so can be pointed at) only while there is a run to show.
                 let spots: &[BufferSpot] = if drawn { &spots } else { &[] };
@@ -140,7 +140,7 @@ pub fn Canvas() -> Html {
     let hl = highlight.as_ref().and_then(|h| (**h).clone());
     let decor =
         Decor { selection: doc.selection.as_ref(), focus: g.focus, highlight: hl.as_ref(), show_flows: *show_flows };
-    let card = g.card.map(|c| card_html(&s, c, frame.map(|f| &f.frame), g.rect, &gestures, &redraw));
+    let card = g.card.map(|c| card_html(&s, c, frame.map(|f| &f.frame), g.rect(), &gestures, &redraw));
     let active = g.focus.and_then(|h| match h {
         Hit::Node(i) => Some(format!("item-node-{i}")),
         Hit::Link(i) => Some(format!("item-link-{i}")),
@@ -164,13 +164,13 @@ pub fn Canvas() -> Html {
                             { "Drag a switch or a host here from the palette." }
                         </text>
                     }
-                    { topology::draw(&s, &lay, moving.as_deref().unwrap_or(&spots), now.as_ref(), &decor) }
+                    { network::draw(&s, &lay, moving.as_deref().unwrap_or(&spots), now.as_ref(), &decor) }
                     { preview(g.preview, &lay) }
                     // In a group that is always there: a list that changes length would make Yew rebuild its
                     // siblings (and the drawing would lose the keyboard's focus).
                     <g class="callout-slot">{ callout(&doc, view) }</g>
                 </svg>
-                <Legend groups={topology::groups(&s)} vls={s.data_vls()} />
+                <Legend groups={network::groups(&s)} vls={s.data_vls()} />
                 <div class="card-slot">{ for card }</div>
             </div>
         </div>
@@ -180,7 +180,7 @@ pub fn Canvas() -> Html {
 /// What a gesture under way shows: a node from the palette, or the line being drawn.
 fn preview(p: Option<Preview>, lay: &Layout) -> Html {
     match p {
-        Some(Preview::Ghost(kind, (x, y))) => html! { <g class="ghost">{ topology::node_shape(kind, x, y) }</g> },
+        Some(Preview::Ghost(kind, (x, y))) => html! { <g class="ghost">{ network::node_shape(kind, x, y) }</g> },
         Some(Preview::Rubber(from, (x, y))) => {
             let (fx, fy) = lay.positions.get(from).copied().unwrap_or((x, y));
             html! { <line class="rubber" x1={fx.to_string()} y1={fy.to_string()} x2={x.to_string()} y2={y.to_string()} data-testid="rubber-band" /> }
@@ -207,7 +207,7 @@ fn callout(doc: &super::super::document::Doc, view: (f64, f64, f64, f64)) -> Htm
 fn card_html(
     s: &Scenario,
     c: Card,
-    frame: Option<&crate::run::Frame>,
+    frame: Option<&crate::session::Frame>,
     rect: (f64, f64, f64, f64),
     gestures: &Rc<RefCell<Gestures>>,
     redraw: &UseForceUpdateHandle,

@@ -6,7 +6,7 @@
 use super::super::document::{Action, Doc};
 use crate::edit::{self, Selection};
 use crate::gesture::{handles_key, Effect, Gestures, Input, Pointer, PointerKind, Tool};
-use crate::view_model::Hit;
+use crate::scene::Hit;
 use gloo_events::{EventListener, EventListenerOptions};
 use ibcc_core::scenario::{NodeKind, Scenario};
 use std::cell::RefCell;

@@ -1,7 +1,7 @@
 //! The teacher's class table: open the answer files students exported (several at once, read in the browser, sent
 //! nowhere) and see every student's answers and verdicts side by side.
 
-use crate::lessons::{class_summary, class_table, ClassRow};
+use crate::course::{class_summary, class_table, ClassRow};
 use yew::prelude::*;
 
 #[component]

@@ -285,7 +285,7 @@ fn transport_choice(
 }
 
 /// What the selection does now, in the run shown.
-fn live_figures(s: &Scenario, sel: &Selection, f: &crate::run::Frame) -> Option<String> {
+fn live_figures(s: &Scenario, sel: &Selection, f: &crate::session::Frame) -> Option<String> {
     match sel {
         Selection::Flow(id) => {
             let i = s.flows.iter().position(|f| &f.id == id)?;

@@ -2,9 +2,9 @@
 //! of marks, so it covers every mark on screen and cannot drift from it: the rate scale with its values, blocked
 //! links, roots, ECN marks, buffer fill, each flow group's colour, and the contributor and victim halos.
 
-use super::topology::{buffer_bar, flow_path, lane, mark_dot, LaneLook, Role};
-use crate::palette::{self, Mark};
-use crate::view_model::BufferSpot;
+use super::network::{buffer_bar, flow_path, lane, mark_dot, LaneLook, Role};
+use crate::scene::BufferSpot;
+use ibcc_view::palette::{self, Mark};
 use yew::prelude::*;
 
 /// A small drawing 44 by 16 units.
@@ -91,7 +91,7 @@ pub fn Legend(p: &LegendProps) -> Html {
                     for (g, c) in p.groups.iter().zip(colours) {
                         <li data-testid={format!("legend-group-{g}")}>
                             { sample(flow(c, None)) }
-                            <span>{ format!("{}: {} flows", c.name, if g.is_empty() { "ungrouped" } else { g }) }</span>
+                            <span>{ format!("{}: {}", c.name, ibcc_view::names::group_curve(g)) }</span>
                         </li>
                     }
                 </ul>

@@ -4,20 +4,20 @@
 
 use super::super::document::{use_doc, Action, Origin};
 use super::super::download::download_text;
-use super::super::links::use_payload;
+use super::super::lesson_text::lesson_text;
+use super::super::share_codec::use_payload;
 use super::super::storage;
 use super::live::{use_live, use_sim};
-use super::topology::{groups, paint};
+use super::network::groups;
 use super::{ExerciseCtx, HighlightCtx, OpenExercise, PhoneView, ShowCtx};
-use crate::lessons::{
-    answered_right, library, same_network, spans, Answer, AnswerSheet, Exercise, Highlight, Library, Seen, Sheet, Span,
-    Step, Task, Verdict,
+use crate::course::{
+    answered_right, library, same_network, Answer, AnswerSheet, Exercise, Highlight, Library, Seen, Sheet, Step, Task,
+    Verdict,
 };
-use crate::palette;
-use crate::trace::PlotKind;
 use ibcc_core::presets::find as find_preset;
 use ibcc_core::scenario::{fnv1a, pretty_json, Scenario};
 use ibcc_core::sim::{Measurement, Metric};
+use ibcc_view::names::PlotKind;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -61,24 +61,6 @@ type StepAction = (Option<(Scenario, Origin)>, Option<Highlight>, Option<PlotKin
 /// Opens an exercise's own scenario (a new run; what the exercise's locks apply to).
 fn open_exercise(e: &Exercise) -> StepAction {
     (e.scenario().ok().map(|s| (s, Origin::Exercise)), None, None)
-}
-
-/// Lesson text with its colour references shown as the colour the page draws, with a swatch.
-pub fn lesson_text(text: &str, groups: &[String]) -> Html {
-    spans(text)
-        .into_iter()
-        .map(|s| match s {
-            Span::Text(t) => html! { { t } },
-            Span::Colour { word, thing } => match palette::referenced(thing, groups) {
-                Some(c) => html! {
-                    <span class="colour-ref" data-colour={c.name}>
-                        <i class="swatch" style={format!("background: {}", paint(c))} aria-hidden="true" />{ word }
-                    </span>
-                },
-                None => html! { { word } },
-            },
-        })
-        .collect()
 }
 
 #[derive(Properties, PartialEq)]
@@ -148,6 +130,7 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
     let go = {
         let (on_step, scenario, step_h, origin, sim) =
             (on_step.clone(), scenario.clone(), step.clone(), doc.origin.clone(), sim.clone());
+        let doc_for_compare = doc.dispatcher();
         move |s: &Step, k: usize| {
             step_h.set(k);
             let next = if s.load.is_some() || !s.set.is_empty() { s.scenario(&scenario).ok() } else { None };
@@ -165,10 +148,6 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
                     sim.seek(t_ps, None);
                 }
             }
-            // A is the step's scenario (loaded just above), B the preset named.
-            if let Some(b) = s.compare.as_deref().and_then(find_preset) {
-                super::super::compare::open_for_lesson(b.scenario(), s.text.clone());
-            }
             // A scene shows the plot it points at; a new network starts on the rates.
             let plot = match (&s.highlight, s.sets_the_scene()) {
                 (Some(Highlight::Plot(k)), true) => Some(PlotKind::from_id(k)),
@@ -176,6 +155,15 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
                 _ => None,
             };
             on_step.emit((next.map(|n| (n, from)), s.highlight.clone(), plot));
+            // A is the step's scenario (loaded just above, in the same document), B the preset named: the A/B view
+            // takes the comparison from the document when it opens.
+            if let Some(b) = s.compare.as_deref().and_then(find_preset) {
+                let b = Box::new(b.scenario());
+                doc_for_compare.dispatch(Action::Compare { b, text: s.text.clone() });
+                if let Some(location) = web_sys::window().map(|w| w.location()) {
+                    let _ = location.set_hash("compare");
+                }
+            }
         }
     };
     // Starts lesson `i` at its first step.
@@ -200,10 +188,10 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
         Callback::from(move |_: MouseEvent| begin(Some(i)))
     };
     // Progress: a lesson is done once its exercise was answered right.
-    let done = |l: &crate::lessons::Lesson| l.exercise.as_ref().is_some_and(|e| answered_right(&answers, &e.id));
+    let done = |l: &crate::course::Lesson| l.exercise.as_ref().is_some_and(|e| answered_right(&answers, &e.id));
     // When another network is loaded than the one step `k` is about (a reload over other work, a preset picked
     // meanwhile), the step offers to load its own rather than describe another.
-    let elsewhere = |l: &crate::lessons::Lesson, k: usize| {
+    let elsewhere = |l: &crate::course::Lesson, k: usize| {
         let (s, preset, edited) = l.scenario_at(k).ok()?;
         if same_network(&s, &scenario) {
             return None;
@@ -549,7 +537,7 @@ fn ExerciseView(p: &ExerciseProps) -> Html {
             </div>
         },
         Ok(Verdict::Locked(path)) => html! {
-            <p class="error" role="alert" data-testid="exercise-verdict">{ format!("This exercise fixes '{}': you changed it. Load the exercise again.", crate::settings::label(path)) }</p>
+            <p class="error" role="alert" data-testid="exercise-verdict">{ format!("This exercise fixes '{}': you changed it. Load the exercise again.", ibcc_view::settings::label(path)) }</p>
         },
         Ok(Verdict::NotRun(why)) => html! { <p class="notice" data-testid="exercise-verdict">{ format!("Not yet: {why}.") }</p> },
     });
@@ -557,7 +545,7 @@ fn ExerciseView(p: &ExerciseProps) -> Html {
         <div class="exercise" data-testid="exercise" data-checks={checks.borrow().to_string()}>
             <h4>{ "Exercise" }</h4>
             <p data-testid="exercise-question">{ &e.question }</p>
-            <p class="muted">{ format!("Measured: {}. Fixed: {}.", e.measure.describe(), if e.locked.is_empty() { String::from("nothing") } else { e.locked.iter().map(|p| format!("'{}'", crate::settings::label(p))).collect::<Vec<_>>().join(", ") }) }</p>
+            <p class="muted">{ format!("Measured: {}. Fixed: {}.", e.measure.describe(), if e.locked.is_empty() { String::from("nothing") } else { e.locked.iter().map(|p| format!("'{}'", ibcc_view::settings::label(p))).collect::<Vec<_>>().join(", ") }) }</p>
             <div class="input-row">
                 <button onclick={load} data-testid="exercise-load">{ "Load the exercise's scenario" }</button>
                 <button onclick={to_end} data-testid="exercise-to-end" title="Run (fast) to where the answer is measured, then pause">{ "Go to the measured end" }</button>
@@ -586,16 +574,16 @@ fn edit_sheet(sheet: &UseStateHandle<Sheet>, change: impl Fn(&mut Sheet) + 'stat
     })
 }
 
-/// Settings a teacher may lock.
-const LOCKABLE: &[(&str, &str)] = &[
-    ("marking.policy", "marking (policy)"),
-    ("source.response", "response (source)"),
-    ("source.window_packets", "window (packets)"),
-    ("source.rate", "rates (continuous or discrete)"),
-    ("switch.buffer_packets", "buffers (size)"),
-    ("pft", "PFT"),
-    ("ib_cc", "Annex A10"),
-    ("flows", "the flows"),
+/// Settings a teacher may lock (named by the settings registry).
+const LOCKABLE: &[&str] = &[
+    "marking.policy",
+    "source.response",
+    "source.window_packets",
+    "source.rate",
+    "switch.buffer_packets",
+    "pft",
+    "ib_cc",
+    "flows",
 ];
 
 #[derive(Properties, PartialEq)]
@@ -651,7 +639,7 @@ fn Author(p: &AuthorProps) -> Html {
     let s = &p.scenario;
     let groups: Vec<String> = {
         let mut g: Vec<String> = s.flows.iter().map(|f| f.group.clone()).filter(|g| !g.is_empty()).collect();
-        crate::sorting::sort(&mut g);
+        ibcc_view::sorting::sort(&mut g);
         g.dedup();
         g
     };
@@ -687,7 +675,8 @@ fn Author(p: &AuthorProps) -> Html {
             f.set(m);
         })
     };
-    let lock_box = |path: &'static str, label: &'static str| {
+    let lock_box = |path: &'static str| {
+        let label = ibcc_view::settings::label(path);
         let l = locked.clone();
         let onchange = Callback::from(move |_| {
             let mut v = (*l).clone();
@@ -698,7 +687,9 @@ fn Author(p: &AuthorProps) -> Html {
             }
             l.set(v);
         });
-        html! { <label class="check"><input type="checkbox" checked={locked.contains(&path)} {onchange} data-testid={format!("author-lock-{path}")} />{ label }</label> }
+        // (Its name says what it does, so it is not mistaken for the setting's own control of the same name.)
+        let name = format!("Lock {label}");
+        html! { <label class="check"><input type="checkbox" aria-label={name} checked={locked.contains(&path)} {onchange} data-testid={format!("author-lock-{path}")} />{ label }</label> }
     };
     // Asks the run for the exercise's measurement, as a student's Check would.
     let measure = {
@@ -826,7 +817,7 @@ fn Author(p: &AuthorProps) -> Html {
             { text("hint", "Hint for a first wrong answer (a question that points the way; empty: none)", true) }
             { text("explanation", "Explanation shown after the answer", true) }
             <fieldset class="locks"><legend>{ "Students may not change" }</legend>
-                { for LOCKABLE.iter().map(|&(path, label)| lock_box(path, label)) }
+                { for LOCKABLE.iter().map(|&path| lock_box(path)) }
             </fieldset>
             <button onclick={make} data-testid="author-make">{ "Make the exercise link" }</button>
             if let Some(r) = &*out {

@@ -5,13 +5,13 @@
 use super::super::bridge::SimWorker;
 use super::super::document::Doc;
 use crate::driver::{FrameMsg, Speed, Status};
+use crate::moments::{self, StepSize, SPEEDS};
 use crate::protocol::{FromWorker, ToWorker};
-use crate::rate_plot::Curve;
-use crate::run::same_run;
-use crate::timeline::{self, StepSize, SPEEDS};
-use crate::trace::PlotKind;
+use crate::session::same_run;
 use ibcc_core::scenario::Scenario;
 use ibcc_core::sim::Measurement;
+use ibcc_view::names::PlotKind;
+use ibcc_view::plot::Curve;
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -298,7 +298,7 @@ impl Sim {
                     cb.emit(value);
                 }
             }
-            FromWorker::Swept { .. } | FromWorker::Digested { .. } | FromWorker::Benched { .. } => {}
+            FromWorker::Swept { .. } | FromWorker::Fingerprinted { .. } | FromWorker::Benched { .. } => {}
         });
         let (dispatch, dead, measures) = (self.dispatch.clone(), self.dead.clone(), self.measures.clone());
         let on_error = Callback::from(move |e: String| {
@@ -325,7 +325,7 @@ impl Sim {
         for done in waiting.into_values() {
             done.emit(Err("the run was replaced by a new one".to_owned()));
         }
-        let speed = fresh.then(|| timeline::default_speed(s));
+        let speed = fresh.then(|| moments::default_speed(s));
         self.dispatch.dispatch(LiveAction::Loading(Rc::new(s.clone()), speed));
         if let Err(e) = s.validate() {
             self.after_load.set(None);
@@ -335,7 +335,7 @@ impl Sim {
             }
             return;
         }
-        let papers = crate::run::paper_numbers(s);
+        let papers = crate::session::paper_numbers(s);
         self.post(&ToWorker::Load { run, scenario: Box::new(s.clone()), checkpoints: true, papers });
         self.post(&ToWorker::Plot { kind: self.kind.get() });
         if let Some(t_ps) = self.after_load.take() {

@@ -15,22 +15,21 @@ mod generate;
 mod inspector;
 mod legend;
 mod lessons;
-pub use lessons::lesson_text;
 pub mod live;
+mod live_plot;
+mod network;
 mod picker;
-mod plot;
-mod results;
+mod results_tab;
 mod side;
 mod start;
 mod timeline;
 mod tools;
-mod topology;
 mod transport;
 
 use super::document::{use_doc, Action, Origin};
-use crate::lessons::Highlight;
+use crate::course::Highlight;
 use canvas::Canvas;
-use plot::Plot;
+use live_plot::Plot;
 use side::{SidePanel, SideTab};
 use std::rc::Rc;
 use transport::Transport;
@@ -94,7 +93,7 @@ pub enum PhoneView {
 pub struct PlaygroundProps {
     /// An exercise opened from a link.
     #[prop_or_default]
-    pub exercise: Option<Rc<Result<crate::lessons::Sheet, String>>>,
+    pub exercise: Option<Rc<Result<crate::course::Sheet, String>>>,
 }
 
 /// The playground. It does not follow the run itself (its parts do), so a frame re-renders only what shows it.

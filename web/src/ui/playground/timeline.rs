@@ -5,7 +5,7 @@
 //! slider: arrows step, Page keys move a tenth, Home and End go to the ends.
 
 use super::live::{use_live, use_sim};
-use crate::timeline::{self as tl, format_time_ns};
+use crate::moments::{self as tl, format_time_ns};
 use yew::prelude::*;
 
 fn pct(x: f64) -> String {

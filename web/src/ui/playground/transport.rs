@@ -7,7 +7,7 @@ use super::super::share;
 use super::live::{use_live, use_sim, LiveAction};
 use super::picker::Picker;
 use super::timeline::Timeline;
-use crate::timeline::{self as tl, StepSize, SPEEDS};
+use crate::moments::{self as tl, StepSize, SPEEDS};
 use ibcc_core::presets::find;
 use yew::prelude::*;
 
@@ -93,7 +93,7 @@ pub fn Transport() -> Html {
     html! {
         <>
             <div class="transport" role="toolbar" aria-label="Simulation controls">
-                if *embedded { <share::OpenInPlayground /> } else { <Picker /> }
+                if *embedded { <share::OpenInPlayground plot={live.kind} /> } else { <Picker /> }
                 <div class="buttons">
                     <button class="primary" onclick={on_run} data-testid="run" disabled={!ready || (live.finished() && !live.playing())}
                         title="Run or pause the simulation (the speed is beside it)">
@@ -117,7 +117,7 @@ pub fn Transport() -> Html {
                         </select>
                     </label>
                 </div>
-                if !*embedded { <share::ShareMenu /> }
+                if !*embedded { <share::ShareMenu plot={live.kind} /> }
             </div>
             <div class="timeline-row">
                 <div class="clock">

@@ -2,8 +2,8 @@
 //! by a tap (touch has no hover) until closed. What it is, what it does now, and its part in the congestion tree.
 //! Pure Rust, tested natively.
 
-use crate::run::Frame;
-use crate::view_model::{channel_ends, Hit};
+use crate::scene::{channel_ends, Hit};
+use crate::session::Frame;
 use ibcc_core::scenario::{NodeKind, Scenario};
 
 /// The card's title and lines for `hit`, with the run's frame if the drawing shows the run.
@@ -116,7 +116,7 @@ fn channel_line(s: &Scenario, f: &Frame, ch: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::run::Run;
+    use crate::session::Session;
     use ibcc_core::presets::find;
 
     #[test]
@@ -125,7 +125,7 @@ mod tests {
         s.duration_ns = 3_000_000;
         s.measure.from_ns = 0;
         s.measure.to_ns = None;
-        let mut run = Run::new(&s, Vec::new()).unwrap();
+        let mut run = Session::new(&s, Vec::new()).unwrap();
         run.advance(u64::MAX, || true);
         let f = run.frame();
         let link = s.links.iter().position(|l| (l.a == "B" && l.b == "BC") || (l.a == "BC" && l.b == "B")).unwrap();

@@ -63,7 +63,7 @@ pub fn moments(s: &Scenario) -> Vec<Moment> {
             out.push(Moment { at_ns: stop, kind: MomentKind::Stop, label: format!("{name} stops") });
         }
     }
-    crate::sorting::sort_by(&mut out, |a, b| a.at_ns.cmp(&b.at_ns));
+    ibcc_view::sorting::sort_by(&mut out, |a, b| a.at_ns.cmp(&b.at_ns));
     out
 }
 

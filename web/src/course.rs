@@ -3,7 +3,7 @@
 //! outcome, and checks the student's answer against the run with the author's tolerance. Pure Rust, tested natively.
 
 use ibcc_core::presets::find;
-use ibcc_core::scenario::link::{pack, unpack, LinkError};
+use ibcc_core::scenario::share_link::{pack, unpack, ShareLinkError};
 use ibcc_core::scenario::{from_value, Scenario};
 use ibcc_core::sim::Measurement;
 use serde::{Deserialize, Serialize};
@@ -305,7 +305,7 @@ impl Sheet {
 
     /// The JSON its link carries.
     pub fn json(&self) -> Vec<u8> {
-        ibcc_core::scenario::link::json_of(self)
+        ibcc_core::scenario::share_link::json_of(self)
     }
 
     /// The sheet in a link (inflated here: the page inflates with the browser's, see `ui/links.rs`).
@@ -315,7 +315,7 @@ impl Sheet {
 
     /// The sheet in a link's JSON value; each exercise must be usable, and ids distinct (answers are kept by id).
     pub fn from_value(v: &Value) -> Result<Sheet, String> {
-        let json = |e: String| LinkError::Json(e).to_string();
+        let json = |e: String| ShareLinkError::Json(e).to_string();
         let sheet = if v.get("exercises").is_some() {
             from_value::<Sheet>(v).map_err(json)?
         } else {
@@ -448,7 +448,7 @@ pub fn class_table(files: &[(String, String)]) -> (Vec<ClassRow>, Vec<String>) {
             Err(e) => errors.push(format!("{file}: not an answer file ({e})")),
         }
     }
-    crate::sorting::sort_by(&mut rows, |a, b| {
+    ibcc_view::sorting::sort_by(&mut rows, |a, b| {
         (&a.student, &a.answer.exercise, &a.answer.at).cmp(&(&b.student, &b.answer.exercise, &b.answer.at))
     });
     (rows, errors)
@@ -490,7 +490,7 @@ pub fn class_summary(rows: &[ClassRow]) -> (Vec<(String, String)>, Vec<StudentOu
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ibcc_core::sim::Simulation;
+    use ibcc_core::sim::Run;
 
     fn lib() -> Library {
         library(LESSONS_JSON).unwrap()
@@ -566,7 +566,7 @@ mod tests {
             if let Some(to) = e.measure.to_ns.filter(|&to| s.measure.from_ns < to) {
                 s.duration_ns = s.duration_ns.min(to);
             }
-            let mut sim = Simulation::new(&s).unwrap();
+            let mut sim = Run::new(&s).unwrap();
             sim.run();
             let v = sim.measure(&e.measure).unwrap_or_else(|err| panic!("{}: {err}", e.id));
             // The answers, for the notes and docs/lessons.md (`cargo test -p ibcc-web exercises -- --nocapture`).
@@ -652,7 +652,7 @@ mod tests {
                             }
                         }
                         Span::Colour { word, thing } => {
-                            let drawn = crate::palette::referenced(thing, &groups)
+                            let drawn = ibcc_view::palette::referenced(thing, &groups)
                                 .unwrap_or_else(|| panic!("{}: [{word}]({thing}) names nothing drawn", lesson.id));
                             assert_eq!(word, drawn.name, "{}: [{word}]({thing}) is drawn {}", lesson.id, drawn.name);
                             checked += 1;
@@ -799,7 +799,7 @@ mod tests {
                 (String::from("switch.buffer_packets"), Value::from(b)),
             ]);
             let s = e.scenario().unwrap().with_settings(&set).unwrap();
-            let mut sim = Simulation::new(&s).unwrap();
+            let mut sim = Run::new(&s).unwrap();
             sim.run();
             let got = sim.measure(&e.measure).unwrap();
             let bytes = f64::from(s.packet.data_bytes());

@@ -1,13 +1,14 @@
 //! The live plot beside the network: the kind the user picks (rates as in INFOCOM'03 Fig. 2, rate limits,
 //! buffers, marks), over the whole run's time axis with the measured interval shaded, filling in as the run goes.
 
-use super::super::plot::{Axes, Chart};
+use super::super::chart::{Axes, Chart};
 use super::live::{use_live, use_sim};
-use super::topology::groups;
+use super::network::groups;
 use super::HighlightCtx;
-use crate::lessons::Highlight;
-use crate::timeline;
-use crate::trace::{y_axis, PlotKind};
+use crate::course::Highlight;
+use crate::moments;
+use crate::trace::y_axis;
+use ibcc_view::names::PlotKind;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -23,7 +24,7 @@ pub fn Plot() -> Html {
     let (desc, top) = y_axis(kind, window_ms);
     let end_ms = live.end_ps() as f64 / 1e9;
     let band = scenario.as_ref().map(|s| {
-        let (a, b) = timeline::measured(s);
+        let (a, b) = moments::measured(s);
         (a as f64 / 1e6, b as f64 / 1e6)
     });
     let title = format!("{}: {}", scenario.as_ref().map_or("", |s| s.name.as_str()), kind.label());
@@ -31,7 +32,7 @@ pub fn Plot() -> Html {
         x: (0.0, end_ms.max(1e-3)),
         x_desc: String::from("simulated time (ms)"),
         x_log: false,
-        y: crate::rate_plot::YAxis { desc, top },
+        y: ibcc_view::plot::YAxis { desc, top },
         groups: (*groups).clone(),
         markers: false,
         band,

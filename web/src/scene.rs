@@ -184,7 +184,7 @@ pub fn buffer_spots(s: &Scenario, lay: &Layout) -> Vec<BufferSpot> {
         let c = lay.positions[sw];
         let angle = |p: Point| (p.1 - c.1).atan2(p.0 - c.0);
         let mut angles: Vec<f64> = ins.iter().map(|&(_, p)| angle(p)).collect();
-        crate::sorting::sort_by(&mut angles, f64::total_cmp);
+        ibcc_view::sorting::sort_by(&mut angles, f64::total_cmp);
         let gap = if angles.len() < 2 {
             core::f64::consts::PI
         } else {
@@ -216,7 +216,7 @@ pub fn buffer_spots(s: &Scenario, lay: &Layout) -> Vec<BufferSpot> {
 }
 
 /// Whether a buffer `fill` full (0 to 1) holding `packets` has no room for another maximum-size packet: it
-/// returns no credit, so the link into it waits (model.md §3's "full").
+/// returns no credit, so the link into it waits (docs/model.md §3's "full").
 pub fn buffer_full(fill: f32, packets: f32) -> bool {
     fill > 0.0 && packets / fill - packets < 1.0 - 1e-3
 }
@@ -324,8 +324,8 @@ pub fn navigate(items: &[(Hit, Point)], from: Option<Hit>, dir: (f64, f64)) -> O
 
 /// Where on the drawing a lesson's highlight is: the nodes it involves (a link's ends, a buffer's switch, a flow's
 /// hosts); none for a plot.
-pub fn highlight_points(s: &Scenario, lay: &Layout, h: &crate::lessons::Highlight) -> Vec<Point> {
-    use crate::lessons::Highlight;
+pub fn highlight_points(s: &Scenario, lay: &Layout, h: &crate::course::Highlight) -> Vec<Point> {
+    use crate::course::Highlight;
     let at = |id: &str| s.nodes.iter().position(|n| n.id == id).and_then(|i| lay.positions.get(i).copied());
     let ids: Vec<&str> = match h {
         Highlight::Link(l) => l.split_once("->").map_or(Vec::new(), |(a, b)| vec![a, b]),
@@ -352,7 +352,7 @@ mod tests {
 
     #[test]
     fn a_highlight_is_found_on_the_drawing_and_checked_against_the_view() {
-        use crate::lessons::Highlight;
+        use crate::course::Highlight;
         let s = ibcc_core::presets::find("infocom03-fig2").unwrap().scenario();
         let lay = layout(&s);
         let pos = |id: &str| lay.positions[s.nodes.iter().position(|n| n.id == id).unwrap()];

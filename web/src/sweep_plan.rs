@@ -2,22 +2,14 @@
 //! run (in web workers), and a result plotted against the first setting, one curve per combination of the others.
 //! Pure Rust, tested natively; the view is `ui/sweep.rs`.
 
-use crate::rate_plot::{Curve, What};
-use crate::settings;
 use ibcc_core::scenario::{NodeKind, Scenario};
 use ibcc_core::sim::Results;
+pub use ibcc_view::grid::Axis;
+use ibcc_view::grid::{self, BROWSER_MAX_POINTS};
+use ibcc_view::plot::{Curve, What};
+use ibcc_view::{names, settings};
 use serde_json::Value;
 use std::collections::BTreeMap;
-
-/// Most points one browser sweep may have.
-pub const MAX_POINTS: usize = 400;
-
-/// One swept setting.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Axis {
-    pub path: String,
-    pub values: Vec<Value>,
-}
 
 /// Values typed by the user: `1..8` (step 1), `1..16 step 2`, or a comma-separated list of numbers, words
 /// (`lipd, aimd`) or `true`/`false`.
@@ -35,14 +27,7 @@ pub fn parse_values(text: &str) -> Result<Vec<Value>, String> {
         let (Some(a), Some(b), Some(d)) = (num(from), num(to), num(step)) else {
             return Err(format!("{t:?}: a range is FROM..TO or FROM..TO step STEP, with numbers"));
         };
-        if d <= 0.0 || b < a {
-            return Err(format!("{t:?}: a range needs FROM <= TO and a step above 0"));
-        }
-        let n = ((b - a) / d + 1e-9).floor() as usize + 1;
-        if n > MAX_POINTS {
-            return Err(format!("{t:?}: {n} values is too many (at most {MAX_POINTS})"));
-        }
-        return Ok((0..n).map(|i| number(a + i as f64 * d)).collect());
+        return grid::range(a, b, d, BROWSER_MAX_POINTS).map_err(|e| format!("{t:?}: {e}"));
     }
     Ok(t.split(',')
         .map(str::trim)
@@ -50,37 +35,17 @@ pub fn parse_values(text: &str) -> Result<Vec<Value>, String> {
         .map(|s| match s {
             "true" => Value::Bool(true),
             "false" => Value::Bool(false),
-            _ => crate::number::parse(s).map_or_else(|| Value::String(s.to_owned()), number),
+            _ => crate::number::parse(s).map_or_else(|| Value::String(s.to_owned()), grid::number),
         })
         .collect())
 }
 
-/// A number as JSON: whole numbers as integers, so integer settings accept them.
-fn number(x: f64) -> Value {
-    if x.fract() == 0.0 && x.abs() < 9.0e15 {
-        Value::from(x as i64)
-    } else {
-        Value::from(x)
-    }
-}
-
 /// Every point's values and scenario, validated; the error names the point's values.
 pub fn points(base: &Scenario, axes: &[Axis]) -> Result<Vec<(Vec<Value>, Scenario)>, String> {
-    let total: usize = axes.iter().map(|a| a.values.len()).product();
-    if axes.is_empty() || total == 0 {
-        return Err(String::from("choose at least one setting and its values"));
-    }
-    if total > MAX_POINTS {
-        return Err(format!("{total} points is too many for the browser (at most {MAX_POINTS}; use ibcc sweep)"));
-    }
+    let total = grid::size(axes, BROWSER_MAX_POINTS).map_err(|e| format!("{e} for the browser; use ibcc sweep"))?;
     (0..total)
         .map(|index| {
-            let mut rest = index;
-            let mut values = vec![Value::Null; axes.len()];
-            for (k, a) in axes.iter().enumerate().rev() {
-                values[k] = a.values[rest % a.values.len()].clone();
-                rest /= a.values.len();
-            }
+            let values = grid::point(axes, index);
             let set: BTreeMap<String, Value> =
                 axes.iter().zip(&values).map(|(a, v)| (a.path.clone(), v.clone())).collect();
             let s = base.with_settings(&set).map_err(|e| format!("{}: {e}", describe(axes, &values)))?;
@@ -127,7 +92,7 @@ impl Quantity {
     pub fn label(&self) -> String {
         match self {
             Self::Aggregate => String::from("aggregate throughput (% of a link)"),
-            Self::Group(g) => format!("{g} flows' throughput (%)"),
+            Self::Group(g) => format!("{}' throughput (%)", names::group_curve(g)),
             Self::Link(l) => format!("utilization of {l} (%)"),
         }
     }
@@ -195,12 +160,7 @@ pub fn curves(axes: &[Axis], results: &[Option<Results>], quantity: &Quantity) -
                 _ => What::Series(j),
             };
             // The other axes' values of combination j (the last varies fastest, as in `points`).
-            let mut k = j;
-            let mut values = vec![Value::Null; rest.len()];
-            for (m, a) in rest.iter().enumerate().rev() {
-                values[m] = a.values[k % a.values.len()].clone();
-                k /= a.values.len();
-            }
+            let values = grid::point(rest, j);
             let label = if rest.is_empty() { quantity.label() } else { describe(rest, &values) };
             let points = (0..n0)
                 .filter_map(|i| results.get(i * n1 + j).and_then(Option::as_ref).map(|r| (x(i), quantity.value(r))))
@@ -215,7 +175,7 @@ pub fn curves(axes: &[Axis], results: &[Option<Results>], quantity: &Quantity) -
 mod tests {
     use super::*;
     use ibcc_core::presets::find;
-    use ibcc_core::sim::Simulation;
+    use ibcc_core::sim::Run;
 
     #[test]
     fn values_parse_as_lists_and_ranges() {
@@ -256,7 +216,7 @@ mod tests {
             .unwrap()
             .iter()
             .map(|(_, s)| {
-                let mut sim = Simulation::new(s).unwrap();
+                let mut sim = Run::new(s).unwrap();
                 sim.run();
                 Some(sim.results())
             })

@@ -6,23 +6,19 @@
 //! the legend's too (`legend.rs`), so the legend shows exactly what is drawn. Colours come from the palette
 //! (`palette.rs`) through CSS custom properties.
 
+use super::super::theme::paint;
 use crate::congestion::Tree;
+use crate::course::Highlight;
 use crate::edit::Selection;
-use crate::lessons::Highlight;
-use crate::palette::{self, Colour};
-pub use crate::view_model::groups;
-use crate::view_model::{channel_ends, flow_curves, offset_line, vl_levels, BufferSpot, Hit, Layout, Point};
+pub use crate::scene::groups;
+use crate::scene::{channel_ends, flow_curves, offset_line, vl_levels, BufferSpot, Hit, Layout, Point};
 use ibcc_core::scenario::{NodeKind, Scenario};
 use ibcc_core::sim::Snapshot;
+use ibcc_view::palette::{self, Colour};
 use yew::prelude::*;
 
 fn f1(x: f64) -> String {
     format!("{x:.1}")
-}
-
-/// A colour in both themes, for SVG paint (the page declares `color-scheme: light dark`).
-pub fn paint(c: Colour) -> String {
-    format!("light-dark({}, {})", c.light, c.dark)
 }
 
 /// How a lane is drawn.

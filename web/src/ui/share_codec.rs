@@ -1,11 +1,11 @@
 //! Link payloads (`#s=` share links, `#x=` exercise links) made and opened with the browser's own raw DEFLATE
 //! (`CompressionStream` / `DecompressionStream`, "deflate-raw"), so the page's wasm carries no DEFLATE code (15 KB
-//! gzipped); the rest of the format is the core's (`scenario::link`: version, base64, size limits, migration).
+//! gzipped); the rest of the format is the core's (`scenario::share_link`: version, base64, size limits, migration).
 //! The command line deflates with miniz_oxide: the streams differ, the JSON they hold is the same, and a link made
 //! by either opens in both. The browser works asynchronously: links are made in the background as the scenario
 //! changes ([`use_payload`]) and opened before the app starts ([`opened`]).
 
-use ibcc_core::scenario::link::{read_json, unwrap, wrap, LinkError, MAX_JSON_BYTES};
+use ibcc_core::scenario::share_link::{read_json, unwrap, wrap, ShareLinkError, MAX_JSON_BYTES};
 use serde_json::Value;
 use std::rc::Rc;
 use wasm_bindgen::prelude::wasm_bindgen;
@@ -67,7 +67,7 @@ async fn through(bytes: &[u8], stream: &Transform, limit: usize) -> Result<Optio
     }
 }
 
-/// A link payload for `json` (the JSON a link carries: `scenario::link::json_of`).
+/// A link payload for `json` (the JSON a link carries: `scenario::share_link::json_of`).
 pub async fn pack(json: &[u8]) -> Result<String, String> {
     let stream = Transform::compressing("deflate-raw").map_err(|_| no_streams())?;
     let deflated = through(json, &stream, usize::MAX).await;
@@ -80,8 +80,8 @@ pub async fn unpack(link: &str) -> Result<Value, String> {
     let stream = Transform::decompressing("deflate-raw").map_err(|_| no_streams())?;
     let json = match through(&deflated, &stream, MAX_JSON_BYTES).await {
         Ok(Some(json)) => json,
-        Ok(None) => return Err(LinkError::TooLarge.to_string()),
-        Err(_) => return Err(LinkError::Damaged.to_string()),
+        Ok(None) => return Err(ShareLinkError::TooLarge.to_string()),
+        Err(_) => return Err(ShareLinkError::Damaged.to_string()),
     };
     read_json(version, &json).map_err(|e| e.to_string())
 }
@@ -100,8 +100,8 @@ pub struct Opened {
 
 /// Opens the links in the page's address.
 pub async fn opened() -> Opened {
-    let share = super::share::take_fragment("s=");
-    let exercise = super::share::take_fragment("x=");
+    let share = take_fragment("s=");
+    let exercise = take_fragment("x=");
     Opened {
         share: match share {
             Some(link) => Some(unpack(&link).await),
@@ -138,4 +138,21 @@ pub fn use_payload(json: Option<Rc<Vec<u8>>>) -> Option<Result<Rc<String>, Strin
         });
     }
     (*payload).clone()
+}
+
+/// The part of the page's address after `#{prefix}` (percent-decoding it, as some mail and chat clients encode
+/// it), if the address has one. The fragment is then removed from the address, so a reload shows the work saved
+/// since rather than the link again.
+fn take_fragment(prefix: &str) -> Option<String> {
+    let window = web_sys::window()?;
+    let hash = window.location().hash().ok()?;
+    let link = hash.strip_prefix('#')?.strip_prefix(prefix)?;
+    let link = js_sys::decode_uri_component(link).ok().and_then(|s| s.as_string()).unwrap_or_else(|| link.to_owned());
+    if let Ok(history) = window.history() {
+        // (The query stays: `?embed` says how the page is shown.)
+        let location = window.location();
+        let path = location.pathname().unwrap_or_default() + &location.search().unwrap_or_default();
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&path));
+    }
+    Some(link)
 }

@@ -1,13 +1,18 @@
-//! A run as the page drives it: the simulation, the page's sampled series, and what is needed to draw a frame
-//! (snapshot, results, congestion tree, curves). The simulation's web worker advances it in slices bounded by a
-//! time budget; the sampling stops the run exactly at each sample time, so what is drawn does not depend on the
+//! A run as the page drives it (a session): the simulation, what the page watches of it (the report, the page's
+//! sampled series and the congestion meter: one observer), and what is needed to draw a frame (snapshot, results,
+//! congestion tree, curves). The simulation's web worker advances it in slices bounded by a time budget; the
+//! simulation stops exactly at each sample time the observer asks for, so what is drawn does not depend on the
 //! slicing, and a clone is an exact checkpoint. Pure Rust, tested natively.
 
 use crate::congestion::{self, Meter, Tree};
-use crate::rate_plot::{Curve, What};
-use crate::trace::{PlotKind, Trace};
+use crate::trace::Trace;
+use ibcc_core::net::packet::Lane;
+use ibcc_core::net::topology::{ChannelId, PortId};
 use ibcc_core::scenario::{NodeKind, Scenario, ScenarioError};
-use ibcc_core::sim::{Measurement, NeedsRestart, Results, Simulation, Snapshot};
+use ibcc_core::sim::{Fingerprint, Measurement, NeedsRestart, Observer, Report, Results, Simulation, Snapshot};
+use ibcc_core::time::Time;
+use ibcc_view::names::PlotKind;
+use ibcc_view::plot::{Curve, What};
 use serde::{Deserialize, Serialize};
 
 /// Events per slice between two looks at the time budget.
@@ -56,11 +61,124 @@ pub fn paper_numbers(s: &Scenario) -> Vec<PaperNumber> {
         .collect()
 }
 
+/// What the worker watches of a run: the report, and as the run needs them, the series the page samples at fixed
+/// simulated times (the trace of rate limits, buffers and marks; the congestion meter's stalls) and the golden
+/// fingerprint. One observer type for every run the worker makes (the playground's, sweep points, self-tests), so
+/// its wasm holds one copy of the simulation's event loop, not one per observer.
 #[derive(Debug, Clone)]
-pub struct Run {
+pub struct Watch {
+    report: Report,
+    trace: Option<Trace>,
+    meter: Option<Meter>,
+    fingerprint: Option<Fingerprint>,
+}
+
+impl Watch {
+    /// The report alone (a sweep point, a benchmark run).
+    pub fn report(sim: &Simulation) -> Self {
+        Self { report: Report::new(sim), trace: None, meter: None, fingerprint: None }
+    }
+
+    /// The report and the golden fingerprint.
+    pub fn fingerprinted(sim: &Simulation) -> Self {
+        Self { fingerprint: Some(Fingerprint::default()), ..Self::report(sim) }
+    }
+
+    /// The results of `sim` so far.
+    pub fn results(&self, sim: &Simulation) -> Results {
+        self.report.results(sim)
+    }
+
+    /// The fingerprint so far, if it is kept.
+    pub fn fingerprint(&self) -> Option<u64> {
+        self.fingerprint.map(|f| f.value())
+    }
+}
+
+impl Observer for Watch {
+    #[inline]
+    fn on_send(&mut self, channel: ChannelId, lane: Lane, marked: bool, now: Time, ends: Time) {
+        self.report.on_send(channel, lane, marked, now, ends);
+        if let Some(f) = &mut self.fingerprint {
+            f.on_send(channel, lane, marked, now, ends);
+        }
+    }
+    #[inline]
+    fn on_stall_end(&mut self, channel: ChannelId, since: Time, now: Time) {
+        self.report.on_stall_end(channel, since, now);
+        if let Some(f) = &mut self.fingerprint {
+            f.on_stall_end(channel, since, now);
+        }
+    }
+    #[inline]
+    fn on_vl_stall_end(&mut self, channel: ChannelId, vl: u8, since: Time, now: Time) {
+        self.report.on_vl_stall_end(channel, vl, since, now);
+        if let Some(f) = &mut self.fingerprint {
+            f.on_vl_stall_end(channel, vl, since, now);
+        }
+    }
+    #[inline]
+    fn on_mark(&mut self, channel: ChannelId, now: Time) {
+        self.report.on_mark(channel, now);
+        if let Some(f) = &mut self.fingerprint {
+            f.on_mark(channel, now);
+        }
+    }
+    #[inline]
+    fn on_inject(&mut self, flow: u32, now: Time, ends: Time) {
+        self.report.on_inject(flow, now, ends);
+        if let Some(f) = &mut self.fingerprint {
+            f.on_inject(flow, now, ends);
+        }
+    }
+    #[inline]
+    fn on_deliver(&mut self, flow: u32, injected_at: Time, now: Time) {
+        self.report.on_deliver(flow, injected_at, now);
+        if let Some(f) = &mut self.fingerprint {
+            f.on_deliver(flow, injected_at, now);
+        }
+    }
+    #[inline]
+    fn on_ack(&mut self, flow: u32, marked: bool, now: Time) {
+        self.report.on_ack(flow, marked, now);
+        if let Some(f) = &mut self.fingerprint {
+            f.on_ack(flow, marked, now);
+        }
+    }
+    #[inline]
+    fn on_cn(&mut self, flow: u32, now: Time) {
+        self.report.on_cn(flow, now);
+        if let Some(f) = &mut self.fingerprint {
+            f.on_cn(flow, now);
+        }
+    }
+    #[inline]
+    fn on_occupancy(&mut self, switch: u32, port: PortId, before: u32, after: u32, now: Time) {
+        self.report.on_occupancy(switch, port, before, after, now);
+        if let Some(f) = &mut self.fingerprint {
+            f.on_occupancy(switch, port, before, after, now);
+        }
+    }
+    fn next_sample(&self) -> Time {
+        let trace = self.trace.as_ref().map_or(Time::MAX, Trace::next_ps);
+        trace.min(self.meter.as_ref().map_or(Time::MAX, Meter::next_ps))
+    }
+    fn sample(&mut self, sim: &Simulation) {
+        let snap = self.report.snapshot(sim);
+        if let Some(t) = &mut self.trace {
+            t.record(&snap);
+        }
+        if let Some(m) = &mut self.meter {
+            m.record(&snap);
+        }
+    }
+}
+
+/// A run of a scenario as the page shows it.
+#[derive(Debug, Clone)]
+pub struct Session {
     sim: Simulation,
-    trace: Trace,
-    meter: Meter,
+    watch: Watch,
     /// Each flow's channels and data VL, for the congestion tree.
     paths: Vec<Option<Vec<u32>>>,
     flow_vls: Vec<u8>,
@@ -73,24 +191,36 @@ pub fn same_run(a: &Scenario, b: &Scenario) -> bool {
     a.without_layout() == b.without_layout()
 }
 
-impl Run {
+impl Session {
     /// A run of `s` at time 0, with `papers`' numbers (`paper_numbers`) set beside its own in each frame.
     pub fn new(s: &Scenario, papers: Vec<PaperNumber>) -> Result<Self, ScenarioError> {
         let sim = Simulation::new(s)?;
         let index = |id: &str| s.nodes.iter().position(|n| n.id == id).map(|i| i as u32);
         let paths = s.flows.iter().map(|f| sim.topology().path(index(&f.src)?, index(&f.dst)?)).collect();
-        let mut trace = Trace::new(sim.end());
         // Stall fractions over half a measurement window: the same smoothing as the rates drawn.
-        let mut meter = Meter::new(s.measure.window_ns as f64 / 2.0);
-        let first = sim.snapshot();
-        trace.record(&first);
-        meter.record(&first);
+        let mut watch = Watch {
+            trace: Some(Trace::new(sim.end())),
+            meter: Some(Meter::new(s.measure.window_ns as f64 / 2.0)),
+            ..Watch::report(&sim)
+        };
+        // The first sample, before anything happens at time 0.
+        watch.sample(&sim);
         let flow_vls = s.flows.iter().map(|f| s.vl_of(f)).collect();
-        Ok(Self { sim, trace, meter, paths, flow_vls, papers })
+        Ok(Self { sim, watch, paths, flow_vls, papers })
     }
 
     pub fn sim(&self) -> &Simulation {
         &self.sim
+    }
+
+    /// The measurements so far.
+    pub fn results(&self) -> Results {
+        self.watch.report.results(&self.sim)
+    }
+
+    /// A named measurement so far.
+    pub fn measure(&self, m: &Measurement) -> Result<f64, ibcc_core::sim::MeasureError> {
+        self.watch.report.measure(&self.sim, m)
     }
 
     pub fn is_finished(&self) -> bool {
@@ -105,16 +235,10 @@ impl Run {
     pub fn advance(&mut self, target: u64, mut more: impl FnMut() -> bool) -> bool {
         let target = target.min(self.sim.end());
         while self.sim.now() < target && !self.sim.is_finished() && more() {
-            let stop = target.min(self.trace.next_ps()).min(self.meter.next_ps());
-            if self.sim.step_until(stop, SLICE_EVENTS) == SLICE_EVENTS {
+            if self.sim.step_until(target, SLICE_EVENTS, &mut self.watch) == SLICE_EVENTS {
                 // Cut short: there may be more events at this very instant. Handle them all.
-                self.sim.step_until(self.sim.now(), u64::MAX);
-            }
-            let now = self.sim.now();
-            if now >= self.trace.next_ps() || now >= self.meter.next_ps() {
-                let snap = self.sim.snapshot();
-                self.trace.record(&snap);
-                self.meter.record(&snap);
+                let now = self.sim.now();
+                self.sim.step_until(now, u64::MAX, &mut self.watch);
             }
         }
         self.sim.is_finished()
@@ -127,12 +251,13 @@ impl Run {
 
     /// The present, to draw.
     pub fn frame(&self) -> Frame {
-        let snapshot = self.sim.snapshot();
-        let recent = self.meter.recent(&snapshot);
+        let report = &self.watch.report;
+        let snapshot = report.snapshot(&self.sim);
+        let recent = self.watch.meter.as_ref().map(|m| m.recent(&snapshot)).unwrap_or_default();
         let tree = congestion::tree(&snapshot, recent.stall, &self.paths, &self.flow_vls);
         Frame {
             snapshot,
-            results: self.sim.results(),
+            results: report.results(&self.sim),
             tree,
             recent_marks: recent.marks,
             end_ns: self.sim.end() as f64 / 1000.0,
@@ -147,7 +272,7 @@ impl Run {
             .map(|p| Reported {
                 what: p.what.clone(),
                 paper: p.paper.clone(),
-                ours: self.sim.measure(&p.measurement).ok(),
+                ours: self.watch.report.measure(&self.sim, &p.measurement).ok(),
             })
             .collect()
     }
@@ -155,8 +280,8 @@ impl Run {
     /// The curves of a plot: at most `max` of the page's series, or the core's rate series.
     pub fn curves(&self, kind: PlotKind, results: &Results, max: usize) -> Vec<Curve> {
         match kind {
-            PlotKind::Rates => rate_curves(&self.sim, results),
-            other => self.trace.curves(other, self.sim.scenario(), max),
+            PlotKind::Rates => rate_curves(&self.sim, &self.watch.report, results),
+            other => self.watch.trace.as_ref().map(|t| t.curves(other, self.sim.scenario(), max)).unwrap_or_default(),
         }
     }
 }
@@ -178,7 +303,7 @@ pub fn thin(points: Vec<(f64, f64)>, max: usize) -> Vec<(f64, f64)> {
 
 /// The rate curves of INFOCOM'03 Fig. 2: the busiest link (the root of congestion), the busiest link between two
 /// switches (where congestion spreads), and every group of flows.
-fn rate_curves(sim: &Simulation, results: &Results) -> Vec<Curve> {
+fn rate_curves(sim: &Simulation, report: &Report, results: &Results) -> Vec<Curve> {
     let s = sim.scenario();
     let is_switch = |id: &str| s.nodes.iter().any(|n| n.id == id && n.kind == NodeKind::Switch);
     // By data packets carried so far: meaningful from the first packet, unlike utilization (0 before measure.from).
@@ -202,11 +327,11 @@ fn rate_curves(sim: &Simulation, results: &Results) -> Vec<Curve> {
     };
     let mut curves: Vec<Curve> = chosen
         .into_iter()
-        .map(|(c, id)| Curve::new(id, to_ms(sim.link_rate_series(c as u32)), What::Link(c as u32)))
+        .map(|(c, id)| Curve::new(id, to_ms(report.link_rate_series(c as u32, sim.now())), What::Link(c as u32)))
         .collect();
-    for g in sim.groups() {
-        if let Some(points) = sim.group_rate_series(g) {
-            let label = if g.is_empty() { String::from("flows without a group") } else { format!("{g} flows") };
+    for g in report.groups() {
+        if let Some(points) = report.group_rate_series(g, sim.now()) {
+            let label = ibcc_view::names::group_curve(g);
             curves.push(Curve::new(label, to_ms(points), What::Group(g.clone())));
         }
     }
@@ -226,7 +351,7 @@ mod tests {
         let mut s = find("infocom03-fig2").unwrap().scenario();
         s.duration_ns = 2_000_000;
         s.measure.from_ns = 0;
-        let mut run = Run::new(&s, paper_numbers(&s)).unwrap();
+        let mut run = Session::new(&s, paper_numbers(&s)).unwrap();
         let mut slices = 0;
         while !run.advance(u64::MAX, || {
             slices += 1;

@@ -41,7 +41,7 @@ pub fn ResultsTable() -> Html {
     let r = &f.frame.results;
     let from_ns = live.run_scenario.as_ref().map_or(0.0, |s| s.measure.from_ns as f64);
     let mut links: Vec<_> = r.links.iter().filter(|l| l.data_packets > 0).collect();
-    crate::sorting::sort_by(&mut links, |a, b| b.utilization.total_cmp(&a.utilization));
+    ibcc_view::sorting::sort_by(&mut links, |a, b| b.utilization.total_cmp(&a.utilization));
     let t = &r.totals;
     html! {
         <div class="results-panel" data-testid="results-table">

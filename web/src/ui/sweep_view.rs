@@ -4,15 +4,15 @@
 //! tables give it, with PNG and CSV downloads; any point opened as the playground's scenario.
 
 use super::bridge::{cores, SimWorker};
+use super::chart::{Axes, Chart};
 use super::document::{use_doc, Action, Origin};
 use super::playground::wall_ms;
-use super::plot::{Axes, Chart};
 use crate::protocol::{FromWorker, ToWorker};
-use crate::rate_plot::YAxis;
-use crate::settings;
-use crate::sweep::{curves, describe, parse_values, points, powers_of_two, quantities, Axis, Quantity};
+use crate::sweep_plan::{curves, describe, parse_values, points, powers_of_two, quantities, Axis, Quantity};
 use ibcc_core::scenario::Scenario;
 use ibcc_core::sim::Results;
+use ibcc_view::plot::YAxis;
+use ibcc_view::settings;
 use serde_json::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -41,25 +41,80 @@ const PATHS: &[&str] = &[
     "seed",
 ];
 
-/// A sweep under way (or finished): its points, the workers running them, and what came back.
+/// A sweep as the view shows it (a reducer: each answer from a worker is an action, and redraws): its points and
+/// what came back.
+#[derive(Debug, Clone, Default, PartialEq)]
 struct Job {
     axes: Vec<Axis>,
     scenarios: Vec<Scenario>,
     values: Vec<Vec<Value>>,
     results: Vec<Option<Results>>,
-    next: usize,
     done: usize,
     error: Option<String>,
     started_ms: f64,
     finished_ms: Option<f64>,
+    workers: usize,
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+struct SweepState(Option<Job>);
+
+enum SweepAction {
+    Started(Job),
+    /// Point `id`'s results, or why it failed, at wall time `at_ms`.
+    Answered {
+        id: usize,
+        results: Result<Box<Results>, String>,
+        at_ms: f64,
+    },
+    /// It stopped (cancelled, or a worker failed) at `at_ms`.
+    Stopped {
+        why: String,
+        at_ms: f64,
+    },
+}
+
+impl Reducible for SweepState {
+    type Action = SweepAction;
+    fn reduce(self: Rc<Self>, action: SweepAction) -> Rc<Self> {
+        let mut next = (*self).clone();
+        match (action, next.0.as_mut()) {
+            (SweepAction::Started(job), _) => next.0 = Some(job),
+            (SweepAction::Answered { id, results, at_ms }, Some(j)) => {
+                match results {
+                    Ok(r) => {
+                        if let Some(slot) = j.results.get_mut(id) {
+                            *slot = Some(*r);
+                        }
+                    }
+                    Err(e) => j.error = Some(e),
+                }
+                j.done += 1;
+                if j.done >= j.scenarios.len() || j.error.is_some() {
+                    j.finished_ms.get_or_insert(at_ms);
+                }
+            }
+            (SweepAction::Stopped { why, at_ms }, Some(j)) => {
+                j.error.get_or_insert(why);
+                j.finished_ms.get_or_insert(at_ms);
+            }
+            _ => return self,
+        }
+        Rc::new(next)
+    }
+}
+
+/// The workers of a sweep under way and the next point to give out (a resource of the view, not its state:
+/// dropped, the workers stop).
+#[derive(Default)]
+struct Runner {
+    scenarios: Vec<Scenario>,
+    next: usize,
+    answered: usize,
     workers: Vec<SimWorker>,
 }
 
-impl Job {
-    fn stop(&mut self) {
-        self.workers.clear();
-    }
-
+impl Runner {
     /// Gives worker `w` the next point, if any.
     fn feed(&mut self, w: usize) {
         if self.next >= self.scenarios.len() {
@@ -71,78 +126,67 @@ impl Job {
             worker.post(&ToWorker::Sweep { id: k as u64, scenario: Box::new(self.scenarios[k].clone()) });
         }
     }
-
-    /// A worker's answer.
-    fn answer(&mut self, w: usize, m: FromWorker) {
-        match m {
-            FromWorker::Swept { id, results: Ok(r) } => {
-                if let Some(slot) = self.results.get_mut(id as usize) {
-                    *slot = Some(*r);
-                }
-            }
-            FromWorker::Swept { results: Err(e), .. } => self.error = Some(e),
-            _ => return,
-        }
-        self.done += 1;
-        if self.done >= self.scenarios.len() || self.error.is_some() {
-            self.finished_ms = Some(wall_ms());
-            self.stop();
-        } else {
-            self.feed(w);
-        }
-    }
 }
 
-type JobRef = Rc<RefCell<Option<Job>>>;
+type RunnerRef = Rc<RefCell<Runner>>;
 
 /// Starts a sweep of `axes` over `base` in one worker per core (stopping any sweep under way).
-fn start(base: &Scenario, axes: Vec<Axis>, job: &JobRef, tick: &UseStateHandle<u64>) -> Result<(), String> {
+fn start(
+    base: &Scenario,
+    axes: Vec<Axis>,
+    runner: &RunnerRef,
+    state: &UseReducerDispatcher<SweepState>,
+) -> Result<(), String> {
     let pts = points(base, &axes)?;
-    if let Some(old) = job.borrow_mut().as_mut() {
-        old.stop();
-    }
     let n = pts.len();
     let (values, scenarios): (Vec<_>, Vec<_>) = pts.into_iter().unzip();
-    *job.borrow_mut() = Some(Job {
+    *runner.borrow_mut() = Runner { scenarios: scenarios.clone(), ..Runner::default() };
+    let workers = cores().min(n);
+    state.dispatch(SweepAction::Started(Job {
         axes,
         scenarios,
         values,
         results: vec![None; n],
-        next: 0,
         done: 0,
         error: None,
         started_ms: wall_ms(),
         finished_ms: None,
-        workers: Vec::new(),
-    });
-    for w in 0..cores().min(n) {
-        let (job_m, tick_m) = (job.clone(), tick.clone());
+        workers,
+    }));
+    for w in 0..workers {
+        // (The handlers hold the runner weakly: a worker holding itself would never be dropped.)
+        let (weak, answered) = (Rc::downgrade(runner), state.clone());
         let on_message = Callback::from(move |m: FromWorker| {
-            if let Some(j) = job_m.borrow_mut().as_mut() {
-                j.answer(w, m);
+            let FromWorker::Swept { id, results } = m else { return };
+            let failed = results.is_err();
+            answered.dispatch(SweepAction::Answered { id: id as usize, results, at_ms: wall_ms() });
+            if let Some(r) = weak.upgrade() {
+                let mut r = r.borrow_mut();
+                r.answered += 1;
+                if failed || r.answered >= r.scenarios.len() {
+                    r.workers.clear();
+                } else {
+                    r.feed(w);
+                }
             }
-            tick_m.set(*tick_m + 1);
         });
-        let (job_e, tick_e) = (job.clone(), tick.clone());
+        let (weak, stopped) = (Rc::downgrade(runner), state.clone());
         let on_error = Callback::from(move |e: String| {
-            if let Some(j) = job_e.borrow_mut().as_mut() {
-                j.error = Some(format!("a sweep worker failed: {e}"));
-                j.finished_ms.get_or_insert(wall_ms());
-                j.stop();
+            stopped.dispatch(SweepAction::Stopped { why: format!("a sweep worker failed: {e}"), at_ms: wall_ms() });
+            if let Some(r) = weak.upgrade() {
+                r.borrow_mut().workers.clear();
             }
-            tick_e.set(*tick_e + 1);
         });
         let worker = SimWorker::start(on_message, on_error)?;
-        if let Some(j) = job.borrow_mut().as_mut() {
-            j.workers.push(worker);
-            j.feed(w);
-        }
+        let mut r = runner.borrow_mut();
+        r.workers.push(worker);
+        r.feed(w);
     }
     Ok(())
 }
 
 /// The plot's x axis: the first setting's values (log for powers of two), or their positions if not numbers.
-fn x_axis(j: Option<&Job>, curves: &[crate::rate_plot::Curve], numeric: bool) -> ((f64, f64), String, bool, String) {
+fn x_axis(j: Option<&Job>, curves: &[ibcc_view::plot::Curve], numeric: bool) -> ((f64, f64), String, bool, String) {
     let first = j.and_then(|j| j.axes.first());
     let x_log = numeric && first.is_some_and(|a| powers_of_two(&a.values));
     let xs: Vec<f64> = curves.iter().flat_map(|c| c.points.iter().map(|p| p.0)).collect();
@@ -208,9 +252,13 @@ pub fn Sweep(p: &SweepProps) -> Html {
     let values3 = use_state(String::new);
     let quantity = use_state(|| Quantity::Aggregate);
     let error = use_state(|| None::<String>);
-    let job: Rc<RefCell<Option<Job>>> = use_mut_ref(|| None);
-    // Bumped by the workers' messages to redraw.
-    let tick = use_state(|| 0u64);
+    let job = use_reducer(SweepState::default);
+    let runner: RunnerRef = use_mut_ref(Runner::default);
+    {
+        // Leaving the view stops the sweep's workers.
+        let runner = runner.clone();
+        use_effect_with((), move |_| move || *runner.borrow_mut() = Runner::default());
+    }
 
     let text_input = |h: &UseStateHandle<String>| {
         let h = h.clone();
@@ -228,7 +276,7 @@ pub fn Sweep(p: &SweepProps) -> Html {
     };
 
     let on_run = {
-        let (scenario, job, tick, error) = (doc.scenario.clone(), job.clone(), tick.clone(), error.clone());
+        let (scenario, runner, state, error) = (doc.scenario.clone(), runner.clone(), job.dispatcher(), error.clone());
         let fields =
             [(path1.clone(), values1.clone()), (path2.clone(), values2.clone()), (path3.clone(), values3.clone())];
         Callback::from(move |_| {
@@ -241,26 +289,21 @@ pub fn Sweep(p: &SweepProps) -> Html {
                         .map_err(|e| format!("{}: {e}", settings::label(path)))
                 })
                 .collect();
-            match axes.and_then(|axes| start(&scenario, axes, &job, &tick)) {
+            match axes.and_then(|axes| start(&scenario, axes, &runner, &state)) {
                 Ok(()) => error.set(None),
                 Err(e) => error.set(Some(e)),
             }
-            tick.set(*tick + 1);
         })
     };
     let on_cancel = {
-        let (job, tick) = (job.clone(), tick.clone());
+        let (runner, state) = (runner.clone(), job.dispatcher());
         Callback::from(move |_| {
-            if let Some(j) = job.borrow_mut().as_mut() {
-                j.stop();
-                j.finished_ms.get_or_insert(wall_ms());
-                j.error.get_or_insert_with(|| String::from("cancelled"));
-            }
-            tick.set(*tick + 1);
+            runner.borrow_mut().workers.clear();
+            state.dispatch(SweepAction::Stopped { why: String::from("cancelled"), at_ms: wall_ms() });
         })
     };
 
-    let guard = job.borrow();
+    let guard = &job.0;
     let (plot_curves, numeric) = guard.as_ref().map_or((Vec::new(), true), |j| curves(&j.axes, &j.results, &quantity));
     let (x, x_desc, x_log, x_name) = x_axis(guard.as_ref(), &plot_curves, numeric);
     let axes = Axes {
@@ -279,7 +322,7 @@ pub fn Sweep(p: &SweepProps) -> Html {
         let state = match (&j.error, j.finished_ms) {
             (Some(e), _) => format!("stopped: {e}"),
             (None, Some(_)) => String::from("done"),
-            (None, None) => format!("running on {} workers", j.workers.len()),
+            (None, None) => format!("running on {} workers", j.workers),
         };
         (j.done, j.scenarios.len(), format!("{}/{} points, {secs:.1} s, {state}", j.done, j.scenarios.len()))
     });

@@ -4,7 +4,7 @@
 
 use super::download::{download, download_text};
 use super::theme;
-use crate::rate_plot::{self, Curve, Figure, YAxis};
+use ibcc_view::plot::{self, Curve, Figure, YAxis};
 use plotters::prelude::IntoDrawingArea;
 use plotters_canvas::CanvasBackend;
 use std::rc::Rc;
@@ -70,7 +70,7 @@ fn paint(canvas: &HtmlCanvasElement, curves: &[Curve], a: &Axes, title: Option<&
         canvas.set_height(ph);
     }
     if let Some(backend) = CanvasBackend::with_canvas_object(canvas.clone()) {
-        if let Err(err) = rate_plot::draw(&backend.into_drawing_area(), &figure(curves, a, title, scale)) {
+        if let Err(err) = plot::draw(&backend.into_drawing_area(), &figure(curves, a, title, scale)) {
             web_sys::console::error_1(&format!("plot: {err}").into());
         }
     }
@@ -124,7 +124,7 @@ pub fn Chart(p: &ChartProps) -> Html {
             c.set_height(2 * h as u32);
             if let Some(backend) = CanvasBackend::with_canvas_object(c.clone()) {
                 let f = figure(&curves, &axes, Some(&axes.title), 2.0);
-                if rate_plot::draw(&backend.into_drawing_area(), &f).is_ok() {
+                if plot::draw(&backend.into_drawing_area(), &f).is_ok() {
                     if let Ok(url) = c.to_data_url() {
                         download(&url, &format!("{file}.png"));
                     }
@@ -135,7 +135,7 @@ pub fn Chart(p: &ChartProps) -> Html {
     let on_csv = {
         let (curves, axes, file) = (p.curves.clone(), p.axes.clone(), p.file.clone());
         Callback::from(move |_| {
-            download_text(&rate_plot::to_csv(&axes.x_name, &curves), "text/csv", &format!("{file}.csv"));
+            download_text(&plot::to_csv(&axes.x_name, &curves), "text/csv", &format!("{file}.csv"));
         })
     };
     let t = &p.testid;

@@ -1,10 +1,10 @@
 //! The self-test pages, run by the simulation worker (`crate::selftest`) and shown here:
-//! - `?selftest=digest`: the cross-platform golden scenario's results digest;
+//! - `?selftest=fingerprints`: the golden runs' fingerprints (tests/golden/fingerprints.txt);
 //! - `?selftest=bench&duration=MS`: `ibcc bench`'s scenarios, the same figures as `ibcc bench --json`.
 
 use super::bridge::SimWorker;
 use crate::protocol::{FromWorker, ToWorker};
-use crate::selftest::{bench_lines, hex};
+use crate::selftest::{bench_lines, fingerprint_lines};
 use yew::prelude::*;
 
 fn query() -> String {
@@ -14,8 +14,8 @@ fn query() -> String {
 /// What a self-test page asks its worker.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Test {
-    /// The golden scenario's results digest.
-    Digest,
+    /// The golden runs' fingerprints.
+    Fingerprints,
     /// The benchmark's scenarios of this many simulated ms.
     Bench { duration_ms: u64 },
 }
@@ -23,8 +23,8 @@ pub enum Test {
 /// The self-test the page was opened as, if any.
 pub fn requested() -> Option<Test> {
     let q = query();
-    if q.contains("selftest=digest") {
-        Some(Test::Digest)
+    if q.contains("selftest=fingerprints") {
+        Some(Test::Fingerprints)
     } else if q.contains("selftest=bench") {
         let duration_ms = q
             .split(['?', '&'])
@@ -53,14 +53,14 @@ pub fn SelfTest(p: &SelfTestProps) -> Html {
         use_effect_with((), move |_| {
             let done = outcome.clone();
             let on_message = Callback::from(move |m: FromWorker| match m {
-                FromWorker::Digested { digest } => done.set(Some(digest.map(hex))),
+                FromWorker::Fingerprinted { lines } => done.set(Some(lines.map(|l| fingerprint_lines(&l)))),
                 FromWorker::Benched { rows } => done.set(Some(Ok(bench_lines(&rows)))),
                 _ => {}
             });
             let failed = outcome.clone();
             let on_error = Callback::from(move |e: String| failed.set(Some(Err(e))));
             let message = match test {
-                Test::Digest => ToWorker::Digest { scenario: Box::new(ibcc_core::presets::golden_scenario()) },
+                Test::Fingerprints => ToWorker::Fingerprints { runs: ibcc_core::presets::golden_runs() },
                 Test::Bench { duration_ms } => {
                     let scenarios = ibcc_core::presets::bench_scenarios(duration_ms);
                     ToWorker::Bench { scenarios: scenarios.into_iter().map(|(name, s)| (name.to_owned(), s)).collect() }
@@ -78,8 +78,8 @@ pub fn SelfTest(p: &SelfTestProps) -> Html {
     match (&*outcome, &p.test) {
         (None, _) => html! { <p role="status">{ "Running…" }</p> },
         (Some(Err(e)), _) => html! { <p role="alert">{ e }</p> },
-        (Some(Ok(digest)), Test::Digest) => {
-            html! { <p>{ "Golden results digest: " }<output data-testid="golden-digest">{ digest }</output></p> }
+        (Some(Ok(lines)), Test::Fingerprints) => {
+            html! { <pre><output data-testid="golden-fingerprints">{ lines }</output></pre> }
         }
         (Some(Ok(lines)), Test::Bench { .. }) => {
             html! { <pre><output data-testid="bench-json">{ lines }</output></pre> }
