@@ -2,6 +2,9 @@
 //! file's first `#[cfg(test)]` (tests may reach up: presets make good fixtures), so a new `use crate::...` that
 //! reaches up a layer fails here.
 
+#[path = "support/module_graph.rs"]
+mod module_graph;
+
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -66,4 +69,34 @@ fn each_module_uses_only_the_layers_below_it() {
     assert_eq!(used_modules("use crate::{cc, net::packet::Lane};"), ["cc", "net"]);
     // The check saw the imports it is about (it would pass vacuously on a wrong path).
     assert!(seen.contains(&("sim".to_owned(), "cc".to_owned())) && seen.contains(&("cc".to_owned(), "net".to_owned())));
+}
+
+#[test]
+fn no_two_modules_use_each_other() {
+    module_graph::assert_no_sibling_cycles(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), ("sim", "cc"));
+}
+
+/// No two source files of the workspace share a name (but `mod.rs`, `lib.rs` and `main.rs`): a name says what a
+/// file holds, so two files of one name would mean two things (a share link is `share_link.rs`, never `link.rs`,
+/// which would read as a network link).
+#[test]
+fn every_source_file_has_a_name_of_its_own() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let mut seen: std::collections::BTreeMap<String, std::path::PathBuf> = Default::default();
+    let mut clashes = Vec::new();
+    for krate in ["core", "view", "web", "cli"] {
+        let mut files = Vec::new();
+        rust_files(&root.join(krate).join("src"), &mut files);
+        assert!(!files.is_empty(), "{krate} has sources");
+        for f in files {
+            let name = f.file_name().unwrap().to_str().unwrap().to_owned();
+            if matches!(name.as_str(), "mod.rs" | "lib.rs" | "main.rs") {
+                continue;
+            }
+            if let Some(first) = seen.insert(name.clone(), f.clone()) {
+                clashes.push(format!("{} and {}", first.display(), f.display()));
+            }
+        }
+    }
+    assert!(clashes.is_empty(), "files with the same name: {clashes:?}");
 }
