@@ -101,9 +101,8 @@ impl Axis {
     fn values(&self) -> Result<Vec<Value>, String> {
         match (&self.values, &self.range) {
             (Some(v), None) if !v.is_empty() => Ok(v.clone()),
-            (None, Some(r)) => {
-                grid::range(r.from, r.to, r.step, grid::CLI_MAX_POINTS).map_err(|e| format!("axis {}: {e}", self.path))
-            }
+            (None, Some(r)) => grid::range(r.from, r.to, r.step, grid::CLI_MAX_AXIS_VALUES)
+                .map_err(|e| format!("axis {}: {e}", self.path)),
             _ => Err(format!("axis {}: give either a non-empty \"values\" list or a \"range\"", self.path)),
         }
     }
@@ -118,7 +117,7 @@ fn points(spec: &Spec) -> Result<Vec<Point>, String> {
     if !spec.seeds.is_empty() {
         axes.push(GridAxis { path: String::from("seed"), values: spec.seeds.iter().map(|&s| json!(s)).collect() });
     }
-    let total = grid::size(&axes, grid::CLI_MAX_POINTS)?;
+    let total = grid::size(&axes, grid::CLI_MAX_POINTS).map_err(|e| e.to_string())?;
     Ok((0..total)
         .map(|index| {
             let values = grid::point(&axes, index);

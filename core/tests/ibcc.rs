@@ -85,6 +85,7 @@ fn snapshots_and_results_show_the_same_effective_rate() {
     let mut sim = Run::new(&s).unwrap();
     sim.run_until(30_000_000_000);
     let (snap, r) = (sim.snapshot(), sim.results());
+    assert_eq!((r.flows.len(), snap.flows.len()), (s.flows.len(), s.flows.len()));
     for (f, fs) in r.flows.iter().zip(&snap.flows) {
         assert_eq!(fs.rate_limit, f.rate_limit as f32, "{}", f.id);
     }

@@ -166,7 +166,9 @@ fn credits_stop_senders_at_a_full_buffer() {
     }
     let r = sim.results();
     assert_eq!(r.totals.dropped_packets, 0);
-    for b in r.buffers.iter().filter(|b| b.from == "H1" || b.from == "H2") {
+    let fed: Vec<_> = r.buffers.iter().filter(|b| b.from == "H1" || b.from == "H2").collect();
+    assert_eq!(fed.len(), 2, "the two senders' buffers");
+    for b in fed {
         assert_eq!(b.max_packets, 4.0, "{} filled exactly to capacity", b.from);
     }
     let (a, b) = (r.flow("a").unwrap().throughput_fraction, r.flow("b").unwrap().throughput_fraction);
@@ -387,10 +389,10 @@ fn marking_retunes_during_a_run_and_nothing_else_does() {
     let mut changes = [(100_000_000, &departure), (200_000_000, &marked), (300_000_000, &departure)].into_iter();
     let mut next = changes.next();
     while !sim.is_finished() {
-        if let Some((at, to)) = next.filter(|(at, _)| sim.now() >= *at) {
+        if let Some((_, to)) = next.filter(|(at, _)| sim.now() >= *at) {
             sim.sim.retune(to).unwrap();
             next = changes.next();
-            assert!(sim.now() >= at);
+            assert_eq!(sim.sim.scenario().marking.cnt1_until, to.marking.cnt1_until, "the run follows the change");
         }
         sim.step(3);
         sim.sim.check_invariants().unwrap();

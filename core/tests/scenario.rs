@@ -3,6 +3,9 @@
 
 use ibcc_core::scenario::{BypassCounting, Element, Problem, Scenario, ScenarioError, FORMAT, VERSION};
 
+/// INFOCOM'03 Fig. 2's scenario digest, as exported answers carry it.
+const PINNED_FIG2_DIGEST: &str = "4f9cf8c0943c5e0a";
+
 fn base() -> serde_json::Value {
     serde_json::json!({
         "format": "ibcc-scenario",
@@ -278,7 +281,7 @@ fn each_bad_element_is_named() {
         let e = refuse(v);
         assert_eq!((&e.element, e.field), (&element, field), "case {i}: {e}");
         assert!(problem(&e.problem), "case {i}: {e}");
-        assert!(!e.to_string().is_empty());
+        assert!(e.to_string().contains(e.field), "case {i}: the message names the field: {e}");
     }
 }
 
@@ -287,6 +290,7 @@ fn each_bad_element_is_named() {
 fn garbage_is_refused_without_panicking() {
     let mut rng = ibcc_core::rng::Rng::new(5, 5);
     let valid = base().to_string();
+    let mut accepted = 0;
     for _ in 0..3000 {
         let mut bytes = valid.clone().into_bytes();
         for _ in 0..1 + rng.below(6) {
@@ -306,8 +310,10 @@ fn garbage_is_refused_without_panicking() {
         if let Ok(s) = Scenario::from_json_validated(&text) {
             let mut sim = ibcc_core::sim::Run::new(&s).expect("a validated scenario builds");
             sim.step(2000); // and runs
+            accepted += 1;
         }
     }
+    assert!(accepted > 0, "some damage is harmless, and those scenarios run");
 }
 
 /// Values that used to overflow integer time (found in review) are refused by name, and the largest accepted ones
@@ -389,9 +395,10 @@ fn channels_are_named_by_direction_like_results() {
     moved.nodes[0].x = Some(-1.0);
     moved.name = "other".into();
     assert_eq!(moved.without_layout(), s.without_layout());
-    // The digest follows what changes a run, not the layout.
+    // The digest follows what changes a run, not the layout; exported answers carry it, so it must not drift
+    // (a change of the preset or of the format's JSON moves it: record the new one and say why).
     assert_eq!(moved.digest(), s.digest());
-    assert_eq!(s.digest().len(), 16);
+    assert_eq!(s.digest(), PINNED_FIG2_DIGEST);
     moved.seed += 1;
     assert_ne!(moved.digest(), s.digest());
 }

@@ -205,9 +205,15 @@ test('the congestion tree is highlighted and the plots can be chosen', async () 
   assert.match(await page.getByTestId('card').innerText(), /B->BC: .*utilization.*marks.*waiting for credit.*Root/);
   await screenshot(page, 'editor-congestion-tree');
 
-  for (const [kind, min] of [['limits', 1], ['buffers', 1], ['marks', 0]]) {
+  // Each plot kind shows its own plot (named in its accessible name): some curves, and none of marks (Fig. 2 marks
+  // nothing).
+  for (const [kind, label, curves] of [['limits', 'Flow rate limits', '>0'], ['buffers', 'Buffer occupancy', '>0'], ['marks', 'Marks per second', '0']]) {
     await page.getByTestId('plot-kind').selectOption(kind);
-    await page.waitForFunction(([m]) => Number(document.querySelector('[data-testid=rate-plot]').getAttribute('data-curves')) >= m, [min]);
+    await page.waitForFunction(([l, c]) => {
+      const p = document.querySelector('[data-testid=rate-plot]');
+      const n = Number(p.getAttribute('data-curves'));
+      return p.getAttribute('aria-label').endsWith(l) && (c === '0' ? n === 0 : n > 0);
+    }, [label, curves]);
   }
   await page.getByTestId('plot-kind').selectOption('buffers');
   await screenshot(page, 'editor-buffer-plot');

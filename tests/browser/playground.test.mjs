@@ -47,7 +47,7 @@ test('run a preset, watch it move, pause, step and reset', async () => {
   assert.equal(pngBytes.subarray(1, 4).toString(), 'PNG');
   // Per-flow results.
   await page.getByTestId('results-table').getByText(/^Flows \(7\)$/).click();
-  assert.match(await page.getByTestId('flow-row-victim').innerText(), /victim/);
+  assert.match(await page.getByTestId('flow-row-victim').innerText(), /victim[\s\S]*\d+\.\d%/, 'its throughput is shown');
   await page.waitForTimeout(300);
   assert.equal(await simMs(page), paused, 'paused time stands still');
   await page.getByRole('button', { name: 'Step' }).click();

@@ -101,8 +101,8 @@ test('save the scenario as JSON and open it again; a bad file is refused', async
 });
 
 // Links are deflated by miniz_oxide on the command line and by the browser's CompressionStream in the page: each
-// opens the other's. This one was made by the command line's format version 1 (core/tests/links.rs opens it too);
-// tests/golden/link-browser.txt was made by this page, and core/tests/links.rs opens it natively.
+// opens the other's. This one was made by the command line's format version 1 (core/tests/share_links.rs opens it too);
+// tests/golden/link-browser.txt was made by this page, and core/tests/share_links.rs opens it natively.
 test('a link made on the command line opens in the page, and the page makes links the command line opens', async () => {
   const v1 = (await readFile(new URL('../golden/link-v1.txt', import.meta.url), 'utf8')).trim();
   const page = await openPage(browser, `${server.url}#s=${v1}`);

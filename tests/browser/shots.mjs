@@ -1,12 +1,15 @@
-// Screenshots of the playground at the sizes people use it (a look, not a test): 1280x720, 1024x768 with touch,
-// 390x844, in light and dark, each after running INFOCOM'03 Fig. 2 to its victim's interval. Usage, after
-// `trunk build --release`: node tests/browser/shots.mjs [output folder] [preset]
+// Screenshots of the page at the sizes people use it (a look, not a test): 1280x720, 1024x768 with touch, 390x844,
+// in light and dark: the playground after running INFOCOM'03 Fig. 2 (or the preset given) to its victim's interval,
+// and with `--views` also the settings panel, the A/B comparison and a sweep. Usage, after `trunk build --release`:
+//   node tests/browser/shots.mjs [output folder] [preset] [--views]
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { serveDist, launchBrowser } from './harness.mjs';
+import { serveDist, launchBrowser, openTab } from './harness.mjs';
 
-const out = process.argv[2] ?? join(import.meta.dirname, 'output', 'shots');
-const preset = process.argv[3] ?? 'infocom03-fig2';
+const args = process.argv.slice(2).filter((a) => a !== '--views');
+const views = process.argv.includes('--views');
+const out = args[0] ?? join(import.meta.dirname, 'output', 'shots');
+const preset = args[1] ?? 'infocom03-fig2';
 const sizes = [
   { name: 'desktop', viewport: { width: 1280, height: 720 } },
   { name: 'tablet', viewport: { width: 1024, height: 768 }, hasTouch: true },
@@ -32,10 +35,36 @@ try {
       const file = join(out, `${size.name}-${colorScheme}.png`);
       await page.screenshot({ path: file });
       console.log(file, await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight]));
+      if (views) await viewShots(page, `${size.name}-${colorScheme}`);
       await context.close();
     }
   }
 } finally {
   await browser.close();
   await server.close();
+}
+
+/// The settings panel, A/B (B with naive marking, run to the end) and a sweep of buffer sizes.
+async function viewShots(page, tag) {
+  const shot = async (what) => {
+    const file = join(out, `${what}-${tag}.png`);
+    await page.screenshot({ path: file });
+    console.log(file);
+  };
+  await openTab(page, 'settings');
+  await page.waitForTimeout(300);
+  await shot('settings');
+  await page.getByTestId('tab-compare').click();
+  await page.getByTestId('compare-setup').click();
+  await page.getByTestId('compare-b-settings').click();
+  await page.getByTestId('input-b-marking-policy').selectOption('naive');
+  await page.getByTestId('compare-run').click();
+  await page.getByTestId('compare-results').waitFor({ timeout: 90000 }).catch(() => console.log('no A/B results'));
+  await shot('compare');
+  await page.getByTestId('tab-sweep').click();
+  await page.getByTestId('sweep-values1').fill('2, 4, 8');
+  await page.getByTestId('sweep-run').click();
+  await page.waitForFunction(() => /done/.test(document.querySelector('[data-testid=sweep-status]')?.innerText ?? ''), null, { timeout: 120000 })
+    .catch(() => console.log('sweep not done'));
+  await shot('sweep');
 }

@@ -2,6 +2,7 @@
 // as the playground's scenario; the results equal the playground's own run of that point.
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { serveDist, closePages, launchBrowser, openPage, screenshot, openTab, waitSim } from './harness.mjs';
 
 let server, browser;
@@ -33,8 +34,14 @@ test('sweep buffer sizes in workers, plot them, open a point', async () => {
   // The plot and its numbers download.
   const [csv] = await Promise.all([page.waitForEvent('download'), page.getByTestId('sweep-export-csv').click()]);
   assert.equal(csv.suggestedFilename(), 'ibcc-sweep.csv');
+  // A header (the swept setting's path, then a column per curve: one per seed) and a row per buffer size.
+  const lines = (await readFile(await csv.path(), 'utf8')).trim().split('\n');
+  assert.match(lines[0], /^switch\.buffer_packets,Seed = 1,Seed = 2$/);
+  assert.deepEqual(lines.slice(1).map((l) => l.split(',')[0]), ['1', '2', '3', '4']);
+  assert.ok(lines.slice(1).every((l) => l.split(',').slice(1).every((v) => Number(v) > 0 && Number(v) <= 100)), lines.join('\n'));
   const [png] = await Promise.all([page.waitForEvent('download'), page.getByTestId('sweep-export-png').click()]);
   assert.equal(png.suggestedFilename(), 'ibcc-sweep.png');
+  assert.equal((await readFile(await png.path())).subarray(1, 4).toString(), 'PNG');
   await screenshot(page, 'sweep-done');
 
   // Open the point: the playground runs the same scenario, to the same inter-switch utilization.

@@ -6,8 +6,9 @@ use serde_json::Value;
 
 /// Most points a sweep in the browser may have (each a full run in a web worker).
 pub const BROWSER_MAX_POINTS: usize = 400;
-/// Most points one `ibcc sweep` may have.
+/// Most points one `ibcc sweep` may have, and most values one of its axes may have.
 pub const CLI_MAX_POINTS: usize = 1_000_000;
+pub const CLI_MAX_AXIS_VALUES: usize = 100_000;
 
 /// One swept setting.
 #[derive(Debug, Clone, PartialEq)]
@@ -38,14 +39,32 @@ pub fn range(from: f64, to: f64, step: f64, max: usize) -> Result<Vec<Value>, St
     Ok((0..=n as usize).map(|i| number(from + i as f64 * step)).collect())
 }
 
+/// Why a grid cannot be swept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SizeError {
+    /// No axis, or an axis without values.
+    Empty,
+    /// More points (the first) than allowed (the second).
+    TooMany(usize, usize),
+}
+
+impl std::fmt::Display for SizeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Empty => f.write_str("choose at least one setting and its values"),
+            Self::TooMany(n, max) => write!(f, "{n} points is too many (at most {max})"),
+        }
+    }
+}
+
 /// How many points `axes` make; an error if none, or more than `max`.
-pub fn size(axes: &[Axis], max: usize) -> Result<usize, String> {
+pub fn size(axes: &[Axis], max: usize) -> Result<usize, SizeError> {
     let total = axes.iter().try_fold(1usize, |n, a| n.checked_mul(a.values.len())).unwrap_or(usize::MAX);
     if axes.is_empty() || total == 0 {
-        return Err(String::from("choose at least one setting and its values"));
+        return Err(SizeError::Empty);
     }
     if total > max {
-        return Err(format!("{total} points is too many (at most {max})"));
+        return Err(SizeError::TooMany(total, max));
     }
     Ok(total)
 }
@@ -76,7 +95,7 @@ mod tests {
             Axis { path: "b".into(), values: vec![Value::from("x"), Value::from("y"), Value::from("z")] },
         ];
         assert_eq!(size(&axes, 6), Ok(6));
-        assert!(size(&axes, 5).is_err() && size(&[], 5).is_err());
+        assert_eq!((size(&axes, 5), size(&[], 5)), (Err(SizeError::TooMany(6, 5)), Err(SizeError::Empty)));
         assert_eq!(point(&axes, 0), [Value::from(1), Value::from("x")]);
         assert_eq!(point(&axes, 1), [Value::from(1), Value::from("y")], "the last axis varies fastest");
         assert_eq!(point(&axes, 5), [Value::from(2), Value::from("z")]);

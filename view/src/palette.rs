@@ -305,11 +305,20 @@ mod tests {
     }
 
     #[test]
-    fn colour_does_not_depend_on_other_scenarios_curves() {
-        // The same three groups give the same colours whatever links or groups a plot shows beside them.
-        let a = group_colours(&["local", "remote", "victim"]);
-        let b = group_colours(&["local", "remote", "victim"]);
-        assert_eq!(a, b);
+    fn colour_does_not_depend_on_the_curves_beside_it() {
+        // A plot's curves (links interleaved, groups in any order) get each group its scenario-wide colour.
+        use crate::plot::{colours, Curve, What};
+        let groups = ["local", "remote", "victim"].map(String::from);
+        let want = group_colours(&groups);
+        let curve = |w: What| Curve::new("", Vec::new(), w);
+        let curves = [
+            curve(What::Link(4)),
+            curve(What::Group("victim".into())),
+            curve(What::Link(0)),
+            curve(What::Group("local".into())),
+        ];
+        let got = colours(&curves, &groups);
+        assert_eq!((got[1], got[3]), (want[2], want[0]));
     }
 
     /// WCAG's relative luminance of a `#rrggbb`.

@@ -490,6 +490,40 @@ pub fn class_summary(rows: &[ClassRow]) -> (Vec<(String, String)>, Vec<StudentOu
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `s` with the setting at `path` changed to another value a student could give it (a block switched on or
+    /// off, a flow's start moved).
+    fn changed_setting(s: &Scenario, path: &str) -> Scenario {
+        let mut c = s.clone();
+        match path {
+            "pft" => c.pft = if c.pft.is_some() { None } else { Some(Default::default()) },
+            "ib_cc" => c.ib_cc = if c.ib_cc.is_some() { None } else { Some(Default::default()) },
+            "flows" => c.flows[0].start_ns += 1,
+            _ => {
+                let now = s.setting(path).unwrap_or(Value::Null);
+                let other = match (&now, ibcc_view::settings::find(path)) {
+                    (Value::Bool(b), _) => Value::Bool(!b),
+                    (Value::String(v), Some(set)) => {
+                        set.choices.iter().map(|ch| ch.json()).find(|x| x.as_str() != Some(v)).expect("another choice")
+                    }
+                    (Value::Number(n), _) => {
+                        n.as_u64().map_or_else(|| Value::from(n.as_f64().unwrap_or(0.5) / 2.0), |x| Value::from(x + 1))
+                    }
+                    _ => Value::from(2),
+                };
+                // (Validation may refuse the new value; the check compares settings, not validity.)
+                let mut v = ibcc_core::scenario::to_value(&c);
+                let mut at = &mut v;
+                for key in path.split('.') {
+                    at = at.get_mut(key).expect("a setting of the format");
+                }
+                *at = other;
+                c = from_value(&v).expect("the same format");
+            }
+        }
+        assert_ne!(c.setting(path), s.setting(path), "{path} changed");
+        c
+    }
     use ibcc_core::sim::Run;
 
     fn lib() -> Library {
@@ -601,14 +635,9 @@ mod tests {
             let mut changed = s.clone();
             changed.seed += 1;
             for path in &e.locked {
-                let mut c = s.clone();
-                if path == "marking.policy" {
-                    c.marking.policy = match c.marking.policy {
-                        ibcc_core::scenario::MarkingPolicy::Naive => ibcc_core::scenario::MarkingPolicy::None,
-                        _ => ibcc_core::scenario::MarkingPolicy::Naive,
-                    };
-                    assert_eq!(e.check(&c, Some(v), 100.0 * v), Verdict::Locked(path.clone()));
-                }
+                // Every locked setting, changed as a student could: the verdict names it.
+                let c = changed_setting(&s, path);
+                assert_eq!(e.check(&c, Some(v), 100.0 * v), Verdict::Locked(path.clone()), "{}: {path}", e.id);
             }
             assert!(matches!(e.check(&changed, Some(v), 100.0 * v), Verdict::Right { .. }), "the seed is not locked");
         }

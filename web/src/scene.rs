@@ -457,8 +457,8 @@ mod tests {
         // A 4-packet buffer: 3.2 packets leave less than one packet of room.
         assert!(buffer_full(0.8, 3.2) && buffer_full(1.0, 4.0));
         assert!(!buffer_full(0.75, 3.0) && !buffer_full(0.0, 0.0));
-        // One packet deep: any packet fills it.
-        assert!(buffer_full(0.5, 0.5) && !buffer_full(0.0, 0.0));
+        // One packet deep: any packet fills it, an empty one is not full.
+        assert!(buffer_full(0.5, 0.5) && buffer_full(1.0, 1.0) && !buffer_full(0.0, 0.0));
     }
 
     #[test]

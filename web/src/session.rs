@@ -67,104 +67,81 @@ pub fn paper_numbers(s: &Scenario) -> Vec<PaperNumber> {
 /// its wasm holds one copy of the simulation's event loop, not one per observer.
 #[derive(Debug, Clone)]
 pub struct Watch {
-    report: Report,
+    /// The report, and the fingerprint when it is kept: told of every event.
+    told: (Report, Option<Fingerprint>),
     trace: Option<Trace>,
     meter: Option<Meter>,
-    fingerprint: Option<Fingerprint>,
 }
 
 impl Watch {
     /// The report alone (a sweep point, a benchmark run).
     pub fn report(sim: &Simulation) -> Self {
-        Self { report: Report::new(sim), trace: None, meter: None, fingerprint: None }
+        Self { told: (Report::new(sim), None), trace: None, meter: None }
     }
 
     /// The report and the golden fingerprint.
     pub fn fingerprinted(sim: &Simulation) -> Self {
-        Self { fingerprint: Some(Fingerprint::default()), ..Self::report(sim) }
+        Self { told: (Report::new(sim), Some(Fingerprint::default())), trace: None, meter: None }
+    }
+
+    fn report_of(&self) -> &Report {
+        &self.told.0
     }
 
     /// The results of `sim` so far.
     pub fn results(&self, sim: &Simulation) -> Results {
-        self.report.results(sim)
+        self.report_of().results(sim)
     }
 
     /// The fingerprint so far, if it is kept.
     pub fn fingerprint(&self) -> Option<u64> {
-        self.fingerprint.map(|f| f.value())
+        self.told.1.map(|f| f.value())
     }
 }
 
 impl Observer for Watch {
     #[inline]
     fn on_send(&mut self, channel: ChannelId, lane: Lane, marked: bool, now: Time, ends: Time) {
-        self.report.on_send(channel, lane, marked, now, ends);
-        if let Some(f) = &mut self.fingerprint {
-            f.on_send(channel, lane, marked, now, ends);
-        }
+        self.told.on_send(channel, lane, marked, now, ends);
     }
     #[inline]
     fn on_stall_end(&mut self, channel: ChannelId, since: Time, now: Time) {
-        self.report.on_stall_end(channel, since, now);
-        if let Some(f) = &mut self.fingerprint {
-            f.on_stall_end(channel, since, now);
-        }
+        self.told.on_stall_end(channel, since, now);
     }
     #[inline]
     fn on_vl_stall_end(&mut self, channel: ChannelId, vl: u8, since: Time, now: Time) {
-        self.report.on_vl_stall_end(channel, vl, since, now);
-        if let Some(f) = &mut self.fingerprint {
-            f.on_vl_stall_end(channel, vl, since, now);
-        }
+        self.told.on_vl_stall_end(channel, vl, since, now);
     }
     #[inline]
     fn on_mark(&mut self, channel: ChannelId, now: Time) {
-        self.report.on_mark(channel, now);
-        if let Some(f) = &mut self.fingerprint {
-            f.on_mark(channel, now);
-        }
+        self.told.on_mark(channel, now);
     }
     #[inline]
     fn on_inject(&mut self, flow: u32, now: Time, ends: Time) {
-        self.report.on_inject(flow, now, ends);
-        if let Some(f) = &mut self.fingerprint {
-            f.on_inject(flow, now, ends);
-        }
+        self.told.on_inject(flow, now, ends);
     }
     #[inline]
     fn on_deliver(&mut self, flow: u32, injected_at: Time, now: Time) {
-        self.report.on_deliver(flow, injected_at, now);
-        if let Some(f) = &mut self.fingerprint {
-            f.on_deliver(flow, injected_at, now);
-        }
+        self.told.on_deliver(flow, injected_at, now);
     }
     #[inline]
     fn on_ack(&mut self, flow: u32, marked: bool, now: Time) {
-        self.report.on_ack(flow, marked, now);
-        if let Some(f) = &mut self.fingerprint {
-            f.on_ack(flow, marked, now);
-        }
+        self.told.on_ack(flow, marked, now);
     }
     #[inline]
     fn on_cn(&mut self, flow: u32, now: Time) {
-        self.report.on_cn(flow, now);
-        if let Some(f) = &mut self.fingerprint {
-            f.on_cn(flow, now);
-        }
+        self.told.on_cn(flow, now);
     }
     #[inline]
     fn on_occupancy(&mut self, switch: u32, port: PortId, before: u32, after: u32, now: Time) {
-        self.report.on_occupancy(switch, port, before, after, now);
-        if let Some(f) = &mut self.fingerprint {
-            f.on_occupancy(switch, port, before, after, now);
-        }
+        self.told.on_occupancy(switch, port, before, after, now);
     }
     fn next_sample(&self) -> Time {
         let trace = self.trace.as_ref().map_or(Time::MAX, Trace::next_ps);
         trace.min(self.meter.as_ref().map_or(Time::MAX, Meter::next_ps))
     }
     fn sample(&mut self, sim: &Simulation) {
-        let snap = self.report.snapshot(sim);
+        let snap = self.report_of().snapshot(sim);
         if let Some(t) = &mut self.trace {
             t.record(&snap);
         }
@@ -215,12 +192,12 @@ impl Session {
 
     /// The measurements so far.
     pub fn results(&self) -> Results {
-        self.watch.report.results(&self.sim)
+        self.watch.report_of().results(&self.sim)
     }
 
     /// A named measurement so far.
     pub fn measure(&self, m: &Measurement) -> Result<f64, ibcc_core::sim::MeasureError> {
-        self.watch.report.measure(&self.sim, m)
+        self.watch.report_of().measure(&self.sim, m)
     }
 
     pub fn is_finished(&self) -> bool {
@@ -251,7 +228,7 @@ impl Session {
 
     /// The present, to draw.
     pub fn frame(&self) -> Frame {
-        let report = &self.watch.report;
+        let report = self.watch.report_of();
         let snapshot = report.snapshot(&self.sim);
         let recent = self.watch.meter.as_ref().map(|m| m.recent(&snapshot)).unwrap_or_default();
         let tree = congestion::tree(&snapshot, recent.stall, &self.paths, &self.flow_vls);
@@ -272,7 +249,7 @@ impl Session {
             .map(|p| Reported {
                 what: p.what.clone(),
                 paper: p.paper.clone(),
-                ours: self.watch.report.measure(&self.sim, &p.measurement).ok(),
+                ours: self.watch.report_of().measure(&self.sim, &p.measurement).ok(),
             })
             .collect()
     }
@@ -280,7 +257,7 @@ impl Session {
     /// The curves of a plot: at most `max` of the page's series, or the core's rate series.
     pub fn curves(&self, kind: PlotKind, results: &Results, max: usize) -> Vec<Curve> {
         match kind {
-            PlotKind::Rates => rate_curves(&self.sim, &self.watch.report, results),
+            PlotKind::Rates => rate_curves(&self.sim, self.watch.report_of(), results),
             other => self.watch.trace.as_ref().map(|t| t.curves(other, self.sim.scenario(), max)).unwrap_or_default(),
         }
     }
@@ -369,7 +346,10 @@ mod tests {
         assert_eq!(f.reported[0].ours, None, "measured over 40-60 ms: not reached in 2 ms");
         let curves = run.curves(PlotKind::Rates, &f.results, 8);
         assert_eq!(curves[0].label, "B->BC");
-        assert!(run.curves(PlotKind::Buffers, &f.results, 8).len() <= 8);
+        let buffers = run.curves(PlotKind::Buffers, &f.results, 8);
+        assert!(!buffers.is_empty() && buffers.len() <= 8, "{}", buffers.len());
+        let isl = buffers.iter().find(|c| c.label == "at A->B").expect("B's buffer from the inter-switch link");
+        assert!(isl.points.iter().any(|p| p.1 >= 3.0), "it fills as congestion spreads");
     }
 
     #[test]

@@ -10,6 +10,7 @@ use ibcc_view::plot::{Curve, What};
 use ibcc_view::{names, settings};
 use serde_json::Value;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 /// Values typed by the user: `1..8` (step 1), `1..16 step 2`, or a comma-separated list of numbers, words
 /// (`lipd, aimd`) or `true`/`false`.
@@ -42,7 +43,10 @@ pub fn parse_values(text: &str) -> Result<Vec<Value>, String> {
 
 /// Every point's values and scenario, validated; the error names the point's values.
 pub fn points(base: &Scenario, axes: &[Axis]) -> Result<Vec<(Vec<Value>, Scenario)>, String> {
-    let total = grid::size(axes, BROWSER_MAX_POINTS).map_err(|e| format!("{e} for the browser; use ibcc sweep"))?;
+    let total = grid::size(axes, BROWSER_MAX_POINTS).map_err(|e| match e {
+        grid::SizeError::TooMany(..) => format!("{e} for the browser; use ibcc sweep"),
+        grid::SizeError::Empty => e.to_string(),
+    })?;
     (0..total)
         .map(|index| {
             let values = grid::point(axes, index);
@@ -92,7 +96,7 @@ impl Quantity {
     pub fn label(&self) -> String {
         match self {
             Self::Aggregate => String::from("aggregate throughput (% of a link)"),
-            Self::Group(g) => format!("{}' throughput (%)", names::group_curve(g)),
+            Self::Group(g) => format!("throughput of the {} (%)", names::group_curve(g)),
             Self::Link(l) => format!("utilization of {l} (%)"),
         }
     }
@@ -144,7 +148,7 @@ pub fn quantities(s: &Scenario) -> Vec<Quantity> {
 
 /// The plot of a sweep: `quantity` against the first axis (its values if all are numbers, else their positions),
 /// one curve per combination of the other axes' values. Points without results yet are left out.
-pub fn curves(axes: &[Axis], results: &[Option<Results>], quantity: &Quantity) -> (Vec<Curve>, bool) {
+pub fn curves(axes: &[Axis], results: &[Option<Rc<Results>>], quantity: &Quantity) -> (Vec<Curve>, bool) {
     let Some(first) = axes.first() else { return (Vec::new(), false) };
     let numeric = first.values.iter().all(Value::is_number);
     let x = |i: usize| if numeric { first.values[i].as_f64().unwrap_or(i as f64) } else { i as f64 };
@@ -163,7 +167,7 @@ pub fn curves(axes: &[Axis], results: &[Option<Results>], quantity: &Quantity) -
             let values = grid::point(rest, j);
             let label = if rest.is_empty() { quantity.label() } else { describe(rest, &values) };
             let points = (0..n0)
-                .filter_map(|i| results.get(i * n1 + j).and_then(Option::as_ref).map(|r| (x(i), quantity.value(r))))
+                .filter_map(|i| results.get(i * n1 + j).and_then(Option::as_deref).map(|r| (x(i), quantity.value(r))))
                 .collect();
             Curve::new(label, points, what)
         })
@@ -212,13 +216,13 @@ mod tests {
             Axis { path: "switch.buffer_packets".into(), values: parse_values("2, 4").unwrap() },
             Axis { path: "seed".into(), values: parse_values("1, 2").unwrap() },
         ];
-        let results: Vec<Option<Results>> = points(&base, &axes)
+        let results: Vec<Option<Rc<Results>>> = points(&base, &axes)
             .unwrap()
             .iter()
             .map(|(_, s)| {
                 let mut sim = Run::new(s).unwrap();
                 sim.run();
-                Some(sim.results())
+                Some(Rc::new(sim.results()))
             })
             .collect();
         let q = Quantity::Link("B->BC".into());

@@ -200,8 +200,13 @@ mod tests {
         let peak = buffers[0].points.iter().map(|p| p.1).fold(0.0, f64::max);
         assert!(peak >= 2.0, "packets queue at the root (more than the one cutting through): {peak}");
         let marks = t.curves(PlotKind::Marks, &s, 6);
-        assert!(!marks.is_empty() && marks.iter().all(|c| c.points.iter().all(|p| p.1 >= 0.0)));
-        assert!(marks[0].points.iter().any(|p| p.1 > 0.0));
+        assert!(!marks.is_empty());
+        // Marks per second over each sample interval add up to the link's marks, and the busiest link comes first.
+        let total = |c: &Curve| c.points.windows(2).map(|w| w[1].1 * (w[1].0 - w[0].0) / 1e3).sum::<f64>();
+        let What::Link(first) = marks[0].what else { panic!("a link") };
+        let want = *t.marks[first as usize].last().unwrap() as f64;
+        assert!(want > 0.0 && (total(&marks[0]) - want).abs() < 1e-6 * want, "{} vs {want}", total(&marks[0]));
+        assert!(marks.windows(2).all(|w| total(&w[0]) >= total(&w[1]) - 1e-6));
     }
 
     #[test]

@@ -124,22 +124,24 @@ mod tests {
         }
     }
 
-    /// Stepping up one IPD every `rpi` ACKs (ACKs `1 + ipd` packet times apart) takes about as long as the continuous
-    /// curve: the sum of the per-step ACK intervals stays within half an ACK interval per step of `Finc`'s time.
+    /// The time the tables take from Rmin to Rmax, stepping up one IPD every `rpi` ACKs (ACKs `1 + ipd` packet
+    /// times apart), against the continuous `Finc` (INFOCOM'03 Fig. 5), in packet times. LIPD's tables follow the
+    /// curve (within 5%). FIMD's and AIMD's cannot: the HP template steps one IPD per increase, at least one ACK
+    /// each, so no table climbs faster than `Σ (1 + ipd)` = 32,895 packet times, where continuous FIMD takes 2,048
+    /// (docs/reproduction.md, "Discrete rates"); AIMD, whose continuous climb is slow at high rates, ends 47% slower.
     #[test]
-    fn discrete_climb_tracks_the_continuous_time() {
+    fn discrete_climb_against_the_continuous_time() {
         let p = ResponseParams::PAPER;
-        for f in ResponseFunction::ALL {
+        let floor: f64 = (1..=255u32).map(|ipd| f64::from(1 + ipd)).sum();
+        for (f, ratio) in
+            [(ResponseFunction::Lipd, 0.97), (ResponseFunction::Aimd, 1.47), (ResponseFunction::Fimd, 16.5)]
+        {
             let t = IpdTable::new(f, p);
-            let mut elapsed = 0.0;
-            let mut slack = 0.0;
-            for ipd in (1..=t.max_ipd()).rev() {
-                let interval = 1.0 + f64::from(ipd);
-                elapsed += f64::from(t.rpi(ipd)) * interval;
-                slack += interval / 2.0 + if t.rpi(ipd) == 1 { interval } else { 0.0 };
-            }
+            let elapsed: f64 = (1..=t.max_ipd()).map(|ipd| f64::from(t.rpi(ipd)) * (1.0 + f64::from(ipd))).sum();
             let continuous = f.time_to_rmax(&p);
-            assert!((elapsed - continuous).abs() <= slack, "{f}: {elapsed} vs {continuous} (slack {slack})");
+            assert!(elapsed >= floor, "{f}: {elapsed} below one step per ACK");
+            let got = elapsed / continuous;
+            assert!((got - ratio).abs() < 0.02 * ratio, "{f}: discrete/continuous {got:.3}, documented {ratio}");
         }
     }
 }

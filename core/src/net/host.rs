@@ -395,11 +395,11 @@ impl<C> FlowState<C> {
         }
     }
 
-    /// It starts a packet at `now`, its rate having allowed it from `rate_ok_at`: returns the packet's PSN and what
-    /// held it back last (the HP slides' RWL: the window if it opened last, the rate timer if that ran out last,
-    /// or something else, the NIC, credits or other flows, if both were already satisfied).
-    pub fn send(&mut self, now: Time, rate_ok_at: Time) -> (u32, Limiter) {
-        let window_ok_at = self.window_open_at;
+    /// It starts a packet at `now`: returns the packet's PSN and what held it back last (the HP slides' RWL: the
+    /// window if it opened last, the rate timer if that ran out last, or something else, the NIC, credits or other
+    /// flows, if both were already satisfied).
+    pub fn send(&mut self, now: Time) -> (u32, Limiter) {
+        let (rate_ok_at, window_ok_at) = (self.rate_ok_at, self.window_open_at);
         let limiter = if rate_ok_at.max(window_ok_at) < now {
             Limiter::Other
         } else if window_ok_at >= rate_ok_at {

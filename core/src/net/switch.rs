@@ -299,7 +299,7 @@ impl<C> SwitchState<C> {
 
     /// Packets waiting to start, data (`Lane::kind` 0) or ACKs (1).
     #[inline]
-    pub fn waiting(&self, kind: usize) -> u32 {
+    pub fn waiting_packets(&self, kind: usize) -> u32 {
         self.waiting[kind]
     }
 
@@ -357,6 +357,12 @@ impl<C> SwitchState<C> {
     #[inline]
     pub fn output_vl(&self, out: PortId, lane: Lane) -> OutputVl {
         u32::from(out) * u32::from(self.vls) + u32::from(lane.vl().unwrap_or(0))
+    }
+
+    /// Input VL `(port, vl)` as congestion control numbers them: `port × VLs + vl`, as output VLs.
+    #[inline]
+    pub fn input_vl(&self, port: PortId, lane: Lane) -> u32 {
+        u32::from(port) * u32::from(self.vls) + u32::from(lane.vl().unwrap_or(0))
     }
 
     /// The data packets in the buffers bound for each output VL (`output_vl`): those that have not started, and

@@ -173,7 +173,7 @@ impl Simulation {
     fn inject(&mut self, f: usize, channel: ChannelId, obs: &mut impl Observer) {
         let now = self.queue.now();
         let flow = &mut self.flows[f];
-        let (psn, limiter) = flow.send(now, flow.rate_ok_at());
+        let (psn, limiter) = flow.send(now);
         flow.cc_mut().on_send(limiter);
         if !flow.reliable() {
             // No ACKs will come: the source counts each packet it sends as an unmarked ACK (its RPI and `finc`

@@ -110,6 +110,72 @@ impl<A: Observer, B: Observer> Observer for (A, B) {
     }
 }
 
+/// An observer or none (a fingerprint kept only when asked for).
+impl<T: Observer> Observer for Option<T> {
+    #[inline]
+    fn on_send(&mut self, channel: ChannelId, lane: Lane, marked: bool, now: Time, ends: Time) {
+        if let Some(o) = self {
+            o.on_send(channel, lane, marked, now, ends);
+        }
+    }
+    #[inline]
+    fn on_stall_end(&mut self, channel: ChannelId, since: Time, now: Time) {
+        if let Some(o) = self {
+            o.on_stall_end(channel, since, now);
+        }
+    }
+    #[inline]
+    fn on_vl_stall_end(&mut self, channel: ChannelId, vl: u8, since: Time, now: Time) {
+        if let Some(o) = self {
+            o.on_vl_stall_end(channel, vl, since, now);
+        }
+    }
+    #[inline]
+    fn on_mark(&mut self, channel: ChannelId, now: Time) {
+        if let Some(o) = self {
+            o.on_mark(channel, now);
+        }
+    }
+    #[inline]
+    fn on_inject(&mut self, flow: u32, now: Time, ends: Time) {
+        if let Some(o) = self {
+            o.on_inject(flow, now, ends);
+        }
+    }
+    #[inline]
+    fn on_deliver(&mut self, flow: u32, injected_at: Time, now: Time) {
+        if let Some(o) = self {
+            o.on_deliver(flow, injected_at, now);
+        }
+    }
+    #[inline]
+    fn on_ack(&mut self, flow: u32, marked: bool, now: Time) {
+        if let Some(o) = self {
+            o.on_ack(flow, marked, now);
+        }
+    }
+    #[inline]
+    fn on_cn(&mut self, flow: u32, now: Time) {
+        if let Some(o) = self {
+            o.on_cn(flow, now);
+        }
+    }
+    #[inline]
+    fn on_occupancy(&mut self, switch: u32, port: PortId, before: u32, after: u32, now: Time) {
+        if let Some(o) = self {
+            o.on_occupancy(switch, port, before, after, now);
+        }
+    }
+    fn next_sample(&self) -> Time {
+        self.as_ref().map_or(Time::MAX, Observer::next_sample)
+    }
+    fn sample(&mut self, sim: &Simulation) {
+        if let Some(o) = self {
+            o.sample(sim);
+        }
+    }
+}
+
 /// An observer lent to a step (so a caller keeps its own and can pair it with another).
 impl<T: Observer + ?Sized> Observer for &mut T {
     #[inline]

@@ -69,8 +69,9 @@ pub struct Report {
 }
 
 impl Report {
-    /// An empty report for `sim`, which has not run yet.
+    /// An empty report for `sim`, which has not run yet (a report begun later would miss what came before).
     pub fn new(sim: &Simulation) -> Self {
+        debug_assert_eq!(sim.events(), 0, "a report watches a run from its start");
         let s = sim.scenario();
         // (The scenario compiled, so its spacing is known; no panic, whose message would format floats in wasm.)
         let sample = s.series_sample_ns().unwrap_or_else(|_| s.measure.sample_ns()) * NS;

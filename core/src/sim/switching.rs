@@ -6,7 +6,7 @@
 use super::events::Event;
 use super::observe::Observer;
 use super::Simulation;
-use crate::cc::{BufferCheck, InputVl, Start, SwitchCc, SwitchControl};
+use crate::cc::{BufferCheck, Start, SwitchCc, SwitchControl};
 use crate::net::channel::ChannelState;
 use crate::net::packet::{Lane, PacketId, CREDIT_BLOCK_BYTES};
 use crate::net::switch::{Arrival, Candidate, SwitchState};
@@ -16,12 +16,6 @@ use crate::net::vl::MAX_DATA_VLS;
 /// Whole credit blocks needed for `bytes` bytes.
 fn blocks_of(bytes: u64) -> u32 {
     bytes.div_ceil(u64::from(CREDIT_BLOCK_BYTES)).min(u64::from(u32::MAX)) as u32
-}
-
-/// Input `port`'s data VL `lane` as congestion control numbers input VLs.
-#[inline]
-fn input_vl<C>(sw: &SwitchState<C>, port: PortId, lane: Lane) -> InputVl {
-    sw.output_vl(port, lane)
 }
 
 impl Simulation {
@@ -47,7 +41,7 @@ impl Simulation {
         }
         if lane.is_data() {
             obs.on_occupancy(slot as u32, port, port_before, port_before + p.blocks, now);
-            let (ovl, ivl) = (sw.output_vl(out, lane), input_vl(sw, port, lane));
+            let (ovl, ivl) = (sw.output_vl(out, lane), sw.input_vl(port, lane));
             match sw.cc_mut().on_arrival(ovl, ivl, before, after) {
                 BufferCheck::None => {}
                 BufferCheck::Full => self.buffer_full(slot, port, lane, obs),
@@ -95,7 +89,7 @@ impl Simulation {
             };
             held += arrived.saturating_sub(sent);
         }
-        let ivl = input_vl(sw, port, lane);
+        let ivl = sw.input_vl(port, lane);
         if self.switches[slot].cc_mut().on_received(ivl, held) {
             self.buffer_full(slot, port, lane, obs);
         }
@@ -137,7 +131,7 @@ impl Simulation {
             let mut found = 0;
             for ack in [true, false] {
                 let sw = &self.switches[slot];
-                if sw.waiting(usize::from(ack)) == 0 {
+                if sw.waiting_packets(usize::from(ack)) == 0 {
                     continue;
                 }
                 for &out in sw.pending_outputs() {
@@ -176,7 +170,7 @@ impl Simulation {
             }
             let Some(cand) = best else { break };
             // An ACK scan stops before the data lanes, which may hold candidates of their own.
-            let last = found == 1 && (cand.lane.is_data() || self.switches[slot].waiting(0) == 0);
+            let last = found == 1 && (cand.lane.is_data() || self.switches[slot].waiting_packets(0) == 0);
             self.start_from_switch(slot, cand, obs);
             if last {
                 break;
@@ -221,7 +215,7 @@ impl Simulation {
         if lane.is_data() {
             let used = sw.data_used(port);
             obs.on_occupancy(slot as u32, port, used + blocks, used, now);
-            let (ovl, ivl) = (sw.output_vl(entry.out, lane), input_vl(sw, port, lane));
+            let (ovl, ivl) = (sw.output_vl(entry.out, lane), sw.input_vl(port, lane));
             sw.cc_mut().on_departure(ovl, ivl, after);
         }
         // The channel a port receives on is the reverse of the one it sends on (topology numbering).

@@ -58,6 +58,9 @@ impl SimWorker {
 
 impl Drop for SimWorker {
     fn drop(&mut self) {
+        // Its handlers go with it: a message the browser had already queued must find none (not a freed closure).
+        self.worker.set_onmessage(None);
+        self.worker.set_onerror(None);
         self.worker.terminate();
     }
 }

@@ -22,8 +22,9 @@ use yew::prelude::*;
 /// One side's run as the view shows it: its last frame and curves, or why it failed.
 #[derive(Debug, Clone, Default, PartialEq)]
 struct Side {
-    frame: Option<Box<FrameMsg>>,
-    curves: Vec<Curve>,
+    // (Shared, not copied: a reducer's state is cloned at every frame.)
+    frame: Option<Rc<FrameMsg>>,
+    curves: Rc<Vec<Curve>>,
     error: Option<String>,
 }
 
@@ -45,10 +46,11 @@ impl Reducible for Sides {
         match action {
             SideAction::Started => next = Sides::default(),
             SideAction::Frame(i, f) => {
-                if let Some(c) = &f.curves {
-                    next.0[i].curves = c.clone();
+                let mut f = *f;
+                if let Some(c) = f.curves.take() {
+                    next.0[i].curves = Rc::new(c);
                 }
-                next.0[i].frame = Some(f);
+                next.0[i].frame = Some(Rc::new(f));
             }
             SideAction::Failed(i, e) => next.0[i].error = Some(e),
         }
@@ -85,6 +87,8 @@ fn start_runs(workers: &Workers, sides: &UseReducerDispatcher<Sides>, runs: [Sce
         });
         let on_fail = sides.clone();
         let on_error = Callback::from(move |e: String| on_fail.dispatch(SideAction::Failed(i, e)));
+        // The old run stops first, whether or not a new one starts.
+        workers.borrow_mut()[i] = None;
         match SimWorker::start(on_message, on_error) {
             Ok(w) => {
                 let papers = crate::session::paper_numbers(&s);

@@ -18,7 +18,7 @@ use yew::prelude::*;
 /// The registry's entry for `path` (every path the panel shows has one; `settings`' tests check the format takes
 /// each one's choices, and the browser tests find the panel's fields by their registered labels).
 fn setting(path: &str) -> &'static Setting {
-    settings::find(path).unwrap_or(&settings::SETTINGS[0])
+    settings::find(path).expect("the panel shows registered settings")
 }
 
 /// A numeric setting: how the panel shows it and how it applies a typed value (`None`: the field was left empty).

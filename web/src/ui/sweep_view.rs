@@ -45,10 +45,11 @@ const PATHS: &[&str] = &[
 /// what came back.
 #[derive(Debug, Clone, Default, PartialEq)]
 struct Job {
-    axes: Vec<Axis>,
-    scenarios: Vec<Scenario>,
-    values: Vec<Vec<Value>>,
-    results: Vec<Option<Results>>,
+    // (Shared, not copied: a reducer's state is cloned at every answer.)
+    axes: Rc<[Axis]>,
+    scenarios: Rc<[Scenario]>,
+    values: Rc<[Vec<Value>]>,
+    results: Vec<Option<Rc<Results>>>,
     done: usize,
     error: Option<String>,
     started_ms: f64,
@@ -84,7 +85,7 @@ impl Reducible for SweepState {
                 match results {
                     Ok(r) => {
                         if let Some(slot) = j.results.get_mut(id) {
-                            *slot = Some(*r);
+                            *slot = Some(Rc::from(r));
                         }
                     }
                     Err(e) => j.error = Some(e),
@@ -108,7 +109,7 @@ impl Reducible for SweepState {
 /// dropped, the workers stop).
 #[derive(Default)]
 struct Runner {
-    scenarios: Vec<Scenario>,
+    scenarios: Rc<[Scenario]>,
     next: usize,
     answered: usize,
     workers: Vec<SimWorker>,
@@ -140,12 +141,13 @@ fn start(
     let pts = points(base, &axes)?;
     let n = pts.len();
     let (values, scenarios): (Vec<_>, Vec<_>) = pts.into_iter().unzip();
+    let scenarios: Rc<[Scenario]> = scenarios.into();
     *runner.borrow_mut() = Runner { scenarios: scenarios.clone(), ..Runner::default() };
     let workers = cores().min(n);
     state.dispatch(SweepAction::Started(Job {
-        axes,
+        axes: axes.into(),
         scenarios,
-        values,
+        values: values.into(),
         results: vec![None; n],
         done: 0,
         error: None,

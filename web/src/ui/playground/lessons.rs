@@ -130,7 +130,7 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
     let go = {
         let (on_step, scenario, step_h, origin, sim) =
             (on_step.clone(), scenario.clone(), step.clone(), doc.origin.clone(), sim.clone());
-        let doc_for_compare = doc.dispatcher();
+        let (doc_for_compare, lesson_id) = (doc.dispatcher(), (*lesson).clone());
         move |s: &Step, k: usize| {
             step_h.set(k);
             let next = if s.load.is_some() || !s.set.is_empty() { s.scenario(&scenario).ok() } else { None };
@@ -158,6 +158,11 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
             // A is the step's scenario (loaded just above, in the same document), B the preset named: the A/B view
             // takes the comparison from the document when it opens.
             if let Some(b) = s.compare.as_deref().and_then(find_preset) {
+                // The A/B view replaces the playground, this panel with it, perhaps before the position is saved
+                // (an effect, after the next render): keep it now, so "Back to the lesson" comes back here.
+                if let Some(id) = &lesson_id {
+                    storage::save(SAVED_POSITION, &(id.clone(), k));
+                }
                 let b = Box::new(b.scenario());
                 doc_for_compare.dispatch(Action::Compare { b, text: s.text.clone() });
                 if let Some(location) = web_sys::window().map(|w| w.location()) {
