@@ -51,7 +51,9 @@ async function viewShots(page, tag) {
     await page.screenshot({ path: file });
     console.log(file);
   };
-  await openTab(page, 'settings');
+  // (On a phone the side panel's tabs are the view's own buttons.)
+  if (await page.getByTestId('phone-settings').isVisible()) await page.getByTestId('phone-settings').click();
+  else await openTab(page, 'settings');
   await page.waitForTimeout(300);
   await shot('settings');
   await page.getByTestId('tab-compare').click();
