@@ -6,10 +6,9 @@
 
 use crate::congestion::{self, Meter, Tree};
 use crate::trace::Trace;
-use ibcc_core::net::packet::Lane;
 use ibcc_core::net::topology::{ChannelId, PortId};
 use ibcc_core::scenario::{NodeKind, Scenario, ScenarioError};
-use ibcc_core::sim::{Fingerprint, Measurement, NeedsRestart, Observer, Report, Results, Simulation, Snapshot};
+use ibcc_core::sim::{Fingerprint, Measurement, NeedsRestart, Observer, Report, Results, Sent, Simulation, Snapshot};
 use ibcc_core::time::Time;
 use ibcc_view::names::PlotKind;
 use ibcc_view::plot::{Curve, What};
@@ -101,12 +100,8 @@ impl Watch {
 
 impl Observer for Watch {
     #[inline]
-    fn on_send(&mut self, channel: ChannelId, lane: Lane, marked: bool, now: Time, ends: Time) {
-        self.told.on_send(channel, lane, marked, now, ends);
-    }
-    #[inline]
-    fn on_stall_end(&mut self, channel: ChannelId, since: Time, now: Time) {
-        self.told.on_stall_end(channel, since, now);
+    fn on_send(&mut self, sent: &Sent) {
+        self.told.on_send(sent);
     }
     #[inline]
     fn on_vl_stall_end(&mut self, channel: ChannelId, vl: u8, since: Time, now: Time) {

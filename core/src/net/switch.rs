@@ -11,7 +11,7 @@
 //! every output; between data VLs, each output's VL arbiter chooses (`net::vl`). The cost of a pass grows with the switch's ports and buffer sizes, never with flows or network
 //! size.
 
-use super::packet::{Lane, PacketId};
+use super::packet::{Lane, PacketId, PacketPool};
 use super::topology::{ChannelId, NodeId, PortId};
 use super::vl::{Choice, VlArbiter};
 use crate::time::Time;
@@ -199,7 +199,6 @@ fn per_output_vl(inputs: &[Vec<InputLane>], ports: usize, vls: u8, with_started:
 #[derive(Debug, Clone, Copy)]
 pub struct Candidate {
     pub seq: u64,
-    pub packet: PacketId,
     pub out: PortId,
     pub input: PortId,
     pub pos: usize,
@@ -436,13 +435,14 @@ impl<C> SwitchState<C> {
         }
     }
 
-    /// Starts `cand` (a packet of `blocks` blocks) at `now`: it counts its bypasses, is marked started, and
-    /// leaves its output's waiting list; the VL arbiter that chose it counts it.
+    /// Starts `cand` at `now`: it counts its bypasses, is marked started, and leaves its output's waiting list;
+    /// the VL arbiter that chose it counts its size (`packets` knows it). Returns its packet.
     #[inline]
-    pub fn start(&mut self, cand: &Candidate, blocks: u32, now: Time) {
+    pub fn start(&mut self, cand: &Candidate, now: Time, packets: &PacketPool) -> PacketId {
         let l = cand.lane.index();
+        let packet = self.inputs[cand.input as usize][l].queue[cand.pos].packet;
         if let Some(choice) = cand.choice {
-            self.outputs[cand.out as usize].arbiter.sent(choice, blocks);
+            self.outputs[cand.out as usize].arbiter.sent(choice, packets[packet].blocks);
         }
         self.count_bypasses(cand.input, l, cand.pos);
         let buffer = &mut self.inputs[cand.input as usize][l];
@@ -465,6 +465,7 @@ impl<C> SwitchState<C> {
             self.pending_outputs.swap_remove(i);
             self.is_pending[cand.out as usize] = false;
         }
+        packet
     }
 
     /// The waiting packet `seq` of buffer `input`, if it could start now: eligible, its buffer free to send
@@ -483,7 +484,7 @@ impl<C> SwitchState<C> {
         if buffer.queue.iter().take(pos).any(|e| !e.started && e.bypassed >= self.forwarding.max_bypass) {
             return None;
         }
-        Some(Candidate { seq, packet: buffer.queue[pos].packet, out, input, pos, lane, choice: None })
+        Some(Candidate { seq, out, input, pos, lane, choice: None })
     }
 }
 

@@ -4,8 +4,7 @@
 //! the model's behaviour does. The golden lines (tests/golden/fingerprints.txt) are fingerprints, compared natively
 //! and in the browser.
 
-use super::observe::Observer;
-use crate::net::packet::Lane;
+use super::observe::{Observer, Sent};
 use crate::net::topology::{ChannelId, PortId};
 use crate::time::Time;
 
@@ -50,12 +49,12 @@ impl Fingerprint {
 }
 
 impl Observer for Fingerprint {
-    fn on_send(&mut self, channel: ChannelId, lane: Lane, marked: bool, now: Time, ends: Time) {
-        let lane = lane.index() as u64;
-        self.event(1, &[channel.into(), lane, marked.into(), now, ends]);
-    }
-    fn on_stall_end(&mut self, channel: ChannelId, since: Time, now: Time) {
-        self.event(2, &[channel.into(), since, now]);
+    fn on_send(&mut self, s: &Sent) {
+        let lane = s.lane.index() as u64;
+        self.event(1, &[s.channel.into(), lane, s.marked.into(), s.now, s.ends]);
+        if let Some(since) = s.stalled_since {
+            self.event(2, &[s.channel.into(), since, s.now]);
+        }
     }
     fn on_vl_stall_end(&mut self, channel: ChannelId, vl: u8, since: Time, now: Time) {
         self.event(3, &[channel.into(), vl.into(), since, now]);

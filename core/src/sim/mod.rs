@@ -37,7 +37,7 @@ mod transmit;
 
 pub use fingerprint::Fingerprint;
 pub use measurement::{MeasureError, Measurement, Metric};
-pub use observe::Observer;
+pub use observe::{Observer, Sent};
 pub use report::Report;
 pub use results::{BufferResult, ControlFactor, FlowResult, GroupResult, LinkResult, Results, Totals};
 pub use retune::NeedsRestart;
@@ -233,8 +233,13 @@ impl Simulation {
                 next = Time::MAX; // (it asked again for a time it has had: it is not sampled twice)
             }
             let stop = t.min(next.max(now));
-            while done < max_events && self.dispatch_until(stop, obs) {
-                done += 1;
+            if max_events == u64::MAX {
+                // (Unbounded, as `run_until` asks: the tightest loop, uncounted.)
+                while self.dispatch_until(stop, obs) {}
+            } else {
+                while done < max_events && self.dispatch_until(stop, obs) {
+                    done += 1;
+                }
             }
             if done >= max_events && self.queue.peek_time().is_some_and(|e| e <= stop.min(last) && self.end > 0) {
                 return done;

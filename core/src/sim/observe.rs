@@ -12,15 +12,25 @@ use crate::net::packet::Lane;
 use crate::net::topology::{ChannelId, PortId};
 use crate::time::Time;
 
+/// A packet (data, an ACK or a CN packet: `lane`) starting on `channel` at `now`; its tail leaves at `ends`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sent {
+    pub channel: ChannelId,
+    pub lane: Lane,
+    /// A data packet carrying the ECN bit.
+    pub marked: bool,
+    pub now: Time,
+    pub ends: Time,
+    /// Since when the transmitter had been waiting for credit with nothing else able to go, if it had: the stall
+    /// this start ends.
+    pub stalled_since: Option<Time>,
+}
+
 /// What a run tells its observers. Flows and channels are numbered as in the scenario and the topology; switches
 /// by their order among the scenario's switches.
 pub trait Observer {
-    /// A packet (data, an ACK or a CN packet: `lane`) starts on `channel` at `now`; its tail leaves at `ends`.
-    /// `marked`: a data packet carrying the ECN bit.
-    fn on_send(&mut self, _channel: ChannelId, _lane: Lane, _marked: bool, _now: Time, _ends: Time) {}
-    /// `channel`'s transmitter, which had been waiting for credit since `since` (with nothing else able to go),
-    /// starts a packet at `now`.
-    fn on_stall_end(&mut self, _channel: ChannelId, _since: Time, _now: Time) {}
+    /// A packet starts on a channel (ending the transmitter's credit stall, if it had one).
+    fn on_send(&mut self, _sent: &Sent) {}
     /// With several data VLs: data VL `vl` of `channel`, which had been waiting for credit since `since`, gets it
     /// or starts a packet at `now`.
     fn on_vl_stall_end(&mut self, _channel: ChannelId, _vl: u8, _since: Time, _now: Time) {}
@@ -53,14 +63,9 @@ impl Observer for () {}
 /// Two observers, told the same things in turn.
 impl<A: Observer, B: Observer> Observer for (A, B) {
     #[inline]
-    fn on_send(&mut self, channel: ChannelId, lane: Lane, marked: bool, now: Time, ends: Time) {
-        self.0.on_send(channel, lane, marked, now, ends);
-        self.1.on_send(channel, lane, marked, now, ends);
-    }
-    #[inline]
-    fn on_stall_end(&mut self, channel: ChannelId, since: Time, now: Time) {
-        self.0.on_stall_end(channel, since, now);
-        self.1.on_stall_end(channel, since, now);
+    fn on_send(&mut self, sent: &Sent) {
+        self.0.on_send(sent);
+        self.1.on_send(sent);
     }
     #[inline]
     fn on_vl_stall_end(&mut self, channel: ChannelId, vl: u8, since: Time, now: Time) {
@@ -113,15 +118,9 @@ impl<A: Observer, B: Observer> Observer for (A, B) {
 /// An observer or none (a fingerprint kept only when asked for).
 impl<T: Observer> Observer for Option<T> {
     #[inline]
-    fn on_send(&mut self, channel: ChannelId, lane: Lane, marked: bool, now: Time, ends: Time) {
+    fn on_send(&mut self, sent: &Sent) {
         if let Some(o) = self {
-            o.on_send(channel, lane, marked, now, ends);
-        }
-    }
-    #[inline]
-    fn on_stall_end(&mut self, channel: ChannelId, since: Time, now: Time) {
-        if let Some(o) = self {
-            o.on_stall_end(channel, since, now);
+            o.on_send(sent);
         }
     }
     #[inline]
@@ -179,12 +178,8 @@ impl<T: Observer> Observer for Option<T> {
 /// An observer lent to a step (so a caller keeps its own and can pair it with another).
 impl<T: Observer + ?Sized> Observer for &mut T {
     #[inline]
-    fn on_send(&mut self, channel: ChannelId, lane: Lane, marked: bool, now: Time, ends: Time) {
-        (**self).on_send(channel, lane, marked, now, ends);
-    }
-    #[inline]
-    fn on_stall_end(&mut self, channel: ChannelId, since: Time, now: Time) {
-        (**self).on_stall_end(channel, since, now);
+    fn on_send(&mut self, sent: &Sent) {
+        (**self).on_send(sent);
     }
     #[inline]
     fn on_vl_stall_end(&mut self, channel: ChannelId, vl: u8, since: Time, now: Time) {

@@ -2,10 +2,9 @@
 //! group and per switch input. [`Report::results`], [`Report::snapshot`] and [`Report::measure`] read it beside
 //! the simulation's present state; nothing here changes how the run goes.
 
-use super::observe::Observer;
+use super::observe::{Observer, Sent};
 use super::Simulation;
 use crate::metrics::{overlap, BusySeries, Occupancy};
-use crate::net::packet::Lane;
 use crate::net::topology::{ChannelId, PortId};
 use crate::time::{Time, NS};
 use alloc::string::String;
@@ -149,25 +148,23 @@ fn sampled(series: &BusySeries, window: Time, now: Time) -> Vec<(f64, f64)> {
 
 impl Observer for Report {
     #[inline]
-    fn on_send(&mut self, channel: ChannelId, lane: Lane, marked: bool, now: Time, ends: Time) {
-        let counted = overlap(now, ends, self.from, self.to);
-        let link = &mut self.links[channel as usize];
-        if lane.is_data() {
-            self.series[channel as usize].add(now, ends);
+    fn on_send(&mut self, s: &Sent) {
+        let (from, to) = (self.from, self.to);
+        let link = &mut self.links[s.channel as usize];
+        if let Some(since) = s.stalled_since {
+            link.stall += overlap(since, s.now, from, to);
+            link.stall_all += s.now - since;
+        }
+        let counted = overlap(s.now, s.ends, from, to);
+        if s.lane.is_data() {
+            self.series[s.channel as usize].add(s.now, s.ends);
             link.data_busy += counted;
             link.data_packets += 1;
-            link.ecn_sent += u64::from(marked);
+            link.ecn_sent += u64::from(s.marked);
         } else {
             link.ack_busy += counted;
             link.ack_packets += 1;
         }
-    }
-
-    #[inline]
-    fn on_stall_end(&mut self, channel: ChannelId, since: Time, now: Time) {
-        let link = &mut self.links[channel as usize];
-        link.stall += overlap(since, now, self.from, self.to);
-        link.stall_all += now - since;
     }
 
     #[inline]

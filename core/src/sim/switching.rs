@@ -180,9 +180,9 @@ impl Simulation {
 
     /// Starts the packet `cand` on its output.
     fn start_from_switch(&mut self, slot: usize, cand: Candidate, obs: &mut impl Observer) {
-        let blocks = self.packets[cand.packet].blocks;
         let sw = &mut self.switches[slot];
-        sw.start(&cand, blocks, self.queue.now());
+        let packet = sw.start(&cand, self.queue.now(), &self.packets);
+        let blocks = self.packets[packet].blocks;
         let channel = sw.out_channel(cand.out);
         if let Some(vl) = cand.lane.vl() {
             let start = Start {
@@ -193,10 +193,10 @@ impl Simulation {
             };
             let ovl = sw.output_vl(cand.out, cand.lane);
             if sw.cc_mut().on_start(ovl, &start) {
-                self.mark(cand.packet, channel, obs);
+                self.mark(packet, channel, obs);
             }
         }
-        self.start_tx(channel, cand.packet, cand.lane, Some(cand.input), obs);
+        self.start_tx(channel, packet, cand.lane, Some(cand.input), obs);
     }
 
     /// A packet's tail has left input `port` of switch `slot`: free its space and send the credit upstream.

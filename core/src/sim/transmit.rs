@@ -2,7 +2,7 @@
 //! the sender's input buffer and returning that credit upstream), and credits arriving.
 
 use super::events::Event;
-use super::observe::Observer;
+use super::observe::{Observer, Sent};
 use super::Simulation;
 use crate::net::packet::{Lane, PacketId};
 use crate::net::topology::{ChannelId, PortId};
@@ -24,14 +24,12 @@ impl Simulation {
         let state = &mut self.channels[channel as usize];
         let (sending, stalls) = state.start(packet, lane, p.blocks, from_input, now);
         let (to, propagation) = (state.to(), state.propagation());
-        if let Some(since) = stalls.link {
-            obs.on_stall_end(channel, since, now);
-        }
         if let (Some(since), Some(vl)) = (stalls.vl, lane.vl()) {
             obs.on_vl_stall_end(channel, vl, since, now);
         }
         self.queue.schedule(sending.ends_at, Event::TxEnd { channel });
-        obs.on_send(channel, lane, p.marked, now, sending.ends_at);
+        let ends = sending.ends_at;
+        obs.on_send(&Sent { channel, lane, marked: p.marked, now, ends, stalled_since: stalls.link });
         if self.nic_on && lane.is_data() && from_input.is_none() {
             // A host sent it: its NIC's congestion control follows the credits in use.
             let host = self.channels[channel as usize].from().slot;
