@@ -8,7 +8,7 @@
 use crate::driver::{Driver, FrameMsg, Speed};
 use crate::session::PaperNumber;
 use ibcc_core::scenario::Scenario;
-use ibcc_core::sim::{Measurement, Results, Simulation};
+use ibcc_core::sim::{Measurement, Report, Results, Simulation};
 use ibcc_view::names::PlotKind;
 use serde::{Deserialize, Serialize};
 
@@ -170,11 +170,10 @@ impl Worker {
             ToWorker::Unload => self.driver = None,
             ToWorker::Ack => self.ready = true,
             ToWorker::Sweep { id, scenario } => {
-                // (The worker's one observer type: see `session::Watch`.)
                 let results = Simulation::new(&scenario).map_err(|e| e.to_string()).map(|mut sim| {
-                    let mut watch = crate::session::Watch::report(&sim);
-                    sim.run(&mut watch);
-                    Box::new(watch.results(&sim))
+                    let mut report = Report::new(&sim);
+                    crate::session::run_to_end(&mut sim, &mut report, None);
+                    Box::new(report.results(&sim))
                 });
                 out.push(FromWorker::Swept { id, results });
             }

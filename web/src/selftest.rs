@@ -9,9 +9,9 @@
 //! The worker runs, times and digests (in the binary form its messages use anyway); writing numbers as text
 //! happens in the page, so the worker's wasm carries no JSON writer and no float formatting.
 
-use crate::session::Watch;
+use crate::session::run_to_end;
 use ibcc_core::scenario::Scenario;
-use ibcc_core::sim::Simulation;
+use ibcc_core::sim::{Fingerprint, Report, Simulation};
 use serde::{Deserialize, Serialize};
 
 /// Each run's fingerprint (the page sends `presets::golden_runs`).
@@ -19,9 +19,9 @@ pub fn fingerprints(runs: &[(String, Scenario)]) -> Result<Vec<(String, u64)>, S
     runs.iter()
         .map(|(name, scenario)| {
             let mut sim = Simulation::new(scenario).map_err(|e| format!("{name}: {e}"))?;
-            let mut watch = Watch::fingerprinted(&sim);
-            sim.run(&mut watch);
-            Ok((name.clone(), watch.fingerprint().unwrap_or_default()))
+            let (mut report, mut fp) = (Report::new(&sim), Fingerprint::default());
+            run_to_end(&mut sim, &mut report, Some(&mut fp));
+            Ok((name.clone(), fp.value()))
         })
         .collect()
 }
@@ -46,11 +46,11 @@ pub fn bench(scenarios: &[(String, Scenario)], clock: &dyn Fn() -> f64) -> Vec<B
     let mut rows = Vec::new();
     for (name, scenario) in scenarios {
         let Ok(mut sim) = Simulation::new(scenario) else { continue };
-        let mut watch = Watch::report(&sim);
+        let mut report = Report::new(&sim);
         let t0 = clock();
-        sim.run(&mut watch);
+        run_to_end(&mut sim, &mut report, None);
         let wall_ms = clock() - t0;
-        let r = watch.results(&sim);
+        let r = report.results(&sim);
         rows.push(BenchRow {
             name: name.clone(),
             sim_ns: scenario.duration_ns,

@@ -6,9 +6,8 @@
 
 use crate::congestion::{self, Meter, Tree};
 use crate::trace::Trace;
-use ibcc_core::net::topology::{ChannelId, PortId};
 use ibcc_core::scenario::{NodeKind, Scenario, ScenarioError};
-use ibcc_core::sim::{Fingerprint, Measurement, NeedsRestart, Observer, Report, Results, Sent, Simulation, Snapshot};
+use ibcc_core::sim::{Fingerprint, Measurement, NeedsRestart, Report, Results, Sampler, Simulation, Snapshot, Watched};
 use ibcc_core::time::Time;
 use ibcc_view::names::PlotKind;
 use ibcc_view::plot::{Curve, What};
@@ -60,97 +59,38 @@ pub fn paper_numbers(s: &Scenario) -> Vec<PaperNumber> {
         .collect()
 }
 
-/// What the worker watches of a run: the report, and as the run needs them, the series the page samples at fixed
-/// simulated times (the trace of rate limits, buffers and marks; the congestion meter's stalls) and the golden
-/// fingerprint. One observer type for every run the worker makes (the playground's, sweep points, self-tests), so
-/// its wasm holds one copy of the simulation's event loop, not one per observer.
+/// The series the page samples at fixed simulated times: the trace of rate limits, buffers and marks, and the
+/// congestion meter's stalls.
 #[derive(Debug, Clone)]
-pub struct Watch {
-    /// The report, and the fingerprint when it is kept: told of every event.
-    told: (Report, Option<Fingerprint>),
-    trace: Option<Trace>,
-    meter: Option<Meter>,
+struct Series {
+    trace: Trace,
+    meter: Meter,
 }
 
-impl Watch {
-    /// The report alone (a sweep point, a benchmark run).
-    pub fn report(sim: &Simulation) -> Self {
-        Self { told: (Report::new(sim), None), trace: None, meter: None }
-    }
-
-    /// The report and the golden fingerprint.
-    pub fn fingerprinted(sim: &Simulation) -> Self {
-        Self { told: (Report::new(sim), Some(Fingerprint::default())), trace: None, meter: None }
-    }
-
-    fn report_of(&self) -> &Report {
-        &self.told.0
-    }
-
-    /// The results of `sim` so far.
-    pub fn results(&self, sim: &Simulation) -> Results {
-        self.report_of().results(sim)
-    }
-
-    /// The fingerprint so far, if it is kept.
-    pub fn fingerprint(&self) -> Option<u64> {
-        self.told.1.map(|f| f.value())
-    }
-}
-
-impl Observer for Watch {
-    #[inline]
-    fn on_send(&mut self, sent: &Sent) {
-        self.told.on_send(sent);
-    }
-    #[inline]
-    fn on_vl_stall_end(&mut self, channel: ChannelId, vl: u8, since: Time, now: Time) {
-        self.told.on_vl_stall_end(channel, vl, since, now);
-    }
-    #[inline]
-    fn on_mark(&mut self, channel: ChannelId, now: Time) {
-        self.told.on_mark(channel, now);
-    }
-    #[inline]
-    fn on_inject(&mut self, flow: u32, now: Time, ends: Time) {
-        self.told.on_inject(flow, now, ends);
-    }
-    #[inline]
-    fn on_deliver(&mut self, flow: u32, injected_at: Time, now: Time) {
-        self.told.on_deliver(flow, injected_at, now);
-    }
-    #[inline]
-    fn on_ack(&mut self, flow: u32, marked: bool, now: Time) {
-        self.told.on_ack(flow, marked, now);
-    }
-    #[inline]
-    fn on_cn(&mut self, flow: u32, now: Time) {
-        self.told.on_cn(flow, now);
-    }
-    #[inline]
-    fn on_occupancy(&mut self, switch: u32, port: PortId, before: u32, after: u32, now: Time) {
-        self.told.on_occupancy(switch, port, before, after, now);
-    }
+impl Sampler for Series {
     fn next_sample(&self) -> Time {
-        let trace = self.trace.as_ref().map_or(Time::MAX, Trace::next_ps);
-        trace.min(self.meter.as_ref().map_or(Time::MAX, Meter::next_ps))
+        self.trace.next_ps().min(self.meter.next_ps())
     }
-    fn sample(&mut self, sim: &Simulation) {
-        let snap = self.report_of().snapshot(sim);
-        if let Some(t) = &mut self.trace {
-            t.record(&snap);
-        }
-        if let Some(m) = &mut self.meter {
-            m.record(&snap);
-        }
+    fn sample(&mut self, sim: &Simulation, report: &Report) {
+        let snap = report.snapshot(sim);
+        self.trace.record(&snap);
+        self.meter.record(&snap);
     }
+}
+
+/// Runs `sim` to its end in the worker (a sweep point, a benchmark run, a golden run), telling `report` and the
+/// fingerprint if any. Through `Simulation::step_watched`, so the simulator runs as the core is built.
+pub fn run_to_end(sim: &mut Simulation, report: &mut Report, fingerprint: Option<&mut Fingerprint>) {
+    let end = sim.end();
+    sim.step_watched(end, u64::MAX, &mut Watched { report, fingerprint, sampler: None });
 }
 
 /// A run of a scenario as the page shows it.
 #[derive(Debug, Clone)]
 pub struct Session {
     sim: Simulation,
-    watch: Watch,
+    report: Report,
+    series: Series,
     /// Each flow's channels and data VL, for the congestion tree.
     paths: Vec<Option<Vec<u32>>>,
     flow_vls: Vec<u8>,
@@ -169,16 +109,13 @@ impl Session {
         let sim = Simulation::new(s)?;
         let index = |id: &str| s.nodes.iter().position(|n| n.id == id).map(|i| i as u32);
         let paths = s.flows.iter().map(|f| sim.topology().path(index(&f.src)?, index(&f.dst)?)).collect();
+        let report = Report::new(&sim);
         // Stall fractions over half a measurement window: the same smoothing as the rates drawn.
-        let mut watch = Watch {
-            trace: Some(Trace::new(sim.end())),
-            meter: Some(Meter::new(s.measure.window_ns as f64 / 2.0)),
-            ..Watch::report(&sim)
-        };
+        let mut series = Series { trace: Trace::new(sim.end()), meter: Meter::new(s.measure.window_ns as f64 / 2.0) };
         // The first sample, before anything happens at time 0.
-        watch.sample(&sim);
+        series.sample(&sim, &report);
         let flow_vls = s.flows.iter().map(|f| s.vl_of(f)).collect();
-        Ok(Self { sim, watch, paths, flow_vls, papers })
+        Ok(Self { sim, report, series, paths, flow_vls, papers })
     }
 
     pub fn sim(&self) -> &Simulation {
@@ -187,12 +124,12 @@ impl Session {
 
     /// The measurements so far.
     pub fn results(&self) -> Results {
-        self.watch.report_of().results(&self.sim)
+        self.report.results(&self.sim)
     }
 
     /// A named measurement so far.
     pub fn measure(&self, m: &Measurement) -> Result<f64, ibcc_core::sim::MeasureError> {
-        self.watch.report_of().measure(&self.sim, m)
+        self.report.measure(&self.sim, m)
     }
 
     pub fn is_finished(&self) -> bool {
@@ -207,10 +144,11 @@ impl Session {
     pub fn advance(&mut self, target: u64, mut more: impl FnMut() -> bool) -> bool {
         let target = target.min(self.sim.end());
         while self.sim.now() < target && !self.sim.is_finished() && more() {
-            if self.sim.step_until(target, SLICE_EVENTS, &mut self.watch) == SLICE_EVENTS {
+            let mut watched = Watched { report: &mut self.report, fingerprint: None, sampler: Some(&mut self.series) };
+            if self.sim.step_watched(target, SLICE_EVENTS, &mut watched) == SLICE_EVENTS {
                 // Cut short: there may be more events at this very instant. Handle them all.
                 let now = self.sim.now();
-                self.sim.step_until(now, u64::MAX, &mut self.watch);
+                self.sim.step_watched(now, u64::MAX, &mut watched);
             }
         }
         self.sim.is_finished()
@@ -223,9 +161,9 @@ impl Session {
 
     /// The present, to draw.
     pub fn frame(&self) -> Frame {
-        let report = self.watch.report_of();
+        let report = &self.report;
         let snapshot = report.snapshot(&self.sim);
-        let recent = self.watch.meter.as_ref().map(|m| m.recent(&snapshot)).unwrap_or_default();
+        let recent = self.series.meter.recent(&snapshot);
         let tree = congestion::tree(&snapshot, recent.stall, &self.paths, &self.flow_vls);
         Frame {
             snapshot,
@@ -244,7 +182,7 @@ impl Session {
             .map(|p| Reported {
                 what: p.what.clone(),
                 paper: p.paper.clone(),
-                ours: self.watch.report_of().measure(&self.sim, &p.measurement).ok(),
+                ours: self.report.measure(&self.sim, &p.measurement).ok(),
             })
             .collect()
     }
@@ -252,8 +190,8 @@ impl Session {
     /// The curves of a plot: at most `max` of the page's series, or the core's rate series.
     pub fn curves(&self, kind: PlotKind, results: &Results, max: usize) -> Vec<Curve> {
         match kind {
-            PlotKind::Rates => rate_curves(&self.sim, self.watch.report_of(), results),
-            other => self.watch.trace.as_ref().map(|t| t.curves(other, self.sim.scenario(), max)).unwrap_or_default(),
+            PlotKind::Rates => rate_curves(&self.sim, &self.report, results),
+            other => self.series.trace.curves(other, self.sim.scenario(), max),
         }
     }
 }

@@ -34,6 +34,7 @@ mod run;
 mod snapshot;
 mod switching;
 mod transmit;
+mod watched;
 
 pub use fingerprint::Fingerprint;
 pub use measurement::{MeasureError, Measurement, Metric};
@@ -43,6 +44,7 @@ pub use results::{BufferResult, ControlFactor, FlowResult, GroupResult, LinkResu
 pub use retune::NeedsRestart;
 pub use run::Run;
 pub use snapshot::{BufferSnapshot, FlowSnapshot, LinkSnapshot, Snapshot};
+pub use watched::{Sampler, Watched};
 
 use crate::cc::{NicCc, SourceCc, SourceControl, SwitchCc};
 use crate::engine::EventQueue;
