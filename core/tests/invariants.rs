@@ -95,18 +95,7 @@ fn a_credit_starved_ack_lane_keeps_memory_flat() {
         let id = format!("H{i}");
         s.nodes.push(node(&id, NodeKind::Host));
         s.links.push(Link::between(&id, "S"));
-        s.flows.push(Flow {
-            id: format!("f{i}"),
-            src: id,
-            dst: "R".into(),
-            group: "senders".into(),
-            start_ns: 0,
-            stop_ns: None,
-            traffic: Default::default(),
-            source: None,
-            transport: Default::default(),
-            sl: 0,
-        });
+        s.flows.push(Flow { group: "senders".into(), ..Flow::new(&format!("f{i}"), &id, "R") });
     }
     let mut sim = Run::new(&s).unwrap();
     let mut most = [0u64; 2];

@@ -1,6 +1,6 @@
 //! The simulator's mechanisms on small hand-built networks, each checked against numbers worked out by hand.
 
-use ibcc_core::scenario::{Cnt1Until, Flow, Link, MarkingPolicy, Node, NodeKind, Response, Scenario, Traffic};
+use ibcc_core::scenario::{Cnt1Until, Flow, Link, MarkingPolicy, Node, NodeKind, Response, Scenario};
 use ibcc_core::sim::Run;
 
 fn node(id: &str, kind: NodeKind) -> Node {
@@ -12,18 +12,7 @@ fn link(a: &str, b: &str) -> Link {
 }
 
 fn flow(id: &str, src: &str, dst: &str) -> Flow {
-    Flow {
-        id: id.into(),
-        src: src.into(),
-        dst: dst.into(),
-        group: "g".into(),
-        start_ns: 0,
-        stop_ns: None,
-        traffic: Traffic::Greedy,
-        source: None,
-        transport: Default::default(),
-        sl: 0,
-    }
+    Flow { group: "g".into(), ..Flow::new(id, src, dst) }
 }
 
 /// H0 - S1 - S2 - H3 with one flow H0 -> H3.

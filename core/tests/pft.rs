@@ -71,18 +71,7 @@ fn fixed_interval_spaces_packets_by_the_flits_idle_cycles() {
         Node { id: "D".into(), kind: NodeKind::Host, switch: None, x: None, y: None },
     ];
     s.links = vec![Link::between("H", "S"), Link::between("S", "D")];
-    s.flows = vec![ibcc_core::scenario::Flow {
-        id: "f".into(),
-        src: "H".into(),
-        dst: "D".into(),
-        group: String::new(),
-        start_ns: 0,
-        stop_ns: None,
-        traffic: Default::default(),
-        source: None,
-        transport: Default::default(),
-        sl: 0,
-    }];
+    s.flows = vec![ibcc_core::scenario::Flow::new("f", "H", "D")];
     s.source.window_packets = None;
     s.pft =
         Some(PftConfig { enter_threshold_blocks: 0, exit_threshold_blocks: 0, n: 64, k: 1, ..PftConfig::default() });

@@ -2,7 +2,7 @@
 //! redo. Every edit returns a new scenario that the core's validation accepts, or says why it was refused, so the
 //! simulation never sees a broken network. Pure Rust, tested natively.
 
-use ibcc_core::scenario::{Flow, Link, Node, NodeKind, Scenario, Traffic, VlArbitration, VlWeight};
+use ibcc_core::scenario::{Flow, Link, Node, NodeKind, Scenario, VlArbitration, VlWeight};
 use std::collections::{BTreeSet, VecDeque};
 
 /// What the user has selected on the canvas.
@@ -126,18 +126,7 @@ pub fn add_flow(s: &Scenario, src: &str, dst: &str) -> Result<(Scenario, String)
         return Err(Refused(format!("{dst} cannot be reached from {src}: link them through switches first")));
     }
     let id = fresh_id(|id| s.flows.iter().any(|f| f.id == id), "f");
-    let flow = Flow {
-        id: id.clone(),
-        src: src.into(),
-        dst: dst.into(),
-        group: String::new(),
-        start_ns: 0,
-        stop_ns: None,
-        traffic: Traffic::Greedy,
-        source: None,
-        transport: Default::default(),
-        sl: 0,
-    };
+    let flow = Flow::new(&id, src, dst);
     Ok((checked(s, |n| n.flows.push(flow))?, id))
 }
 

@@ -2,7 +2,7 @@
 //! k/2 hosts per edge switch; k^3/4 hosts in all), with a hot spot (every host but a few sends to one host) or a
 //! shift (every host sends to the host half the network away).
 
-use crate::scenario::{Flow, Link, Node, NodeKind, Scenario, Traffic};
+use crate::scenario::{Flow, Link, Node, NodeKind, Scenario};
 use alloc::format;
 use alloc::string::String;
 
@@ -15,18 +15,7 @@ fn link(a: &str, b: &str) -> Link {
 }
 
 fn greedy(id: String, src: u32, dst: u32, group: &str, start_ns: u64) -> Flow {
-    Flow {
-        id,
-        src: format!("h{src}"),
-        dst: format!("h{dst}"),
-        group: group.into(),
-        start_ns,
-        stop_ns: None,
-        traffic: Traffic::Greedy,
-        source: None,
-        transport: Default::default(),
-        sl: 0,
-    }
+    Flow { group: group.into(), start_ns, ..Flow::new(&id, &format!("h{src}"), &format!("h{dst}")) }
 }
 
 /// The network of a k-ary fat tree (`k` even, at least 2). Hosts are `h0`, `h1`, ...; switches `e{pod}.{i}`,

@@ -1,7 +1,7 @@
 //! A parking lot: switches S1..Sn in a line, host Hi on switch Si, every Hi sending to D on the last switch. Flows
 //! that join nearer the destination cross fewer shared links, the classic test of fairness across hops.
 
-use crate::scenario::{Flow, Link, Node, NodeKind, Scenario, Traffic};
+use crate::scenario::{Flow, Link, Node, NodeKind, Scenario};
 use alloc::format;
 use alloc::string::String;
 
@@ -19,16 +19,9 @@ pub fn parking_lot(n: u32, name: &str, duration_ns: u64) -> Scenario {
             s.links.push(Link::between(&format!("S{}", i - 1), &format!("S{i}")));
         }
         s.flows.push(Flow {
-            id: format!("f{i}"),
-            src: format!("H{i}"),
-            dst: String::from("D"),
             group: format!("from S{i}"),
             start_ns: u64::from(i - 1) * 100_000,
-            stop_ns: None,
-            traffic: Traffic::Greedy,
-            source: None,
-            transport: Default::default(),
-            sl: 0,
+            ..Flow::new(&format!("f{i}"), &format!("H{i}"), "D")
         });
     }
     let x = step * f64::from(n) + step * 0.6;

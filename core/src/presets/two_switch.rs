@@ -32,18 +32,7 @@ fn link(a: &str, b: &str) -> Link {
 }
 
 fn flow(id: String, src: &str, dst: &str, group: &str, start_ns: u64, traffic: Traffic) -> Flow {
-    Flow {
-        id,
-        src: src.into(),
-        dst: dst.into(),
-        group: group.into(),
-        start_ns,
-        stop_ns: None,
-        traffic,
-        source: None,
-        transport: Default::default(),
-        sl: 0,
-    }
+    Flow { group: group.into(), start_ns, traffic, ..Flow::new(&id, src, dst) }
 }
 
 impl TwoSwitch {

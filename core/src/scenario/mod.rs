@@ -261,6 +261,25 @@ impl Link {
     }
 }
 
+impl Flow {
+    /// A greedy flow `id` from host `src` to host `dst`, in no group, from time 0 to the end, reliable, SL 0, with
+    /// the scenario's source response: set the fields that differ with `Flow { group: .., ..Flow::new(..) }`.
+    pub fn new(id: &str, src: &str, dst: &str) -> Self {
+        Self {
+            id: id.into(),
+            src: src.into(),
+            dst: dst.into(),
+            group: String::new(),
+            start_ns: 0,
+            stop_ns: None,
+            traffic: Traffic::Greedy,
+            source: None,
+            transport: Transport::Reliable,
+            sl: 0,
+        }
+    }
+}
+
 /// How a flow offers traffic.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]

@@ -220,9 +220,10 @@ impl Simulation {
     }
 
     /// Processes at most `max_events` queued events at or before `t` (and before the end of the run), each with the
-    /// immediate ones it sets off; when none are left before `t`, sets the clock to `t`. Returns how many it
-    /// processed. The page uses this for a frame: bounded work, and never past the simulated time the frame should
-    /// reach. `obs` hears of what happens, and is sampled at the times it asks for, after every event at that time.
+    /// immediate ones it sets off; when none are left before `t` (also when the last one allowed was the last one
+    /// there), sets the clock to `t`. Returns how many it processed. The page uses this for a frame: bounded work,
+    /// and never past the simulated time the frame should reach. `obs` hears of what happens, and is sampled at the
+    /// times it asks for, after every event at that time (an overdue sample at the present time).
     pub fn step_until(&mut self, t: Time, max_events: u64, obs: &mut impl Observer) -> u64 {
         let t = t.min(self.end);
         let last = self.end.saturating_sub(1);

@@ -87,16 +87,12 @@ pub fn random_scenario(seed: u64) -> Scenario {
         let source =
             (rng.below(4) == 0).then(|| SourceOverride { response: Some(Response::Lipd), ..Default::default() });
         s.flows.push(Flow {
-            id: format!("f{i}"),
-            src: format!("H{src}"),
-            dst: format!("H{dst}"),
             group: format!("g{}", rng.below(3)),
             start_ns,
             stop_ns,
             traffic,
             source,
-            transport: Default::default(),
-            sl: 0,
+            ..Flow::new(&format!("f{i}"), &format!("H{src}"), &format!("H{dst}"))
         });
     }
     if rng.below(3) == 0 {
