@@ -8,6 +8,8 @@
 //! - [`time`], [`rng`], [`wire`]: integer picosecond time and link rates; a seeded portable random-number generator;
 //!   a compact binary serde format (the worker's messages);
 //! - [`engine`]: the event queue and clock (knows nothing of networks);
+//! - [`fabric`]: real InfiniBand fabrics: switches and CAs with numbered ports, GUIDs, LIDs and cables; their
+//!   files (`ibnetdiscover`, ibsim), and routing them as OpenSM does;
 //! - [`net`]: the network and its state during a run: topology and routes, packets, channels and their credits,
 //!   switches (input buffers, outputs, scheduling), hosts (NIC queues, flows); each element carries its congestion
 //!   control in a slot of a type it does not know;
@@ -27,6 +29,7 @@ extern crate std;
 
 pub mod cc;
 pub mod engine;
+pub mod fabric;
 pub mod metrics;
 pub mod net;
 mod nullable;
