@@ -6,6 +6,7 @@ use std::process::ExitCode;
 mod analysis;
 mod bench;
 mod exit;
+mod fabric;
 mod figures;
 mod finc;
 mod input;
@@ -60,6 +61,9 @@ enum Command {
     /// Curves behind PFT and Annex A10, as CSV.
     #[command(subcommand)]
     Analysis(analysis::Command),
+    /// Real InfiniBand fabrics: generate them, route them as OpenSM does.
+    #[command(subcommand)]
+    Fabric(fabric::Command),
 }
 
 fn main() -> ExitCode {
@@ -80,6 +84,7 @@ fn main() -> ExitCode {
         Command::Finc(args) => finc::run(&args).map_err(Into::into),
         Command::Opensm(command) => opensm::run(&command),
         Command::Analysis(command) => analysis::run(&command),
+        Command::Fabric(command) => fabric::run(&command),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

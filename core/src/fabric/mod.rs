@@ -4,8 +4,14 @@
 //! This layer knows nothing of the simulation: it reads, writes and (later in this module) routes fabrics the way
 //! OpenSM does; `net` turns a routed fabric into a network.
 
+pub mod generate;
+pub mod hops;
+pub mod lfts;
+pub mod lids;
+pub mod minhop;
 pub mod model;
 pub mod netfile;
+pub mod route;
 
 pub use model::{Cable, Fabric, FabricNode, NodeIx, NodeKind, PortRef, Speed, Width};
 pub use netfile::{parse, write_net, FabricError};

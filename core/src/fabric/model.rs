@@ -159,8 +159,16 @@ pub struct Fabric {
 }
 
 impl Fabric {
-    /// A fabric of these nodes and cables (every cable's ports must exist and carry no other cable).
-    pub fn new(nodes: Vec<FabricNode>, cables: Vec<Cable>) -> Self {
+    /// A fabric of these nodes and cables (every cable's ports must exist and carry no other cable). The cables
+    /// are kept in a canonical order (each from its lower port, sorted), so two descriptions of one fabric are
+    /// equal however their files list the cables.
+    pub fn new(nodes: Vec<FabricNode>, mut cables: Vec<Cable>) -> Self {
+        for c in &mut cables {
+            if c.b < c.a {
+                core::mem::swap(&mut c.a, &mut c.b);
+            }
+        }
+        cables.sort_by_key(|c| (c.a, c.b));
         let mut peer: Vec<Vec<Option<PortRef>>> =
             nodes.iter().map(|n| alloc::vec![None; usize::from(n.ports) + 1]).collect();
         for c in &cables {
