@@ -1,10 +1,10 @@
 //! `ibcc fabric`: real InfiniBand fabrics. Generate one, route it as OpenSM does and write its forwarding tables.
 
 use crate::exit::Error;
-use ibcc_core::fabric::generate::{self, GenerateError};
 use ibcc_core::fabric::lfts::{write_dump, write_ibroute};
-use ibcc_core::fabric::netfile::{parse, write_net, write_topology};
+use ibcc_core::fabric::netfile::{parse_with_notes, write_net, write_topology};
 use ibcc_core::fabric::route::{route, Engine, Options};
+use ibcc_core::fabric::shapes::{self, GenerateError};
 use ibcc_core::fabric::{Fabric, Speed, Width};
 use std::path::PathBuf;
 
@@ -106,24 +106,28 @@ pub fn run(command: &Command) -> Result<(), Error> {
 fn gen(args: &GenArgs) -> Result<(), Error> {
     let link = args.link;
     let f = match args.shape {
-        Shape::Fattree { k } => generate::fat_tree(k, link),
-        Shape::Twolevel { k } => generate::two_level(k, link),
-        Shape::Ring { n, hosts } => generate::ring(n, hosts, link),
-        Shape::Parallel { cables, hosts } => generate::parallel(cables, hosts, link),
+        Shape::Fattree { k } => shapes::fat_tree(k, link),
+        Shape::Twolevel { k } => shapes::two_level(k, link),
+        Shape::Ring { n, hosts } => shapes::ring(n, hosts, link),
+        Shape::Parallel { cables, hosts } => shapes::parallel(cables, hosts, link),
         Shape::Random { switches, ports, hosts, extra, seed } => {
-            generate::random(switches, ports, hosts, extra, seed, link)
+            shapes::random(switches, ports, hosts, extra, seed, link)
         }
     }
     .map_err(|GenerateError(e)| e)?;
-    let text = if args.format == "ibsim" { write_net(&f) } else { write_topology(&f, &|_, _| None, 0) };
+    let text = if args.format == "ibsim" { write_net(&f) } else { write_topology(&f) };
     crate::output::print(&text);
     Ok(())
 }
 
-/// The fabric in `path`, or why not (the file and line).
+/// The fabric in `path`, or why not (the file and line); what was taken in with a note is said on stderr.
 pub fn load(path: &PathBuf) -> Result<Fabric, Error> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(path.display(), &e))?;
-    parse(&text).map_err(|e| Error::Refused(format!("{}: {e}", path.display())))
+    let parsed = parse_with_notes(&text).map_err(|e| Error::Refused(format!("{}: {e}", path.display())))?;
+    for note in &parsed.notes {
+        eprintln!("ibcc: {}: {note}", path.display());
+    }
+    Ok(parsed.fabric)
 }
 
 fn route_file(args: &RouteArgs) -> Result<(), Error> {

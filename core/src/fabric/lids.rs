@@ -6,7 +6,7 @@
 //! (its port 0, one LID) or a CA port (2^LMC LIDs, aligned). LIDs the file gives are kept; the others are handed out
 //! from 1 up, the subnet manager's port first, then the ports in OpenSM's order: ascending byte-swapped port GUID.
 
-use super::model::{Fabric, NodeIx, PortRef};
+use super::model::{Fabric, GivenLid, NodeIx, PortRef};
 use alloc::collections::VecDeque;
 use alloc::format;
 use alloc::string::String;
@@ -61,6 +61,21 @@ impl Addressing {
     }
 }
 
+impl Addressing {
+    /// The fabric with these LIDs as its own (to write it as `ibnetdiscover` would print it once routed).
+    pub fn applied_to(&self, f: &Fabric) -> Fabric {
+        let mut f = f.clone();
+        for n in &mut f.nodes {
+            n.lids.fill(None);
+        }
+        for p in &self.ports {
+            let lmc = if p.count > 1 { self.lmc } else { 0 };
+            f.nodes[p.at.node].lids[usize::from(p.at.port)] = Some(GivenLid { lid: p.base, lmc });
+        }
+        f
+    }
+}
+
 /// Where the subnet manager runs: a node's name; `None` for the first node of the file (ibsim's default).
 pub fn sm_port(f: &Fabric, sm: Option<&str>) -> Result<PortRef, String> {
     let node = match sm {
@@ -110,8 +125,8 @@ pub fn assign(f: &Fabric, sm: PortRef, lmc: u8, reassign: bool) -> Result<Addres
     };
     if !reassign {
         for (i, p) in ports.iter_mut().enumerate() {
-            let Some(lid) = f.nodes[p.at.node].lids[usize::from(p.at.port)] else { continue };
-            let (base, count) = (lid, p.count);
+            let Some(given) = f.nodes[p.at.node].lids[usize::from(p.at.port)] else { continue };
+            let (lid, base, count) = (given.lid, given.lid, p.count);
             let clash =
                 (base..base.saturating_add(count)).any(|l| owner.get(usize::from(l)).copied().flatten().is_some());
             if base == 0
@@ -127,6 +142,12 @@ pub fn assign(f: &Fabric, sm: PortRef, lmc: u8, reassign: bool) -> Result<Addres
             }
             p.base = base;
             claim(&mut owner, i, base, count);
+            // The LIDs the port reported with its own LMC count toward the top LID though nothing owns the extra
+            // ones (OpenSM's `port_lid_tbl` grows to them in `lid_mgr_init_sweep`).
+            let reported = usize::from(base) + (1usize << given.lmc);
+            if owner.len() < reported {
+                owner.resize(reported, None);
+            }
         }
     }
     // The subnet manager's port first, then the others in port order.
@@ -234,6 +255,12 @@ mod tests {
         assert_eq!((a.switch_lid(0), a.port(PortRef { node: 1, port: 1 }).unwrap().base, a.max_lid()), (10, 3, 10));
         let fresh = assign(&f, sm_port(&f, None).unwrap(), 0, true).unwrap();
         assert_eq!(fresh.max_lid(), 2, "-r: given afresh");
+        // A port that reported LMC 1 stretches the top LID over its second LID, which nothing owns.
+        let wide =
+            parse(&text.replace("lid 10 lmc 0 \"S1\"", "lid 10 lmc 1 \"S1\"").replace("lid 3 lmc 0", "lid 12 lmc 1"))
+                .unwrap();
+        let w = assign(&wide, sm_port(&wide, None).unwrap(), 0, false).unwrap();
+        assert_eq!((w.max_lid(), w.owner(13)), (13, None));
         let clash = parse(&text.replace("lid 3 lmc", "lid 10 lmc")).unwrap();
         assert!(assign(&clash, sm_port(&clash, None).unwrap(), 0, false).unwrap_err().contains("LID 10"));
     }

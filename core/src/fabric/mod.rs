@@ -4,7 +4,6 @@
 //! This layer knows nothing of the simulation: it reads, writes and (later in this module) routes fabrics the way
 //! OpenSM does; `net` turns a routed fabric into a network.
 
-pub mod generate;
 pub mod hops;
 pub mod lfts;
 pub mod lids;
@@ -12,6 +11,7 @@ pub mod minhop;
 pub mod model;
 pub mod netfile;
 pub mod route;
+pub mod shapes;
 
 pub use model::{Cable, Fabric, FabricNode, NodeIx, NodeKind, PortRef, Speed, Width};
 pub use netfile::{parse, write_net, FabricError};

@@ -16,8 +16,8 @@ pub enum NodeKind {
     Ca,
 }
 
-/// Lanes of a cable (InfiniBand's link width).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Lanes of a cable (InfiniBand's link width), narrowest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Width {
     X1,
     X2,
@@ -26,8 +26,8 @@ pub enum Width {
     X12,
 }
 
-/// Signalling rate of a cable (InfiniBand's link speed).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Signalling rate of a cable (InfiniBand's link speed), slowest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Speed {
     Sdr,
     Ddr,
@@ -108,7 +108,7 @@ pub struct FabricNode {
     /// 0 unused).
     pub port_guids: Vec<u64>,
     /// LIDs the file gives: a switch's (its port 0) at index 0, a CA port's at its number; `None` to be assigned.
-    pub lids: Vec<Option<u16>>,
+    pub lids: Vec<Option<GivenLid>>,
 }
 
 impl FabricNode {
@@ -124,6 +124,13 @@ impl FabricNode {
             self.port_guids[usize::from(p)]
         }
     }
+}
+
+/// A port's LID as a file gives it, with the LMC the port reported (its LIDs are `lid..lid + 2^lmc`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GivenLid {
+    pub lid: u16,
+    pub lmc: u8,
 }
 
 /// One end of a cable.

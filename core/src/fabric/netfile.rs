@@ -14,7 +14,7 @@
 //! one per port), switches from 0x200000. A cable's width and speed are the port line's (`4xQDR`), else 4xSDR, as
 //! ibsim's links start.
 
-use super::model::{Cable, Fabric, FabricNode, NodeKind, PortRef, Speed, Width};
+use super::model::{Cable, Fabric, FabricNode, GivenLid, NodeKind, PortRef, Speed, Width};
 use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -72,11 +72,17 @@ fn number_after(text: &str, key: &str) -> Option<u32> {
     None
 }
 
-/// The LID after `lid` in a comment: none for 0 (a port no subnet manager has addressed yet).
-fn lid_after(text: &str, line: usize) -> Result<Option<u16>, FabricError> {
+/// The LID after `lid` in a comment, and the LMC after `lmc`: none for LID 0 (a port no subnet manager has
+/// addressed yet).
+fn lid_after(text: &str, line: usize) -> Result<Option<GivenLid>, FabricError> {
+    let lmc = match number_after(text, "lmc") {
+        None => 0,
+        Some(m) if m <= 7 => m as u8,
+        Some(m) => return Err(err(line, format!("LMC {m}: an LMC is 0 to 7"))),
+    };
     match number_after(text, "lid") {
         None | Some(0) => Ok(None),
-        Some(l) if l <= 0xBFFF => Ok(Some(l as u16)),
+        Some(l) if l <= 0xBFFF => Ok(Some(GivenLid { lid: l as u16, lmc })),
         Some(l) => Err(err(line, format!("LID {l}: unicast LIDs run from 1 to 49151 (0xBFFF)"))),
     }
 }
@@ -110,6 +116,19 @@ fn hex_guid(s: &str) -> Option<u64> {
 
 /// The fabric a topology or net file describes.
 pub fn parse(text: &str) -> Result<Fabric, FabricError> {
+    parse_with_notes(text).map(|p| p.fabric)
+}
+
+/// A fabric read from a file, and what was taken in that a reader should know of (each naming its line).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Parsed {
+    pub fabric: Fabric,
+    pub notes: Vec<String>,
+}
+
+/// The fabric a topology or net file describes, and notes on its quirks: loopback plugs skipped, cables whose
+/// ends disagree on width or speed.
+pub fn parse_with_notes(text: &str) -> Result<Parsed, FabricError> {
     let mut nodes: Vec<FabricNode> = Vec::new();
     let mut lines: Vec<PortLine> = Vec::new();
     // GUIDs the lines before a record give it.
@@ -234,8 +253,11 @@ pub fn parse(text: &str) -> Result<Fabric, FabricError> {
     cables(nodes, &lines)
 }
 
-/// The cables the port lines describe: each once, whether listed at one end or both (consistently).
-fn cables(nodes: Vec<FabricNode>, lines: &[PortLine]) -> Result<Fabric, FabricError> {
+/// The cables the port lines describe: each once, whether listed at one end or both. Where the two ends give
+/// different widths or speeds (old `ibnetdiscover`s print each end's own), the cable runs at the lower of each,
+/// as a link trains to what both ends support.
+fn cables(nodes: Vec<FabricNode>, lines: &[PortLine]) -> Result<Parsed, FabricError> {
+    let mut notes = Vec::new();
     let index: BTreeMap<&str, usize> = nodes.iter().enumerate().map(|(i, n)| (n.name.as_str(), i)).collect();
     let mut at: BTreeMap<PortRef, (PortRef, usize)> = BTreeMap::new();
     let mut cables = Vec::new();
@@ -252,7 +274,11 @@ fn cables(nodes: Vec<FabricNode>, lines: &[PortLine]) -> Result<Fabric, FabricEr
             ));
         }
         if here == there {
-            continue; // a port cabled to itself (ibnetdiscover reports loopback plugs): no link
+            notes.push(format!(
+                "line {}: \"{}\" port {} is cabled to itself (a loopback plug): no link",
+                l.line, l.remote, l.port
+            ));
+            continue;
         }
         let mut seen = |p: PortRef, q: PortRef| -> Result<bool, FabricError> {
             match at.get(&p) {
@@ -274,34 +300,53 @@ fn cables(nodes: Vec<FabricNode>, lines: &[PortLine]) -> Result<Fabric, FabricEr
         if !(a_seen && b_seen) {
             let (width, speed) = l.link.unwrap_or((Width::X4, Speed::Sdr));
             cables.push(Cable { a: here, b: there, width, speed });
-        } else if let Some(link) = l.link {
-            // Listed at both ends: the widths and speeds must agree.
-            let c = cables.iter().find(|c| (c.a == there && c.b == here) || (c.a == here && c.b == there));
-            if c.is_some_and(|c| (c.width, c.speed) != link) {
-                return Err(err(l.line, "the two ends of this cable give different widths or speeds"));
+        } else if let Some((width, speed)) = l.link {
+            let c = cables.iter_mut().find(|c| (c.a == there && c.b == here) || (c.a == here && c.b == there));
+            if let Some(c) = c.filter(|c| (c.width, c.speed) != (width, speed)) {
+                let was = format!("{}{}", c.width, c.speed.name());
+                (c.width, c.speed) = (c.width.min(width), c.speed.min(speed));
+                notes.push(format!(
+                    "line {}: the two ends of this cable say {was} and {width}{}: taken as {}{}",
+                    l.line,
+                    speed.name(),
+                    c.width,
+                    c.speed.name()
+                ));
             }
         }
     }
-    Ok(Fabric::new(nodes, cables))
+    Ok(Parsed { fabric: Fabric::new(nodes, cables), notes })
 }
 
-/// The fabric as an ibsim net file: every node with its name and description, and each cable at both ends (as
-/// ibsim wants), its width and speed in an ibnetdiscover-style comment.
+/// The fabric as an ibsim net file: every node with its name and description, each cable at both ends (as ibsim
+/// wants), and on each port line the comment ibsim 0.10 reads (`sim_net.c:parse_port_connection_data`): the remote
+/// description, LIDs (0 where none is given yet) and the cable's width and speed (`# "S2" lid 3 4xQDR`; a CA port
+/// first gives its own: `# lid 4 lmc 0 "S1" lid 3 4xQDR`).
 pub fn write_net(f: &Fabric) -> String {
     let mut out = String::new();
+    let lid = |node: usize, port: u8| {
+        let n = &f.nodes[node];
+        n.lids[if n.is_switch() { 0 } else { usize::from(port) }]
+    };
     for (i, n) in f.nodes.iter().enumerate() {
         let word = if n.is_switch() { "Switch" } else { "Ca" };
-        let desc = if n.desc == n.name { String::new() } else { format!("\t# \"{}\"", n.desc) };
-        out += &format!("{word}\t{} \"{}\"{desc}\n", n.ports, n.name);
+        let own_lid = match n.lids[0] {
+            Some(l) if n.is_switch() => format!(" lid {} lmc {}", l.lid, l.lmc),
+            _ => String::new(),
+        };
+        out += &format!("{word}\t{} \"{}\"\t# \"{}\"{own_lid}\n", n.ports, n.name, n.desc);
         for p in 1..=n.ports {
-            if let Some(r) = f.peer(i, p) {
-                let c = f
-                    .cables
-                    .iter()
-                    .find(|c| c.a == PortRef { node: i, port: p } || c.b == PortRef { node: i, port: p });
-                let link = c.map_or(String::new(), |c| format!("\t# {}{}", c.width, c.speed.name()));
-                out += &format!("[{p}]\t\"{}\"[{}]{link}\n", f.nodes[r.node].name, r.port);
-            }
+            let Some(r) = f.peer(i, p) else { continue };
+            let here = PortRef { node: i, port: p };
+            let c = f.cables.iter().find(|c| c.a == here || c.b == here).expect("a cabled port has its cable");
+            let remote_lid = lid(r.node, r.port).map_or(0, |l| l.lid);
+            let remote = format!("\"{}\" lid {remote_lid} {}{}", f.nodes[r.node].desc, c.width, c.speed.name());
+            let own = match lid(i, p) {
+                _ if n.is_switch() => String::new(),
+                Some(l) => format!("lid {} lmc {} ", l.lid, l.lmc),
+                None => String::from("lid 0 lmc 0 "),
+            };
+            out += &format!("[{p}]\t\"{}\"[{}]\t# {own}{remote}\n", f.nodes[r.node].name, r.port);
         }
         out.push('\n');
     }
@@ -314,11 +359,16 @@ fn discovered_name(n: &FabricNode) -> String {
 }
 
 /// The fabric as `ibnetdiscover` prints it (switches, then CAs; GUIDs, LIDs, widths and speeds), with the LIDs
-/// `lids` gives (a node and port's LID, and the LMC), or 0 where there are none yet, as before a subnet manager
-/// has run. Read back, it is the same fabric under `ibnetdiscover`'s names.
-pub fn write_topology(f: &Fabric, lids: &dyn Fn(usize, u8) -> Option<u16>, lmc: u8) -> String {
+/// its nodes have, or 0 where there are none yet, as before a subnet manager has run. Read back, it is the same
+/// fabric under `ibnetdiscover`'s names.
+pub fn write_topology(f: &Fabric) -> String {
     let mut out = String::from("#\n# Topology file: generated by ibcc\n#\n");
-    let lid = |node: usize, port: u8| lids(node, port).unwrap_or(0);
+    let given = |node: usize, port: u8| {
+        let n = &f.nodes[node];
+        n.lids[if n.is_switch() { 0 } else { usize::from(port) }]
+    };
+    let lid = |node: usize, port: u8| given(node, port).map_or(0, |l| l.lid);
+    let lmc = |node: usize, port: u8| given(node, port).map_or(0, |l| l.lmc);
     let link = |node: usize, port: u8| {
         let here = PortRef { node, port };
         f.cables
@@ -361,11 +411,12 @@ pub fn write_topology(f: &Fabric, lids: &dyn Fn(usize, u8) -> Option<u16>, lmc: 
             } else {
                 let remote_guid = if remote_guid.is_empty() { remote_guid } else { format!(" {remote_guid}") };
                 out += &format!(
-                    "[{p}]({:x}) \t\"{}\"[{}]{remote_guid}\t\t# lid {} lmc {lmc} \"{}\" lid {remote_lid} {}\n",
+                    "[{p}]({:x}) \t\"{}\"[{}]{remote_guid}\t\t# lid {} lmc {} \"{}\" lid {remote_lid} {}\n",
                     n.port_guid(p),
                     discovered_name(rn),
                     r.port,
                     lid(i, p),
+                    lmc(i, p),
                     rn.desc,
                     link(i, p)
                 );
@@ -405,16 +456,23 @@ mod tests {
             vendid=0x2c9\ndevid=0x673c\nsysimgguid=0x2c903000a0001\ncaguid=0x2c903000a0001\n\
             Ca\t2 \"H-0002c903000a0001\"\t\t# \"node001 HCA-1\"\n\
             [1](2c903000a0002) \t\"S-0002c903000a0b0c\"[1]\t\t# lid 4 lmc 0 \"leaf 1\" lid 3 4xQDR\n";
-        let f = parse(text).unwrap();
+        let Parsed { fabric: f, notes } = parse_with_notes(text).unwrap();
+        assert_eq!(notes.len(), 1);
+        assert!(notes[0].starts_with("line 12:") && notes[0].contains("loopback"), "{notes:?}");
         assert_eq!(f.nodes[0].desc, "leaf 1");
-        assert_eq!((f.nodes[0].node_guid, f.nodes[0].lids[0]), (0x0002_c903_000a_0b0c, Some(3)));
-        assert_eq!((f.nodes[1].port_guids[1], f.nodes[1].lids[1]), (0x0002_c903_000a_0002, Some(4)));
+        assert_eq!((f.nodes[0].node_guid, f.nodes[0].lids[0].map(|l| l.lid)), (0x0002_c903_000a_0b0c, Some(3)));
+        assert_eq!((f.nodes[1].port_guids[1], f.nodes[1].lids[1].map(|l| l.lid)), (0x0002_c903_000a_0002, Some(4)));
         assert_eq!(f.cables.len(), 1, "listed at both ends: one cable; the loopback on port 2 is no cable");
         assert_eq!((f.cables[0].width, f.cables[0].speed), (Width::X4, Speed::Qdr));
     }
 
+    /// A node by GUID: its GUID, description, ports and port GUIDs.
+    type NodeByGuid = (u64, String, u8, Vec<u64>);
+    /// A cable by GUIDs: each end's node GUID and port, then its width and speed.
+    type CableByGuid = (u64, u8, u64, u8, String);
+
     /// The fabric with nodes known by GUID: what two listings of one fabric share.
-    fn by_guid(f: &Fabric) -> (Vec<(u64, String, u8, Vec<u64>)>, Vec<(u64, u8, u64, u8, String)>) {
+    fn by_guid(f: &Fabric) -> (Vec<NodeByGuid>, Vec<CableByGuid>) {
         let mut nodes: Vec<_> =
             f.nodes.iter().map(|n| (n.node_guid, n.desc.clone(), n.ports, n.port_guids.clone())).collect();
         nodes.sort();
@@ -432,18 +490,32 @@ mod tests {
     }
 
     #[test]
+    fn a_cable_whose_ends_disagree_runs_at_the_lower_width_and_speed() {
+        let text = "Switch 8 \"S1\"\n[1] \"S2\"[1] # \"S2\" lid 0 1xQDR\n\nSwitch 8 \"S2\"\n[1] \"S1\"[1] # \"S1\" lid 0 4xSDR\n";
+        let p = parse_with_notes(text).unwrap();
+        assert_eq!((p.fabric.cables[0].width, p.fabric.cables[0].speed), (Width::X1, Speed::Sdr));
+        assert!(p.notes[0].starts_with("line 5:") && p.notes[0].contains("1xSDR"), "{:?}", p.notes);
+    }
+
+    #[test]
     fn a_written_topology_reads_back_as_the_same_fabric_with_its_lids() {
         let mut f = parse(TWO_SWITCHES).unwrap();
         f.cables[0].speed = Speed::Edr;
         f = Fabric::new(f.nodes.clone(), f.cables.clone());
-        let text = write_topology(&f, &|n, p| Some((10 * n + usize::from(p) + 1) as u16), 0);
+        for (n, node) in f.nodes.iter_mut().enumerate() {
+            for (p, lid) in node.lids.iter_mut().enumerate() {
+                *lid = Some(GivenLid { lid: (10 * n + p + 1) as u16, lmc: 0 });
+            }
+        }
+        let text = write_topology(&f);
         let back = parse(&text).unwrap();
         assert_eq!(by_guid(&back), by_guid(&f));
         let s2 = back.nodes.iter().find(|n| n.desc == "S2").unwrap();
-        assert_eq!((s2.name.as_str(), s2.lids[0]), ("S-0000000000200001", Some(11)));
+        assert_eq!((s2.name.as_str(), s2.lids[0].map(|l| l.lid)), ("S-0000000000200001", Some(11)));
         let h2 = back.nodes.iter().find(|n| n.desc == "H2").unwrap();
-        assert_eq!(h2.lids[1], Some(32), "a CA port's own LID");
-        let unaddressed = parse(&write_topology(&f, &|_, _| None, 0)).unwrap();
+        assert_eq!(h2.lids[1], Some(GivenLid { lid: 32, lmc: 0 }), "a CA port's own LID");
+        let bare = parse(TWO_SWITCHES).unwrap();
+        let unaddressed = parse(&write_topology(&bare)).unwrap();
         assert!(unaddressed.nodes.iter().all(|n| n.lids.iter().all(Option::is_none)), "lid 0: none yet");
     }
 
@@ -453,6 +525,11 @@ mod tests {
             ("Switch 8 \"S1\"\n[9] \"H1\"[1]\nCa 1 \"H1\"\n[1] \"S1\"[9]\n", 2, "ports 1 to 8"),
             ("Switch 8 \"S1\"\n[1] \"H9\"[1]\n", 2, "not a node"),
             ("Switch 8 \"S1\"\n[1] \"H1\"[1]\nCa 1 \"H1\"\n[1] \"S1\"[2]\n", 4, "cabled to"),
+            (
+                "Switch 8 \"S1\"\n[1] \"H1\"[1]\nCa 1 \"H1\"\n[1] \"S1\"[1]\nCa 1 \"H2\"\n[1] \"S1\"[1]\n",
+                6,
+                "cabled to",
+            ),
             ("Switch x \"S1\"\n", 1, "number of ports"),
             ("Rt 2 \"R1\"\n", 1, "router"),
             ("Switch 8 \"S1\"\nnonsense here\n", 2, "not part of"),

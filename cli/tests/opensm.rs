@@ -1,0 +1,271 @@
+//! Our routing against the real OpenSM: every fabric here is loaded into ibsim (a simulated fabric OpenSM routes
+//! exactly as a real one), routed by OpenSM 3.3.23 (`opensm -o`, one sweep), and its `opensm-lfts.dump` compared
+//! byte for byte with what `ibcc fabric route` writes for the same file: every switch, every LID, every port.
+//!
+//! Needs Debian's `opensm`, `ibsim-utils` and `infiniband-diags` (`./dev test` installs them). Each check starts
+//! its own ibsim on its own socket and stops it, so the checks run in parallel.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use ibcc_core::fabric::netfile::{parse, write_net, write_topology};
+use ibcc_core::fabric::shapes;
+use ibcc_core::fabric::{Fabric, Speed, Width};
+
+const UMAD2SIM: &str = "/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so";
+const SDR: (Width, Speed) = (Width::X4, Speed::Sdr);
+
+static RUNS: AtomicUsize = AtomicUsize::new(0);
+
+/// A scratch directory, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new() -> Self {
+        let n = RUNS.fetch_add(1, Ordering::SeqCst);
+        let dir = std::env::temp_dir().join(format!("ibcc-opensm-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("cache")).unwrap();
+        std::fs::create_dir_all(dir.join("dump")).unwrap();
+        Self(dir)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// An ibsim process serving a fabric, stopped when dropped.
+struct Ibsim {
+    child: Child,
+    socket: String,
+}
+
+impl Ibsim {
+    fn start(net: &Path, dir: &Path) -> Self {
+        let socket = format!("ibcc{}x{}", std::process::id(), RUNS.fetch_add(1, Ordering::SeqCst));
+        let log = dir.join("ibsim.log");
+        let child = Command::new("ibsim")
+            .args(["-s", "-n"])
+            .arg(net)
+            .env("IBSIM_SOCKNAME", &socket)
+            .stdout(std::fs::File::create(&log).unwrap())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| {
+                panic!("ibsim: {e}: install ibsim-utils, opensm and infiniband-diags (./dev test does)")
+            });
+        let sim = Self { child, socket };
+        let start = Instant::now();
+        while !std::fs::read_to_string(&log).unwrap_or_default().contains("Network simulator ready") {
+            assert!(start.elapsed() < Duration::from_secs(30), "ibsim did not start: {}", log.display());
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        sim
+    }
+}
+
+impl Drop for Ibsim {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// OpenSM's tables for the fabric in `net`, and the engine its log says configured them.
+fn opensm(net: &Path, engine: &str, args: &[&str], sm: Option<&str>) -> (String, String) {
+    let dir = Scratch::new();
+    let sim = Ibsim::start(net, &dir.0);
+    let mut cmd = Command::new("opensm");
+    cmd.args(["-o", "-R", engine, "-D", "0x43", "-e", "-f"])
+        .arg(dir.0.join("osm.log"))
+        .arg("--dump_files_dir")
+        .arg(dir.0.join("dump"))
+        .args(args)
+        .env("IBSIM_SOCKNAME", &sim.socket)
+        .env("OSM_CACHE_DIR", dir.0.join("cache"))
+        .env("OSM_TMP_DIR", dir.0.join("dump"))
+        .env("LD_PRELOAD", UMAD2SIM)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    if let Some(sm) = sm {
+        cmd.env("SIM_HOST", sm);
+    }
+    let mut child = cmd.spawn().unwrap_or_else(|e| panic!("opensm: {e}: install opensm (./dev test does)"));
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > Duration::from_secs(300) {
+            let _ = child.kill();
+            panic!("opensm did not finish within 300 s on {}", net.display());
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut err = String::new();
+    let _ = child.stderr.take().unwrap().read_to_string(&mut err);
+    assert!(status.success(), "opensm failed on {}: {err}", net.display());
+    let log = std::fs::read_to_string(dir.0.join("osm.log")).unwrap();
+    let configured = log
+        .lines()
+        .find_map(|l| {
+            l.split_once(" tables configured on all switches")
+                .map(|(head, _)| head.rsplit(' ').next().unwrap().to_owned())
+        })
+        .unwrap_or_default();
+    (std::fs::read_to_string(dir.0.join("dump/opensm-lfts.dump")).unwrap(), configured)
+}
+
+/// `ibcc fabric route` on `net`.
+fn ours(net: &Path, engine: &str, args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_ibcc"))
+        .args(["fabric", "route"])
+        .arg(net)
+        .args(["--engine", engine])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "ibcc fabric route {}: {}", net.display(), String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// One comparison: the fabric in `text`, an engine, OpenSM's options and ours, where the subnet manager runs.
+struct Case<'a> {
+    name: String,
+    text: String,
+    engine: &'a str,
+    opensm: &'a [&'a str],
+    ours: &'a [&'a str],
+    sm: Option<&'a str>,
+}
+
+/// Route `case` both ways; a difference fails naming the first lines that differ.
+fn same_tables(case: &Case) {
+    let dir = Scratch::new();
+    let net = dir.0.join(format!("{}.net", case.name));
+    std::fs::write(&net, &case.text).unwrap();
+    let mut ours_args: Vec<&str> = case.ours.to_vec();
+    if let Some(sm) = case.sm {
+        ours_args.extend(["--sm", sm]);
+    }
+    let (theirs, configured) = opensm(&net, case.engine, case.opensm, case.sm);
+    let mine = ours(&net, case.engine, &ours_args);
+    assert_eq!(configured, case.engine, "{}: OpenSM fell back", case.name);
+    if theirs != mine {
+        let first = theirs.lines().zip(mine.lines()).position(|(a, b)| a != b).unwrap_or(0);
+        let show = |t: &str| t.lines().skip(first.saturating_sub(2)).take(5).collect::<Vec<_>>().join("\n");
+        panic!(
+            "{} ({}): our tables differ from OpenSM's at line {}\nOpenSM:\n{}\nours:\n{}",
+            case.name,
+            case.engine,
+            first + 1,
+            show(&theirs),
+            show(&mine)
+        );
+    }
+    assert!(mine.lines().filter(|l| l.starts_with("0x")).count() > 0, "{}: no entries compared", case.name);
+}
+
+impl<'a> Case<'a> {
+    /// The fabric in `text` under `engine` with OpenSM's defaults.
+    fn new(name: &str, text: String, engine: &'a str) -> Self {
+        Self { name: name.to_owned(), text, engine, opensm: &[], ours: &[], sm: None }
+    }
+
+    /// With OpenSM's options and ours that mean the same.
+    fn with(self, opensm: &'a [&'a str], ours: &'a [&'a str]) -> Self {
+        Self { opensm, ours, ..self }
+    }
+
+    /// The subnet manager on this node.
+    fn sm(self, node: &'a str) -> Self {
+        Self { sm: Some(node), ..self }
+    }
+}
+
+/// The generated fabrics the issue names, and seeded random irregular ones.
+fn generated_fabrics() -> Vec<(String, Fabric)> {
+    let mut all = vec![
+        ("fattree-4".to_owned(), shapes::fat_tree(4, SDR).unwrap()),
+        ("fattree-8".to_owned(), shapes::fat_tree(8, SDR).unwrap()),
+        ("twolevel-36".to_owned(), shapes::two_level(36, SDR).unwrap()),
+        ("ring-6".to_owned(), shapes::ring(6, 2, SDR).unwrap()),
+        ("parallel-3x4".to_owned(), shapes::parallel(3, 4, SDR).unwrap()),
+    ];
+    for seed in 1..=6 {
+        let (switches, ports, hosts, extra) = [(6, 6, 10, 3), (12, 8, 30, 12), (20, 12, 60, 40)][seed as usize % 3];
+        all.push((format!("random-{seed}"), shapes::random(switches, ports, hosts, extra, seed, SDR).unwrap()));
+    }
+    all
+}
+
+#[test]
+fn minhop_equals_opensm_on_generated_fabrics() {
+    for (name, f) in generated_fabrics() {
+        same_tables(&Case::new(&name, write_net(&f), "minhop"));
+    }
+}
+
+#[test]
+fn minhop_equals_opensm_with_lmc_and_the_subnet_manager_on_a_host() {
+    let ft = write_net(&shapes::fat_tree(4, SDR).unwrap());
+    let random = write_net(&shapes::random(12, 8, 30, 12, 7, SDR).unwrap());
+    let par = write_net(&shapes::parallel(3, 4, SDR).unwrap());
+    let cases = [
+        Case::new("fattree-4-lmc1", ft.clone(), "minhop").with(&["-l", "1"], &["--lmc", "1"]),
+        Case::new("fattree-4-sm-on-a-host", ft, "minhop").sm("h-1-0-1"),
+        Case::new("random-lmc2-sm-on-a-host", random, "minhop").with(&["-l", "2"], &["--lmc", "2"]).sm("h-3-1"),
+        Case::new("parallel-lmc2", par, "minhop").with(&["-l", "2"], &["--lmc", "2"]),
+    ];
+    for case in &cases {
+        same_tables(case);
+    }
+}
+
+/// The public fixtures, as ibsim sees them: ibsim numbers a CA's port GUIDs from its node GUID (node + port)
+/// whatever the file says, so a file whose CAs have other port GUIDs (ConnectX-4 and later use the node GUID for
+/// port 1) is compared as ibsim loads it.
+fn as_ibsim_loads(text: &str) -> String {
+    let f = parse(text).unwrap();
+    let mut g = f.clone();
+    for n in g.nodes.iter_mut().filter(|n| !n.is_switch()) {
+        for (p, guid) in n.port_guids.iter_mut().enumerate() {
+            *guid = n.node_guid + p as u64;
+        }
+    }
+    if g == f {
+        text.to_owned()
+    } else {
+        write_topology(&g)
+    }
+}
+
+fn fixtures() -> Vec<(String, String)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/tests/fabrics");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "topo" || x == "topofile"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 5, "the fixtures in {}", dir.display());
+    files
+        .iter()
+        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(p).unwrap()))
+        .collect()
+}
+
+#[test]
+fn minhop_equals_opensm_on_the_public_fixtures_with_their_lids_and_fresh_ones() {
+    for (name, text) in fixtures() {
+        let text = as_ibsim_loads(&text);
+        same_tables(&Case::new(&name, text.clone(), "minhop"));
+        same_tables(&Case::new(&name, text, "minhop").with(&["-r"], &["--reassign"]));
+    }
+}
