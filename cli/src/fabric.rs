@@ -5,6 +5,7 @@ use ibcc_core::fabric::lfts::{write_dump, write_ibroute};
 use ibcc_core::fabric::netfile::{parse_with_notes, write_net, write_topology};
 use ibcc_core::fabric::route::{route, Engine, Options};
 use ibcc_core::fabric::shapes::{self, GenerateError};
+use ibcc_core::fabric::updn::Roots;
 use ibcc_core::fabric::{Fabric, Speed, Width};
 use std::path::PathBuf;
 
@@ -69,6 +70,9 @@ pub struct RouteArgs {
     /// The node the subnet manager runs on (name or description); the file's first node by default.
     #[arg(long)]
     sm: Option<String>,
+    /// updn's root switches: a file of node GUIDs, one a line (OpenSM's -a); found as OpenSM finds them if not given.
+    #[arg(long)]
+    roots: Option<PathBuf>,
     /// LIDs per CA port are 2^LMC.
     #[arg(long, default_value_t = 0)]
     lmc: u8,
@@ -120,6 +124,28 @@ fn gen(args: &GenArgs) -> Result<(), Error> {
     Ok(())
 }
 
+/// The GUIDs in a file as OpenSM reads a node map (`parse_node_map`): a GUID at the start of each line (`0x` for
+/// hexadecimal, as C's `strtoull` reads it), anything after it a name; `#` starts a comment.
+fn read_guids(path: &PathBuf) -> Result<Vec<u64>, Error> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path.display(), &e))?;
+    let mut guids = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim_start();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let word = line.split(|c: char| c.is_whitespace() || c == '#').next().unwrap_or("");
+        let guid = match word.strip_prefix("0x").or_else(|| word.strip_prefix("0X")) {
+            Some(hex) => u64::from_str_radix(hex, 16).ok(),
+            None if word.len() > 1 && word.starts_with('0') => u64::from_str_radix(&word[1..], 8).ok(),
+            None => word.parse().ok(),
+        };
+        let guid = guid.ok_or_else(|| format!("{}: line {}: {word:?} is not a GUID", path.display(), i + 1))?;
+        guids.push(guid);
+    }
+    Ok(guids)
+}
+
 /// The fabric in `path`, or why not (the file and line); what was taken in with a note is said on stderr.
 pub fn load(path: &PathBuf) -> Result<Fabric, Error> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(path.display(), &e))?;
@@ -132,7 +158,11 @@ pub fn load(path: &PathBuf) -> Result<Fabric, Error> {
 
 fn route_file(args: &RouteArgs) -> Result<(), Error> {
     let f = load(&args.file)?;
-    let options = Options { engine: args.engine, sm: args.sm.clone(), lmc: args.lmc, reassign: args.reassign };
+    let roots = match &args.roots {
+        Some(path) => Roots::Given(read_guids(path)?),
+        None => Roots::Found,
+    };
+    let options = Options { engine: args.engine, sm: args.sm.clone(), lmc: args.lmc, reassign: args.reassign, roots };
     let r = route(&f, &options).map_err(|e| Error::Refused(format!("{}: {e}", args.file.display())))?;
     for note in &r.notes {
         eprintln!("ibcc: {note}");

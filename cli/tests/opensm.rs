@@ -122,8 +122,8 @@ fn opensm(net: &Path, engine: &str, args: &[&str], sm: Option<&str>) -> (String,
     (std::fs::read_to_string(dir.0.join("dump/opensm-lfts.dump")).unwrap(), configured)
 }
 
-/// `ibcc fabric route` on `net`.
-fn ours(net: &Path, engine: &str, args: &[&str]) -> String {
+/// `ibcc fabric route` on `net`: its tables, and the engine that filled them (minhop if it says it fell back).
+fn ours(net: &Path, engine: &str, args: &[&str]) -> (String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_ibcc"))
         .args(["fabric", "route"])
         .arg(net)
@@ -131,8 +131,10 @@ fn ours(net: &Path, engine: &str, args: &[&str]) -> String {
         .args(args)
         .output()
         .unwrap();
-    assert!(out.status.success(), "ibcc fabric route {}: {}", net.display(), String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap()
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "ibcc fabric route {}: {said}", net.display());
+    let configured = if said.contains("falls back to minhop") { "minhop" } else { engine };
+    (String::from_utf8(out.stdout).unwrap(), configured.to_owned())
 }
 
 /// One comparison: the fabric in `text`, an engine, OpenSM's options and ours, where the subnet manager runs.
@@ -143,6 +145,10 @@ struct Case<'a> {
     opensm: &'a [&'a str],
     ours: &'a [&'a str],
     sm: Option<&'a str>,
+    /// updn's roots file (OpenSM's -a, our --roots).
+    roots: Option<&'a str>,
+    /// The engine OpenSM's log should name as the one that configured the tables (minhop after a fallback).
+    configured: &'a str,
 }
 
 /// Route `case` both ways; a difference fails naming the first lines that differ.
@@ -150,13 +156,22 @@ fn same_tables(case: &Case) {
     let dir = Scratch::new();
     let net = dir.0.join(format!("{}.net", case.name));
     std::fs::write(&net, &case.text).unwrap();
+    let roots = dir.0.join("roots.txt");
+    let roots_path = roots.to_str().unwrap();
     let mut ours_args: Vec<&str> = case.ours.to_vec();
+    let mut opensm_args: Vec<&str> = case.opensm.to_vec();
     if let Some(sm) = case.sm {
         ours_args.extend(["--sm", sm]);
     }
-    let (theirs, configured) = opensm(&net, case.engine, case.opensm, case.sm);
-    let mine = ours(&net, case.engine, &ours_args);
-    assert_eq!(configured, case.engine, "{}: OpenSM fell back", case.name);
+    if let Some(lines) = case.roots {
+        std::fs::write(&roots, lines).unwrap();
+        ours_args.extend(["--roots", roots_path]);
+        opensm_args.extend(["-a", roots_path]);
+    }
+    let (theirs, configured) = opensm(&net, case.engine, &opensm_args, case.sm);
+    let (mine, our_engine) = ours(&net, case.engine, &ours_args);
+    assert_eq!(configured, case.configured, "{}: the engine that configured OpenSM's tables", case.name);
+    assert_eq!(our_engine, configured, "{}: the engine that filled our tables", case.name);
     if theirs != mine {
         let first = theirs.lines().zip(mine.lines()).position(|(a, b)| a != b).unwrap_or(0);
         let show = |t: &str| t.lines().skip(first.saturating_sub(2)).take(5).collect::<Vec<_>>().join("\n");
@@ -175,7 +190,17 @@ fn same_tables(case: &Case) {
 impl<'a> Case<'a> {
     /// The fabric in `text` under `engine` with OpenSM's defaults.
     fn new(name: &str, text: String, engine: &'a str) -> Self {
-        Self { name: name.to_owned(), text, engine, opensm: &[], ours: &[], sm: None }
+        Self { name: name.to_owned(), text, engine, opensm: &[], ours: &[], sm: None, roots: None, configured: engine }
+    }
+
+    /// With updn's roots given in a file of these lines.
+    fn roots(self, lines: &'a str) -> Self {
+        Self { roots: Some(lines), ..self }
+    }
+
+    /// Where OpenSM falls back to minhop.
+    fn falls_back(self) -> Self {
+        Self { configured: "minhop", ..self }
     }
 
     /// With OpenSM's options and ours that mean the same.
@@ -210,6 +235,27 @@ fn minhop_equals_opensm_on_generated_fabrics() {
     for (name, f) in generated_fabrics() {
         same_tables(&Case::new(&name, write_net(&f), "minhop"));
     }
+}
+
+#[test]
+fn updn_equals_opensm_with_roots_found_given_or_missing() {
+    for (name, f) in generated_fabrics() {
+        // OpenSM's rule finds roots on the fat trees; the others have none, and OpenSM falls back to minhop.
+        let case = Case::new(&name, write_net(&f), "updn");
+        same_tables(&if name.starts_with("fattree") || name.starts_with("twolevel") {
+            case
+        } else {
+            case.falls_back()
+        });
+    }
+    for seed in 1..=4 {
+        let f = shapes::random(20, 12, 60, 40, seed, SDR).unwrap();
+        same_tables(
+            &Case::new(&format!("random-{seed}-two-roots"), write_net(&f), "updn").roots("0x200003 first\n0x200005\n"),
+        );
+    }
+    let ring = write_net(&shapes::ring(7, 2, SDR).unwrap());
+    same_tables(&Case::new("ring-7-root-lmc2", ring, "updn").roots("0x200000\n").with(&["-l", "2"], &["--lmc", "2"]));
 }
 
 #[test]
@@ -262,10 +308,17 @@ fn fixtures() -> Vec<(String, String)> {
 }
 
 #[test]
-fn minhop_equals_opensm_on_the_public_fixtures_with_their_lids_and_fresh_ones() {
+fn minhop_and_updn_equal_opensm_on_the_public_fixtures_with_their_lids_and_fresh_ones() {
     for (name, text) in fixtures() {
         let text = as_ibsim_loads(&text);
         same_tables(&Case::new(&name, text.clone(), "minhop"));
-        same_tables(&Case::new(&name, text, "minhop").with(&["-r"], &["--reassign"]));
+        same_tables(&Case::new(&name, text.clone(), "minhop").with(&["-r"], &["--reassign"]));
+        // The 2007 example and the EDR one have no switch that sees nearly every CA at one distance: no root.
+        let updn = Case::new(&name, text, "updn");
+        same_tables(&if matches!(name.as_str(), "ibtopotool-1.topo" | "ibtopotool-3.topo") {
+            updn.falls_back()
+        } else {
+            updn
+        });
     }
 }

@@ -12,6 +12,7 @@ pub mod model;
 pub mod netfile;
 pub mod route;
 pub mod shapes;
+pub mod updn;
 
 pub use model::{Cable, Fabric, FabricNode, NodeIx, NodeKind, PortRef, Speed, Width};
 pub use netfile::{parse, write_net, FabricError};

@@ -7,6 +7,8 @@ use super::lfts::Lfts;
 use super::lids::{assign, sm_port, Addressing};
 use super::minhop;
 use super::model::Fabric;
+use super::updn::{self, Roots};
+use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -15,15 +17,18 @@ use alloc::vec::Vec;
 pub enum Engine {
     /// OpenSM's default: shortest paths, balanced by per-port route counts.
     Minhop,
+    /// Up*/down*: minhop's balancing on paths that never go down and then up, so they cannot deadlock.
+    Updn,
 }
 
 impl Engine {
-    pub const ALL: [Engine; 1] = [Engine::Minhop];
+    pub const ALL: [Engine; 2] = [Engine::Minhop, Engine::Updn];
 
     /// OpenSM's name (`-R NAME`).
     pub fn name(self) -> &'static str {
         match self {
             Engine::Minhop => "minhop",
+            Engine::Updn => "updn",
         }
     }
 
@@ -42,11 +47,13 @@ pub struct Options {
     pub lmc: u8,
     /// Give every port a fresh LID, ignoring the file's (OpenSM's `-r`).
     pub reassign: bool,
+    /// updn's roots (OpenSM's `-a` file), or found as OpenSM finds them.
+    pub roots: Roots,
 }
 
 impl Options {
     pub fn new(engine: Engine) -> Self {
-        Self { engine, sm: None, lmc: 0, reassign: false }
+        Self { engine, sm: None, lmc: 0, reassign: false, roots: Roots::Found }
     }
 }
 
@@ -66,9 +73,32 @@ pub fn route(f: &Fabric, o: &Options) -> Result<Routed, String> {
     let sm = sm_port(f, o.sm.as_deref())?;
     let addressing = assign(f, sm, o.lmc, o.reassign)?;
     let graph = SwitchGraph::new(f, &addressing);
-    let notes = Vec::new();
-    let lfts = match o.engine {
-        Engine::Minhop => minhop::build(f, &addressing, &graph, &Hops::shortest(&graph)?),
+    let mut notes = Vec::new();
+    let names = |switches: &[usize]| {
+        let names: Vec<&str> = switches.iter().map(|&s| f.nodes[graph.nodes[s]].name.as_str()).collect();
+        names.join(", ")
     };
-    Ok(Routed { addressing, lfts, engine: o.engine, notes })
+    let hops = match o.engine {
+        Engine::Minhop => None,
+        Engine::Updn => match updn::hops(f, &addressing, &graph, &o.roots)? {
+            Some((hops, roots)) => {
+                notes.push(format!("updn: {} root switches: {}", roots.len(), names(&roots)));
+                Some(hops)
+            }
+            None => {
+                notes.push(String::from(
+                    "updn found no root switch (OpenSM: \"disabling UPDN algorithm, no root nodes were found\"), so \
+                     OpenSM falls back to minhop, and so do we",
+                ));
+                None
+            }
+        },
+    };
+    let engine = if hops.is_some() { o.engine } else { Engine::Minhop };
+    let hops = match hops {
+        Some(h) => h,
+        None => Hops::shortest(&graph)?,
+    };
+    let lfts = minhop::build(f, &addressing, &graph, &hops);
+    Ok(Routed { addressing, lfts, engine, notes })
 }
