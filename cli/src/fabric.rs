@@ -1,12 +1,16 @@
-//! `ibcc fabric`: real InfiniBand fabrics. Generate one, route it as OpenSM does and write its forwarding tables.
+//! `ibcc fabric`: real InfiniBand fabrics. Generate one, route it as OpenSM does, write its forwarding tables,
+//! check them (reachability, loops, deadlock) and follow a route.
 
 use crate::exit::Error;
-use ibcc_core::fabric::lfts::{write_dump, write_ibroute};
+use ibcc_core::fabric::check::check;
+use ibcc_core::fabric::lfts::{read as read_lfts, write_dump, write_ibroute};
+use ibcc_core::fabric::lids::Addressing;
 use ibcc_core::fabric::netfile::{parse_with_notes, write_net, write_topology};
-use ibcc_core::fabric::route::{route, Engine, Options};
+use ibcc_core::fabric::paths::{trace, write_tracert};
+use ibcc_core::fabric::route::{self, Engine, Options};
 use ibcc_core::fabric::shapes::{self, GenerateError};
 use ibcc_core::fabric::updn::Roots;
-use ibcc_core::fabric::{Fabric, Speed, Width};
+use ibcc_core::fabric::{Fabric, PortRef, Speed, Width};
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Subcommand)]
@@ -15,6 +19,10 @@ pub enum Command {
     Gen(GenArgs),
     /// Route a fabric (an `ibnetdiscover` topology or an ibsim net file) as OpenSM does; write its LFTs.
     Route(RouteArgs),
+    /// All-to-all among the CAs under a routing: reachability, loops, channel-dependency cycles, routes per port.
+    Check(Routing),
+    /// The route from one port to another, hop by hop, as ibtracert prints it.
+    Path(PathArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -62,8 +70,35 @@ enum Shape {
 
 #[derive(Debug, clap::Args)]
 pub struct RouteArgs {
+    #[command(flatten)]
+    routing: Routing,
+    /// Where to write the tables (standard output if not given).
+    #[arg(long)]
+    lfts: Option<PathBuf>,
+    /// `dump` (OpenSM's opensm-lfts.dump) or `ibroute` (what ibroute and dump_lfts.sh print).
+    #[arg(long, default_value = "dump", value_parser = ["dump", "ibroute"])]
+    lfts_format: String,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct PathArgs {
+    #[command(flatten)]
+    routing: Routing,
+    /// Where the route starts: a node's name or description, a LID, or a port GUID (0x...).
+    src: String,
+    /// Where it goes: the same kinds of name.
+    dst: String,
+}
+
+/// A fabric and how it is routed: by an engine, or by tables read from a file.
+#[derive(Debug, clap::Args)]
+pub struct Routing {
     /// The fabric: an `ibnetdiscover` topology file or an ibsim net file.
     file: PathBuf,
+    /// Forwarding tables to use instead of an engine's (opensm-lfts.dump or ibroute/dump_lfts.sh output), as
+    /// OpenSM's `file` engine replays a site's routing.
+    #[arg(long, conflicts_with_all = ["engine", "roots"])]
+    tables: Option<PathBuf>,
     /// OpenSM's routing engine.
     #[arg(long, default_value = "minhop", value_parser = parse_engine)]
     engine: Engine,
@@ -79,12 +114,6 @@ pub struct RouteArgs {
     /// Give every port a fresh LID, ignoring the file's (OpenSM's -r).
     #[arg(long)]
     reassign: bool,
-    /// Where to write the tables (standard output if not given).
-    #[arg(long)]
-    lfts: Option<PathBuf>,
-    /// `dump` (OpenSM's opensm-lfts.dump) or `ibroute` (what ibroute and dump_lfts.sh print).
-    #[arg(long, default_value = "dump", value_parser = ["dump", "ibroute"])]
-    lfts_format: String,
 }
 
 fn parse_link(s: &str) -> Result<(Width, Speed), String> {
@@ -104,6 +133,8 @@ pub fn run(command: &Command) -> Result<(), Error> {
     match command {
         Command::Gen(args) => gen(args),
         Command::Route(args) => route_file(args),
+        Command::Check(routing) => check_file(routing),
+        Command::Path(args) => path(args),
     }
 }
 
@@ -156,17 +187,47 @@ pub fn load(path: &PathBuf) -> Result<Fabric, Error> {
     Ok(parsed.fabric)
 }
 
-fn route_file(args: &RouteArgs) -> Result<(), Error> {
-    let f = load(&args.file)?;
-    let roots = match &args.roots {
-        Some(path) => Roots::Given(read_guids(path)?),
-        None => Roots::Found,
-    };
-    let options = Options { engine: args.engine, sm: args.sm.clone(), lmc: args.lmc, reassign: args.reassign, roots };
-    let r = route(&f, &options).map_err(|e| Error::Refused(format!("{}: {e}", args.file.display())))?;
-    for note in &r.notes {
-        eprintln!("ibcc: {note}");
+/// A routed fabric: the fabric, its LIDs and tables, and the engine that filled them.
+struct Routed {
+    fabric: Fabric,
+    routed: route::Routed,
+}
+
+impl Routing {
+    fn route(&self) -> Result<Routed, Error> {
+        let fabric = load(&self.file)?;
+        let roots = match &self.roots {
+            Some(path) => Roots::Given(read_guids(path)?),
+            None => Roots::Found,
+        };
+        let options =
+            Options { engine: self.engine, sm: self.sm.clone(), lmc: self.lmc, reassign: self.reassign, roots };
+        let mut routed =
+            route::route(&fabric, &options).map_err(|e| Error::Refused(format!("{}: {e}", self.file.display())))?;
+        if let Some(path) = &self.tables {
+            let text = std::fs::read_to_string(path).map_err(|e| Error::io(path.display(), &e))?;
+            let a = &routed.addressing;
+            routed.lfts = read_lfts(&text, &fabric, &a.switches, a.max_lid())
+                .map_err(|e| Error::Refused(format!("{}: {e}", path.display())))?;
+            routed.notes = vec![format!("the tables of {}", path.display())];
+        }
+        for note in &routed.notes {
+            eprintln!("ibcc: {note}");
+        }
+        Ok(Routed { fabric, routed })
     }
+
+    /// What filled the tables, for a report's first line.
+    fn source(&self, r: &route::Routed) -> String {
+        match &self.tables {
+            Some(path) => format!("the tables in {}", path.display()),
+            None => format!("OpenSM's {}", r.engine.name()),
+        }
+    }
+}
+
+fn route_file(args: &RouteArgs) -> Result<(), Error> {
+    let Routed { fabric: f, routed: r } = args.routing.route()?;
     let text = match args.lfts_format.as_str() {
         "ibroute" => write_ibroute(&f, &r.addressing, &r.lfts),
         _ => write_dump(&f, &r.addressing, &r.lfts),
@@ -177,5 +238,96 @@ fn route_file(args: &RouteArgs) -> Result<(), Error> {
             crate::output::print(&text);
             Ok(())
         }
+    }
+}
+
+fn check_file(routing: &Routing) -> Result<(), Error> {
+    let Routed { fabric: f, routed: r } = routing.route()?;
+    let c = check(&f, &r.addressing, &r.lfts);
+    let labels = f.labels();
+    let name = |n: usize| labels[n].as_str();
+    let (switches, cas) = (r.addressing.switches.len(), r.addressing.ports.len() - r.addressing.switches.len());
+    let mut out = format!(
+        "fabric: {switches} switches, {cas} CA ports, LIDs 1-{}; routed by {}\n",
+        r.addressing.max_lid(),
+        routing.source(&r)
+    );
+    out += &format!("reachability: {} of {} CA-to-CA pairs arrive\n", c.reached, c.pairs);
+    for (src, lid, why) in &c.lost {
+        out += &format!("  \"{}\" port {} to LID {lid}: {}\n", name(src.node), src.port, why.describe(&f));
+    }
+    if c.pairs - c.reached > c.lost.len() {
+        out += &format!("  ... and {} more\n", c.pairs - c.reached - c.lost.len());
+    }
+    out += &format!(
+        "forwarding loops: {}\n",
+        if c.loops == 0 { String::from("none") } else { format!("{} pairs", c.loops) }
+    );
+    out +=
+        &format!("channel dependencies: {} switch-to-switch channels, {} dependencies; ", c.channels, c.dependencies);
+    match &c.cycle {
+        None => out += "no cycle: deadlock-free on one virtual lane\n",
+        Some(cycle) => {
+            let hops: Vec<String> =
+                cycle.iter().map(|ch| format!("\"{}\" port {}", name(ch.switch), ch.port)).collect();
+            out += &format!("a cycle of {}: {} -> back to the first (can deadlock)\n", cycle.len(), hops.join(" -> "));
+        }
+    }
+    let loads: Vec<u32> = c.port_routes.values().copied().collect();
+    let max = loads.iter().max().copied().unwrap_or(0);
+    let mean = if loads.is_empty() { 0.0 } else { f64::from(loads.iter().sum::<u32>()) / loads.len() as f64 };
+    out += &format!(
+        "routes per switch port (all-to-all, base LIDs): max {max}, mean {mean:.1} over {} ports\n",
+        loads.len()
+    );
+    out += "switch\tport\tto\troutes\n";
+    for (ch, n) in &c.port_routes {
+        let to = f.peer(ch.switch, ch.port).map_or(String::from("-"), |p| format!("{}[{}]", name(p.node), p.port));
+        out += &format!("{}\t{}\t{to}\t{n}\n", name(ch.switch), ch.port);
+    }
+    crate::output::print(&out);
+    Ok(())
+}
+
+/// The port a name means: a node (its first cabled port; a switch's port 0), a LID, or a port GUID.
+fn endpoint(f: &Fabric, a: &Addressing, what: &str) -> Result<PortRef, Error> {
+    let port_of = |node: usize| {
+        if f.nodes[node].is_switch() {
+            Some(PortRef { node, port: 0 })
+        } else {
+            (1..=f.nodes[node].ports).find(|&p| f.peer(node, p).is_some()).map(|port| PortRef { node, port })
+        }
+    };
+    let found = if let Some(hex) = what.strip_prefix("0x") {
+        let guid = u64::from_str_radix(hex, 16).map_err(|_| format!("{what:?}: not a GUID"))?;
+        a.ports.iter().find(|p| p.guid == guid).map(|p| p.at)
+    } else if let Ok(lid) = what.parse::<u16>() {
+        a.owner(lid).map(|p| p.at)
+    } else {
+        f.find(what).or_else(|| f.nodes.iter().position(|n| n.desc == what)).and_then(port_of)
+    };
+    found
+        .filter(|&at| {
+            a.port(if f.nodes[at.node].is_switch() { PortRef { node: at.node, port: 0 } } else { at }).is_some()
+        })
+        .ok_or_else(|| Error::Refused(format!("{what:?}: no addressed port of the fabric has that name, LID or GUID")))
+}
+
+fn path(args: &PathArgs) -> Result<(), Error> {
+    let Routed { fabric: f, routed: r } = args.routing.route()?;
+    let a = &r.addressing;
+    let (src, dst) = (endpoint(&f, a, &args.src)?, endpoint(&f, a, &args.dst)?);
+    let lid = a.port(dst).map(|p| p.base).expect("an endpoint is addressed");
+    match trace(&f, a, &r.lfts, src, lid) {
+        Ok(route) => {
+            crate::output::print(&write_tracert(&f, a, &route));
+            Ok(())
+        }
+        Err(lost) => Err(Error::Refused(format!(
+            "no route from {} to {} (LID {lid}): {}",
+            args.src,
+            args.dst,
+            lost.describe(&f)
+        ))),
     }
 }

@@ -297,3 +297,75 @@ fn run_series_gives_the_rates_over_time() {
     let out = ibcc(&["run", "preset:infocom03-fig2", "--series", "--baseline"], None);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// A scratch file holding `text`, named for the test that wrote it.
+fn scratch(name: &str, text: &str) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("ibcc-cli-{}-{name}", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn fabric_gen_route_check_and_path_work_together() {
+    let out = ibcc(&["fabric", "gen", "fattree", "4"], None);
+    assert!(out.status.success());
+    let topo = scratch("ft4.topo", &String::from_utf8(out.stdout).unwrap());
+    let topo = topo.to_str().unwrap();
+    let out = ibcc(&["fabric", "route", topo, "--engine", "updn"], None);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let dump = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(dump.matches("Unicast lids [0-36]").count(), 20, "a table for each of the 20 switches");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("updn: 4 root switches"));
+    // The tables written and read back route as the engine did.
+    let tables = scratch("ft4.lfts", &dump);
+    let out = ibcc(&["fabric", "check", topo, "--tables", tables.to_str().unwrap()], None);
+    let report = String::from_utf8(out.stdout).unwrap();
+    assert!(report.contains("240 of 240 CA-to-CA pairs arrive") && report.contains("no cycle"), "{report}");
+    let out = ibcc(&["fabric", "path", topo, "h-0-0-0", "h-3-1-1"], None);
+    let path = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = path.lines().collect();
+    assert!(
+        lines[0].starts_with("From ca {0x0000000000100000} portnum 1") && lines[0].ends_with("\"h-0-0-0\""),
+        "{path}"
+    );
+    assert_eq!(lines.len(), 8, "From, six ports entered (edge, aggregation, core, aggregation, edge, CA), To: {path}");
+    assert!(lines[7].starts_with("To ca") && lines[7].ends_with("\"h-3-1-1\""), "{path}");
+    // A ring's shortest paths have a dependency cycle, which check names.
+    let out = ibcc(&["fabric", "gen", "ring", "6"], None);
+    let ring = scratch("ring6.topo", &String::from_utf8(out.stdout).unwrap());
+    let out = ibcc(&["fabric", "check", ring.to_str().unwrap()], None);
+    assert!(String::from_utf8(out.stdout).unwrap().contains("a cycle of 6: \"sw-0\" port 2 -> \"sw-1\" port 2"));
+}
+
+#[test]
+fn bad_fabric_input_exits_2_naming_the_file_and_line() {
+    let bad = scratch("bad.topo", "Switch 8 \"S1\"\n[1] \"H1\"[1]\n[2] \"nowhere\"[1]\nCa 1 \"H1\"\n[1] \"S1\"[1]\n");
+    let out = ibcc(&["fabric", "route", bad.to_str().unwrap()], None);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bad.topo: line 3: \"nowhere\" is not a node"), "{err}");
+    let good = scratch("good.topo", "Switch 8 \"S1\"\n[1] \"H1\"[1]\nCa 1 \"H1\"\n[1] \"S1\"[1]\n");
+    let good = good.to_str().unwrap();
+    let tables =
+        scratch("bad.lfts", "Unicast lids [0-2] of switch Lid 1 guid 0x0000000000200000 ('S1'):\n0x0001 009\n");
+    let out = ibcc(&["fabric", "check", good, "--tables", tables.to_str().unwrap()], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("line 2: port 9"));
+    for (args, says) in [
+        (vec!["fabric", "gen", "fattree", "5"], "even number"),
+        (vec!["fabric", "gen", "ring", "6", "--link", "3xQDR"], "a width and speed"),
+        (vec!["fabric", "route", good, "--engine", "lash"], "the engines are"),
+        (vec!["fabric", "path", good, "H1", "H9"], "\"H9\": no addressed port"),
+        (vec!["fabric", "route", good, "--sm", "H9"], "\"H9\" is not in the fabric"),
+    ] {
+        let out = ibcc(&args, None);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(says),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let out = ibcc(&["fabric", "route", "/no/such/file.topo"], None);
+    assert_eq!(out.status.code(), Some(1));
+}

@@ -17,19 +17,30 @@ pub struct Lfts {
     pub switches: Vec<NodeIx>,
     /// `tables[i][lid]` for switch `switches[i]`; every table runs from LID 0 to the top LID.
     pub tables: Vec<Vec<u8>>,
+    /// `slot[node]`: the index of a switch's table.
+    slot: Vec<Option<u32>>,
 }
 
 impl Lfts {
     /// Tables of `top + 1` entries, all "no path".
     pub fn empty(switches: Vec<NodeIx>, top: u16) -> Self {
         let tables = switches.iter().map(|_| alloc::vec![NO_PATH; usize::from(top) + 1]).collect();
-        Self { switches, tables }
+        let mut slot = alloc::vec![None; switches.iter().max().map_or(0, |&m| m + 1)];
+        for (i, &s) in switches.iter().enumerate() {
+            slot[s] = Some(i as u32);
+        }
+        Self { switches, tables, slot }
+    }
+
+    /// The table of switch `node`.
+    pub fn table(&self, node: NodeIx) -> Option<&[u8]> {
+        let i = (*self.slot.get(node)?)?;
+        Some(&self.tables[i as usize])
     }
 
     /// The port switch `node` forwards `lid` to, if it has a route.
     pub fn port(&self, node: NodeIx, lid: u16) -> Option<u8> {
-        let i = self.switches.iter().position(|&s| s == node)?;
-        self.tables[i].get(usize::from(lid)).copied().filter(|&p| p != NO_PATH)
+        self.table(node)?.get(usize::from(lid)).copied().filter(|&p| p != NO_PATH)
     }
 
     /// The top LID.

@@ -201,4 +201,28 @@ mod tests {
             4 lids dumped\n";
         assert_eq!(write_dump(&f, &a, &lfts), want);
     }
+
+    #[test]
+    fn on_a_k8_fat_tree_minhop_spreads_destinations_evenly_over_the_uplinks() {
+        // 128 hosts: an edge switch sends the 124 hosts beyond it up its 4 uplinks, 31 each; an aggregation
+        // switch sends the 112 hosts outside its pod up its 4 uplinks, 28 each.
+        use crate::fabric::model::{Speed, Width};
+        let f = crate::fabric::shapes::fat_tree(8, (Width::X4, Speed::Sdr)).unwrap();
+        let a = assign(&f, sm_port(&f, None).unwrap(), 0, false).unwrap();
+        let g = SwitchGraph::new(&f, &a);
+        let lfts = build(&f, &a, &g, &Hops::shortest(&g).unwrap());
+        let ca_lids: Vec<u16> = a.ports.iter().filter(|p| !f.nodes[p.at.node].is_switch()).map(|p| p.base).collect();
+        for (prefix, per_uplink) in [("edge-", 31), ("agg-", 28)] {
+            let mut checked = 0;
+            for &s in a.switches.iter().filter(|&&s| f.nodes[s].name.starts_with(prefix)) {
+                let mut per_port = [0u32; 9];
+                for &lid in &ca_lids {
+                    per_port[usize::from(lfts.port(s, lid).unwrap())] += 1;
+                }
+                assert_eq!(per_port[5..], [per_uplink; 4], "{}: destinations per uplink", f.nodes[s].name);
+                checked += 1;
+            }
+            assert_eq!(checked, 32, "{prefix}: every switch of the layer");
+        }
+    }
 }

@@ -4,12 +4,14 @@
 //! This layer knows nothing of the simulation: it reads, writes and (later in this module) routes fabrics the way
 //! OpenSM does; `net` turns a routed fabric into a network.
 
+pub mod check;
 pub mod hops;
 pub mod lfts;
 pub mod lids;
 pub mod minhop;
 pub mod model;
 pub mod netfile;
+pub mod paths;
 pub mod route;
 pub mod shapes;
 pub mod updn;

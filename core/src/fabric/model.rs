@@ -203,6 +203,16 @@ impl Fabric {
         s
     }
 
+    /// What to call each node in a report: its description where no other node shares it (what administrators
+    /// read), else its name (unique in the file).
+    pub fn labels(&self) -> Vec<String> {
+        let mut count: alloc::collections::BTreeMap<&str, usize> = alloc::collections::BTreeMap::new();
+        for n in &self.nodes {
+            *count.entry(n.desc.as_str()).or_insert(0) += 1;
+        }
+        self.nodes.iter().map(|n| if count[n.desc.as_str()] == 1 { n.desc.clone() } else { n.name.clone() }).collect()
+    }
+
     /// How many nodes of each kind: (switches, CAs).
     pub fn counts(&self) -> (usize, usize) {
         let switches = self.nodes.iter().filter(|n| n.is_switch()).count();

@@ -1,0 +1,208 @@
+//! What a set of forwarding tables does to all-to-all traffic among the CAs: which pairs are reached, which routes
+//! loop or end nowhere, how many routes cross each switch port, and whether the routes can deadlock.
+//!
+//! Deadlock in a lossless network is a cycle in the channel dependency graph (Dally and Seitz): a channel is a
+//! switch's output port toward another switch, and a route that leaves by channel c and then by channel d makes d
+//! a dependency of c (a packet holding buffer space behind c waits for space behind d). With one virtual lane, a
+//! cycle of such dependencies can fill and stop for good. Channels into and out of CAs are left out: nothing waits
+//! on them in a cycle.
+
+use super::lfts::Lfts;
+use super::lids::Addressing;
+use super::model::{Fabric, NodeIx, PortRef};
+use super::paths::{ca_ports, trace, Lost};
+use alloc::collections::BTreeMap;
+use alloc::vec::Vec;
+
+/// A switch's output port toward another switch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Channel {
+    pub switch: NodeIx,
+    pub port: u8,
+}
+
+/// All-to-all among the CA ports: every CA port to every other CA port's base LID.
+#[derive(Debug, Clone, Default)]
+pub struct Check {
+    /// Source-destination pairs routed.
+    pub pairs: usize,
+    /// Pairs whose packets arrive.
+    pub reached: usize,
+    /// The first pairs that do not, with why (at most [`Check::KEPT`]).
+    pub lost: Vec<(PortRef, u16, Lost)>,
+    /// Pairs whose packets go round a forwarding loop.
+    pub loops: usize,
+    /// Routes over each switch port (the port a route leaves by), switch ports with none left out.
+    pub port_routes: BTreeMap<Channel, u32>,
+    /// Switch-to-switch channels and the dependencies between them.
+    pub channels: usize,
+    pub dependencies: usize,
+    /// A cycle of channel dependencies, if there is one: each channel's next is a dependency of it, and the last's
+    /// is the first.
+    pub cycle: Option<Vec<Channel>>,
+}
+
+impl Check {
+    /// How many lost pairs are kept to be named.
+    pub const KEPT: usize = 20;
+}
+
+/// Check the tables on all-to-all traffic among the CA ports.
+pub fn check(f: &Fabric, a: &Addressing, l: &Lfts) -> Check {
+    let cas = ca_ports(f, a);
+    let mut c = Check::default();
+    let mut deps: Vec<(Channel, Channel)> = Vec::new();
+    for &(src, _) in &cas {
+        for &(dst, lid) in &cas {
+            if src == dst {
+                continue;
+            }
+            c.pairs += 1;
+            match trace(f, a, l, src, lid) {
+                Ok(route) => {
+                    c.reached += 1;
+                    let mut previous: Option<Channel> = None;
+                    for s in &route.steps {
+                        *c.port_routes.entry(Channel { switch: s.switch, port: s.out_port }).or_insert(0) += 1;
+                        let to_switch = f.peer(s.switch, s.out_port).is_some_and(|r| f.nodes[r.node].is_switch());
+                        let here = to_switch.then_some(Channel { switch: s.switch, port: s.out_port });
+                        if let (Some(p), Some(h)) = (previous, here) {
+                            deps.push((p, h));
+                        }
+                        previous = here;
+                    }
+                }
+                Err(lost) => {
+                    c.loops += usize::from(matches!(lost, Lost::Loop(_)));
+                    if c.lost.len() < Check::KEPT {
+                        c.lost.push((src, lid, lost));
+                    }
+                }
+            }
+        }
+        // Keep the dependency list small as it grows: many routes share each dependency.
+        if deps.len() > 1 << 20 {
+            deps.sort_unstable();
+            deps.dedup();
+        }
+    }
+    deps.sort_unstable();
+    deps.dedup();
+    let mut channels: Vec<Channel> = deps.iter().flat_map(|&(a, b)| [a, b]).collect();
+    channels.sort_unstable();
+    channels.dedup();
+    c.channels = channels.len();
+    c.dependencies = deps.len();
+    c.cycle = find_cycle(&channels, &deps);
+    c
+}
+
+/// A cycle in the graph of `deps` (sorted) over `nodes` (sorted), found by depth-first search from each node in
+/// order: the first back edge closes it.
+fn find_cycle(nodes: &[Channel], deps: &[(Channel, Channel)]) -> Option<Vec<Channel>> {
+    let index = |c: &Channel| nodes.binary_search(c).expect("every channel of a dependency is a node");
+    // Adjacency in CSR form: the dependencies are sorted by their first channel.
+    let mut start = alloc::vec![0usize; nodes.len() + 1];
+    for (a, _) in deps {
+        start[index(a) + 1] += 1;
+    }
+    for i in 0..nodes.len() {
+        start[i + 1] += start[i];
+    }
+    let next: Vec<usize> = deps.iter().map(|(_, b)| index(b)).collect();
+    #[derive(Clone, Copy, PartialEq)]
+    enum Colour {
+        White,
+        Grey,
+        Black,
+    }
+    let mut colour = alloc::vec![Colour::White; nodes.len()];
+    for root in 0..nodes.len() {
+        if colour[root] != Colour::White {
+            continue;
+        }
+        // The path from the root, each with the next of its dependencies to follow.
+        let mut stack: Vec<(usize, usize)> = alloc::vec![(root, start[root])];
+        colour[root] = Colour::Grey;
+        while let Some(&mut (u, ref mut at)) = stack.last_mut() {
+            if *at == start[u + 1] {
+                colour[u] = Colour::Black;
+                stack.pop();
+                continue;
+            }
+            let v = next[*at];
+            *at += 1;
+            match colour[v] {
+                Colour::White => {
+                    colour[v] = Colour::Grey;
+                    stack.push((v, start[v]));
+                }
+                Colour::Grey => {
+                    let from = stack.iter().position(|&(w, _)| w == v).expect("a grey channel is on the path");
+                    return Some(stack[from..].iter().map(|&(w, _)| nodes[w]).collect());
+                }
+                Colour::Black => {}
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fabric::model::{Speed, Width};
+    use crate::fabric::route::{route, Engine, Options};
+    use crate::fabric::shapes;
+    use crate::fabric::updn::Roots;
+
+    const SDR: (Width, Speed) = (Width::X4, Speed::Sdr);
+
+    fn checked(f: &Fabric, engine: Engine, roots: Roots) -> Check {
+        let r = route(f, &Options { roots, ..Options::new(engine) }).unwrap();
+        assert_eq!(r.engine, engine, "{:?}", r.notes);
+        check(f, &r.addressing, &r.lfts)
+    }
+
+    #[test]
+    fn minhop_on_a_ring_has_a_dependency_cycle_around_it_and_updn_has_none() {
+        let ring = shapes::ring(6, 1, SDR).unwrap();
+        let c = checked(&ring, Engine::Minhop, Roots::Found);
+        assert_eq!((c.pairs, c.reached), (30, 30));
+        let cycle = c.cycle.expect("minhop's shortest paths go both ways round a ring of six");
+        assert_eq!(cycle.len(), 6, "one channel out of each switch, all one way round: {cycle:?}");
+        let u = checked(&ring, Engine::Updn, Roots::Given(alloc::vec![0x20_0000]));
+        assert_eq!((u.reached, u.cycle), (30, None));
+    }
+
+    #[test]
+    fn a_fat_tree_s_routes_reach_everyone_without_a_cycle() {
+        let ft = shapes::fat_tree(4, SDR).unwrap();
+        for engine in [Engine::Minhop, Engine::Updn] {
+            let c = checked(&ft, engine, Roots::Found);
+            assert_eq!((c.pairs, c.reached, c.cycle), (240, 240, None), "{engine:?}");
+            let total: u32 = c.port_routes.values().sum();
+            assert!(total as usize >= 240 * 2, "each route crosses at least its edge switch and the CA link");
+        }
+    }
+
+    #[test]
+    fn a_table_with_a_hole_or_a_loop_is_named() {
+        let ft = shapes::fat_tree(4, SDR).unwrap();
+        let mut r = route(&ft, &Options::new(Engine::Minhop)).unwrap();
+        let (_, lid) = ca_ports(&ft, &r.addressing)[5];
+        // Point an edge switch's entry back up into an aggregation switch that sends it straight down again.
+        let edge = ft.find("edge-0-0").unwrap();
+        let agg = ft.find("agg-0-0").unwrap();
+        let slot = r.lfts.switches.iter().position(|&s| s == edge).unwrap();
+        let other_edge = r.lfts.switches.iter().position(|&s| s == agg).unwrap();
+        let down = ft.peer(agg, 1).unwrap();
+        assert_eq!(down.node, edge);
+        r.lfts.tables[other_edge][usize::from(lid)] = 1;
+        r.lfts.tables[slot][usize::from(lid)] = 3;
+        let c = check(&ft, &r.addressing, &r.lfts);
+        assert!(c.reached < c.pairs);
+        assert!(c.lost.iter().any(|(_, l, why)| *l == lid && matches!(why, Lost::Loop(_))), "{:?}", c.lost);
+        assert!(c.loops > 0 && c.loops == c.pairs - c.reached, "every lost pair loops here");
+    }
+}
