@@ -6,7 +6,7 @@
 //! (its port 0, one LID) or a CA port (2^LMC LIDs, aligned). LIDs the file gives are kept; the others are handed out
 //! from 1 up, the subnet manager's port first, then the ports in OpenSM's order: ascending byte-swapped port GUID.
 
-use super::model::{Fabric, GivenLid, NodeIx, PortRef};
+use super::model::{sort_by_u64, Fabric, GivenLid, NodeIx, PortRef};
 use alloc::collections::VecDeque;
 use alloc::format;
 use alloc::string::String;
@@ -31,6 +31,8 @@ pub struct Addressing {
     pub ports: Vec<Endport>,
     /// `owner[lid]`: index into `ports` of the port that has the LID.
     owner: Vec<Option<u32>>,
+    /// `index[node][port]`: index into `ports` of that port, if it is one of them.
+    index: Vec<Vec<Option<u32>>>,
     /// The switches reached, ascending byte-swapped GUID (OpenSM's switch order).
     pub switches: Vec<NodeIx>,
     /// The port the subnet manager runs on.
@@ -52,7 +54,13 @@ impl Addressing {
 
     /// The port at `at` (switch port 0, or a CA port).
     pub fn port(&self, at: PortRef) -> Option<&Endport> {
-        self.ports.iter().find(|p| p.at == at)
+        self.port_index(at).map(|i| &self.ports[i])
+    }
+
+    /// The index into `ports` of the port at `at`.
+    pub fn port_index(&self, at: PortRef) -> Option<usize> {
+        let i = (*self.index.get(at.node)?.get(usize::from(at.port))?)?;
+        Some(i as usize)
     }
 
     /// A switch's LID.
@@ -103,7 +111,7 @@ pub fn assign(f: &Fabric, sm: PortRef, lmc: u8, reassign: bool) -> Result<Addres
     }
     let found = discover(f, sm);
     let mut switches: Vec<NodeIx> = found.iter().filter(|p| p.port == 0).map(|p| p.node).collect();
-    switches.sort_by_key(|&n| f.nodes[n].node_guid.swap_bytes());
+    sort_by_u64(&mut switches, |&n| f.nodes[n].node_guid.swap_bytes());
     let mut ports: Vec<Endport> = found
         .iter()
         .map(|&at| {
@@ -112,7 +120,7 @@ pub fn assign(f: &Fabric, sm: PortRef, lmc: u8, reassign: bool) -> Result<Addres
             Endport { at, guid: node.port_guid(at.port), base: 0, count }
         })
         .collect();
-    ports.sort_by_key(|p| p.guid.swap_bytes());
+    sort_by_u64(&mut ports, |p| p.guid.swap_bytes());
     let mut owner: Vec<Option<u32>> = alloc::vec![None; 1];
     let claim = |owner: &mut Vec<Option<u32>>, i: usize, base: u16, count: u16| {
         let top = usize::from(base) + usize::from(count);
@@ -173,7 +181,12 @@ pub fn assign(f: &Fabric, sm: PortRef, lmc: u8, reassign: bool) -> Result<Addres
         claim(&mut owner, i, next as u16, count as u16);
         next += count;
     }
-    Ok(Addressing { ports, owner, switches, sm, lmc })
+    let mut index: Vec<Vec<Option<u32>>> =
+        f.nodes.iter().map(|n| alloc::vec![None; usize::from(n.ports) + 1]).collect();
+    for (i, p) in ports.iter().enumerate() {
+        index[p.at.node][usize::from(p.at.port)] = Some(i as u32);
+    }
+    Ok(Addressing { ports, owner, index, switches, sm, lmc })
 }
 
 /// The switch port-0s and CA ports the subnet manager reaches from `sm`: through switches, not through CAs.

@@ -12,25 +12,23 @@
 use super::hops::{Hops, SwitchGraph, NO_PATH};
 use super::lfts::Lfts;
 use super::lids::{Addressing, Endport};
-use super::model::{Fabric, PortRef};
-use alloc::collections::BTreeMap;
+use super::model::{sort_by_u64, Fabric};
 use alloc::vec::Vec;
 
 /// Indices into `a.ports`, in the order minhop routes them.
 pub fn port_order(f: &Fabric, a: &Addressing) -> Vec<usize> {
-    let index: BTreeMap<PortRef, usize> = a.ports.iter().enumerate().map(|(i, p)| (p.at, i)).collect();
     let endport_links = |s: usize| {
         let n = &f.nodes[s];
         (1..=n.ports).filter(|&p| f.peer(s, p).is_some_and(|r| !f.nodes[r.node].is_switch())).count()
     };
     let mut by_load = a.switches.clone();
-    by_load.sort_by_key(|&s| core::cmp::Reverse(endport_links(s))); // stable, as glibc's qsort is here
+    sort_by_u64(&mut by_load, |&s| u64::MAX - endport_links(s) as u64); // stable, as glibc's qsort is here
     let mut listed = alloc::vec![false; a.ports.len()];
     let mut order = Vec::with_capacity(a.ports.len());
     for s in by_load {
         for p in 1..=f.nodes[s].ports {
             let Some(r) = f.peer(s, p).filter(|r| !f.nodes[r.node].is_switch()) else { continue };
-            if let Some(&i) = index.get(&r).filter(|&&i| !listed[i]) {
+            if let Some(i) = a.port_index(r).filter(|&i| !listed[i]) {
                 listed[i] = true;
                 order.push(i);
             }

@@ -1,8 +1,12 @@
 //! Real fabrics as InfiniBand administrators know them: switches and channel adapters with numbered ports, GUIDs
-//! and LIDs, cables of a width and speed ([`model`]); the files they come in ([`netfile`]).
+//! and LIDs, cables of a width and speed ([`model`]); the files they come in ([`netfile`]); generated shapes
+//! ([`shapes`]); and routing as OpenSM 3.3.23 does it (docs/opensm-routing.md): the subnet manager's discovery and
+//! LIDs ([`lids`]), hop counts ([`hops`]), the engines ([`minhop`], [`updn`]) behind [`route`], the forwarding
+//! tables they fill ([`lfts`]), and what the tables do: routes followed hop by hop ([`paths`]) and a whole-fabric
+//! check for loops, unreachable pairs and credit-loop cycles ([`check`]).
 //!
-//! This layer knows nothing of the simulation: it reads, writes and (later in this module) routes fabrics the way
-//! OpenSM does; `net` turns a routed fabric into a network.
+//! This layer knows nothing of the simulation: it reads, writes and routes fabrics the way OpenSM does;
+//! `scenario::routing` routes a scenario's network with it, and `net` forwards by the tables.
 
 pub mod check;
 pub mod hops;

@@ -82,7 +82,8 @@ pub fn route(f: &Fabric, o: &Options) -> Result<Routed, String> {
         Engine::Minhop => None,
         Engine::Updn => match updn::hops(f, &addressing, &graph, &o.roots)? {
             Some((hops, roots)) => {
-                notes.push(format!("updn: {} root switches: {}", roots.len(), names(&roots)));
+                let plural = if roots.len() == 1 { "" } else { "es" };
+                notes.push(format!("updn: {} root switch{plural}: {}", roots.len(), names(&roots)));
                 Some(hops)
             }
             None => {
