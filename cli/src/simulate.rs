@@ -100,10 +100,10 @@ pub fn run(args: &Args) -> Result<(), Error> {
             "--series prints only the series as CSV; add --json to get them with --baseline's control factor",
         )));
     }
-    let (results, series) = simulate(&scenario, args.series).map_err(|e| format!("{}: {e}", args.file))?;
+    let (results, series) = simulate(&scenario, args.series, false).map_err(|e| format!("{}: {e}", args.file))?;
     let control = if args.baseline {
         let (base, _) =
-            simulate(&scenario.without_congestion_control(), false).map_err(|e| format!("{}: {e}", args.file))?;
+            simulate(&scenario.without_congestion_control(), false, true).map_err(|e| format!("{}: {e}", args.file))?;
         Some(
             ControlFactor::new(&results, &base)
                 .ok_or_else(|| String::from("no packet was delivered in the measurement interval"))?,
@@ -141,8 +141,18 @@ pub fn run(args: &Args) -> Result<(), Error> {
     Ok(())
 }
 
-fn simulate(s: &Scenario, series: bool) -> Result<(Results, Option<Series>), ibcc_core::scenario::ScenarioError> {
+/// Runs `s`; says what the routing engine said unless this is the baseline run (which routes the same).
+fn simulate(
+    s: &Scenario,
+    series: bool,
+    baseline: bool,
+) -> Result<(Results, Option<Series>), ibcc_core::scenario::ScenarioError> {
     let mut sim = Run::new(s)?;
+    if !baseline {
+        for note in sim.sim.routing_notes() {
+            eprintln!("routing: {note}");
+        }
+    }
     sim.run();
     let r = sim.results();
     let series = series.then(|| Series::of(&sim, &r));

@@ -8,6 +8,7 @@ use base64::Engine;
 use common::random_scenario;
 use ibcc_core::rng::Rng;
 use ibcc_core::scenario::share_link::{decode, decode_bytes, encode, Shared};
+use ibcc_core::scenario::RoutingEngine;
 
 #[test]
 fn random_scenarios_round_trip_through_links() {
@@ -96,8 +97,20 @@ fn a_link_made_by_the_browser_opens() {
     let text =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/golden/link-browser.txt")).unwrap();
     let shared = decode(&text).unwrap();
+    assert_eq!(shared.scenario, ibcc_core::presets::find("infocom03-fig3b").unwrap().scenario());
+    assert_eq!(shared.plot.as_deref(), Some("buffers"));
+}
+
+/// A link the page made at format version 2, before routing engines: it opens routed as it was then (first-listed
+/// neighbour), and is otherwise the preset.
+#[test]
+fn a_version_2_link_keeps_its_routing() {
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/golden/link-browser-v2.txt")).unwrap();
+    let shared = decode(&text).unwrap();
+    assert_eq!(shared.scenario.routing.engine, RoutingEngine::FirstListed);
     let mut want = ibcc_core::presets::find("infocom03-fig3b").unwrap().scenario();
-    want.upgrade();
+    want.routing.engine = RoutingEngine::FirstListed;
     assert_eq!(shared.scenario, want);
     assert_eq!(shared.plot.as_deref(), Some("buffers"));
 }

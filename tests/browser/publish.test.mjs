@@ -118,10 +118,12 @@ test('an embedded scenario leaves the visitor\'s own saved work alone', async ()
   assert.equal(await page.getByLabel('Scenario').inputValue(), 'infocom03-fig2', 'the saved work is what it was');
 });
 
-// Issue 19's targets: the page's wasm at most 450 KB gzipped, the simulation worker's at most 150 KB. The budgets are
-// the targets; the build is below them (page 440, worker 130 when they were set), and growing past one fails here.
-// (The build's size settings are in ./dev: std built for the wasm, panics that abort at once.)
-const BUDGET_KB = { page: 450, worker: 150 };
+// Issue 19's targets: the page's wasm at most 450 KB gzipped, the simulation worker's at most 150 KB; growing past one
+// fails here. (The build's size settings are in ./dev: std built for the wasm, panics that abort at once.) The page's
+// budget moved once, to 465 KB, when scenarios gained OpenSM's routing engines (scenario format 3): the page routes
+// every network it validates, and the engines (LIDs, minhop, updn, as OpenSM runs them) cost it 15.9 KB (446.4 ->
+// 462.3), after their sorts were made to share one copy (23.5 KB before). The worker stayed within its 150 (148.7).
+const BUDGET_KB = { page: 465, worker: 150 };
 
 test('the release wasm stays within its size budget, with no name section or debug data', async () => {
   const files = await readdir(DIST);

@@ -102,7 +102,8 @@ test('save the scenario as JSON and open it again; a bad file is refused', async
 
 // Links are deflated by miniz_oxide on the command line and by the browser's CompressionStream in the page: each
 // opens the other's. This one was made by the command line's format version 1 (core/tests/share_links.rs opens it too);
-// tests/golden/link-browser.txt was made by this page, and core/tests/share_links.rs opens it natively.
+// tests/golden/link-browser.txt was made by this page (re-recorded at scenario format version 3; the version-2 one,
+// link-browser-v2.txt, stays as a fixture of an old link), and core/tests/share_links.rs opens both natively.
 test('a link made on the command line opens in the page, and the page makes links the command line opens', async () => {
   const v1 = (await readFile(new URL('../golden/link-v1.txt', import.meta.url), 'utf8')).trim();
   const page = await openPage(browser, `${server.url}#s=${v1}`);

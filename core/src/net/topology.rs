@@ -5,7 +5,9 @@
 //! numbered in the order its links appear in the scenario; port `p` of node `n` sends on `out_channel(n, p)` and
 //! receives on `in_channel(n, p)`.
 //!
-//! Routing is shortest-path (fewest hops) with a deterministic tie-break: among equally short next hops, the neighbour
+//! Routes are a table: for each node and destination host, the port a packet leaves by, as an InfiniBand switch's
+//! forwarding table gives it. [`Topology::with_routes`] takes the table from a routing engine (`crate::fabric`
+//! fills it as OpenSM would); [`Topology::new`] computes the playground's own: fewest hops, ties to the neighbour
 //! that comes first in the scenario's node list, then the port that comes first. Hosts never forward.
 
 use crate::time::{Bandwidth, Time};
@@ -54,9 +56,45 @@ pub struct Topology {
 }
 
 impl Topology {
-    /// Builds the tables. `links` are `(a, b, bandwidth, propagation)` with `a != b`, both valid node indices; a host
-    /// has at most one link (validation guarantees both). Routes are computed to each node in `destinations`.
+    /// Builds the tables with the playground's own routing (fewest hops, ties to the neighbour listed first).
+    /// `links` are `(a, b, bandwidth, propagation)` with `a != b`, both valid node indices; a host has at most one
+    /// link (validation guarantees both). Routes are computed to each node in `destinations`.
     pub fn new(is_host: &[bool], links: &[(NodeId, NodeId, Bandwidth, Time)], destinations: &[NodeId]) -> Self {
+        let mut topo = Self::unrouted(is_host, links, destinations);
+        for slot in 0..topo.destinations {
+            let d = topo.destination(slot);
+            topo.route_to(d, slot);
+        }
+        topo
+    }
+
+    /// Builds the tables with the routes `next(at, dest)` gives: the port a packet at node `at` for host `dest`
+    /// leaves by.
+    pub fn with_routes(
+        is_host: &[bool],
+        links: &[(NodeId, NodeId, Bandwidth, Time)],
+        destinations: &[NodeId],
+        next: impl Fn(NodeId, NodeId) -> Option<PortId>,
+    ) -> Self {
+        let mut topo = Self::unrouted(is_host, links, destinations);
+        for slot in 0..topo.destinations {
+            let d = topo.destination(slot);
+            for at in 0..topo.nodes.len() {
+                if let Some(p) = next(at as NodeId, d).filter(|&p| usize::from(p) < topo.nodes[at].out_channels.len()) {
+                    topo.next_port[at * topo.destinations + slot] = p;
+                }
+            }
+        }
+        topo
+    }
+
+    /// The destination host of route slot `slot`.
+    fn destination(&self, slot: usize) -> NodeId {
+        self.route_slot.iter().position(|&s| s == slot as u32).expect("every slot has its destination") as NodeId
+    }
+
+    /// Nodes and channels, with no routes yet.
+    fn unrouted(is_host: &[bool], links: &[(NodeId, NodeId, Bandwidth, Time)], destinations: &[NodeId]) -> Self {
         let mut nodes: Vec<NodeInfo> =
             is_host.iter().map(|&is_host| NodeInfo { is_host, out_channels: Vec::new() }).collect();
         let mut channels = Vec::with_capacity(links.len() * 2);
@@ -79,17 +117,13 @@ impl Topology {
         for (slot, &d) in dests.iter().enumerate() {
             route_slot[d as usize] = slot as u32;
         }
-        let mut topo = Self {
+        Self {
             next_port: vec![NO_ROUTE; nodes.len() * dests.len()],
             nodes,
             channels,
             route_slot,
             destinations: dests.len(),
-        };
-        for (slot, &d) in dests.iter().enumerate() {
-            topo.route_to(d, slot);
         }
-        topo
     }
 
     /// Breadth-first search outward from `dest` through switches only, then the tie-broken next hop of every node.

@@ -45,6 +45,10 @@ pub enum Problem {
     HostLinkCount(usize),
     /// A flow endpoint that is a switch.
     NotAHost(String),
+    /// An updn root that is a host.
+    NotASwitch(String),
+    /// The routing engine cannot route this network; the text says why.
+    Routing(String),
     /// A flow from a host to itself.
     SameEndpoints,
     /// No path from the flow's source to its destination.
@@ -134,6 +138,8 @@ impl fmt::Display for Problem {
                 write!(f, "a host must have exactly one link, this one has {n}")
             }
             Self::NotAHost(id) => write!(f, "{} is a switch; flows run between hosts", Quoted(id)),
+            Self::NotASwitch(id) => write!(f, "{} is a host; roots are switches", Quoted(id)),
+            Self::Routing(why) => write!(f, "cannot be routed: {why}"),
             Self::SameEndpoints => f.write_str("source and destination are the same host"),
             Self::Unreachable => f.write_str("the destination cannot be reached from the source"),
             Self::OutOfRange(range) => write!(f, "must be {range}"),

@@ -12,6 +12,8 @@ mod error;
 mod json;
 pub use json::{from_value, pretty_json, to_value};
 mod path;
+mod routing;
+pub use routing::{Routing, RoutingEngine};
 pub mod share_link;
 pub use path::Settings;
 mod validate;
@@ -39,7 +41,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 /// The value of the `format` field.
 pub const FORMAT: &str = "ibcc-scenario";
 /// The scenario format version this build writes. It reads this one and every older one (upgraded as read).
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 
 /// A complete scenario.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -71,6 +73,9 @@ pub struct Scenario {
     pub nodes: Vec<Node>,
     #[serde(default)]
     pub links: Vec<Link>,
+    /// Who fills the switches' forwarding tables (absent: OpenSM's minhop).
+    #[serde(default, skip_serializing_if = "Routing::is_default")]
+    pub routing: Routing,
     #[serde(default)]
     pub flows: Vec<Flow>,
     #[serde(default)]
@@ -390,6 +395,7 @@ impl Scenario {
             link: LinkConfig::default(),
             nodes: Vec::new(),
             links: Vec::new(),
+            routing: Routing::default(),
             flows: Vec::new(),
             marking: Marking::default(),
             source: Source::default(),
@@ -421,7 +427,9 @@ impl Scenario {
 
     /// Brings a scenario read in an older format version to [`VERSION`] without changing what it means:
     /// - version 1 had no `switch.input_transfers` and meant one transfer per input at a time, which it keeps;
-    /// - nor `switch.bypass_counting`: every packet counted its bypasses, which it keeps.
+    /// - nor `switch.bypass_counting`: every packet counted its bypasses, which it keeps;
+    /// - version 2 had no `routing` and meant the playground's own (fewest hops, ties to the neighbour listed
+    ///   first), which it keeps; version 3 routes as OpenSM's minhop unless `routing` says otherwise.
     ///
     /// Any other version is left alone for validation to refuse by name.
     pub fn upgrade(&mut self) {
@@ -429,6 +437,10 @@ impl Scenario {
             self.switch.input_transfers = Some(1);
             self.switch.bypass_counting = BypassCounting::EachPacket;
             self.version = 2;
+        }
+        if self.version == 2 {
+            self.routing.engine = RoutingEngine::FirstListed;
+            self.version = 3;
         }
     }
 

@@ -56,6 +56,8 @@ pub(crate) struct Compiled {
     /// Per node: its switch parameters (defaults for hosts, unused).
     pub switch: Vec<SwitchConfig>,
     pub flows: Vec<CompiledFlow>,
+    /// What the routing engine said (that it fell back to minhop, updn's roots).
+    pub routing_notes: Vec<String>,
 }
 
 fn err(element: Element, field: &'static str, problem: Problem) -> ScenarioError {
@@ -144,6 +146,12 @@ impl Scenario {
         self.compile().map(|_| ())
     }
 
+    /// What the routing engine says about this network: the roots updn ranked from, or that it found none and
+    /// OpenSM (and so the simulator) routes with minhop instead.
+    pub fn routing_notes(&self) -> Result<Vec<String>, ScenarioError> {
+        self.compile().map(|c| c.routing_notes)
+    }
+
     pub(crate) fn compile(&self) -> Result<Compiled, ScenarioError> {
         let limits = &LIMITS;
         let top = || Element::Scenario;
@@ -163,14 +171,20 @@ impl Scenario {
         let links = self.check_links(&index, limits)?;
         let (flows, destinations) = self.check_flows(&index)?;
         let is_host: Vec<bool> = self.nodes.iter().map(|n| n.kind == NodeKind::Host).collect();
-        let topology = Topology::new(&is_host, &links, &destinations);
+        let kinds: Vec<NodeKind> = self.nodes.iter().map(|n| n.kind).collect();
+        let ids: Vec<&str> = self.nodes.iter().map(|n| n.id.as_str()).collect();
+        let ends: Vec<(NodeId, NodeId)> = links.iter().map(|&(a, b, _, _)| (a, b)).collect();
+        let (topology, routing_notes) = match self.routing.tables(&kinds, &ids, &ends)? {
+            None => (Topology::new(&is_host, &links, &destinations), Vec::new()),
+            Some(t) => (Topology::with_routes(&is_host, &links, &destinations, |at, d| t.next(at, d)), t.notes),
+        };
         for (i, (f, cf)) in self.flows.iter().zip(&flows).enumerate() {
             if topology.path(cf.src, cf.dst).is_none() {
                 return Err(err(flow_element(i, f), "dst", Problem::Unreachable));
             }
         }
         let switch = self.nodes.iter().map(|n| self.switch.with(n.switch.as_ref())).collect();
-        Ok(Compiled { topology, switch, flows })
+        Ok(Compiled { topology, switch, flows, routing_notes })
     }
 
     fn check_globals(&self, limits: &Limits) -> Result<(), ScenarioError> {

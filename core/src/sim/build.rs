@@ -62,6 +62,7 @@ impl Simulation {
             end: scenario.duration_ns * NS,
             counts: Counts::default(),
             immediate: 0,
+            routing_notes: compiled.routing_notes,
         };
         sim.schedule_flow_starts();
         Ok(sim)

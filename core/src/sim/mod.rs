@@ -56,6 +56,7 @@ use crate::net::topology::{ChannelId, Topology};
 use crate::rng::Rng;
 use crate::scenario::Scenario;
 use crate::time::{Time, NS};
+use alloc::string::String;
 use alloc::vec::Vec;
 use events::Event;
 
@@ -114,6 +115,8 @@ pub struct Simulation {
     /// Events handled the moment they happened instead of through the queue: a head arrival, a credit or a delivery
     /// across a link without propagation delay (with a delay they are queued like any other event).
     immediate: u64,
+    /// What the routing engine said of this network (a fallback to minhop, updn's roots).
+    routing_notes: Vec<String>,
 }
 
 impl Simulation {
@@ -125,6 +128,11 @@ impl Simulation {
     /// The network's topology and routes.
     pub fn topology(&self) -> &Topology {
         &self.topo
+    }
+
+    /// What the routing engine said of this network: updn's roots, or that it fell back to minhop as OpenSM does.
+    pub fn routing_notes(&self) -> &[String] {
+        &self.routing_notes
     }
 
     /// The current simulated time.

@@ -4,7 +4,8 @@ use ibcc_core::cc::pft::{Detection, PftConfig, Throttling};
 use ibcc_core::rng::Rng;
 use ibcc_core::scenario::{
     AckCoalescing, Arbitration, BypassCounting, Cnt1Until, Flow, FullCheck, IbCcConfig, Link, MarkingPolicy, Node,
-    NodeKind, RateMode, Response, Scenario, SourceOverride, Traffic, Transport, VirtualLanes, VlArbitration, VlWeight,
+    NodeKind, RateMode, Response, RoutingEngine, Scenario, SourceOverride, Traffic, Transport, VirtualLanes,
+    VlArbitration, VlWeight,
 };
 
 /// A random connected network: a random tree of switches plus a few extra switch links, hosts on random switches,
@@ -172,5 +173,7 @@ pub fn random_scenario(seed: u64) -> Scenario {
             }
         }
     }
+    // Last, so that the draws above (and the scenarios they make) stay as they were.
+    s.routing.engine = [RoutingEngine::Minhop, RoutingEngine::Updn, RoutingEngine::FirstListed][rng.below(3) as usize];
     s
 }

@@ -1,0 +1,99 @@
+//! Routing engines on the scenarios people run: on the papers' networks, which have one shortest path between any
+//! two hosts, OpenSM's engines give exactly the routes the playground always gave, so every paper's figure keeps
+//! its meaning; on the fat trees, where many paths tie, they spread destinations as a subnet manager does.
+
+use ibcc_core::presets::PRESETS;
+use ibcc_core::scenario::{RoutingEngine, Scenario};
+use ibcc_core::sim::Simulation;
+
+/// Every flow's route and its reverse (the ACKs'), as channel lists, under `engine`.
+fn routes(s: &Scenario, engine: RoutingEngine) -> Vec<Vec<u32>> {
+    let mut s = s.clone();
+    s.routing.engine = engine;
+    let sim = Simulation::new(&s).unwrap_or_else(|e| panic!("{} under {engine:?}: {e}", s.name));
+    let t = sim.topology();
+    let id = |name: &str| s.nodes.iter().position(|n| n.id == name).unwrap() as u32;
+    s.flows
+        .iter()
+        .flat_map(|f| [(id(&f.src), id(&f.dst)), (id(&f.dst), id(&f.src))])
+        .map(|(a, b)| t.path(a, b).unwrap_or_else(|| panic!("{}: no route {a} -> {b} under {engine:?}", s.name)))
+        .collect()
+}
+
+#[test]
+fn on_single_path_networks_every_engine_routes_as_the_playground_always_did() {
+    let mut fat_trees = 0;
+    for p in PRESETS {
+        let s = p.scenario();
+        let before = routes(&s, RoutingEngine::FirstListed);
+        if p.name.contains("fattree") {
+            // Ties everywhere: minhop sends destinations up different uplinks, so some flows' routes differ.
+            assert_ne!(routes(&s, RoutingEngine::Minhop), before, "{}", p.name);
+            fat_trees += 1;
+            continue;
+        }
+        for engine in [RoutingEngine::Minhop, RoutingEngine::Updn] {
+            assert_eq!(routes(&s, engine), before, "{} under {engine:?}", p.name);
+        }
+    }
+    assert_eq!(fat_trees, 3, "the fat-tree presets");
+}
+
+#[test]
+fn a_version_2_scenario_keeps_its_routing_and_a_new_one_gets_minhop() {
+    let s = ibcc_core::presets::find("fattree4-hotspot").unwrap().scenario();
+    assert_eq!(s.routing.engine, RoutingEngine::Minhop);
+    assert!(!s.to_json().contains("\"routing\""), "the default is not written");
+    let old = s.to_json().replace("\"version\": 3", "\"version\": 2");
+    assert!(old.contains("\"version\": 2"));
+    let read = Scenario::from_json(&old).unwrap();
+    assert_eq!((read.version, read.routing.engine), (3, RoutingEngine::FirstListed));
+    assert!(read.to_json().contains("\"engine\": \"first_listed\""));
+}
+
+#[test]
+fn updn_roots_must_be_switches_of_the_network() {
+    let mut s = ibcc_core::presets::find("fattree4-hotspot").unwrap().scenario();
+    s.routing.engine = RoutingEngine::Updn;
+    s.routing.roots = vec!["c0".into(), "c1".into()];
+    assert!(s.validate().is_ok());
+    assert_eq!(s.routing_notes().unwrap(), ["updn: 2 root switches: c0, c1"]);
+    for (roots, says) in [(vec!["nowhere"], "there is no node \"nowhere\""), (vec!["h3"], "\"h3\" is a host")] {
+        s.routing.roots = roots.into_iter().map(String::from).collect();
+        let e = s.validate().unwrap_err().to_string();
+        assert!(e.contains("routing.roots") && e.contains(says), "{e}");
+    }
+    s.routing.engine = RoutingEngine::Minhop;
+    s.routing.roots = vec!["c0".into()];
+    assert!(s.validate().unwrap_err().to_string().contains("roots are updn's"));
+}
+
+/// A network drawn by hand may be in parts not yet linked: each part is its own subnet, routed by its own subnet
+/// manager, and a flow between parts is refused as unreachable (not a routing error).
+#[test]
+fn each_part_of_a_network_is_routed_on_its_own() {
+    use ibcc_core::scenario::{Flow, Link, Node, NodeKind};
+    let mut s = Scenario::empty("parts", 1_000_000);
+    let node = |id: &str, kind| Node { id: id.into(), kind, switch: None, x: None, y: None };
+    for (id, kind) in
+        [("h1", NodeKind::Host), ("s1", NodeKind::Switch), ("h2", NodeKind::Host), ("lonely", NodeKind::Host)]
+    {
+        s.nodes.push(node(id, kind));
+    }
+    for (id, kind) in
+        [("s2", NodeKind::Switch), ("s3", NodeKind::Switch), ("h3", NodeKind::Host), ("h4", NodeKind::Host)]
+    {
+        s.nodes.push(node(id, kind));
+    }
+    for (a, b) in [("h1", "s1"), ("s1", "h2"), ("s2", "s3"), ("h3", "s2"), ("h4", "s3")] {
+        s.links.push(Link::between(a, b));
+    }
+    s.flows = vec![Flow::new("f1", "h1", "h2"), Flow::new("f2", "h3", "h4")];
+    for engine in [RoutingEngine::Minhop, RoutingEngine::Updn] {
+        s.routing.engine = engine;
+        assert_eq!(routes(&s, engine), routes(&s, RoutingEngine::FirstListed), "{engine:?}");
+    }
+    s.flows.push(Flow::new("f3", "h1", "h4"));
+    let e = s.validate().unwrap_err().to_string();
+    assert!(e.contains("f3") && e.contains("reach"), "{e}");
+}
