@@ -19,9 +19,19 @@ pub struct Args {
     /// One JSON object per scenario instead of a table (tests/browser/bench.mjs compares them with wasm's).
     #[arg(long)]
     json: bool,
+    /// Time OpenSM's routing engines on generated fat trees instead: 648 hosts (2-level, 36-port switches) and,
+    /// with `--large`, 11,664 hosts (3-level, 36-port switches).
+    #[arg(long)]
+    routing: bool,
+    /// With `--routing`: also the 11,664-host fat tree (tens of seconds).
+    #[arg(long, requires = "routing")]
+    large: bool,
 }
 
 pub fn run(args: &Args) -> Result<(), String> {
+    if args.routing {
+        return routing(args);
+    }
     if !args.json {
         outln!(
             "{:<28} {:>8} {:>9} {:>10} {:>12} {:>10} {:>12} {:>10}",
@@ -67,6 +77,34 @@ pub fn run(args: &Args) -> Result<(), String> {
             queued as f64 / wall,
             delivered as f64 / wall
         );
+    }
+    Ok(())
+}
+
+/// Routing times: discovery, LIDs and every switch's table, as `route` does them, best of `repeat`.
+fn routing(args: &Args) -> Result<(), String> {
+    use ibcc_core::fabric::route::{route, Engine, Options};
+    use ibcc_core::fabric::{shapes, Speed, Width};
+    let link = (Width::X4, Speed::Edr);
+    let mut fabrics = vec![("twolevel 36", shapes::two_level(36, link).map_err(|e| e.to_string())?)];
+    if args.large {
+        fabrics.push(("fattree 36", shapes::fat_tree(36, link).map_err(|e| e.to_string())?));
+    }
+    outln!("{:<14} {:>8} {:>9} {:>8} {:>12} {:>9}", "fabric", "hosts", "switches", "engine", "LFT entries", "wall s");
+    for (name, f) in &fabrics {
+        let hosts = f.nodes.iter().filter(|n| !n.is_switch()).count();
+        let switches = f.nodes.len() - hosts;
+        for engine in Engine::ALL {
+            let mut best = f64::INFINITY;
+            let mut entries = 0;
+            for _ in 0..args.repeat.max(1) {
+                let t0 = Instant::now();
+                let r = route(f, &Options::new(engine))?;
+                best = best.min(t0.elapsed().as_secs_f64());
+                entries = r.lfts.tables.iter().map(|t| t.len() - 1).sum::<usize>();
+            }
+            outln!("{:<14} {:>8} {:>9} {:>8} {:>12} {:>9.3}", name, hosts, switches, engine.name(), entries, best);
+        }
     }
     Ok(())
 }

@@ -7,10 +7,12 @@ use ibcc_core::fabric::lfts::{read as read_lfts, write_dump, write_ibroute};
 use ibcc_core::fabric::lids::Addressing;
 use ibcc_core::fabric::netfile::{parse_with_notes, write_net, write_topology};
 use ibcc_core::fabric::paths::{trace, write_tracert};
+use ibcc_core::fabric::patterns::{hosts_in_node_order, load as pattern_load, Channels, Pattern};
 use ibcc_core::fabric::route::{self, Engine, Options};
 use ibcc_core::fabric::shapes::{self, GenerateError};
 use ibcc_core::fabric::updn::Roots;
 use ibcc_core::fabric::{Fabric, PortRef, Speed, Width};
+use ibcc_core::rng::Rng;
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Subcommand)]
@@ -23,6 +25,27 @@ pub enum Command {
     Check(Routing),
     /// The route from one port to another, hop by hop, as ibtracert prints it.
     Path(PathArgs),
+    /// A traffic pattern's load on every channel under a routing, and each flow's share of a link (the effective
+    /// bisection bandwidth of Hoefler et al. for `bisection`).
+    Load(LoadArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct LoadArgs {
+    #[command(flatten)]
+    routing: Routing,
+    /// shift:K, permutation, bisection or all_to_all, among the CA ports in the file's node order.
+    #[arg(long, value_parser = Pattern::parse)]
+    pattern: Pattern,
+    /// Random patterns (permutation, bisection): how many to draw and average over.
+    #[arg(long, default_value_t = 1)]
+    samples: u32,
+    /// Seed of the random patterns.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// How many of the busiest channels to list.
+    #[arg(long, default_value_t = 10)]
+    top: usize,
 }
 
 #[derive(Debug, clap::Args)]
@@ -135,6 +158,7 @@ pub fn run(command: &Command) -> Result<(), Error> {
         Command::Route(args) => route_file(args),
         Command::Check(routing) => check_file(routing),
         Command::Path(args) => path(args),
+        Command::Load(args) => load_pattern(args),
     }
 }
 
@@ -329,5 +353,65 @@ fn path(args: &PathArgs) -> Result<(), Error> {
             args.dst,
             lost.describe(&f)
         ))),
+    }
+}
+
+fn load_pattern(args: &LoadArgs) -> Result<(), Error> {
+    let Routed { fabric: f, routed: r } = args.routing.route()?;
+    let a = &r.addressing;
+    let hosts = hosts_in_node_order(&f, a);
+    let samples = if args.pattern.is_random() { args.samples.max(1) } else { 1 };
+    let mut rng = Rng::new(args.seed, 0x7061_7474); // "patt": the patterns' own stream
+    let (mut share, mut mean, mut max, mut flows, mut lost) = (0.0, 0.0, 0, 0, 0);
+    let mut busiest = Vec::new();
+    for _ in 0..samples {
+        let pairs = args.pattern.pairs(hosts.len(), &mut rng).map_err(Error::Refused)?;
+        let l = pattern_load(&f, a, &r.lfts, &hosts, &pairs);
+        (share, mean) = (share + l.share, mean + l.mean);
+        (flows, lost) = (flows + l.flows, lost + l.lost);
+        if l.max > max || busiest.is_empty() {
+            max = l.max;
+            busiest = l.routes;
+        }
+    }
+    let n = f64::from(samples);
+    let labels = f.labels();
+    let mut out = format!(
+        "pattern {} among {} CA ports{}; routed by {}\n",
+        pattern_name(args.pattern),
+        hosts.len(),
+        if args.pattern.is_random() { format!(", {samples} drawn from seed {}", args.seed) } else { String::new() },
+        args.routing.source(&r)
+    );
+    out += &format!("flows routed: {} a pattern (lost: {})\n", flows as f64 / n, lost as f64 / n);
+    out += &format!("most routes on one channel: {max}\n");
+    out += &format!("routes per channel, over the channels that carry any: {:.3}\n", mean / n);
+    out += &format!(
+        "each flow's share of a link, 1 / routes on the busiest channel of its route, averaged: {:.4}{}\n",
+        share / n,
+        if args.pattern == Pattern::Bisection { " (effective bisection bandwidth; 1 for a crossbar)" } else { "" }
+    );
+    let channels = Channels::new(&f);
+    let mut order: Vec<usize> = (0..busiest.len()).filter(|&c| busiest[c] > 0).collect();
+    order.sort_by_key(|&c| (std::cmp::Reverse(busiest[c]), c));
+    out += &format!(
+        "busiest channels{}:\nroutes\tfrom\tport\tto\tport\n",
+        if samples > 1 { " (the sample with the most)" } else { "" }
+    );
+    for &c in order.iter().take(args.top) {
+        let at = channels.at(c);
+        let to = f.peer(at.node, at.port).expect("a channel is cabled");
+        out += &format!("{}\t{}\t{}\t{}\t{}\n", busiest[c], labels[at.node], at.port, labels[to.node], to.port);
+    }
+    crate::output::print(&out);
+    Ok(())
+}
+
+fn pattern_name(p: Pattern) -> String {
+    match p {
+        Pattern::Shift(k) => format!("shift:{k}"),
+        Pattern::Permutation => String::from("permutation"),
+        Pattern::Bisection => String::from("bisection"),
+        Pattern::AllToAll => String::from("all_to_all"),
     }
 }

@@ -12,6 +12,7 @@ mod finc;
 mod input;
 mod opensm;
 mod output;
+mod pattern;
 mod presets;
 mod share_links;
 mod simulate;
@@ -64,6 +65,9 @@ enum Command {
     /// Real InfiniBand fabrics: generate them, route them as OpenSM does.
     #[command(subcommand)]
     Fabric(fabric::Command),
+    /// Replace a scenario's flows with a traffic pattern among its hosts; print the scenario and (on standard
+    /// error) the pattern's load on its links.
+    Pattern(pattern::Args),
 }
 
 fn main() -> ExitCode {
@@ -85,6 +89,7 @@ fn main() -> ExitCode {
         Command::Opensm(command) => opensm::run(&command),
         Command::Analysis(command) => analysis::run(&command),
         Command::Fabric(command) => fabric::run(&command),
+        Command::Pattern(args) => pattern::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

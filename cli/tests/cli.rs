@@ -369,3 +369,36 @@ fn bad_fabric_input_exits_2_naming_the_file_and_line() {
     let out = ibcc(&["fabric", "route", "/no/such/file.topo"], None);
     assert_eq!(out.status.code(), Some(1));
 }
+
+/// Traffic patterns on a fabric file and as a scenario's flows. Two switches joined by two cables, four hosts on
+/// each: shift by four sends every host across, and minhop puts two routes on each cable (half a link a flow). On
+/// the fat-tree preset, shift by eight crosses the core: the playground's old routing sends the flows of a pod up
+/// the same uplinks, minhop spreads them.
+#[test]
+fn traffic_patterns_load_fabrics_and_become_flows() {
+    let out = ibcc(&["fabric", "gen", "parallel", "2", "4"], None);
+    let two = scratch("parallel.topo", &String::from_utf8(out.stdout).unwrap());
+    let out = ibcc(&["fabric", "load", two.to_str().unwrap(), "--pattern", "shift:4"], None);
+    let report = String::from_utf8(out.stdout).unwrap();
+    assert!(report.contains("pattern shift:4 among 8 CA ports"), "{report}");
+    assert!(report.contains("most routes on one channel: 2\n") && report.contains("averaged: 0.5000\n"), "{report}");
+    let out = ibcc(&["fabric", "load", two.to_str().unwrap(), "--pattern", "bisection", "--samples", "4"], None);
+    let report = String::from_utf8(out.stdout).unwrap();
+    assert!(report.contains("4 drawn from seed 1") && report.contains("effective bisection bandwidth"), "{report}");
+    let out = ibcc(&["fabric", "load", two.to_str().unwrap(), "--pattern", "shift:8"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("to itself"));
+
+    let share = |engine: &str| {
+        let preset = ibcc(&["preset", "fattree4-hotspot"], None);
+        let mut s: serde_json::Value = serde_json::from_slice(&preset.stdout).unwrap();
+        s["routing"] = serde_json::json!({ "engine": engine });
+        let out = ibcc(&["pattern", "-", "--pattern", "shift:8"], Some(&s.to_string()));
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let flows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(flows["flows"].as_array().unwrap().len(), 16);
+        let err = String::from_utf8(out.stderr).unwrap();
+        err.split("share of a link ").nth(1).unwrap().trim().parse::<f64>().unwrap()
+    };
+    assert_eq!((share("first_listed"), share("minhop")), (0.25, 0.5));
+}

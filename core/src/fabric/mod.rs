@@ -3,7 +3,8 @@
 //! ([`shapes`]); and routing as OpenSM 3.3.23 does it (docs/opensm-routing.md): the subnet manager's discovery and
 //! LIDs ([`lids`]), hop counts ([`hops`]), the engines ([`minhop`], [`updn`]) behind [`route`], the forwarding
 //! tables they fill ([`lfts`]), and what the tables do: routes followed hop by hop ([`paths`]) and a whole-fabric
-//! check for loops, unreachable pairs and credit-loop cycles ([`check`]).
+//! check for loops, unreachable pairs and credit-loop cycles ([`check`]); traffic patterns and the load they put on
+//! each channel ([`patterns`]).
 //!
 //! This layer knows nothing of the simulation: it reads, writes and routes fabrics the way OpenSM does;
 //! `scenario::routing` routes a scenario's network with it, and `net` forwards by the tables.
@@ -16,6 +17,7 @@ pub mod minhop;
 pub mod model;
 pub mod netfile;
 pub mod paths;
+pub mod patterns;
 pub mod route;
 pub mod shapes;
 pub mod updn;
