@@ -3,6 +3,7 @@
 
 use crate::exit::Error;
 use ibcc_core::fabric::check::check;
+use ibcc_core::fabric::ftree::write_ca_order;
 use ibcc_core::fabric::lfts::{read as read_lfts, write_dump, write_ibroute};
 use ibcc_core::fabric::lids::Addressing;
 use ibcc_core::fabric::netfile::{parse_with_notes, write_net, write_topology};
@@ -34,7 +35,8 @@ pub enum Command {
 pub struct LoadArgs {
     #[command(flatten)]
     routing: Routing,
-    /// shift:K, permutation, bisection or all_to_all, among the CA ports in the file's node order.
+    /// shift:K, permutation, bisection or all_to_all, among the CA ports in the file's node order (under ftree, in
+    /// its compute-node order).
     #[arg(long, value_parser = Pattern::parse)]
     pattern: Pattern,
     /// Random patterns (permutation, bisection): how many to draw and average over.
@@ -101,6 +103,10 @@ pub struct RouteArgs {
     /// `dump` (OpenSM's opensm-lfts.dump) or `ibroute` (what ibroute and dump_lfts.sh print).
     #[arg(long, default_value = "dump", value_parser = ["dump", "ibroute"])]
     lfts_format: String,
+    /// With ftree: where to write its compute-node order, as OpenSM's opensm-ftree-ca-order.dump (shift
+    /// permutations in this order are contention-free on a full fat tree).
+    #[arg(long)]
+    ca_order: Option<PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -252,6 +258,13 @@ impl Routing {
 
 fn route_file(args: &RouteArgs) -> Result<(), Error> {
     let Routed { fabric: f, routed: r } = args.routing.route()?;
+    if let Some(out) = &args.ca_order {
+        if r.engine != Engine::Ftree {
+            return Err(Error::Refused(String::from("--ca-order: only ftree has a compute-node order")));
+        }
+        let text = write_ca_order(&f, &r.addressing, &r.ca_order);
+        std::fs::write(out, text).map_err(|e| Error::io(out.display(), &e))?;
+    }
     let text = match args.lfts_format.as_str() {
         "ibroute" => write_ibroute(&f, &r.addressing, &r.lfts),
         _ => write_dump(&f, &r.addressing, &r.lfts),
@@ -359,7 +372,12 @@ fn path(args: &PathArgs) -> Result<(), Error> {
 fn load_pattern(args: &LoadArgs) -> Result<(), Error> {
     let Routed { fabric: f, routed: r } = args.routing.route()?;
     let a = &r.addressing;
-    let hosts = hosts_in_node_order(&f, a);
+    // Under ftree, its compute-node order (shifts in it are what ftree makes contention-free).
+    let hosts = if r.engine == Engine::Ftree {
+        r.ca_order.iter().flatten().map(|&at| (at, a.port(at).expect("an ordered CA port is addressed").base)).collect()
+    } else {
+        hosts_in_node_order(&f, a)
+    };
     let samples = if args.pattern.is_random() { args.samples.max(1) } else { 1 };
     let mut rng = Rng::new(args.seed, 0x7061_7474); // "patt": the patterns' own stream
     let (mut share, mut mean, mut max, mut flows, mut lost) = (0.0, 0.0, 0, 0, 0);

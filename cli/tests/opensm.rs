@@ -119,7 +119,14 @@ fn opensm(net: &Path, engine: &str, args: &[&str], sm: Option<&str>) -> (String,
                 .map(|(head, _)| head.rsplit(' ').next().unwrap().to_owned())
         })
         .unwrap_or_default();
-    (std::fs::read_to_string(dir.0.join("dump/opensm-lfts.dump")).unwrap(), configured)
+    let mut tables = std::fs::read_to_string(dir.0.join("dump/opensm-lfts.dump")).unwrap();
+    // ftree's compute-node order is part of what must be equal.
+    if let Ok(order) = std::fs::read_to_string(dir.0.join("dump/opensm-ftree-ca-order.dump")) {
+        if configured == "ftree" {
+            tables += &order;
+        }
+    }
+    (tables, configured)
 }
 
 /// `ibcc fabric route` on `net`: its tables, and the engine that filled them (minhop if it says it fell back).
@@ -134,7 +141,21 @@ fn ours(net: &Path, engine: &str, args: &[&str]) -> (String, String) {
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "ibcc fabric route {}: {said}", net.display());
     let configured = if said.contains("falls back to minhop") { "minhop" } else { engine };
-    (String::from_utf8(out.stdout).unwrap(), configured.to_owned())
+    let mut tables = String::from_utf8(out.stdout).unwrap();
+    if configured == "ftree" {
+        let order = net.with_extension("ca-order");
+        let out = Command::new(env!("CARGO_BIN_EXE_ibcc"))
+            .args(["fabric", "route"])
+            .arg(net)
+            .args(["--engine", engine, "--ca-order"])
+            .arg(&order)
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        tables += &std::fs::read_to_string(order).unwrap();
+    }
+    (tables, configured.to_owned())
 }
 
 /// One comparison: the fabric in `text`, an engine, OpenSM's options and ours, where the subnet manager runs.
@@ -292,6 +313,52 @@ fn as_ibsim_loads(text: &str) -> String {
     }
 }
 
+/// ftree on the fat trees, and OpenSM's fallback to minhop on everything it does not take for one (a ring, two
+/// switches of hosts, irregular fabrics).
+#[test]
+fn ftree_equals_opensm_and_falls_back_where_it_does() {
+    for (name, f) in generated_fabrics() {
+        let case = Case::new(&name, write_net(&f), "ftree");
+        same_tables(&if name.starts_with("fattree") || name.starts_with("twolevel") {
+            case
+        } else {
+            case.falls_back()
+        });
+    }
+}
+
+/// A net file without these hosts (their blocks and the switch ports cabled to them).
+fn without_hosts(text: &str, hosts: &[&str]) -> String {
+    let mut out = String::new();
+    let mut skipping = false;
+    for line in text.lines() {
+        if line.starts_with("Ca") {
+            skipping = hosts.iter().any(|h| line.contains(&format!("\"{h}\"")));
+        } else if line.is_empty() {
+            skipping = false;
+        }
+        if !skipping && !hosts.iter().any(|h| line.starts_with('[') && line.contains(&format!("\"{h}\"["))) {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// ftree where its details show: leaves with fewer hosts than others (padded with dummy targets), a k=6 tree, and
+/// a leaf with no hosts at all, which OpenSM's ranking makes the root of the tree.
+#[test]
+fn ftree_equals_opensm_on_uneven_fat_trees() {
+    let two = write_net(&shapes::two_level(8, SDR).unwrap());
+    same_tables(&Case::new("twolevel-8-uneven", without_hosts(&two, &["h-0-1", "h-5-0", "h-5-2", "h-7-3"]), "ftree"));
+    let leaf3: Vec<String> = (0..4).map(|i| format!("h-3-{i}")).collect();
+    let leaf3: Vec<&str> = leaf3.iter().map(String::as_str).collect();
+    same_tables(&Case::new("twolevel-8-empty-leaf", without_hosts(&two, &leaf3), "ftree"));
+    let ft = write_net(&shapes::fat_tree(4, SDR).unwrap());
+    same_tables(&Case::new("fattree-4-uneven", without_hosts(&ft, &["h-0-0-0", "h-2-1-1", "h-3-0-1"]), "ftree"));
+    same_tables(&Case::new("fattree-6", write_net(&shapes::fat_tree(6, SDR).unwrap()), "ftree"));
+}
+
 fn fixtures() -> Vec<(String, String)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/tests/fabrics");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
@@ -314,11 +381,13 @@ fn minhop_and_updn_equal_opensm_on_the_public_fixtures_with_their_lids_and_fresh
         same_tables(&Case::new(&name, text.clone(), "minhop"));
         same_tables(&Case::new(&name, text.clone(), "minhop").with(&["-r"], &["--reassign"]));
         // The 2007 example and the EDR one have no switch that sees nearly every CA at one distance: no root.
-        let updn = Case::new(&name, text, "updn");
+        let updn = Case::new(&name, text.clone(), "updn");
         same_tables(&if matches!(name.as_str(), "ibtopotool-1.topo" | "ibtopotool-3.topo") {
             updn.falls_back()
         } else {
             updn
         });
+        // None of them is a pure fat tree as OpenSM judges one (ftree's validation), so both fall back to minhop.
+        same_tables(&Case::new(&name, text.clone(), "ftree").falls_back());
     }
 }

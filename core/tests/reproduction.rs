@@ -452,3 +452,55 @@ fn reported_numbers_are_measured_like_the_tests_measure_them() {
     assert_eq!(late(Some(200_000_000)).interval_ns(&s), Ok((70_000_000, 100_000_000)), "at most to the run's end");
     assert!(late(None).interval_ns(&s).unwrap_err().to_string().contains("empty"));
 }
+
+/// A hot spot and a background shift on the k=8 fat tree (128 hosts), under the playground's old routing, OpenSM's
+/// minhop and OpenSM's ftree (issue 28; docs/reproduction.md, "Routing on the fat trees"). 28 hosts (every fourth
+/// outside pod 0) send to `h0`; 99 others each send to the host 64 places on (a shift by half: every flow crosses
+/// the core); no congestion control, 5 ms measured after 2 ms. What must hold, and why:
+/// - ftree routes a shift without contention, and the hot spot's tree does not reach the background's buffers: the
+///   background gets its whole link, hot spot or not (measured 0.991; bound 0.95, for the first packets' start);
+/// - minhop puts four background flows on some core links whatever the hot spot does (0.25 with and without it;
+///   bounds 0.2-0.3 around a quarter);
+/// - the old routing funnels everything up the same uplinks: the background already gets less than under minhop,
+///   and the hot spot's congestion spreads into it (0.08 without the hot spot, 0.036 with).
+#[test]
+fn ftree_keeps_a_background_shift_clear_of_a_hot_spot_on_the_k8_fat_tree() {
+    use ibcc_core::scenario::{Flow, RoutingEngine};
+    let background = |hot: bool, engine: RoutingEngine| {
+        let mut s = find("fattree4-hotspot").unwrap().scenario();
+        let tree = ibcc_core::presets::fat_tree(8, "fattree8", 7_000_000);
+        (s.nodes, s.links, s.duration_ns) = (tree.nodes, tree.links, tree.duration_ns);
+        s.measure.from_ns = 2_000_000;
+        s.routing.engine = engine;
+        let senders: Vec<u32> = (16..128).filter(|h| h % 4 == 0).collect();
+        s.flows = Vec::new();
+        if hot {
+            s.flows.extend(senders.iter().map(|&h| Flow {
+                group: "hotspot".into(),
+                start_ns: u64::from(h) * 1000,
+                ..Flow::new(&format!("hot{h}"), &format!("h{h}"), "h0")
+            }));
+        }
+        for h in (1..128u32).filter(|h| !senders.contains(h) && (h + 64) % 128 != 0) {
+            s.flows.push(Flow {
+                group: "background".into(),
+                start_ns: u64::from(h) * 100,
+                ..Flow::new(&format!("bg{h}"), &format!("h{h}"), &format!("h{}", (h + 64) % 128))
+            });
+        }
+        let r = run(&s);
+        let flows: Vec<f64> =
+            r.flows.iter().filter(|f| f.group == "background").map(|f| f.throughput_fraction).collect();
+        assert_eq!(flows.len(), 99);
+        flows.iter().sum::<f64>() / flows.len() as f64
+    };
+    for hot in [false, true] {
+        let ftree = background(hot, RoutingEngine::Ftree);
+        assert!(ftree > 0.95, "ftree, hot spot {hot}: {ftree}");
+        let minhop = background(hot, RoutingEngine::Minhop);
+        assert!((0.2..0.3).contains(&minhop), "minhop, hot spot {hot}: {minhop}");
+    }
+    let (alone, with_hot) =
+        (background(false, RoutingEngine::FirstListed), background(true, RoutingEngine::FirstListed));
+    assert!(alone < 0.2 && with_hot < alone * 0.75, "first listed: {alone} alone, {with_hot} with the hot spot");
+}

@@ -32,7 +32,7 @@ fn on_single_path_networks_every_engine_routes_as_the_playground_always_did() {
             fat_trees += 1;
             continue;
         }
-        for engine in [RoutingEngine::Minhop, RoutingEngine::Updn] {
+        for engine in [RoutingEngine::Minhop, RoutingEngine::Updn, RoutingEngine::Ftree] {
             assert_eq!(routes(&s, engine), before, "{} under {engine:?}", p.name);
         }
     }
@@ -96,4 +96,26 @@ fn each_part_of_a_network_is_routed_on_its_own() {
     s.flows.push(Flow::new("f3", "h1", "h4"));
     let e = s.validate().unwrap_err().to_string();
     assert!(e.contains("f3") && e.contains("reach"), "{e}");
+}
+
+/// ftree takes the fat-tree presets for fat trees (no fallback), and spreads a shift over the core: on the k=4 tree,
+/// every host sending to the one eight places on, no channel carries two flows.
+#[test]
+fn ftree_routes_the_fat_tree_presets_as_fat_trees() {
+    for name in ["fattree4-hotspot", "pft-fattree4-hotspot", "a10-fattree4-hotspot"] {
+        let mut s = ibcc_core::presets::find(name).unwrap().scenario();
+        s.routing.engine = RoutingEngine::Ftree;
+        assert_eq!(s.routing_notes().unwrap(), Vec::<String>::new(), "{name}");
+    }
+    let mut s = ibcc_core::presets::fat_tree_shift(4, "shift", 1_000_000);
+    for (engine, most) in [(RoutingEngine::FirstListed, 4), (RoutingEngine::Ftree, 1)] {
+        let mut load = std::collections::HashMap::new();
+        s.routing.engine = engine;
+        for route in routes(&s, engine).iter().step_by(2) {
+            for c in route {
+                *load.entry(*c).or_insert(0) += 1;
+            }
+        }
+        assert_eq!(load.values().max(), Some(&most), "{engine:?}");
+    }
 }

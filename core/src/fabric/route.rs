@@ -2,6 +2,7 @@
 //! switch's linear forwarding table with the chosen engine (`osm_ucast_mgr.c:osm_ucast_mgr_process`;
 //! docs/opensm-routing.md §0.4). Where OpenSM would fall back to minhop, so do we, and the result says so.
 
+use super::ftree;
 use super::hops::{Hops, SwitchGraph};
 use super::lfts::Lfts;
 use super::lids::{assign, sm_port, Addressing};
@@ -19,16 +20,19 @@ pub enum Engine {
     Minhop,
     /// Up*/down*: minhop's balancing on paths that never go down and then up, so they cannot deadlock.
     Updn,
+    /// Fat trees: destinations routed leaf by leaf in index order, so that shift permutations are contention-free.
+    Ftree,
 }
 
 impl Engine {
-    pub const ALL: [Engine; 2] = [Engine::Minhop, Engine::Updn];
+    pub const ALL: [Engine; 3] = [Engine::Minhop, Engine::Updn, Engine::Ftree];
 
     /// OpenSM's name (`-R NAME`).
     pub fn name(self) -> &'static str {
         match self {
             Engine::Minhop => "minhop",
             Engine::Updn => "updn",
+            Engine::Ftree => "ftree",
         }
     }
 
@@ -66,6 +70,8 @@ pub struct Routed {
     pub engine: Engine,
     /// Why an engine fell back, and the like.
     pub notes: Vec<String>,
+    /// ftree's compute-node order (`opensm-ftree-ca-order.dump`), `None` padding a leaf; empty for other engines.
+    pub ca_order: Vec<Option<super::model::PortRef>>,
 }
 
 /// Route `f`.
@@ -78,8 +84,18 @@ pub fn route(f: &Fabric, o: &Options) -> Result<Routed, String> {
         let names: Vec<&str> = switches.iter().map(|&s| f.nodes[graph.nodes[s]].name.as_str()).collect();
         names.join(", ")
     };
+    if o.engine == Engine::Ftree {
+        match ftree::route(f, &addressing, &graph) {
+            Ok(t) => {
+                return Ok(Routed { addressing, lfts: t.lfts, engine: Engine::Ftree, notes, ca_order: t.ca_order })
+            }
+            Err(why) => notes.push(format!(
+                "ftree: not a fat tree as OpenSM judges one ({why}), so OpenSM falls back to minhop, and so do we"
+            )),
+        }
+    }
     let hops = match o.engine {
-        Engine::Minhop => None,
+        Engine::Minhop | Engine::Ftree => None,
         Engine::Updn => match updn::hops(f, &addressing, &graph, &o.roots)? {
             Some((hops, roots)) => {
                 let plural = if roots.len() == 1 { "" } else { "es" };
@@ -101,5 +117,5 @@ pub fn route(f: &Fabric, o: &Options) -> Result<Routed, String> {
         None => Hops::shortest(&graph)?,
     };
     let lfts = minhop::build(f, &addressing, &graph, &hops);
-    Ok(Routed { addressing, lfts, engine, notes })
+    Ok(Routed { addressing, lfts, engine, notes, ca_order: Vec::new() })
 }

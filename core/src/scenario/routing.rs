@@ -44,18 +44,23 @@ pub enum RoutingEngine {
     Minhop,
     /// OpenSM's up*/down*: no route turns down and then up again, so no credit loop can form.
     Updn,
+    /// OpenSM's fat-tree engine: destinations routed leaf by leaf so that shift permutations do not contend (falls
+    /// back to minhop, as OpenSM does, where the network is not a fat tree).
+    Ftree,
     /// The playground's routing before format version 3: fewest hops, ties to the neighbour listed first.
     FirstListed,
 }
 
 impl RoutingEngine {
-    pub const ALL: [RoutingEngine; 3] = [RoutingEngine::Minhop, RoutingEngine::Updn, RoutingEngine::FirstListed];
+    pub const ALL: [RoutingEngine; 4] =
+        [RoutingEngine::Minhop, RoutingEngine::Updn, RoutingEngine::Ftree, RoutingEngine::FirstListed];
 
     /// The engine as OpenSM knows it, if it is one of OpenSM's.
     fn opensm(self) -> Option<Engine> {
         match self {
             Self::Minhop => Some(Engine::Minhop),
             Self::Updn => Some(Engine::Updn),
+            Self::Ftree => Some(Engine::Ftree),
             Self::FirstListed => None,
         }
     }
