@@ -14,6 +14,7 @@ use ibcc_core::fabric::shapes::{self, GenerateError};
 use ibcc_core::fabric::updn::Roots;
 use ibcc_core::fabric::{Fabric, PortRef, Speed, Width};
 use ibcc_core::rng::Rng;
+use ibcc_core::scenario::{scenario_of, RoutingEngine};
 use std::path::PathBuf;
 
 #[derive(Debug, clap::Subcommand)]
@@ -29,6 +30,21 @@ pub enum Command {
     /// A traffic pattern's load on every channel under a routing, and each flow's share of a link (the effective
     /// bisection bandwidth of Hoefler et al. for `bisection`).
     Load(LoadArgs),
+    /// Print a scenario of a fabric (no flows yet: add them with `ibcc pattern`, or by hand), routed as OpenSM routes
+    /// the fabric, each link at its cable's data rate.
+    Scenario(ScenarioArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ScenarioArgs {
+    /// The fabric: an `ibnetdiscover` topology file or an ibsim net file.
+    file: PathBuf,
+    /// minhop, updn, ftree, or first_listed (the playground's old rule).
+    #[arg(long, default_value = "minhop", value_parser = parse_scenario_engine)]
+    engine: RoutingEngine,
+    /// Simulated time, in nanoseconds.
+    #[arg(long, default_value_t = 10_000_000)]
+    duration_ns: u64,
 }
 
 #[derive(Debug, clap::Args)]
@@ -153,6 +169,11 @@ fn parse_link(s: &str) -> Result<(Width, Speed), String> {
     Ok((width, speed))
 }
 
+fn parse_scenario_engine(s: &str) -> Result<RoutingEngine, String> {
+    serde_json::from_value(serde_json::Value::String(s.to_owned()))
+        .map_err(|_| format!("{s:?}: the engines are minhop, updn, ftree and first_listed"))
+}
+
 fn parse_engine(s: &str) -> Result<Engine, String> {
     let names: Vec<&str> = Engine::ALL.iter().map(|e| e.name()).collect();
     Engine::from_name(s).ok_or_else(|| format!("{s:?}: the engines are {}", names.join(", ")))
@@ -165,6 +186,7 @@ pub fn run(command: &Command) -> Result<(), Error> {
         Command::Check(routing) => check_file(routing),
         Command::Path(args) => path(args),
         Command::Load(args) => load_pattern(args),
+        Command::Scenario(args) => scenario(args),
     }
 }
 
@@ -432,4 +454,18 @@ fn pattern_name(p: Pattern) -> String {
         Pattern::Bisection => String::from("bisection"),
         Pattern::AllToAll => String::from("all_to_all"),
     }
+}
+
+fn scenario(args: &ScenarioArgs) -> Result<(), Error> {
+    let text = std::fs::read_to_string(&args.file).map_err(|e| Error::io(args.file.display(), &e))?;
+    let name = args.file.file_stem().map_or(String::from("fabric"), |n| n.to_string_lossy().into_owned());
+    let mut s = scenario_of(&name, &text, args.duration_ns)
+        .map_err(|e| Error::Refused(format!("{}: {e}", args.file.display())))?;
+    s.routing.engine = args.engine;
+    s.measure.from_ns = args.duration_ns / 4;
+    for note in s.routing_notes().map_err(|e| Error::Refused(format!("{}: {e}", args.file.display())))? {
+        eprintln!("ibcc: routing: {note}");
+    }
+    crate::output::print(&(s.to_json() + "\n"));
+    Ok(())
 }

@@ -101,6 +101,10 @@ pub fn run(args: &Args) -> Result<(), Error> {
         )));
     }
     let (results, series) = simulate(&scenario, args.series, false).map_err(|e| format!("{}: {e}", args.file))?;
+    if let (Some(d), true) = (&results.deadlock, args.json || args.series) {
+        // (The table says it in its place; JSON and CSV carry it or not, so it is said here too.)
+        eprintln!("ibcc: {}", deadlock_line(d));
+    }
     let control = if args.baseline {
         let (base, _) =
             simulate(&scenario.without_congestion_control(), false, true).map_err(|e| format!("{}: {e}", args.file))?;
@@ -141,6 +145,19 @@ pub fn run(args: &Args) -> Result<(), Error> {
     Ok(())
 }
 
+/// What a deadlock was, in one line.
+fn deadlock_line(d: &ibcc_core::sim::Deadlock) -> String {
+    format!(
+        "DEADLOCK at {:.3} ms: the run stopped there. {} packets (flows {}) wait on each other round the cycle {} -> \
+         back to {}, and can never move: the routes have a credit loop (try updn with a root, or ftree)",
+        d.at_ns / 1e6,
+        d.stuck_packets,
+        d.flows.join(", "),
+        d.cycle.join(" -> "),
+        d.cycle.first().map_or("", String::as_str)
+    )
+}
+
 /// Runs `s`; says what the routing engine said unless this is the baseline run (which routes the same).
 fn simulate(
     s: &Scenario,
@@ -179,6 +196,9 @@ fn table(r: &Results) -> String {
             "rate series sampled every {:.3} ms: coarser than measure.sample_ns, to fit this many links",
             ns / 1e6
         );
+    }
+    if let Some(d) = &r.deadlock {
+        println!("\n{}", deadlock_line(d));
     }
     println!("\nlinks (data utilization over the measurement interval)");
     println!("  {:<20} {:>8} {:>8} {:>10} {:>12}", "link", "util", "acks", "marks", "stall ms");

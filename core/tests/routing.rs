@@ -2,6 +2,8 @@
 //! two hosts, OpenSM's engines give exactly the routes the playground always gave, so every paper's figure keeps
 //! its meaning; on the fat trees, where many paths tie, they spread destinations as a subnet manager does.
 
+mod common;
+
 use ibcc_core::presets::PRESETS;
 use ibcc_core::scenario::{RoutingEngine, Scenario};
 use ibcc_core::sim::Simulation;
@@ -118,4 +120,73 @@ fn ftree_routes_the_fat_tree_presets_as_fat_trees() {
         }
         assert_eq!(load.values().max(), Some(&most), "{engine:?}");
     }
+}
+
+/// A ring of six switches, each host sending two switches on with no window: shortest paths chase each other round
+/// the ring, a credit loop (`fabric check` names the same cycle in the tables). Under minhop (updn finds no root on
+/// a ring and falls back to it, as OpenSM does) the buffers fill and wait on each other for ever; the run finds
+/// this at its first check (50 us), stops there, and names the cycle and every stuck packet. With the default
+/// window of one packet per flow the ring never fills and nothing is reported; updn with a root given routes round
+/// the cycle, and the traffic runs to the end.
+#[test]
+fn a_credit_loop_deadlocks_and_the_run_stops_saying_so() {
+    use ibcc_core::scenario::{Flow, Link, Node, NodeKind};
+    use ibcc_core::sim::Run;
+    let mut s = Scenario::empty("ring", 2_000_000);
+    let node = |id: String, kind| Node { id, kind, switch: None, x: None, y: None };
+    for i in 0..6 {
+        s.nodes.push(node(format!("s{i}"), NodeKind::Switch));
+    }
+    for i in 0..6 {
+        s.nodes.push(node(format!("h{i}"), NodeKind::Host));
+        s.links.push(Link::between(&format!("s{i}"), &format!("s{}", (i + 1) % 6)));
+    }
+    for i in 0..6 {
+        s.links.push(Link::between(&format!("h{i}"), &format!("s{i}")));
+        s.flows.push(Flow::new(&format!("f{i}"), &format!("h{i}"), &format!("h{}", (i + 2) % 6)));
+    }
+    let mut windowed = Run::new(&s).unwrap();
+    windowed.run();
+    assert_eq!((windowed.results().deadlock, windowed.results().simulated_ns), (None, 2_000_000.0));
+    s.source.window_packets = None;
+    for engine in [RoutingEngine::Minhop, RoutingEngine::Updn, RoutingEngine::FirstListed] {
+        s.routing.engine = engine;
+        let mut run = Run::new(&s).unwrap();
+        run.run();
+        let r = run.results();
+        let d = r.deadlock.as_ref().unwrap_or_else(|| panic!("{engine:?}: no deadlock"));
+        assert_eq!((d.at_ns, r.simulated_ns), (50_000.0, 50_000.0), "{engine:?}");
+        assert_eq!(d.cycle, ["s0->s1", "s1->s2", "s2->s3", "s3->s4", "s4->s5", "s5->s0"], "{engine:?}");
+        assert_eq!(d.flows, ["f0", "f1", "f2", "f3", "f4", "f5"], "{engine:?}");
+        assert_eq!(d.stuck_packets, r.totals.in_flight_packets, "{engine:?}: every packet in flight is stuck");
+        assert!(run.is_finished());
+    }
+    s.routing = ibcc_core::scenario::Routing { engine: RoutingEngine::Updn, roots: vec!["s0".into()] };
+    let mut run = Run::new(&s).unwrap();
+    run.run();
+    let r = run.results();
+    assert_eq!((r.deadlock.as_ref(), r.simulated_ns), (None, 2_000_000.0));
+    assert!(r.flows.iter().all(|f| f.throughput_fraction > 0.1), "{:?}", r.flows);
+}
+
+/// The page's worker runs with routes the page made (`Scenario::routes`, `Simulation::with_routes`), so it carries no
+/// routing engine: the run must be the same, exactly, and routes of another network are refused.
+#[test]
+fn routes_made_beforehand_run_the_same() {
+    use ibcc_core::sim::Run;
+    let mut scenarios: Vec<Scenario> = PRESETS.iter().map(|p| p.scenario()).collect();
+    scenarios.extend((1..=12).map(common::random_scenario));
+    for s in &scenarios {
+        let Ok(routes) = s.routes() else { continue };
+        let (mut here, mut given) = (Run::new(s).unwrap(), Run::with_routes(s, &routes).unwrap());
+        let t = s.duration_ns.min(2_000_000) * 1000;
+        here.run_until(t);
+        given.run_until(t);
+        assert_eq!(here.results(), given.results(), "{}", s.name);
+        assert_eq!(here.sim.routing_notes(), given.sim.routing_notes(), "{}", s.name);
+    }
+    let fat = ibcc_core::presets::find("fattree4-hotspot").unwrap().scenario();
+    let two = ibcc_core::presets::find("infocom03-fig2").unwrap().scenario();
+    let e = Run::with_routes(&two, &fat.routes().unwrap()).unwrap_err().to_string();
+    assert!(e.contains("another network's"), "{e}");
 }

@@ -287,7 +287,7 @@ mod tests {
             if vls == 1 {
                 s.virtual_lanes = None;
             }
-            let mut run = crate::session::Session::new(&s, Vec::new()).unwrap();
+            let mut run = crate::session::Session::new(&s, &s.routes().unwrap(), Vec::new()).unwrap();
             run.advance(60_000_000_000, || true);
             let f = run.frame();
             let channel = |a: &str, b: &str| {

@@ -10,15 +10,15 @@
 //! happens in the page, so the worker's wasm carries no JSON writer and no float formatting.
 
 use crate::session::run_to_end;
-use ibcc_core::scenario::Scenario;
+use ibcc_core::scenario::{Routes, Scenario};
 use ibcc_core::sim::{Fingerprint, Report, Simulation};
 use serde::{Deserialize, Serialize};
 
 /// Each run's fingerprint (the page sends `presets::golden_runs`).
-pub fn fingerprints(runs: &[(String, Scenario)]) -> Result<Vec<(String, u64)>, String> {
+pub fn fingerprints(runs: &[(String, Scenario, Routes)]) -> Result<Vec<(String, u64)>, String> {
     runs.iter()
-        .map(|(name, scenario)| {
-            let mut sim = Simulation::new(scenario).map_err(|e| format!("{name}: {e}"))?;
+        .map(|(name, scenario, routes)| {
+            let mut sim = Simulation::with_routes(scenario, routes).map_err(|e| format!("{name}: {e}"))?;
             let (mut report, mut fp) = (Report::new(&sim), Fingerprint::default());
             run_to_end(&mut sim, &mut report, Some(&mut fp));
             Ok((name.clone(), fp.value()))
@@ -42,10 +42,10 @@ pub struct BenchRow {
 }
 
 /// Each of `scenarios` (the page sends `presets::bench_scenarios`) run once and timed by `clock` (wall ms).
-pub fn bench(scenarios: &[(String, Scenario)], clock: &dyn Fn() -> f64) -> Vec<BenchRow> {
+pub fn bench(scenarios: &[(String, Scenario, Routes)], clock: &dyn Fn() -> f64) -> Vec<BenchRow> {
     let mut rows = Vec::new();
-    for (name, scenario) in scenarios {
-        let Ok(mut sim) = Simulation::new(scenario) else { continue };
+    for (name, scenario, routes) in scenarios {
+        let Ok(mut sim) = Simulation::with_routes(scenario, routes) else { continue };
         let mut report = Report::new(&sim);
         let t0 = clock();
         run_to_end(&mut sim, &mut report, None);
@@ -80,7 +80,12 @@ mod tests {
     #[test]
     fn the_worker_s_fingerprints_are_the_recorded_ones() {
         let want = include_str!("../../tests/golden/fingerprints.txt");
-        let lines = super::fingerprints(&ibcc_core::presets::golden_runs()).unwrap();
+        let runs: Vec<_> = ibcc_core::presets::golden_runs()
+            .into_iter()
+            .map(|(n, s)| (n, s.routes().unwrap(), s))
+            .map(|(n, r, s)| (n, s, r))
+            .collect();
+        let lines = super::fingerprints(&runs).unwrap();
         assert_eq!(super::fingerprint_lines(&lines), want);
     }
 
@@ -91,8 +96,11 @@ mod tests {
             tick.set(tick.get() + 10.0);
             tick.get()
         };
-        let scenarios: Vec<(String, _)> =
-            ibcc_core::presets::bench_scenarios(1).into_iter().map(|(n, s)| (n.to_owned(), s)).collect();
+        let scenarios: Vec<_> = ibcc_core::presets::bench_scenarios(1)
+            .into_iter()
+            .map(|(n, s)| (n.to_owned(), s.routes().unwrap(), s))
+            .map(|(n, r, s)| (n, s, r))
+            .collect();
         let rows = super::bench(&scenarios, &clock);
         let lines = super::bench_lines(&rows);
         assert_eq!(lines.lines().count(), scenarios.len());

@@ -197,6 +197,11 @@ impl Topology {
         self.out_channel(n, p) ^ 1
     }
 
+    /// Whether the tables hold routes toward `dest` (it is a flow's destination).
+    pub fn has_routes_to(&self, dest: NodeId) -> bool {
+        self.route_slot.get(dest as usize).is_some_and(|&s| s != u32::MAX)
+    }
+
     /// The port a packet at `at` bound for `dest` leaves on, or `None` if `dest` cannot be reached (or has no routes).
     pub fn route(&self, at: NodeId, dest: NodeId) -> Option<PortId> {
         let slot = *self.route_slot.get(dest as usize)?;

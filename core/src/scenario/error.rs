@@ -49,6 +49,8 @@ pub enum Problem {
     NotASwitch(String),
     /// The routing engine cannot route this network; the text says why.
     Routing(String),
+    /// The `fabric` block's topology cannot be read, or the network is no longer the fabric's.
+    Fabric(String),
     /// A flow from a host to itself.
     SameEndpoints,
     /// No path from the flow's source to its destination.
@@ -140,6 +142,7 @@ impl fmt::Display for Problem {
             Self::NotAHost(id) => write!(f, "{} is a switch; flows run between hosts", Quoted(id)),
             Self::NotASwitch(id) => write!(f, "{} is a host; roots are switches", Quoted(id)),
             Self::Routing(why) => write!(f, "cannot be routed: {why}"),
+            Self::Fabric(why) => write!(f, "{why}"),
             Self::SameEndpoints => f.write_str("source and destination are the same host"),
             Self::Unreachable => f.write_str("the destination cannot be reached from the source"),
             Self::OutOfRange(range) => write!(f, "must be {range}"),

@@ -9,10 +9,14 @@
 mod companions;
 pub use companions::{DEFAULT_HYBRID_WINDOW, DEFAULT_OUTPUT_THRESHOLD};
 mod error;
+mod fabric_block;
 mod json;
 pub use json::{from_value, pretty_json, to_value};
 mod path;
+mod routes;
 mod routing;
+pub use fabric_block::{network, scenario_of, FabricBlock};
+pub use routes::Routes;
 pub use routing::{Routing, RoutingEngine};
 pub mod share_link;
 pub use path::Settings;
@@ -76,6 +80,9 @@ pub struct Scenario {
     /// Who fills the switches' forwarding tables (absent: OpenSM's minhop).
     #[serde(default, skip_serializing_if = "Routing::is_default")]
     pub routing: Routing,
+    /// The real fabric this network is (its file, for routing as OpenSM routes it); absent for a drawn network.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fabric: Option<FabricBlock>,
     #[serde(default)]
     pub flows: Vec<Flow>,
     #[serde(default)]
@@ -396,6 +403,7 @@ impl Scenario {
             nodes: Vec::new(),
             links: Vec::new(),
             routing: Routing::default(),
+            fabric: None,
             flows: Vec::new(),
             marking: Marking::default(),
             source: Source::default(),

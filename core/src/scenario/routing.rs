@@ -9,9 +9,8 @@
 //! subnet manager on the first node. Each connected part of a network is its own subnet.
 
 use super::{Element, NodeKind, Problem, ScenarioError};
-use crate::fabric::lids::{Addressing, Endport};
 use crate::fabric::model::{Cable, Fabric, FabricNode, PortRef, Speed, Width};
-use crate::fabric::route::{route, Engine, Options};
+use crate::fabric::route::{route, Engine, Options, Routed};
 use crate::fabric::updn::Roots;
 use crate::net::topology::{NodeId, PortId};
 use alloc::format;
@@ -66,18 +65,40 @@ impl RoutingEngine {
     }
 }
 
-/// Each switch's output port toward each destination host, as the engine's tables give it, and what the engine
-/// said (a fallback).
+/// The engine's forwarding tables for the network, read as the simulator needs them: the port a packet at a node
+/// leaves by toward a host. Each connected part of the network is one routed fabric; nothing is expanded per pair
+/// (a large fabric's tables are switches x LIDs bytes).
 pub(crate) struct Tables {
-    pub next: Vec<Option<PortId>>,
-    pub nodes: usize,
+    parts: Vec<Part>,
+    /// Per scenario node: its part and its node index in that part's fabric.
+    at: Vec<Option<(usize, usize)>>,
     pub notes: Vec<String>,
+}
+
+/// One routed fabric and how its nodes and ports are the scenario's.
+struct Part {
+    routed: Routed,
+    /// Per fabric node: the topology port of each fabric port (`None`: port 0, or a cable the scenario has not).
+    ports: Vec<Vec<Option<PortId>>>,
+    /// Per fabric node: a host's base LID (its first cabled port's), 0 for a switch.
+    lid: Vec<u16>,
+    is_host: Vec<bool>,
 }
 
 impl Tables {
     /// The port a packet at `at` for host `dest` leaves by.
     pub fn next(&self, at: NodeId, dest: NodeId) -> Option<PortId> {
-        self.next[dest as usize * self.nodes + at as usize]
+        let (pa, a) = self.at[at as usize]?;
+        let (pd, d) = self.at[dest as usize]?;
+        if pa != pd || a == d {
+            return None;
+        }
+        let part = &self.parts[pa];
+        if part.is_host[a] {
+            return Some(0);
+        }
+        let p = part.routed.lfts.port(a, part.lid[d]).filter(|&p| p > 0)?;
+        part.ports[a].get(usize::from(p)).copied().flatten()
     }
 }
 
@@ -153,6 +174,7 @@ impl Routing {
         kinds: &[NodeKind],
         ids: &[&str],
         links: &[(NodeId, NodeId)],
+        fabric: Option<&Fabric>,
     ) -> Result<Option<Tables>, ScenarioError> {
         let Some(engine) = self.engine.opensm() else {
             if !self.roots.is_empty() {
@@ -175,7 +197,17 @@ impl Routing {
             return Err(routing_error("routing.roots", Problem::Inconsistent("roots are updn's")));
         }
         let n = kinds.len();
-        let mut tables = Tables { next: alloc::vec![None; n * n], nodes: n, notes: Vec::new() };
+        let mut tables = Tables { parts: Vec::new(), at: alloc::vec![None; n], notes: Vec::new() };
+        if let Some(f) = fabric {
+            // The fabric as its file gives it: OpenSM routes it whole from its first node.
+            let ports = fabric_ports(f);
+            let roots: Vec<u64> = root_nodes.iter().map(|&r| f.nodes[r].node_guid).collect();
+            let part = route_part(f, engine, roots, ports)?;
+            tables.notes.extend(part.routed.notes.iter().cloned());
+            tables.at = (0..n).map(|i| Some((0, i))).collect();
+            tables.parts.push(part);
+            return Ok(Some(tables));
+        }
         let parts = parts(n, links);
         let linked = parts.iter().filter(|p| p.len() > 1).count();
         for part in parts.iter().filter(|p| p.len() > 1) {
@@ -191,27 +223,29 @@ impl Routing {
                 .map(|&(a, b)| (local[a as usize] as NodeId, local[b as usize] as NodeId))
                 .collect();
             let fabric = as_fabric(&sub_kinds, &sub_ids, &sub_links)?;
-            let given: Vec<u64> = root_nodes
+            let roots: Vec<u64> = root_nodes
                 .iter()
                 .filter(|&&r| local[r] != usize::MAX)
                 .map(|&r| fabric.nodes[local[r]].node_guid)
                 .collect();
-            let roots = if given.is_empty() { Roots::Found } else { Roots::Given(given) };
-            let routed = route(&fabric, &Options { roots, ..Options::new(engine) })
-                .map_err(|e| routing_error("routing.engine", Problem::Routing(e)))?;
-            for note in routed.notes {
-                tables.notes.push(if linked > 1 { format!("in the part with {}: {note}", ids[part[0]]) } else { note });
+            // Ports are numbered from 1 in link order, the topology's from 0.
+            let ports = fabric
+                .nodes
+                .iter()
+                .map(|node| (0..=node.ports).map(|p| p.checked_sub(1).map(PortId::from)).collect())
+                .collect();
+            let routed = route_part(&fabric, engine, roots, ports)?;
+            for note in &routed.routed.notes {
+                tables.notes.push(if linked > 1 {
+                    format!("in the part with {}: {note}", ids[part[0]])
+                } else {
+                    note.clone()
+                });
             }
-            for (d, _) in sub_kinds.iter().enumerate().filter(|(_, k)| **k == NodeKind::Host) {
-                let Some(&Endport { base: lid, .. }) = port_of(&routed.addressing, d) else { continue };
-                for (at, kind) in sub_kinds.iter().enumerate() {
-                    tables.next[part[d] * n + part[at]] = match kind {
-                        NodeKind::Host if at != d => Some(0),
-                        NodeKind::Host => None,
-                        NodeKind::Switch => routed.lfts.port(at, lid).filter(|&p| p > 0).map(|p| PortId::from(p - 1)),
-                    };
-                }
+            for (i, &node) in part.iter().enumerate() {
+                tables.at[node] = Some((tables.parts.len(), i));
             }
+            tables.parts.push(routed);
         }
         Ok(Some(tables))
     }
@@ -245,7 +279,43 @@ fn parts(n: usize, links: &[(NodeId, NodeId)]) -> Vec<Vec<usize>> {
     parts
 }
 
-/// A host's port (its only one).
-fn port_of(a: &Addressing, host: usize) -> Option<&Endport> {
-    a.port(PortRef { node: host, port: 1 })
+/// Routes one fabric with `engine` (updn from `roots` if any are given), and reads its hosts' LIDs.
+fn route_part(
+    f: &Fabric,
+    engine: Engine,
+    roots: Vec<u64>,
+    ports: Vec<Vec<Option<PortId>>>,
+) -> Result<Part, ScenarioError> {
+    let roots = if roots.is_empty() { Roots::Found } else { Roots::Given(roots) };
+    let routed = route(f, &Options { roots, ..Options::new(engine) })
+        .map_err(|e| routing_error("routing.engine", Problem::Routing(e)))?;
+    let is_host: Vec<bool> = f.nodes.iter().map(|n| !n.is_switch()).collect();
+    let lid = (0..f.nodes.len())
+        .map(|i| match first_cabled(f, i) {
+            Some(port) if is_host[i] => routed.addressing.port(PortRef { node: i, port }).map_or(0, |p| p.base),
+            _ => 0,
+        })
+        .collect();
+    Ok(Part { routed, ports, lid, is_host })
+}
+
+/// A node's first cabled port.
+fn first_cabled(f: &Fabric, node: usize) -> Option<u8> {
+    (1..=f.nodes[node].ports).find(|&p| f.peer(node, p).is_some())
+}
+
+/// For a scenario made from a fabric (`super::fabric_block::network`): each fabric port's topology port. The scenario's
+/// links are the fabric's cables in order (a host keeps its first cabled port's), so a node's topology ports count
+/// its cables in that order.
+fn fabric_ports(f: &Fabric) -> Vec<Vec<Option<PortId>>> {
+    let mut ports: Vec<Vec<Option<PortId>>> =
+        f.nodes.iter().map(|n| alloc::vec![None; usize::from(n.ports) + 1]).collect();
+    let mut next = alloc::vec![0 as PortId; f.nodes.len()];
+    for c in super::fabric_block::links_of(f) {
+        for end in [c.a, c.b] {
+            ports[end.node][usize::from(end.port)] = Some(next[end.node]);
+            next[end.node] += 1;
+        }
+    }
+    ports
 }

@@ -2,6 +2,7 @@
 //! field; nothing here panics on any input.
 
 use super::error::{Element, Problem, ScenarioError};
+use super::routes::{Network, Routes};
 use super::{Flow, Link, Node, NodeKind, Scenario, Source, SwitchConfig, Traffic, VlArbitration, FORMAT, VERSION};
 use crate::net::topology::{NodeId, Topology};
 use crate::net::vl::{MAX_DATA_VLS, MAX_SLS};
@@ -146,13 +147,41 @@ impl Scenario {
         self.compile().map(|_| ())
     }
 
+    /// The routes of this network (its engine's, or the playground's own), as a table that the simulation can take
+    /// instead of routing again (`Simulation::with_routes`).
+    pub fn routes(&self) -> Result<Routes, ScenarioError> {
+        self.compile().map(|c| Routes::of(&c.topology, c.routing_notes))
+    }
+
     /// What the routing engine says about this network: the roots updn ranked from, or that it found none and
     /// OpenSM (and so the simulator) routes with minhop instead.
     pub fn routing_notes(&self) -> Result<Vec<String>, ScenarioError> {
         self.compile().map(|c| c.routing_notes)
     }
 
+    /// Checks everything and routes the network with its engine.
     pub(crate) fn compile(&self) -> Result<Compiled, ScenarioError> {
+        self.compile_with(|s, net| {
+            let fabric = s.fabric.as_ref().map(|b| b.fabric_of(s)).transpose()?;
+            Ok(match s.routing.tables(&net.kinds, &net.ids, &net.ends, fabric.as_ref())? {
+                None => (Topology::new(&net.is_host, &net.links, &net.destinations), Vec::new()),
+                Some(t) => {
+                    (Topology::with_routes(&net.is_host, &net.links, &net.destinations, |at, d| t.next(at, d)), t.notes)
+                }
+            })
+        })
+    }
+
+    /// Checks everything but takes the routes as given ([`Scenario::routes`] of this scenario, made elsewhere): the
+    /// page's simulation worker runs this way, and so carries no routing engine.
+    pub(crate) fn compile_routed(&self, routes: &Routes) -> Result<Compiled, ScenarioError> {
+        self.compile_with(|_, net| routes.topology(net))
+    }
+
+    fn compile_with(
+        &self,
+        route: impl FnOnce(&Self, &Network) -> Result<(Topology, Vec<String>), ScenarioError>,
+    ) -> Result<Compiled, ScenarioError> {
         let limits = &LIMITS;
         let top = || Element::Scenario;
         if self.format != FORMAT {
@@ -170,14 +199,15 @@ impl Scenario {
         let index = self.check_nodes(limits)?;
         let links = self.check_links(&index, limits)?;
         let (flows, destinations) = self.check_flows(&index)?;
-        let is_host: Vec<bool> = self.nodes.iter().map(|n| n.kind == NodeKind::Host).collect();
-        let kinds: Vec<NodeKind> = self.nodes.iter().map(|n| n.kind).collect();
-        let ids: Vec<&str> = self.nodes.iter().map(|n| n.id.as_str()).collect();
-        let ends: Vec<(NodeId, NodeId)> = links.iter().map(|&(a, b, _, _)| (a, b)).collect();
-        let (topology, routing_notes) = match self.routing.tables(&kinds, &ids, &ends)? {
-            None => (Topology::new(&is_host, &links, &destinations), Vec::new()),
-            Some(t) => (Topology::with_routes(&is_host, &links, &destinations, |at, d| t.next(at, d)), t.notes),
+        let net = Network {
+            is_host: self.nodes.iter().map(|n| n.kind == NodeKind::Host).collect(),
+            kinds: self.nodes.iter().map(|n| n.kind).collect(),
+            ids: self.nodes.iter().map(|n| n.id.as_str()).collect(),
+            ends: links.iter().map(|&(a, b, _, _)| (a, b)).collect(),
+            links,
+            destinations,
         };
+        let (topology, routing_notes) = route(self, &net)?;
         for (i, (f, cf)) in self.flows.iter().zip(&flows).enumerate() {
             if topology.path(cf.src, cf.dst).is_none() {
                 return Err(err(flow_element(i, f), "dst", Problem::Unreachable));

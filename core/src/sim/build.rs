@@ -12,16 +12,25 @@ use crate::net::switch::{Forwarding, SwitchState};
 use crate::net::topology::{NodeId, Topology};
 use crate::net::vl::VlArbiter;
 use crate::rng::Rng;
-use crate::scenario::{Compiled, Scenario, ScenarioError, Traffic};
+use crate::scenario::{Compiled, Routes, Scenario, ScenarioError, Traffic};
 use crate::time::NS;
 use alloc::rc::Rc;
 use alloc::vec;
 use alloc::vec::Vec;
 
 impl Simulation {
-    /// Validates `scenario` and builds the network at time 0, with each flow's start scheduled.
+    /// Validates `scenario`, routes its network, and builds it at time 0, with each flow's start scheduled.
     pub fn new(scenario: &Scenario) -> Result<Self, ScenarioError> {
-        let compiled = scenario.compile()?;
+        Self::build(scenario, scenario.compile()?)
+    }
+
+    /// As [`Simulation::new`], with the routes made beforehand (`Scenario::routes` of this scenario): what the
+    /// page's worker does, so that it carries no routing engine.
+    pub fn with_routes(scenario: &Scenario, routes: &Routes) -> Result<Self, ScenarioError> {
+        Self::build(scenario, scenario.compile_routed(routes)?)
+    }
+
+    fn build(scenario: &Scenario, compiled: Compiled) -> Result<Self, ScenarioError> {
         let data_bytes = scenario.packet.data_bytes();
         let data_blocks = blocks(data_bytes);
         let ack_bytes = scenario.packet.ack_bytes;
@@ -63,6 +72,8 @@ impl Simulation {
             counts: Counts::default(),
             immediate: 0,
             routing_notes: compiled.routing_notes,
+            deadlock: None,
+            next_deadlock_check: super::deadlock::CHECK_EVERY_PS,
         };
         sim.schedule_flow_starts();
         Ok(sim)

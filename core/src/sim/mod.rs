@@ -20,6 +20,7 @@
 //! 5. the ACK changes the source's rate limit and window (INFOCOM'03 §V).
 
 mod build;
+mod deadlock;
 mod events;
 mod fingerprint;
 mod hosts;
@@ -36,6 +37,7 @@ mod switching;
 mod transmit;
 mod watched;
 
+pub use deadlock::Deadlock;
 pub use fingerprint::Fingerprint;
 pub use measurement::{MeasureError, Measurement, Metric};
 pub use observe::{Observer, Sent};
@@ -117,6 +119,9 @@ pub struct Simulation {
     immediate: u64,
     /// What the routing engine said of this network (a fallback to minhop, updn's roots).
     routing_notes: Vec<String>,
+    /// The deadlock that stopped the run, if one did; and when to look for one next.
+    deadlock: Option<Deadlock>,
+    next_deadlock_check: Time,
 }
 
 impl Simulation {
@@ -133,6 +138,11 @@ impl Simulation {
     /// What the routing engine said of this network: updn's roots, or that it fell back to minhop as OpenSM does.
     pub fn routing_notes(&self) -> &[String] {
         &self.routing_notes
+    }
+
+    /// The deadlock that stopped the run early, if one did (`deadlock.rs`).
+    pub fn deadlock(&self) -> Option<&Deadlock> {
+        self.deadlock.as_ref()
     }
 
     /// The current simulated time.
@@ -243,7 +253,7 @@ impl Simulation {
             if sampled == Some(now) && next <= now {
                 next = Time::MAX; // (it asked again for a time it has had: it is not sampled twice)
             }
-            let stop = t.min(next.max(now));
+            let stop = t.min(next.max(now)).min(self.next_deadlock_check.max(now));
             if max_events == u64::MAX {
                 // (Unbounded, as `run_until` asks: the tightest loop, uncounted.)
                 while self.dispatch_until(stop, obs) {}
@@ -258,11 +268,19 @@ impl Simulation {
             if stop > self.queue.now() {
                 self.queue.advance_to(stop);
             }
+            if self.next_deadlock_check <= stop {
+                self.next_deadlock_check = stop + deadlock::CHECK_EVERY_PS;
+                if let Some(d) = self.find_deadlock() {
+                    // Nothing in the cycle can move again: the run ends here, and says why.
+                    self.deadlock = Some(d);
+                    self.end = stop;
+                }
+            }
             if next <= stop {
                 obs.sample(self);
                 sampled = Some(stop);
             }
-            if stop >= t {
+            if stop >= t || self.deadlock.is_some() {
                 return done;
             }
         }

@@ -132,6 +132,9 @@ pub struct Results {
     pub totals: Totals,
     /// Simulation events processed, queued or immediate ([`crate::sim::Simulation::events`]).
     pub events: u64,
+    /// The deadlock that stopped the run early: its cycle of links and its stuck packets.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadlock: Option<super::Deadlock>,
 }
 
 impl Results {
@@ -234,6 +237,7 @@ impl Report {
                 cn_packets_sent: (0..s.flows.len()).any(|i| !sim.flow(i).reliable()).then_some(t.cn_sent),
             },
             events: sim.events(),
+            deadlock: sim.deadlock().cloned(),
         }
     }
 

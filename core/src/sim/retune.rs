@@ -23,11 +23,14 @@ impl Simulation {
     /// settings (or in name, description and positions): each switch's congestion control takes the new block
     /// (`SwitchControl::retune`). Otherwise nothing changes and the reason is given.
     pub fn retune(&mut self, next: &Scenario) -> Result<(), NeedsRestart> {
-        if next.validate().is_err() {
-            return Err(NeedsRestart("the new scenario is not valid"));
-        }
         if fixed_part(next) != fixed_part(&self.scenario) {
             return Err(NeedsRestart("only marking settings can change during a run"));
+        }
+        // The network is the run's, so its routes are too: checked with them, not routed again (the page's worker
+        // carries no routing engine).
+        let routes = crate::scenario::Routes::of(&self.topo, self.routing_notes.clone());
+        if next.compile_routed(&routes).is_err() {
+            return Err(NeedsRestart("the new scenario is not valid"));
         }
         for sw in &mut self.switches {
             sw.cc_with_buffers(|cc, per_output| cc.retune(&next.marking, per_output));

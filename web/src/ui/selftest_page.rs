@@ -60,10 +60,23 @@ pub fn SelfTest(p: &SelfTestProps) -> Html {
             let failed = outcome.clone();
             let on_error = Callback::from(move |e: String| failed.set(Some(Err(e))));
             let message = match test {
-                Test::Fingerprints => ToWorker::Fingerprints { runs: ibcc_core::presets::golden_runs() },
+                // (The page routes them: the worker carries no routing engine.)
+                Test::Fingerprints => ToWorker::Fingerprints {
+                    runs: ibcc_core::presets::golden_runs()
+                        .into_iter()
+                        .filter_map(|(name, s)| Some((name, s.routes().ok()?, s)))
+                        .map(|(name, r, s)| (name, s, r))
+                        .collect(),
+                },
                 Test::Bench { duration_ms } => {
                     let scenarios = ibcc_core::presets::bench_scenarios(duration_ms);
-                    ToWorker::Bench { scenarios: scenarios.into_iter().map(|(name, s)| (name.to_owned(), s)).collect() }
+                    ToWorker::Bench {
+                        scenarios: scenarios
+                            .into_iter()
+                            .filter_map(|(name, s)| Some((name.to_owned(), s.routes().ok()?, s)))
+                            .map(|(name, r, s)| (name, s, r))
+                            .collect(),
+                    }
                 }
             };
             match SimWorker::start(on_message, on_error) {

@@ -124,7 +124,9 @@ impl Runner {
         let k = self.next;
         self.next += 1;
         if let Some(worker) = self.workers.get(w) {
-            worker.post(&ToWorker::Sweep { id: k as u64, scenario: Box::new(self.scenarios[k].clone()) });
+            let s = &self.scenarios[k];
+            let routes = s.routes().map(Box::new).map_err(|e| e.to_string());
+            worker.post(&ToWorker::Sweep { id: k as u64, scenario: Box::new(s.clone()), routes });
         }
     }
 }

@@ -327,16 +327,26 @@ impl Sim {
         }
         let speed = fresh.then(|| moments::default_speed(s));
         self.dispatch.dispatch(LiveAction::Loading(Rc::new(s.clone()), speed));
-        if let Err(e) = s.validate() {
-            self.after_load.set(None);
-            self.dispatch.dispatch(LiveAction::Failed(e.to_string()));
-            if self.worker.borrow().is_some() {
-                self.post(&ToWorker::Unload);
+        // Validating routes the network too: the worker gets the routes, and carries no routing engine.
+        let routes = match s.routes() {
+            Ok(r) => Box::new(r),
+            Err(e) => {
+                self.after_load.set(None);
+                self.dispatch.dispatch(LiveAction::Failed(e.to_string()));
+                if self.worker.borrow().is_some() {
+                    self.post(&ToWorker::Unload);
+                }
+                return;
             }
-            return;
-        }
+        };
         let papers = crate::session::paper_numbers(s);
-        self.post(&ToWorker::Load { run, scenario: Box::new(s.clone()), checkpoints: true, papers });
+        self.post(&ToWorker::Load {
+            run,
+            scenario: Box::new(s.clone()),
+            routes: Ok(routes),
+            checkpoints: true,
+            papers,
+        });
         self.post(&ToWorker::Plot { kind: self.kind.get() });
         if let Some(t_ps) = self.after_load.take() {
             self.seek(t_ps, None);

@@ -1,0 +1,68 @@
+//! A network's routes as a table that travels: every node's output port toward every destination host, made where
+//! the routing engines are ([`Scenario::routes`](super::Scenario::routes)) and taken as given where they are not.
+//! The page routes each scenario it runs and hands its simulation worker the table, so the worker carries no
+//! routing engine and no fabric reader (docs/model.md §13).
+
+use super::{Element, NodeKind, Problem, ScenarioError};
+use crate::net::topology::{NodeId, PortId, Topology};
+use crate::time::{Bandwidth, Time};
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+
+/// A scenario's network, checked, as routing needs it.
+pub(crate) struct Network<'a> {
+    pub is_host: Vec<bool>,
+    pub kinds: Vec<NodeKind>,
+    pub ids: Vec<&'a str>,
+    pub ends: Vec<(NodeId, NodeId)>,
+    pub links: Vec<(NodeId, NodeId, Bandwidth, Time)>,
+    pub destinations: Vec<NodeId>,
+}
+
+/// No route from a node toward a destination.
+const NONE: u16 = u16::MAX;
+
+/// Routes toward each destination host: `next[d * nodes + at]` is the port a packet at node `at` for
+/// `destinations[d]` leaves by.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Routes {
+    nodes: u32,
+    destinations: Vec<u32>,
+    next: Vec<u16>,
+    /// What the routing engine said (updn's roots, a fallback to minhop).
+    notes: Vec<String>,
+}
+
+impl Routes {
+    /// The routes a topology was built with.
+    pub fn of(t: &Topology, notes: Vec<String>) -> Self {
+        let nodes = t.node_count() as u32;
+        let destinations: Vec<u32> = (0..nodes).filter(|&d| t.has_routes_to(d)).collect();
+        let next =
+            destinations.iter().flat_map(|&d| (0..nodes).map(move |at| t.route(at, d).unwrap_or(NONE))).collect();
+        Self { nodes, destinations, next, notes }
+    }
+
+    /// The topology of `net` with these routes; refused if they are another network's.
+    pub(crate) fn topology(&self, net: &Network) -> Result<(Topology, Vec<String>), ScenarioError> {
+        let wrong = |why: &'static str| ScenarioError {
+            element: Element::Scenario,
+            field: "routing",
+            problem: Problem::Routing(String::from(why)),
+        };
+        let n = net.is_host.len();
+        if self.nodes as usize != n || self.next.len() != self.destinations.len() * n {
+            return Err(wrong("the routes given are another network's"));
+        }
+        let slot = |d: NodeId| self.destinations.binary_search(&d).ok();
+        if net.destinations.iter().any(|&d| slot(d).is_none()) {
+            return Err(wrong("the routes given lead to other destinations"));
+        }
+        let next = |at: NodeId, d: NodeId| -> Option<PortId> {
+            let p = self.next[slot(d)? * n + at as usize];
+            (p != NONE).then_some(p)
+        };
+        Ok((Topology::with_routes(&net.is_host, &net.links, &net.destinations, next), self.notes.clone()))
+    }
+}
