@@ -90,7 +90,17 @@ fn routing(args: &Args) -> Result<(), String> {
     if args.large {
         fabrics.push(("fattree 36", shapes::fat_tree(36, link).map_err(|e| e.to_string())?));
     }
-    outln!("{:<14} {:>8} {:>9} {:>8} {:>12} {:>9}", "fabric", "hosts", "switches", "engine", "LFT entries", "wall s");
+    if !args.json {
+        outln!(
+            "{:<14} {:>8} {:>9} {:>8} {:>12} {:>9}",
+            "fabric",
+            "hosts",
+            "switches",
+            "engine",
+            "LFT entries",
+            "wall s"
+        );
+    }
     for (name, f) in &fabrics {
         let hosts = f.nodes.iter().filter(|n| !n.is_switch()).count();
         let switches = f.nodes.len() - hosts;
@@ -103,7 +113,13 @@ fn routing(args: &Args) -> Result<(), String> {
                 best = best.min(t0.elapsed().as_secs_f64());
                 entries = r.lfts.tables.iter().map(|t| t.len() - 1).sum::<usize>();
             }
-            outln!("{:<14} {:>8} {:>9} {:>8} {:>12} {:>9.3}", name, hosts, switches, engine.name(), entries, best);
+            if args.json {
+                let doc = serde_json::json!({ "fabric": name, "hosts": hosts, "engine": engine.name(), "wall_s": best,
+                    "routed": true });
+                outln!("{doc}");
+            } else {
+                outln!("{:<14} {:>8} {:>9} {:>8} {:>12} {:>9.3}", name, hosts, switches, engine.name(), entries, best);
+            }
         }
     }
     Ok(())

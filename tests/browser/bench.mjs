@@ -1,5 +1,7 @@
 // The simulator's speed in the browser's wasm next to native (a benchmark, not a test): runs `ibcc bench --json`
-// and the page's `?selftest=bench` with the same scenarios and simulated duration, and prints both and their ratio.
+// and the page's `?selftest=bench` with the same scenarios and simulated duration, and prints both and their ratio;
+// then routing (OpenSM's engines on the 648-host fat tree) in the page, `?selftest=routing`, next to
+// `ibcc bench --routing --json`.
 // Usage, after `trunk build --release` and `cargo build --release -p ibcc-cli`:
 //   node tests/browser/bench.mjs [simulated ms, default 200] [runs, default 3]
 import { execFileSync } from 'node:child_process';
@@ -19,7 +21,13 @@ const native = best(parse(execFileSync(ibcc, ['bench', '--json', '--duration-ms'
 const server = await serveDist();
 const browser = await launchBrowser();
 const wasmRows = [];
+const routingRows = [];
 try {
+  for (let i = 0; i < runs; i++) {
+    const page = await openPage(browser, `${server.url}?selftest=routing`);
+    routingRows.push(...parse(await page.getByTestId('routing-json').textContent({ timeout: 120_000 })));
+    await page.context().close();
+  }
   for (let i = 0; i < runs; i++) {
     const page = await openPage(browser, `${server.url}?selftest=bench&duration=${ms}`);
     const text = await page.getByTestId('bench-json').textContent({ timeout: 120_000 });
@@ -38,4 +46,11 @@ for (const [name, n] of native) {
   const ratio = w.events_per_s / n.events_per_s;
   console.log(`${name.padEnd(28)} ${(n.events_per_s / 1e6).toFixed(2).padStart(12)} ${(w.events_per_s / 1e6).toFixed(2).padStart(11)} ${ratio.toFixed(2).padStart(12)}`);
   if (w.events !== n.events) console.log(`  events differ: native ${n.events}, wasm ${w.events}`);
+}
+const routingNative = parse(execFileSync(ibcc, ['bench', '--routing', '--json', '--repeat', String(runs)], { encoding: 'utf8' }));
+console.log(`\nrouting, best of ${runs}; native: ibcc bench --routing; wasm: the page, headless chromium`);
+console.log('fabric          hosts  engine   native ms   wasm ms  wasm/native');
+for (const n of routingNative) {
+  const w = routingRows.filter((r) => r.engine === n.engine && r.fabric === n.fabric).reduce((a, b) => (a && a.wall_s < b.wall_s ? a : b), null);
+  console.log(`${n.fabric.padEnd(15)} ${String(n.hosts).padStart(5)}  ${n.engine.padEnd(7)} ${(n.wall_s * 1e3).toFixed(1).padStart(10)} ${(w.wall_s * 1e3).toFixed(1).padStart(9)} ${(w.wall_s / n.wall_s).toFixed(2).padStart(12)}`);
 }

@@ -4,7 +4,8 @@
 //!   (tests/golden/fingerprints.txt);
 //! - `ibcc bench`'s scenarios, each run once and timed by the worker's clock ([`bench`]), shown by the page as the
 //!   JSON lines `ibcc bench --json` prints ([`bench_lines`]; tests/browser/bench.mjs sets them side by side for
-//!   the wasm/native ratio).
+//!   the wasm/native ratio);
+//! - routing times ([`routing_lines`]), which the page measures itself: routing is the page's work.
 //!
 //! The worker runs, times and digests (in the binary form its messages use anyway); writing numbers as text
 //! happens in the page, so the worker's wasm carries no JSON writer and no float formatting.
@@ -60,6 +61,26 @@ pub fn bench(scenarios: &[(String, Scenario, Routes)], clock: &dyn Fn() -> f64) 
         });
     }
     rows
+}
+
+/// OpenSM's engines on the 648-host two-level fat tree of 36-port switches, as the page runs them (it routes every
+/// network it simulates; the worker does not), each timed by `clock` (wall ms): the JSON lines
+/// `ibcc bench --routing --json` prints (tests/browser/bench.mjs sets them side by side).
+pub fn routing_lines(clock: &dyn Fn() -> f64) -> String {
+    use ibcc_core::fabric::route::{route, Engine, Options};
+    use ibcc_core::fabric::{shapes, Speed, Width};
+    let Ok(f) = shapes::two_level(36, (Width::X4, Speed::Edr)) else { return String::new() };
+    let hosts = f.nodes.iter().filter(|n| !n.is_switch()).count();
+    let mut out = String::new();
+    for engine in Engine::ALL {
+        let t0 = clock();
+        let routed = route(&f, &Options::new(engine));
+        let wall_s = (clock() - t0) / 1000.0;
+        let doc = serde_json::json!({ "fabric": "twolevel 36", "hosts": hosts, "engine": engine.name(),
+            "wall_s": wall_s, "routed": routed.is_ok() });
+        out += &(doc.to_string() + "\n");
+    }
+    out
 }
 
 /// `rows` as the JSON lines `ibcc bench --json` prints.

@@ -1,6 +1,7 @@
 //! The self-test pages, run by the simulation worker (`crate::selftest`) and shown here:
 //! - `?selftest=fingerprints`: the golden runs' fingerprints (tests/golden/fingerprints.txt);
-//! - `?selftest=bench&duration=MS`: `ibcc bench`'s scenarios, the same figures as `ibcc bench --json`.
+//! - `?selftest=bench&duration=MS`: `ibcc bench`'s scenarios, the same figures as `ibcc bench --json`;
+//! - `?selftest=routing`: OpenSM's engines on the 648-host fat tree, timed in the page (`ibcc bench --routing --json`).
 
 use super::bridge::SimWorker;
 use crate::protocol::{FromWorker, ToWorker};
@@ -18,6 +19,8 @@ pub enum Test {
     Fingerprints,
     /// The benchmark's scenarios of this many simulated ms.
     Bench { duration_ms: u64 },
+    /// Routing times, measured in the page.
+    Routing,
 }
 
 /// The self-test the page was opened as, if any.
@@ -25,6 +28,8 @@ pub fn requested() -> Option<Test> {
     let q = query();
     if q.contains("selftest=fingerprints") {
         Some(Test::Fingerprints)
+    } else if q.contains("selftest=routing") {
+        Some(Test::Routing)
     } else if q.contains("selftest=bench") {
         let duration_ms = q
             .split(['?', '&'])
@@ -59,7 +64,14 @@ pub fn SelfTest(p: &SelfTestProps) -> Html {
             });
             let failed = outcome.clone();
             let on_error = Callback::from(move |e: String| failed.set(Some(Err(e))));
+            if test == Test::Routing {
+                let performance = web_sys::window().and_then(|w| w.performance());
+                let clock = move || performance.as_ref().map_or(0.0, |p| p.now());
+                outcome.set(Some(Ok(crate::selftest::routing_lines(&clock))));
+                return;
+            }
             let message = match test {
+                Test::Routing => return,
                 // (The page routes them: the worker carries no routing engine.)
                 Test::Fingerprints => ToWorker::Fingerprints {
                     runs: ibcc_core::presets::golden_runs()
@@ -96,6 +108,9 @@ pub fn SelfTest(p: &SelfTestProps) -> Html {
         }
         (Some(Ok(lines)), Test::Bench { .. }) => {
             html! { <pre><output data-testid="bench-json">{ lines }</output></pre> }
+        }
+        (Some(Ok(lines)), Test::Routing) => {
+            html! { <pre><output data-testid="routing-json">{ lines }</output></pre> }
         }
     }
 }
