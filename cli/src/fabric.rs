@@ -39,7 +39,7 @@ pub enum Command {
 pub struct ScenarioArgs {
     /// The fabric: an `ibnetdiscover` topology file or an ibsim net file.
     file: PathBuf,
-    /// minhop, updn, ftree, or first_listed (the playground's old rule).
+    /// minhop, updn, ftree, sssp, or first_listed (the playground's old rule).
     #[arg(long, default_value = "minhop", value_parser = parse_scenario_engine)]
     engine: RoutingEngine,
     /// Simulated time, in nanoseconds.
@@ -171,7 +171,7 @@ fn parse_link(s: &str) -> Result<(Width, Speed), String> {
 
 fn parse_scenario_engine(s: &str) -> Result<RoutingEngine, String> {
     serde_json::from_value(serde_json::Value::String(s.to_owned()))
-        .map_err(|_| format!("{s:?}: the engines are minhop, updn, ftree and first_listed"))
+        .map_err(|_| format!("{s:?}: the engines are minhop, updn, ftree, sssp and first_listed"))
 }
 
 fn parse_engine(s: &str) -> Result<Engine, String> {

@@ -327,6 +327,20 @@ fn ftree_equals_opensm_and_falls_back_where_it_does() {
     }
 }
 
+/// sssp (dfsssp's routing without its virtual lanes) on every generated fabric, with LMC and on the fixtures: its
+/// Dijkstra ties are OpenSM's 4-ary heap's, so equal tables here mean the heap is emulated operation by operation.
+#[test]
+fn sssp_equals_opensm() {
+    for (name, f) in generated_fabrics() {
+        same_tables(&Case::new(&name, write_net(&f), "sssp"));
+    }
+    let ft = write_net(&shapes::fat_tree(4, SDR).unwrap());
+    same_tables(&Case::new("fattree-4-lmc1", ft, "sssp").with(&["-l", "1"], &["--lmc", "1"]));
+    for (name, text) in fixtures() {
+        same_tables(&Case::new(&name, as_ibsim_loads(&text), "sssp"));
+    }
+}
+
 /// A net file without these hosts (their blocks and the switch ports cabled to them).
 fn without_hosts(text: &str, hosts: &[&str]) -> String {
     let mut out = String::new();

@@ -34,7 +34,7 @@ fn on_single_path_networks_every_engine_routes_as_the_playground_always_did() {
             fat_trees += 1;
             continue;
         }
-        for engine in [RoutingEngine::Minhop, RoutingEngine::Updn, RoutingEngine::Ftree] {
+        for engine in [RoutingEngine::Minhop, RoutingEngine::Updn, RoutingEngine::Ftree, RoutingEngine::Sssp] {
             assert_eq!(routes(&s, engine), before, "{} under {engine:?}", p.name);
         }
     }

@@ -8,6 +8,7 @@ use super::lfts::Lfts;
 use super::lids::{assign, sm_port, Addressing};
 use super::minhop;
 use super::model::Fabric;
+use super::sssp;
 use super::updn::{self, Roots};
 use alloc::format;
 use alloc::string::String;
@@ -22,10 +23,12 @@ pub enum Engine {
     Updn,
     /// Fat trees: destinations routed leaf by leaf in index order, so that shift permutations are contention-free.
     Ftree,
+    /// Shortest paths by Dijkstra on weights that grow with the routes laid (dfsssp without its virtual lanes).
+    Sssp,
 }
 
 impl Engine {
-    pub const ALL: [Engine; 3] = [Engine::Minhop, Engine::Updn, Engine::Ftree];
+    pub const ALL: [Engine; 4] = [Engine::Minhop, Engine::Updn, Engine::Ftree, Engine::Sssp];
 
     /// OpenSM's name (`-R NAME`).
     pub fn name(self) -> &'static str {
@@ -33,6 +36,7 @@ impl Engine {
             Engine::Minhop => "minhop",
             Engine::Updn => "updn",
             Engine::Ftree => "ftree",
+            Engine::Sssp => "sssp",
         }
     }
 
@@ -94,8 +98,14 @@ pub fn route(f: &Fabric, o: &Options) -> Result<Routed, String> {
             )),
         }
     }
+    if o.engine == Engine::Sssp {
+        match sssp::build(f, &addressing, &graph) {
+            Ok(lfts) => return Ok(Routed { addressing, lfts, engine: Engine::Sssp, notes, ca_order: Vec::new() }),
+            Err(why) => notes.push(format!("sssp: {why}, so OpenSM falls back to minhop, and so do we")),
+        }
+    }
     let hops = match o.engine {
-        Engine::Minhop | Engine::Ftree => None,
+        Engine::Minhop | Engine::Ftree | Engine::Sssp => None,
         Engine::Updn => match updn::hops(f, &addressing, &graph, &o.roots)? {
             Some((hops, roots)) => {
                 let plural = if roots.len() == 1 { "" } else { "es" };

@@ -46,13 +46,20 @@ pub enum RoutingEngine {
     /// OpenSM's fat-tree engine: destinations routed leaf by leaf so that shift permutations do not contend (falls
     /// back to minhop, as OpenSM does, where the network is not a fat tree).
     Ftree,
+    /// OpenSM's sssp: shortest paths on weights that grow with the routes already laid, spreading them.
+    Sssp,
     /// The playground's routing before format version 3: fewest hops, ties to the neighbour listed first.
     FirstListed,
 }
 
 impl RoutingEngine {
-    pub const ALL: [RoutingEngine; 4] =
-        [RoutingEngine::Minhop, RoutingEngine::Updn, RoutingEngine::Ftree, RoutingEngine::FirstListed];
+    pub const ALL: [RoutingEngine; 5] = [
+        RoutingEngine::Minhop,
+        RoutingEngine::Updn,
+        RoutingEngine::Ftree,
+        RoutingEngine::Sssp,
+        RoutingEngine::FirstListed,
+    ];
 
     /// The engine as OpenSM knows it, if it is one of OpenSM's.
     fn opensm(self) -> Option<Engine> {
@@ -60,6 +67,7 @@ impl RoutingEngine {
             Self::Minhop => Some(Engine::Minhop),
             Self::Updn => Some(Engine::Updn),
             Self::Ftree => Some(Engine::Ftree),
+            Self::Sssp => Some(Engine::Sssp),
             Self::FirstListed => None,
         }
     }
