@@ -24,7 +24,23 @@ pub fn load(file: &str) -> Result<Scenario, Error> {
     } else {
         std::fs::read_to_string(file).map_err(|e| Error::io(file, &e))?
     };
+    let text = with_fabric_file(&text, file)?;
     Scenario::from_json_validated(&text).map_err(|e| format!("{file}: {e}").into())
+}
+
+/// A scenario whose `fabric` names a file (`{"file": "site.topo"}`, relative to the scenario's folder) gets that
+/// file's text as its `topology`, as `ibcc fabric scenario` embeds it; a page cannot read files, so only the
+/// command line takes this form.
+fn with_fabric_file(text: &str, file: &str) -> Result<String, Error> {
+    let Ok(mut doc) = serde_json::from_str::<serde_json::Value>(text) else { return Ok(text.to_owned()) };
+    let Some(path) = doc.pointer("/fabric/file").and_then(|v| v.as_str()).map(str::to_owned) else {
+        return Ok(text.to_owned());
+    };
+    let base = if file == "-" { None } else { std::path::Path::new(file).parent() };
+    let full = base.map_or_else(|| std::path::PathBuf::from(&path), |b| b.join(&path));
+    let topology = std::fs::read_to_string(&full).map_err(|e| Error::io(full.display(), &e))?;
+    doc["fabric"] = serde_json::json!({ "topology": topology });
+    Ok(doc.to_string())
 }
 
 /// The link part of `text`: after `#s=` if there is one, else all of it.

@@ -402,3 +402,31 @@ fn traffic_patterns_load_fabrics_and_become_flows() {
     };
     assert_eq!((share("first_listed"), share("minhop")), (0.25, 0.5));
 }
+
+/// A fabric's own scenario: `ibcc fabric scenario` embeds the file, a scenario may instead name it (relative to the
+/// scenario's folder), flows come from `ibcc pattern`, and the run follows the fabric's tables; a deadlocking
+/// routing stops the run and says so.
+#[test]
+fn a_fabric_file_becomes_a_scenario_that_runs() {
+    let out = ibcc(&["fabric", "gen", "fattree", "4", "--link", "4xEDR"], None);
+    let topo = scratch("fab.topo", &String::from_utf8(out.stdout).unwrap());
+    let out =
+        ibcc(&["fabric", "scenario", topo.to_str().unwrap(), "--engine", "ftree", "--duration-ns", "200000"], None);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let embedded = String::from_utf8(out.stdout).unwrap();
+    let mut s: serde_json::Value = serde_json::from_str(&embedded).unwrap();
+    assert_eq!(s["links"][0]["bandwidth_gbps"], 100.0);
+    s["fabric"] = serde_json::json!({ "file": topo.file_name().unwrap().to_str().unwrap() });
+    let named = scratch("fab.json", &s.to_string());
+    let out = ibcc(&["pattern", named.to_str().unwrap(), "--pattern", "shift:8"], None);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("16 flows among 16 hosts, routed by Ftree: most routes on one link 1"));
+    let out = ibcc(&["run", "-"], Some(&String::from_utf8(out.stdout).unwrap()));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    s["fabric"] = serde_json::json!({ "file": "nowhere.topo" });
+    let missing = scratch("missing.json", &s.to_string());
+    let out = ibcc(&["run", missing.to_str().unwrap()], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nowhere.topo"));
+}
