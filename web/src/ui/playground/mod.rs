@@ -206,6 +206,9 @@ fn Messages() -> Html {
             if let Some(e) = &live.error {
                 <p class="error" role="alert" data-testid="run-error">{ e }</p>
             }
+            if let Some(d) = live.frame.as_ref().and_then(|f| f.frame.results.deadlock.as_ref()) {
+                <p class="error" role="alert" data-testid="deadlock">{ deadlock_text(d) }</p>
+            }
             if let Some(n) = &live.notice {
                 <p class="notice" role="status" data-testid="notice">
                     { &n.text }
@@ -222,5 +225,23 @@ fn Messages() -> Html {
                 </p>
             }
         </div>
+    }
+}
+
+/// A deadlock in plain words: when, what is stuck, round which links (each kept on one line), and why the run
+/// stopped.
+fn deadlock_text(d: &ibcc_core::sim::Deadlock) -> Html {
+    let flows =
+        if d.flows.len() == 1 { format!("flow {}", d.flows[0]) } else { format!("flows {}", d.flows.join(", ")) };
+    html! {
+        <>
+            { format!("Deadlock at {:.3} ms: {} packets of {flows} wait on each other round ", d.at_ns / 1e6, d.stuck_packets) }
+            for (i, link) in d.cycle.iter().enumerate() {
+                if i > 0 { { " → " } }
+                <span class="nowrap">{ link }</span>
+            }
+            { " → back to the first, and can never move, so the run stopped. These routes form a credit loop; routes \
+               that never turn down and then up again (updn, with a root switch) cannot." }
+        </>
     }
 }

@@ -87,10 +87,12 @@ pub fn Timeline() -> Html {
             sim.seek(to.min(end), None);
         })
     };
-    let moments = live.run_scenario.as_ref().map(|s| tl::moments(s)).unwrap_or_default();
+    let mut moments = live.run_scenario.as_ref().map(|s| tl::moments(s)).unwrap_or_default();
     let measured = live.run_scenario.as_ref().map(|s| tl::measured(s));
     let retunes = live.frame.as_ref().map(|f| f.retunes_ps.clone()).unwrap_or_default();
-    let frac = |ps: u64| ps as f64 / end as f64;
+    // (A run that deadlocked ends before its scenario's end: what lies after it is not drawn past the bar.)
+    let frac = |ps: u64| ps.min(end) as f64 / end as f64;
+    moments.retain(|m| m.at_ns * 1000 <= end);
     let moment = |m: &tl::Moment| {
         let (sim, to) = (sim.clone(), m.at_ns * 1000);
         let onclick = Callback::from(move |_| sim.seek(to, None));
@@ -111,7 +113,7 @@ pub fn Timeline() -> Html {
                 onkeydown={on_key} onpointerdown={on_down} onpointermove={on_move} onpointerup={on_up.clone()} onpointercancel={on_up}>
                 <div class="computed" style={format!("width: {}", pct(frac(horizon)))} />
                 if let Some((a, b)) = measured.filter(|(a, b)| b > a) {
-                    <div class="measured" data-testid="timeline-measured" style={format!("left: {}; width: {}", pct(frac(a * 1000)), pct(frac((b - a) * 1000)))}
+                    <div class="measured" data-testid="timeline-measured" style={format!("left: {}; width: {}", pct(frac(a * 1000)), pct(frac(b * 1000) - frac(a * 1000)))}
                         title={format!("measured interval, {} to {}", format_time_ns(a as f64), format_time_ns(b as f64))} />
                 }
                 <div class="played" style={format!("width: {}", pct(frac(t)))} />
