@@ -5,12 +5,15 @@
 //! Needs Debian's `opensm`, `ibsim-utils` and `infiniband-diags` (`./dev test` installs them). Each check starts
 //! its own ibsim on its own socket and stops it, so the checks run in parallel.
 
+#[path = "../../core/tests/support/fabric_fixtures.rs"]
+mod fabric_fixtures;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use fabric_fixtures::fabric_fixtures;
 use ibcc_core::fabric::netfile::{parse, write_net, write_topology};
 use ibcc_core::fabric::shapes;
 use ibcc_core::fabric::{Fabric, Speed, Width};
@@ -235,6 +238,16 @@ impl<'a> Case<'a> {
     }
 }
 
+/// `case` as OpenSM runs it on a generated fabric where only the fat trees give the engine what it needs (updn its
+/// roots, ftree its tree): the others fall back to minhop.
+fn only_fat_trees_route<'a>(name: &str, case: Case<'a>) -> Case<'a> {
+    if name.starts_with("fattree") || name.starts_with("twolevel") {
+        case
+    } else {
+        case.falls_back()
+    }
+}
+
 /// The generated fabrics the issue names, and seeded random irregular ones.
 fn generated_fabrics() -> Vec<(String, Fabric)> {
     let mut all = vec![
@@ -262,12 +275,7 @@ fn minhop_equals_opensm_on_generated_fabrics() {
 fn updn_equals_opensm_with_roots_found_given_or_missing() {
     for (name, f) in generated_fabrics() {
         // OpenSM's rule finds roots on the fat trees; the others have none, and OpenSM falls back to minhop.
-        let case = Case::new(&name, write_net(&f), "updn");
-        same_tables(&if name.starts_with("fattree") || name.starts_with("twolevel") {
-            case
-        } else {
-            case.falls_back()
-        });
+        same_tables(&only_fat_trees_route(&name, Case::new(&name, write_net(&f), "updn")));
     }
     for seed in 1..=4 {
         let f = shapes::random(20, 12, 60, 40, seed, SDR).unwrap();
@@ -318,12 +326,7 @@ fn as_ibsim_loads(text: &str) -> String {
 #[test]
 fn ftree_equals_opensm_and_falls_back_where_it_does() {
     for (name, f) in generated_fabrics() {
-        let case = Case::new(&name, write_net(&f), "ftree");
-        same_tables(&if name.starts_with("fattree") || name.starts_with("twolevel") {
-            case
-        } else {
-            case.falls_back()
-        });
+        same_tables(&only_fat_trees_route(&name, Case::new(&name, write_net(&f), "ftree")));
     }
 }
 
@@ -336,7 +339,7 @@ fn sssp_equals_opensm() {
     }
     let ft = write_net(&shapes::fat_tree(4, SDR).unwrap());
     same_tables(&Case::new("fattree-4-lmc1", ft, "sssp").with(&["-l", "1"], &["--lmc", "1"]));
-    for (name, text) in fixtures() {
+    for (name, text) in fabric_fixtures() {
         same_tables(&Case::new(&name, as_ibsim_loads(&text), "sssp"));
     }
 }
@@ -373,24 +376,9 @@ fn ftree_equals_opensm_on_uneven_fat_trees() {
     same_tables(&Case::new("fattree-6", write_net(&shapes::fat_tree(6, SDR).unwrap()), "ftree"));
 }
 
-fn fixtures() -> Vec<(String, String)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/tests/fabrics");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "topo" || x == "topofile"))
-        .collect();
-    files.sort();
-    assert!(files.len() >= 5, "the fixtures in {}", dir.display());
-    files
-        .iter()
-        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(p).unwrap()))
-        .collect()
-}
-
 #[test]
 fn minhop_and_updn_equal_opensm_on_the_public_fixtures_with_their_lids_and_fresh_ones() {
-    for (name, text) in fixtures() {
+    for (name, text) in fabric_fixtures() {
         let text = as_ibsim_loads(&text);
         same_tables(&Case::new(&name, text.clone(), "minhop"));
         same_tables(&Case::new(&name, text.clone(), "minhop").with(&["-r"], &["--reassign"]));

@@ -2,23 +2,16 @@
 //! rate, and packets follow exactly the routes the fabric's own forwarding tables give (the tables OpenSM would
 //! write for that file, `cli/tests/opensm.rs`), host to host, on the public fixtures and generated fabrics.
 
+#[path = "support/fabric_fixtures.rs"]
+mod fabric_fixtures;
+
+use fabric_fixtures::fabric_fixtures;
 use ibcc_core::fabric::netfile::{parse, write_net};
 use ibcc_core::fabric::paths::trace;
 use ibcc_core::fabric::route::{route, Engine, Options};
 use ibcc_core::fabric::{shapes, Fabric, PortRef, Speed, Width};
 use ibcc_core::scenario::{scenario_of, RoutingEngine};
 use ibcc_core::sim::Simulation;
-
-fn fixtures() -> Vec<(String, String)> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fabrics");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "topo" || x == "topofile"))
-        .collect();
-    files.sort();
-    files.iter().map(|p| (p.display().to_string(), std::fs::read_to_string(p).unwrap())).collect()
-}
 
 /// A CA's first cabled port.
 fn first_port(f: &Fabric, node: usize) -> Option<PortRef> {
@@ -77,7 +70,7 @@ fn same_routes(name: &str, text: &str, engine: RoutingEngine, opensm: Engine) ->
 #[test]
 fn packets_follow_the_fabrics_own_tables() {
     let mut checked = 0;
-    for (name, text) in fixtures() {
+    for (name, text) in fabric_fixtures() {
         checked += same_routes(&name, &text, RoutingEngine::Minhop, Engine::Minhop);
         checked += same_routes(&name, &text, RoutingEngine::Updn, Engine::Updn);
     }
