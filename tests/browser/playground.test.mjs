@@ -306,7 +306,7 @@ test('Annex A10 throttles: the flow rate limits plot falls below 100% for both A
 });
 
 // A ring of six switches routed by minhop, every host sending two switches on with no window: the routes form a
-// credit loop, the buffers fill and wait on each other, and the run stops at its first deadlock check (50 us) and
+// credit loop, the buffers fill and wait on each other, and the run stops at its first deadlock check (0.5 ms) and
 // says so in plain words, naming the cycle (tests/golden/link-deadlock.txt: `ibcc link` of that scenario;
 // core/tests/routing.rs checks the same run natively).
 test('a run that deadlocks stops and says so, naming the cycle', async () => {
@@ -317,7 +317,7 @@ test('a run that deadlocks stops and says so, naming the cycle', async () => {
   const alert = page.getByTestId('deadlock');
   await alert.waitFor({ timeout: 15_000 });
   const text = await alert.innerText();
-  assert.match(text, /^Deadlock at 0\.050 ms: 48 packets of flows f0, f1, f2, f3, f4, f5 wait on each other round s0->s1 → s1->s2/);
+  assert.match(text, /^Deadlock at 0\.500 ms: 48 packets of flows f0, f1, f2, f3, f4, f5 wait on each other round s0->s1 → s1->s2/);
   assert.match(text, /s5->s0 → back to the first, and can never move, so the run stopped/);
   // The run ended before its scenario's measured interval: the timeline draws nothing past its end.
   const [width, viewport] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);

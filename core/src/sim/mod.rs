@@ -268,8 +268,9 @@ impl Simulation {
             if stop > self.queue.now() {
                 self.queue.advance_to(stop);
             }
-            if self.next_deadlock_check <= stop {
-                self.next_deadlock_check = stop + deadlock::CHECK_EVERY_PS;
+            let at_end = stop >= self.end;
+            if self.next_deadlock_check <= stop || (at_end && self.next_deadlock_check != Time::MAX) {
+                self.next_deadlock_check = if at_end { Time::MAX } else { stop + deadlock::CHECK_EVERY_PS };
                 if let Some(d) = self.find_deadlock() {
                     // Nothing in the cycle can move again: the run ends here, and says why.
                     self.deadlock = Some(d);
