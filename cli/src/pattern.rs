@@ -3,7 +3,7 @@
 
 use crate::exit::Error;
 use crate::input::load;
-use ibcc_core::fabric::patterns::Pattern;
+use ibcc_core::fabric::patterns::{Load, Pattern};
 use ibcc_core::rng::Rng;
 use ibcc_core::scenario::{Flow, NodeKind};
 use ibcc_core::sim::Simulation;
@@ -35,24 +35,25 @@ pub fn run(args: &Args) -> Result<(), Error> {
     let sim = Simulation::new(&s).map_err(|e| format!("{}: with the pattern's flows: {e}", args.scenario))?;
     let t = sim.topology();
     let id = |name: &str| s.nodes.iter().position(|n| n.id == name).expect("a flow's host is a node") as u32;
+    let paths: Vec<Vec<usize>> = s
+        .flows
+        .iter()
+        .map(|f| t.path(id(&f.src), id(&f.dst)).expect("a valid scenario's flows are routed"))
+        .map(|p| p.into_iter().map(|c| c as usize).collect())
+        .collect();
     let mut routes = vec![0u32; t.channels().len()];
-    let paths: Vec<Vec<u32>> =
-        s.flows.iter().map(|f| t.path(id(&f.src), id(&f.dst)).expect("a valid scenario's flows are routed")).collect();
     for &c in paths.iter().flatten() {
-        routes[c as usize] += 1;
+        routes[c] += 1;
     }
-    let used: Vec<u32> = routes.iter().copied().filter(|&r| r > 0).collect();
-    let share =
-        paths.iter().map(|p| 1.0 / f64::from(p.iter().map(|&c| routes[c as usize]).max().unwrap_or(1))).sum::<f64>()
-            / paths.len().max(1) as f64;
+    let load = Load::of(routes, &paths, 0);
     eprintln!(
         "ibcc: {} flows among {} hosts, routed by {:?}: most routes on one link {}, mean {:.3} over the links used; each flow's share of a link {:.4}",
         s.flows.len(),
         hosts.len(),
         s.routing.engine,
-        used.iter().max().copied().unwrap_or(0),
-        f64::from(used.iter().sum::<u32>()) / used.len().max(1) as f64,
-        share
+        load.max,
+        load.mean,
+        load.share
     );
     crate::output::print(&(s.to_json() + "\n"));
     Ok(())

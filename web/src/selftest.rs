@@ -103,8 +103,10 @@ mod tests {
         let want = include_str!("../../tests/golden/fingerprints.txt");
         let runs: Vec<_> = ibcc_core::presets::golden_runs()
             .into_iter()
-            .map(|(n, s)| (n, s.routes().unwrap(), s))
-            .map(|(n, r, s)| (n, s, r))
+            .map(|(n, s)| {
+                let r = s.routes().unwrap();
+                (n, s, r)
+            })
             .collect();
         let lines = super::fingerprints(&runs).unwrap();
         assert_eq!(super::fingerprint_lines(&lines), want);
@@ -119,8 +121,10 @@ mod tests {
         };
         let scenarios: Vec<_> = ibcc_core::presets::bench_scenarios(1)
             .into_iter()
-            .map(|(n, s)| (n.to_owned(), s.routes().unwrap(), s))
-            .map(|(n, r, s)| (n, s, r))
+            .map(|(n, s)| {
+                let r = s.routes().unwrap();
+                (n.to_owned(), s, r)
+            })
             .collect();
         let rows = super::bench(&scenarios, &clock);
         let lines = super::bench_lines(&rows);

@@ -385,10 +385,8 @@ impl State {
                 }
                 let mut list =
                     if down { core::mem::take(&mut self.sws[s].down) } else { core::mem::take(&mut self.sws[s].up) };
-                let tuples: Vec<Tuple> = list.iter().map(|&gi| self.tuple_of(gi)).collect();
-                let mut order: Vec<usize> = (0..list.len()).collect();
-                order.sort_by_key(|&i| tuples[i]);
-                list = order.into_iter().map(|i| list[i]).collect();
+                // (A tuple's bytes compare as the big-endian number they make.)
+                sort_by_u64(&mut list, |&gi| u64::from_be_bytes(self.tuple_of(gi)));
                 if down {
                     self.sws[s].down = list;
                 } else {
@@ -401,7 +399,7 @@ impl State {
     /// The leaf-rank switches in tuple order, from the first to the last with CAs (`fabric_create_leaf_switch_array`).
     fn leaf_array(&self, leaf_rank: u32) -> Result<Vec<usize>, String> {
         let mut at_leaf: Vec<usize> = (0..self.sws.len()).filter(|&s| self.sws[s].rank == leaf_rank).collect();
-        at_leaf.sort_by_key(|&s| self.sws[s].tuple);
+        sort_by_u64(&mut at_leaf, |&s| u64::from_be_bytes(self.sws[s].tuple));
         let first = at_leaf.iter().position(|&s| self.sws[s].is_leaf);
         let last = at_leaf.iter().rposition(|&s| self.sws[s].is_leaf);
         match (first, last) {

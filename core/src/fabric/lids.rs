@@ -225,10 +225,7 @@ fn discover(f: &Fabric, sm: PortRef) -> Vec<PortRef> {
 mod tests {
     use super::*;
     use crate::fabric::netfile::parse;
-
-    const TWO_SWITCHES: &str = "Switch\t8 \"S1\"\n[1]\t\"H1\"[1]\n[3]\t\"S2\"[3]\n[5]\t\"S2\"[5]\n\n\
-        Switch\t8 \"S2\"\n[1]\t\"H2\"[1]\n[3]\t\"S1\"[3]\n[5]\t\"S1\"[5]\n\n\
-        Hca\t1 \"H1\"\n[1]\t\"S1\"[1]\n\nHca\t1 \"H2\"\n[1]\t\"S2\"[1]\n";
+    use crate::fabric::netfile::tests::TWO_SWITCHES;
 
     fn lids(a: &Addressing, f: &Fabric) -> Vec<(String, u16)> {
         (1..=a.max_lid()).map(|l| (f.nodes[a.owner(l).unwrap().at.node].name.clone(), l)).collect()

@@ -427,10 +427,11 @@ pub fn write_topology(f: &Fabric) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    const TWO_SWITCHES: &str = "Switch\t8 \"S1\"\n[1]\t\"H1\"[1]\n[3]\t\"S2\"[3]\n[5]\t\"S2\"[5]\n\n\
+    /// Two switches joined by two cables, a host on each: the smallest fabric with a tie (the other tests use it).
+    pub(crate) const TWO_SWITCHES: &str = "Switch\t8 \"S1\"\n[1]\t\"H1\"[1]\n[3]\t\"S2\"[3]\n[5]\t\"S2\"[5]\n\n\
         Switch\t8 \"S2\"\n[1]\t\"H2\"[1]\n[3]\t\"S1\"[3]\n[5]\t\"S1\"[5]\n\n\
         Hca\t1 \"H1\"\n[1]\t\"S1\"[1]\n\nHca\t1 \"H2\"\n[1]\t\"S2\"[1]\n";
 

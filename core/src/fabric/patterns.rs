@@ -168,16 +168,24 @@ pub fn load(f: &Fabric, a: &Addressing, l: &Lfts, hosts: &[(PortRef, u16)], pair
         }
         paths.push(path);
     }
-    let used: Vec<u32> = routes.iter().copied().filter(|&r| r > 0).collect();
-    let max = used.iter().copied().max().unwrap_or(0);
-    let mean = if used.is_empty() { 0.0 } else { used.iter().map(|&r| f64::from(r)).sum::<f64>() / used.len() as f64 };
-    let share = if paths.is_empty() {
-        0.0
-    } else {
-        paths.iter().map(|p| 1.0 / f64::from(p.iter().map(|&c| routes[c]).max().unwrap_or(1))).sum::<f64>()
-            / paths.len() as f64
-    };
-    Load { flows: paths.len(), lost, routes, max, mean, share }
+    Load::of(routes, &paths, lost)
+}
+
+impl Load {
+    /// The load of these routes (each its channels), given the routes on every channel and how many were lost.
+    pub fn of(routes: Vec<u32>, paths: &[Vec<usize>], lost: usize) -> Self {
+        let used: Vec<u32> = routes.iter().copied().filter(|&r| r > 0).collect();
+        let max = used.iter().copied().max().unwrap_or(0);
+        let mean =
+            if used.is_empty() { 0.0 } else { used.iter().map(|&r| f64::from(r)).sum::<f64>() / used.len() as f64 };
+        let share = if paths.is_empty() {
+            0.0
+        } else {
+            paths.iter().map(|p| 1.0 / f64::from(p.iter().map(|&c| routes[c]).max().unwrap_or(1))).sum::<f64>()
+                / paths.len() as f64
+        };
+        Load { flows: paths.len(), lost, routes, max, mean, share }
+    }
 }
 
 /// The hosts in the order a pattern numbers them: the CA ports the subnet manager addressed, in the fabric's node

@@ -76,8 +76,7 @@ pub fn SelfTest(p: &SelfTestProps) -> Html {
                 Test::Fingerprints => ToWorker::Fingerprints {
                     runs: ibcc_core::presets::golden_runs()
                         .into_iter()
-                        .filter_map(|(name, s)| Some((name, s.routes().ok()?, s)))
-                        .map(|(name, r, s)| (name, s, r))
+                        .filter_map(|(name, s)| s.routes().ok().map(|r| (name, s, r)))
                         .collect(),
                 },
                 Test::Bench { duration_ms } => {
@@ -85,8 +84,7 @@ pub fn SelfTest(p: &SelfTestProps) -> Html {
                     ToWorker::Bench {
                         scenarios: scenarios
                             .into_iter()
-                            .filter_map(|(name, s)| Some((name.to_owned(), s.routes().ok()?, s)))
-                            .map(|(name, r, s)| (name, s, r))
+                            .filter_map(|(name, s)| s.routes().ok().map(|r| (name.to_owned(), s, r)))
                             .collect(),
                     }
                 }
