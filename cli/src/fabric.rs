@@ -123,6 +123,10 @@ pub struct RouteArgs {
     /// permutations in this order are contention-free on a full fat tree).
     #[arg(long)]
     ca_order: Option<PathBuf>,
+    /// With dfsssp: where to write each source/destination LID pair's virtual lane, as OpenSM's debug log prints
+    /// it ("route from src_lid=.. to dest_lid=.. on vl=..", after the lanes available and needed).
+    #[arg(long)]
+    vl_table: Option<PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -159,6 +163,9 @@ pub struct Routing {
     /// Give every port a fresh LID, ignoring the file's (OpenSM's -r).
     #[arg(long)]
     reassign: bool,
+    /// The virtual lanes every switch port operates, which dfsssp may use (1 to 15).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(1..=15))]
+    vls: u8,
 }
 
 fn parse_link(s: &str) -> Result<(Width, Speed), String> {
@@ -171,7 +178,7 @@ fn parse_link(s: &str) -> Result<(Width, Speed), String> {
 
 fn parse_scenario_engine(s: &str) -> Result<RoutingEngine, String> {
     serde_json::from_value(serde_json::Value::String(s.to_owned()))
-        .map_err(|_| format!("{s:?}: the engines are minhop, updn, ftree, sssp and first_listed"))
+        .map_err(|_| format!("{s:?}: the engines are minhop, updn, ftree, sssp, dfsssp and first_listed"))
 }
 
 fn parse_engine(s: &str) -> Result<Engine, String> {
@@ -252,8 +259,14 @@ impl Routing {
             Some(path) => Roots::Given(read_guids(path)?),
             None => Roots::Found,
         };
-        let options =
-            Options { engine: self.engine, sm: self.sm.clone(), lmc: self.lmc, reassign: self.reassign, roots };
+        let options = Options {
+            engine: self.engine,
+            sm: self.sm.clone(),
+            lmc: self.lmc,
+            reassign: self.reassign,
+            roots,
+            vls: self.vls,
+        };
         let mut routed =
             route::route(&fabric, &options).map_err(|e| Error::Refused(format!("{}: {e}", self.file.display())))?;
         if let Some(path) = &self.tables {
@@ -287,6 +300,15 @@ fn route_file(args: &RouteArgs) -> Result<(), Error> {
         let text = write_ca_order(&f, &r.addressing, &r.ca_order);
         std::fs::write(out, text).map_err(|e| Error::io(out.display(), &e))?;
     }
+    if let Some(out) = &args.vl_table {
+        let Some(layers) = &r.layers else {
+            return Err(Error::Refused(format!(
+                "--vl-table: only dfsssp gives routes virtual lanes ({} routed)",
+                r.engine.name()
+            )));
+        };
+        std::fs::write(out, layers.write()).map_err(|e| Error::io(out.display(), &e))?;
+    }
     let text = match args.lfts_format.as_str() {
         "ibroute" => write_ibroute(&f, &r.addressing, &r.lfts),
         _ => write_dump(&f, &r.addressing, &r.lfts),
@@ -302,7 +324,7 @@ fn route_file(args: &RouteArgs) -> Result<(), Error> {
 
 fn check_file(routing: &Routing) -> Result<(), Error> {
     let Routed { fabric: f, routed: r } = routing.route()?;
-    let c = check(&f, &r.addressing, &r.lfts);
+    let c = check(&f, &r.addressing, &r.lfts, r.layers.as_ref());
     let labels = f.labels();
     let name = |n: usize| labels[n].as_str();
     let (switches, cas) = (r.addressing.switches.len(), r.addressing.ports.len() - r.addressing.switches.len());
@@ -322,14 +344,20 @@ fn check_file(routing: &Routing) -> Result<(), Error> {
         "forwarding loops: {}\n",
         if c.loops == 0 { String::from("none") } else { format!("{} pairs", c.loops) }
     );
-    out +=
-        &format!("channel dependencies: {} switch-to-switch channels, {} dependencies; ", c.channels, c.dependencies);
+    let lanes = r.layers.as_ref().map_or(1, |l| l.needed);
+    let what = if lanes > 1 { "switch-to-switch channels on their lanes" } else { "switch-to-switch channels" };
+    out += &format!("channel dependencies: {} {what}, {} dependencies; ", c.channels, c.dependencies);
     match &c.cycle {
-        None => out += "no cycle: deadlock-free on one virtual lane\n",
+        None if lanes == 1 => out += "no cycle: deadlock-free on one virtual lane\n",
+        None => {
+            out += &format!("no cycle on any of the {lanes} virtual lanes dfsssp gives the routes: deadlock-free\n")
+        }
         Some(cycle) => {
             let hops: Vec<String> =
                 cycle.iter().map(|ch| format!("\"{}\" port {}", name(ch.switch), ch.port)).collect();
-            out += &format!("a cycle of {}: {} -> back to the first (can deadlock)\n", cycle.len(), hops.join(" -> "));
+            let on = if lanes > 1 { format!(" on lane {}", c.cycle_lane) } else { String::new() };
+            out +=
+                &format!("a cycle of {}{on}: {} -> back to the first (can deadlock)\n", cycle.len(), hops.join(" -> "));
         }
     }
     let loads: Vec<u32> = c.port_routes.values().copied().collect();

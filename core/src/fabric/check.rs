@@ -5,8 +5,10 @@
 //! switch's output port toward another switch, and a route that leaves by channel c and then by channel d makes d
 //! a dependency of c (a packet holding buffer space behind c waits for space behind d). With one virtual lane, a
 //! cycle of such dependencies can fill and stop for good. Channels into and out of CAs are left out: nothing waits
-//! on them in a cycle.
+//! on them in a cycle. With dfsssp's lanes, a route's packets keep to its lane, so dependencies join channels of one
+//! lane only, and each lane's graph must be free of cycles on its own.
 
+use super::layers::Layers;
 use super::lfts::Lfts;
 use super::lids::Addressing;
 use super::model::{Fabric, NodeIx, PortRef};
@@ -40,6 +42,8 @@ pub struct Check {
     /// A cycle of channel dependencies, if there is one: each channel's next is a dependency of it, and the last's
     /// is the first.
     pub cycle: Option<Vec<Channel>>,
+    /// The virtual lane the cycle is on (0 without lanes).
+    pub cycle_lane: u8,
 }
 
 impl Check {
@@ -47,25 +51,26 @@ impl Check {
     pub const KEPT: usize = 20;
 }
 
-/// Check the tables on all-to-all traffic among the CA ports.
-pub fn check(f: &Fabric, a: &Addressing, l: &Lfts) -> Check {
+/// Check the tables on all-to-all traffic among the CA ports, each route on its lane if `layers` gives lanes.
+pub fn check(f: &Fabric, a: &Addressing, l: &Lfts, layers: Option<&Layers>) -> Check {
     let cas = ca_ports(f, a);
     let mut c = Check::default();
-    let mut deps: Vec<(Channel, Channel)> = Vec::new();
-    for &(src, _) in &cas {
+    let mut deps: Vec<((u8, Channel), (u8, Channel))> = Vec::new();
+    for &(src, slid) in &cas {
         for &(dst, lid) in &cas {
             if src == dst {
                 continue;
             }
             c.pairs += 1;
+            let lane = layers.and_then(|y| y.vl(slid, lid)).unwrap_or(0);
             match trace(f, a, l, src, lid) {
                 Ok(route) => {
                     c.reached += 1;
-                    let mut previous: Option<Channel> = None;
+                    let mut previous: Option<(u8, Channel)> = None;
                     for s in &route.steps {
                         *c.port_routes.entry(Channel { switch: s.switch, port: s.out_port }).or_insert(0) += 1;
                         let to_switch = f.peer(s.switch, s.out_port).is_some_and(|r| f.nodes[r.node].is_switch());
-                        let here = to_switch.then_some(Channel { switch: s.switch, port: s.out_port });
+                        let here = to_switch.then_some((lane, Channel { switch: s.switch, port: s.out_port }));
                         if let (Some(p), Some(h)) = (previous, here) {
                             deps.push((p, h));
                         }
@@ -88,19 +93,22 @@ pub fn check(f: &Fabric, a: &Addressing, l: &Lfts) -> Check {
     }
     deps.sort_unstable();
     deps.dedup();
-    let mut channels: Vec<Channel> = deps.iter().flat_map(|&(a, b)| [a, b]).collect();
+    let mut channels: Vec<(u8, Channel)> = deps.iter().flat_map(|&(a, b)| [a, b]).collect();
     channels.sort_unstable();
     channels.dedup();
     c.channels = channels.len();
     c.dependencies = deps.len();
-    c.cycle = find_cycle(&channels, &deps);
+    if let Some(cycle) = find_cycle(&channels, &deps) {
+        c.cycle_lane = cycle[0].0;
+        c.cycle = Some(cycle.into_iter().map(|(_, ch)| ch).collect());
+    }
     c
 }
 
 /// A cycle in the graph of `deps` (sorted) over `nodes` (sorted), found by depth-first search from each node in
 /// order: the first back edge closes it.
-fn find_cycle(nodes: &[Channel], deps: &[(Channel, Channel)]) -> Option<Vec<Channel>> {
-    let index = |c: &Channel| nodes.binary_search(c).expect("every channel of a dependency is a node");
+fn find_cycle<T: Ord + Copy>(nodes: &[T], deps: &[(T, T)]) -> Option<Vec<T>> {
+    let index = |c: &T| nodes.binary_search(c).expect("every channel of a dependency is a node");
     // Adjacency in CSR form: the dependencies are sorted by their first channel.
     let mut start = alloc::vec![0usize; nodes.len() + 1];
     for (a, _) in deps {
@@ -161,7 +169,7 @@ mod tests {
     fn checked(f: &Fabric, engine: Engine, roots: Roots) -> Check {
         let r = route(f, &Options { roots, ..Options::new(engine) }).unwrap();
         assert_eq!(r.engine, engine, "{:?}", r.notes);
-        check(f, &r.addressing, &r.lfts)
+        check(f, &r.addressing, &r.lfts, r.layers.as_ref())
     }
 
     #[test]
@@ -173,6 +181,30 @@ mod tests {
         assert_eq!(cycle.len(), 6, "one channel out of each switch, all one way round: {cycle:?}");
         let u = checked(&ring, Engine::Updn, Roots::Given(alloc::vec![0x20_0000]));
         assert_eq!((u.reached, u.cycle), (30, None));
+    }
+
+    /// dfsssp's lanes, checked by a search of our own rather than OpenSM's steps: sssp's routes have a cycle, and
+    /// on dfsssp's lanes (the same routes) no lane has one; one lane too few and dfsssp is not used.
+    #[test]
+    fn dfsssp_s_lanes_leave_no_lane_with_a_cycle() {
+        let fabrics = [
+            shapes::ring(6, 1, SDR).unwrap(),
+            shapes::random(30, 10, 40, 60, 4, SDR).unwrap(),
+            shapes::random(100, 12, 100, 400, 1, SDR).unwrap(),
+        ];
+        for f in &fabrics {
+            let s = checked(f, Engine::Sssp, Roots::Found);
+            assert!(s.cycle.is_some(), "sssp's routes here have a cycle of dependencies");
+            let r = route(f, &Options::new(Engine::Dfsssp)).unwrap();
+            assert_eq!(r.engine, Engine::Dfsssp, "{:?}", r.notes);
+            let layers = r.layers.as_ref().unwrap();
+            assert!(layers.needed >= 2);
+            let d = check(f, &r.addressing, &r.lfts, Some(layers));
+            assert_eq!((d.reached, d.cycle), (s.reached, None), "the same routes, no lane with a cycle");
+            let short = Options { vls: layers.needed - 1, ..Options::new(Engine::Dfsssp) };
+            let fallback = route(f, &short).unwrap();
+            assert_eq!((fallback.engine, fallback.layers), (Engine::Minhop, None), "{:?}", fallback.notes);
+        }
     }
 
     #[test]
@@ -200,7 +232,7 @@ mod tests {
         assert_eq!(down.node, edge);
         r.lfts.tables[other_edge][usize::from(lid)] = 1;
         r.lfts.tables[slot][usize::from(lid)] = 3;
-        let c = check(&ft, &r.addressing, &r.lfts);
+        let c = check(&ft, &r.addressing, &r.lfts, None);
         assert!(c.reached < c.pairs);
         assert!(c.lost.iter().any(|(_, l, why)| *l == lid && matches!(why, Lost::Loop(_))), "{:?}", c.lost);
         assert!(c.loops > 0 && c.loops == c.pairs - c.reached, "every lost pair loops here");

@@ -48,13 +48,27 @@ struct Remote {
 }
 
 /// The tables minhop builds on these hops.
-pub fn build(f: &Fabric, a: &Addressing, g: &SwitchGraph, hops: &Hops) -> Lfts {
+///
+/// `counted`: the tables of an engine that failed after counting its routes on each port (dfsssp short of virtual
+/// lanes). OpenSM zeroes the counts once per routing run, not before its fallback, so minhop starts from those.
+pub fn build(f: &Fabric, a: &Addressing, g: &SwitchGraph, hops: &Hops, counted: Option<&Lfts>) -> Lfts {
     let order = port_order(f, a);
     let mut lfts = Lfts::empty(g.nodes.clone(), a.max_lid());
     let lmc_routing = a.lmc > 0;
     for s in 0..g.len() {
         let num_ports = g.num_ports(s);
         let mut count = alloc::vec![0u32; num_ports];
+        if let Some(before) = counted {
+            // Routes to CA LIDs were counted (routes to switches are not, by OpenSM's default).
+            for dest in a.ports.iter().filter(|p| !f.nodes[p.at.node].is_switch()) {
+                for lid in dest.base..dest.base + dest.count {
+                    let p = before.tables[s][usize::from(lid)];
+                    if p != NO_PATH && usize::from(p) < num_ports {
+                        count[usize::from(p)] += 1;
+                    }
+                }
+            }
+        }
         let mut remotes: Vec<Vec<Remote>> =
             if lmc_routing { alloc::vec![Vec::new(); a.ports.len()] } else { Vec::new() };
         let table = &mut lfts.tables[s];
@@ -184,7 +198,7 @@ mod tests {
         let f = parse(text).unwrap();
         let a = assign(&f, sm_port(&f, Some("H1")).unwrap(), 0, false).unwrap();
         let g = SwitchGraph::new(&f, &a);
-        let lfts = build(&f, &a, &g, &Hops::shortest(&g).unwrap());
+        let lfts = build(&f, &a, &g, &Hops::shortest(&g).unwrap(), None);
         let want = "Unicast lids [0-4] of switch Lid 2 guid 0x0000000000200000 ('S1'):\n\
             0x0001 001 # Channel Adapter portguid 0x0000000000100001: 'H1'\n\
             0x0002 000 # Switch portguid 0x0000000000200000: 'S1'\n\
@@ -208,7 +222,7 @@ mod tests {
         let f = crate::fabric::shapes::fat_tree(8, (Width::X4, Speed::Sdr)).unwrap();
         let a = assign(&f, sm_port(&f, None).unwrap(), 0, false).unwrap();
         let g = SwitchGraph::new(&f, &a);
-        let lfts = build(&f, &a, &g, &Hops::shortest(&g).unwrap());
+        let lfts = build(&f, &a, &g, &Hops::shortest(&g).unwrap(), None);
         let ca_lids: Vec<u16> = a.ports.iter().filter(|p| !f.nodes[p.at.node].is_switch()).map(|p| p.base).collect();
         for (prefix, per_uplink) in [("edge-", 31), ("agg-", 28)] {
             let mut checked = 0;

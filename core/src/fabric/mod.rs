@@ -1,7 +1,7 @@
 //! Real fabrics as InfiniBand administrators know them: switches and channel adapters with numbered ports, GUIDs
 //! and LIDs, cables of a width and speed ([`model`]); the files they come in ([`netfile`]); generated shapes
 //! ([`shapes`]); and routing as OpenSM 3.3.23 does it (docs/opensm-routing.md): the subnet manager's discovery and
-//! LIDs ([`lids`]), hop counts ([`hops`]), the engines ([`minhop`], [`updn`], [`ftree`], [`sssp`]) behind [`route`], the forwarding
+//! LIDs ([`lids`]), hop counts ([`hops`]), the engines ([`minhop`], [`updn`], [`ftree`], [`sssp`] and dfsssp's lanes, [`layers`]) behind [`route`], the forwarding
 //! tables they fill ([`lfts`]), and what the tables do: routes followed hop by hop ([`paths`]) and a whole-fabric
 //! check for loops, unreachable pairs and credit-loop cycles ([`check`]); traffic patterns and the load they put on
 //! each channel ([`patterns`]).
@@ -12,6 +12,7 @@
 pub mod check;
 pub mod ftree;
 pub mod hops;
+pub mod layers;
 pub mod lfts;
 pub mod lids;
 pub mod minhop;

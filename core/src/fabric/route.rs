@@ -4,6 +4,7 @@
 
 use super::ftree;
 use super::hops::{Hops, SwitchGraph};
+use super::layers::{self, LayerError, Layers};
 use super::lfts::Lfts;
 use super::lids::{assign, sm_port, Addressing};
 use super::minhop;
@@ -25,10 +26,12 @@ pub enum Engine {
     Ftree,
     /// Shortest paths by Dijkstra on weights that grow with the routes laid (dfsssp without its virtual lanes).
     Sssp,
+    /// sssp's routes, split across virtual lanes until no lane's channel dependencies form a cycle: deadlock-free.
+    Dfsssp,
 }
 
 impl Engine {
-    pub const ALL: [Engine; 4] = [Engine::Minhop, Engine::Updn, Engine::Ftree, Engine::Sssp];
+    pub const ALL: [Engine; 5] = [Engine::Minhop, Engine::Updn, Engine::Ftree, Engine::Sssp, Engine::Dfsssp];
 
     /// OpenSM's name (`-R NAME`).
     pub fn name(self) -> &'static str {
@@ -37,6 +40,7 @@ impl Engine {
             Engine::Updn => "updn",
             Engine::Ftree => "ftree",
             Engine::Sssp => "sssp",
+            Engine::Dfsssp => "dfsssp",
         }
     }
 
@@ -57,11 +61,14 @@ pub struct Options {
     pub reassign: bool,
     /// updn's roots (OpenSM's `-a` file), or found as OpenSM finds them.
     pub roots: Roots,
+    /// The virtual lanes every switch port operates, which dfsssp may use (OpenSM reads PortInfo's OperationalVLs;
+    /// ibsim's ports and most HCAs and switches run 8).
+    pub vls: u8,
 }
 
 impl Options {
     pub fn new(engine: Engine) -> Self {
-        Self { engine, sm: None, lmc: 0, reassign: false, roots: Roots::Found }
+        Self { engine, sm: None, lmc: 0, reassign: false, roots: Roots::Found, vls: 8 }
     }
 }
 
@@ -76,6 +83,8 @@ pub struct Routed {
     pub notes: Vec<String>,
     /// ftree's compute-node order (`opensm-ftree-ca-order.dump`), `None` padding a leaf; empty for other engines.
     pub ca_order: Vec<Option<super::model::PortRef>>,
+    /// dfsssp's virtual lane for each pair of end-port LIDs; `None` for other engines.
+    pub layers: Option<Layers>,
 }
 
 /// Route `f`.
@@ -91,21 +100,58 @@ pub fn route(f: &Fabric, o: &Options) -> Result<Routed, String> {
     if o.engine == Engine::Ftree {
         match ftree::route(f, &addressing, &graph) {
             Ok(t) => {
-                return Ok(Routed { addressing, lfts: t.lfts, engine: Engine::Ftree, notes, ca_order: t.ca_order })
+                let (lfts, ca_order) = (t.lfts, t.ca_order);
+                return Ok(Routed { addressing, lfts, engine: Engine::Ftree, notes, ca_order, layers: None });
             }
             Err(why) => notes.push(format!(
                 "ftree: not a fat tree as OpenSM judges one ({why}), so OpenSM falls back to minhop, and so do we"
             )),
         }
     }
-    if o.engine == Engine::Sssp {
+    // dfsssp's tables count their routes on each port before its lanes are tried: a fallback starts from them.
+    let mut counted = None;
+    if matches!(o.engine, Engine::Sssp | Engine::Dfsssp) {
+        let name = o.engine.name();
         match sssp::build(f, &addressing, &graph) {
-            Ok(lfts) => return Ok(Routed { addressing, lfts, engine: Engine::Sssp, notes, ca_order: Vec::new() }),
-            Err(why) => notes.push(format!("sssp: {why}, so OpenSM falls back to minhop, and so do we")),
+            Ok((lfts, _)) if o.engine == Engine::Sssp => {
+                return Ok(Routed { addressing, lfts, engine: Engine::Sssp, notes, ca_order: Vec::new(), layers: None })
+            }
+            Ok((lfts, order)) => match layers::layer(f, &addressing, &lfts, &order, o.vls) {
+                Ok(l) => {
+                    notes.push(format!(
+                        "dfsssp: {} of {} virtual lanes needed to break every cycle of channel dependencies",
+                        l.needed, l.available
+                    ));
+                    let layers = Some(l);
+                    return Ok(Routed {
+                        addressing,
+                        lfts,
+                        engine: Engine::Dfsssp,
+                        notes,
+                        ca_order: Vec::new(),
+                        layers,
+                    });
+                }
+                Err(e) => {
+                    notes.push(match e {
+                        LayerError::NotEnoughVls { available, .. } => format!(
+                            "dfsssp: more than {available} virtual lane{} needed to break every cycle of channel \
+                             dependencies (OpenSM: \"Not enough VLs available\"), so OpenSM falls back to minhop, and \
+                             so do we",
+                            if available == 1 { "" } else { "s" }
+                        ),
+                        LayerError::Broken(why) => {
+                            format!("dfsssp: {why}, so OpenSM falls back to minhop, and so do we")
+                        }
+                    });
+                    counted = Some(lfts);
+                }
+            },
+            Err(why) => notes.push(format!("{name}: {why}, so OpenSM falls back to minhop, and so do we")),
         }
     }
     let hops = match o.engine {
-        Engine::Minhop | Engine::Ftree | Engine::Sssp => None,
+        Engine::Minhop | Engine::Ftree | Engine::Sssp | Engine::Dfsssp => None,
         Engine::Updn => match updn::hops(f, &addressing, &graph, &o.roots)? {
             Some((hops, roots)) => {
                 let plural = if roots.len() == 1 { "" } else { "es" };
@@ -126,6 +172,6 @@ pub fn route(f: &Fabric, o: &Options) -> Result<Routed, String> {
         Some(h) => h,
         None => Hops::shortest(&graph)?,
     };
-    let lfts = minhop::build(f, &addressing, &graph, &hops);
-    Ok(Routed { addressing, lfts, engine, notes, ca_order: Vec::new() })
+    let lfts = minhop::build(f, &addressing, &graph, &hops, counted.as_ref());
+    Ok(Routed { addressing, lfts, engine, notes, ca_order: Vec::new(), layers: None })
 }

@@ -194,8 +194,9 @@ impl Graph {
     }
 }
 
-/// sssp's tables for `f`, or why OpenSM would not run it (and route with minhop instead).
-pub fn build(f: &Fabric, a: &Addressing, g: &SwitchGraph) -> Result<Lfts, String> {
+/// sssp's tables for `f` and the end ports in the order it routed them (OpenSM's port order list, which dfsssp's
+/// layering walks), or why OpenSM would not run it (and route with minhop instead).
+pub fn build(f: &Fabric, a: &Addressing, g: &SwitchGraph) -> Result<(Lfts, Vec<PortRef>), String> {
     let n = g.len();
     let vertex = |s: usize| s + 1;
     let total: u64 = a.ports.iter().map(|p| u64::from(p.count)).sum();
@@ -241,7 +242,8 @@ pub fn build(f: &Fabric, a: &Addressing, g: &SwitchGraph) -> Result<Lfts, String
         let lid = a.switch_lid(g.nodes[s]);
         lfts.tables[s][usize::from(lid)] = 0;
     }
-    for at in order(f, a, g, &graph.num_hca) {
+    let order = order(f, a, g, &graph.num_hca);
+    for &at in &order {
         let Some(e) = a.port(at) else { continue };
         let (src, ca) = source(f, g, at);
         for lid in e.base..e.base + e.count {
@@ -254,7 +256,7 @@ pub fn build(f: &Fabric, a: &Addressing, g: &SwitchGraph) -> Result<Lfts, String
             graph.update_weights(n);
         }
     }
-    Ok(lfts)
+    Ok((lfts, order))
 }
 
 /// Where a search toward port `at` starts: its switch's vertex, or vertex 0 joined to the CA's switch.
