@@ -407,7 +407,19 @@ fn path(args: &PathArgs) -> Result<(), Error> {
     let lid = a.port(dst).map(|p| p.base).expect("an endpoint is addressed");
     match trace(&f, a, &r.lfts, src, lid) {
         Ok(route) => {
-            crate::output::print(&write_tracert(&f, a, &route));
+            let mut out = write_tracert(&f, a, &route);
+            // dfsssp's lane for the pair (OpenSM's base SL; a path query may answer another lane of its share).
+            let slid = a.port(src).map(|p| p.base).unwrap_or(0);
+            if let Some(vl) = r.layers.as_ref().and_then(|l| l.vl(slid, lid)) {
+                let share = r.layers.as_ref().map_or(1, |l| l.split[usize::from(vl)]).max(1);
+                let spread = if share > 1 {
+                    format!(" (its SL spread over lanes {vl}-{})", vl + share - 1)
+                } else {
+                    String::new()
+                };
+                out += &format!("dfsssp lane: VL {vl}{spread}\n");
+            }
+            crate::output::print(&out);
             Ok(())
         }
         Err(lost) => Err(Error::Refused(format!(

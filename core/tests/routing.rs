@@ -5,7 +5,7 @@
 mod common;
 
 use ibcc_core::presets::PRESETS;
-use ibcc_core::scenario::{RoutingEngine, Scenario};
+use ibcc_core::scenario::{RoutingEngine, Scenario, VirtualLanes};
 use ibcc_core::sim::Simulation;
 
 /// Every flow's route and its reverse (the ACKs'), as channel lists, under `engine`.
@@ -130,21 +130,8 @@ fn ftree_routes_the_fat_tree_presets_as_fat_trees() {
 /// the cycle, and the traffic runs to the end.
 #[test]
 fn a_credit_loop_deadlocks_and_the_run_stops_saying_so() {
-    use ibcc_core::scenario::{Flow, Link, Node, NodeKind};
     use ibcc_core::sim::Run;
-    let mut s = Scenario::empty("ring", 2_000_000);
-    let node = |id: String, kind| Node { id, kind, switch: None, x: None, y: None };
-    for i in 0..6 {
-        s.nodes.push(node(format!("s{i}"), NodeKind::Switch));
-    }
-    for i in 0..6 {
-        s.nodes.push(node(format!("h{i}"), NodeKind::Host));
-        s.links.push(Link::between(&format!("s{i}"), &format!("s{}", (i + 1) % 6)));
-    }
-    for i in 0..6 {
-        s.links.push(Link::between(&format!("h{i}"), &format!("s{i}")));
-        s.flows.push(Flow::new(&format!("f{i}"), &format!("h{i}"), &format!("h{}", (i + 2) % 6)));
-    }
+    let mut s = ring_of_six();
     let mut windowed = Run::new(&s).unwrap();
     windowed.run();
     assert_eq!((windowed.results().deadlock, windowed.results().simulated_ns), (None, 2_000_000.0));
@@ -167,12 +154,102 @@ fn a_credit_loop_deadlocks_and_the_run_stops_saying_so() {
     let mut run = Run::new(&short).unwrap();
     run.run();
     assert_eq!(run.results().deadlock.map(|d| d.at_ns), Some(300_000.0));
-    s.routing = ibcc_core::scenario::Routing { engine: RoutingEngine::Updn, roots: vec!["s0".into()] };
+    s.routing =
+        ibcc_core::scenario::Routing { engine: RoutingEngine::Updn, roots: vec!["s0".into()], ..Default::default() };
     let mut run = Run::new(&s).unwrap();
     run.run();
     let r = run.results();
     assert_eq!((r.deadlock.as_ref(), r.simulated_ns), (None, 2_000_000.0));
     assert!(r.flows.iter().all(|f| f.throughput_fraction > 0.1), "{:?}", r.flows);
+}
+
+/// Six switches in a ring, a host on each sending to the host two switches on.
+fn ring_of_six() -> Scenario {
+    use ibcc_core::scenario::{Flow, Link, Node, NodeKind};
+    let mut s = Scenario::empty("ring", 2_000_000);
+    let node = |id: String, kind| Node { id, kind, switch: None, x: None, y: None };
+    for i in 0..6 {
+        s.nodes.push(node(format!("s{i}"), NodeKind::Switch));
+    }
+    for i in 0..6 {
+        s.nodes.push(node(format!("h{i}"), NodeKind::Host));
+        s.links.push(Link::between(&format!("s{i}"), &format!("s{}", (i + 1) % 6)));
+    }
+    for i in 0..6 {
+        s.links.push(Link::between(&format!("h{i}"), &format!("s{i}")));
+        s.flows.push(Flow::new(&format!("f{i}"), &format!("h{i}"), &format!("h{}", (i + 2) % 6)));
+    }
+    s
+}
+
+fn with_vls(mut s: Scenario, data_vls: u8) -> Scenario {
+    s.virtual_lanes = Some(VirtualLanes { data_vls, sl_to_vl: Vec::new(), arbitration: Default::default() });
+    s
+}
+
+/// The same deadlocking ring under dfsssp: the routes are sssp's (the same shortest paths, so one lane would
+/// deadlock), but dfsssp moves the routes that close the cycle to a second lane and each flow's SL sends its packets
+/// there, so the traffic runs to the end. With one data VL there is no second lane: OpenSM falls back to minhop
+/// (and says so), and the ring deadlocks as before.
+#[test]
+fn dfsssp_s_lanes_keep_the_ring_running() {
+    use ibcc_core::sim::Run;
+    let mut s = with_vls(ring_of_six(), 2);
+    s.source.window_packets = None;
+    s.routing.engine = RoutingEngine::Dfsssp;
+    let mut run = Run::new(&s).unwrap();
+    run.run();
+    let r = run.results();
+    assert_eq!((r.deadlock.as_ref(), r.simulated_ns), (None, 2_000_000.0));
+    assert!(r.flows.iter().all(|f| f.throughput_fraction > 0.1), "{:?}", r.flows);
+    let vls: Vec<u8> = (0..6).map(|i| run.sim.flow_vl(i)).collect();
+    assert!(vls.contains(&0) && vls.contains(&1), "both lanes carry flows: {vls:?}");
+    assert!(
+        run.sim.routing_notes().iter().any(|n| n.contains("2 of 2 virtual lanes")),
+        "{:?}",
+        run.sim.routing_notes()
+    );
+    let one = with_vls(s.clone(), 1);
+    let mut run = Run::new(&one).unwrap();
+    run.run();
+    assert!(run.results().deadlock.is_some());
+    assert!(
+        run.sim.routing_notes().iter().any(|n| n.contains("falls back to minhop")),
+        "{:?}",
+        run.sim.routing_notes()
+    );
+    // dfsssp chooses the SLs; a flow's own is refused, naming it.
+    let mut own = s.clone();
+    own.flows[3].sl = 1;
+    let e = own.validate().unwrap_err().to_string();
+    assert!(e.contains("flows[3]") && e.contains("sl") && e.contains("dfsssp"), "{e}");
+}
+
+/// dfsssp needs two lanes of the ring's eight here, and OpenSM spreads the routes over all eight: each pair's SL is
+/// drawn from the scenario's seed (a run replays exactly, and another seed draws other lanes), or with
+/// `spare_lanes: unused` every route keeps the first lane of its share, so only two lanes carry traffic.
+#[test]
+fn dfsssp_spreads_routes_over_spare_lanes_from_the_seed() {
+    use ibcc_core::scenario::SpareLanes;
+    let mut s = with_vls(ring_of_six(), 8);
+    s.routing.engine = RoutingEngine::Dfsssp;
+    let lanes = |s: &Scenario| {
+        let sim = Simulation::new(s).unwrap();
+        (0..s.flows.len()).map(|i| sim.flow_vl(i)).collect::<Vec<u8>>()
+    };
+    let first = lanes(&s);
+    assert_eq!(first, lanes(&s), "the same seed, the same lanes");
+    assert!(first.iter().any(|&v| v > 1), "spread beyond the two lanes needed: {first:?}");
+    let others: Vec<Vec<u8>> = (2..6).map(|seed| lanes(&Scenario { seed, ..s.clone() })).collect();
+    assert!(others.iter().any(|o| *o != first), "other seeds draw other lanes");
+    s.routing.spare_lanes = SpareLanes::Unused;
+    let mut used = lanes(&s);
+    used.sort_unstable();
+    used.dedup();
+    assert_eq!(used.len(), 2, "{used:?}");
+    s.routing.engine = RoutingEngine::Minhop;
+    let e = s.validate().unwrap_err().to_string();
+    assert!(e.contains("spare_lanes"), "{e}");
 }
 
 /// The page's worker runs with routes the page made (`Scenario::routes`, `Simulation::with_routes`), so it carries no
@@ -182,6 +259,10 @@ fn routes_made_beforehand_run_the_same() {
     use ibcc_core::sim::Run;
     let mut scenarios: Vec<Scenario> = PRESETS.iter().map(|p| p.scenario()).collect();
     scenarios.extend((1..=12).map(common::random_scenario));
+    // dfsssp's SLs travel with the routes.
+    let mut ring = with_vls(ring_of_six(), 4);
+    (ring.routing.engine, ring.source.window_packets) = (RoutingEngine::Dfsssp, None);
+    scenarios.push(ring);
     for s in &scenarios {
         let Ok(routes) = s.routes() else { continue };
         let (mut here, mut given) = (Run::new(s).unwrap(), Run::with_routes(s, &routes).unwrap());

@@ -115,7 +115,7 @@ impl Session {
         let mut series = Series { trace: Trace::new(sim.end()), meter: Meter::new(s.measure.window_ns as f64 / 2.0) };
         // The first sample, before anything happens at time 0.
         series.sample(&sim, &report);
-        let flow_vls = s.flows.iter().map(|f| s.vl_of(f)).collect();
+        let flow_vls = (0..s.flows.len()).map(|i| sim.flow_vl(i)).collect();
         Ok(Self { sim, report, series, paths, flow_vls, papers })
     }
 

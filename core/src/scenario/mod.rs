@@ -17,7 +17,7 @@ mod routes;
 mod routing;
 pub use fabric_block::{network, scenario_of, FabricBlock};
 pub use routes::Routes;
-pub use routing::{Routing, RoutingEngine};
+pub use routing::{Routing, RoutingEngine, SpareLanes};
 pub mod share_link;
 pub use path::Settings;
 mod validate;
@@ -420,9 +420,14 @@ impl Scenario {
         self.virtual_lanes.as_ref().map_or(1, |v| v.data_vls)
     }
 
-    /// The data VL flow `f`'s packets travel on.
+    /// The data VL flow `f`'s own SL maps to (under dfsssp its route's SL decides: `Simulation::flow_vl`).
     pub fn vl_of(&self, f: &Flow) -> u8 {
-        self.virtual_lanes.as_ref().map_or(0, |v| v.vl_of(f.sl))
+        self.vl_of_sl(f.sl)
+    }
+
+    /// The data VL that SL `sl` maps to.
+    pub fn vl_of_sl(&self, sl: u8) -> u8 {
+        self.virtual_lanes.as_ref().map_or(0, |v| v.vl_of(sl))
     }
 
     /// The VL arbitration at the ends of link `i`: its own, or the scenario's.

@@ -18,7 +18,12 @@ pub(crate) struct Network<'a> {
     pub ends: Vec<(NodeId, NodeId)>,
     pub links: Vec<(NodeId, NodeId, Bandwidth, Time)>,
     pub destinations: Vec<NodeId>,
+    /// Every flow's (source, destination) hosts, in flow order.
+    pub pairs: Vec<(NodeId, NodeId)>,
 }
+
+/// A network routed: its topology, what the engine said, and the SLs it gave host pairs (dfsssp only).
+pub(crate) type RoutedNetwork = (Topology, Vec<String>, Vec<(NodeId, NodeId, u8)>);
 
 /// No route from a node toward a destination.
 const NONE: u16 = u16::MAX;
@@ -32,20 +37,23 @@ pub struct Routes {
     next: Vec<u16>,
     /// What the routing engine said (updn's roots, a fallback to minhop).
     notes: Vec<String>,
+    /// The SL the engine gave each flow's (source, destination) hosts (dfsssp), sorted by pair.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    lanes: Vec<(u32, u32, u8)>,
 }
 
 impl Routes {
-    /// The routes a topology was built with.
-    pub fn of(t: &Topology, notes: Vec<String>) -> Self {
+    /// The routes a topology was built with, and the SLs its engine gave host pairs (sorted).
+    pub fn of(t: &Topology, notes: Vec<String>, lanes: Vec<(NodeId, NodeId, u8)>) -> Self {
         let nodes = t.node_count() as u32;
         let destinations: Vec<u32> = (0..nodes).filter(|&d| t.has_routes_to(d)).collect();
         let next =
             destinations.iter().flat_map(|&d| (0..nodes).map(move |at| t.route(at, d).unwrap_or(NONE))).collect();
-        Self { nodes, destinations, next, notes }
+        Self { nodes, destinations, next, notes, lanes }
     }
 
     /// The topology of `net` with these routes; refused if they are another network's.
-    pub(crate) fn topology(&self, net: &Network) -> Result<(Topology, Vec<String>), ScenarioError> {
+    pub(crate) fn topology(&self, net: &Network) -> Result<RoutedNetwork, ScenarioError> {
         let wrong = |why: &'static str| ScenarioError {
             element: Element::Scenario,
             field: "routing",
@@ -63,6 +71,10 @@ impl Routes {
             let p = self.next[slot(d)? * n + at as usize];
             (p != NONE).then_some(p)
         };
-        Ok((Topology::with_routes(&net.is_host, &net.links, &net.destinations, next), self.notes.clone()))
+        if self.lanes.windows(2).any(|w| w[0] >= w[1]) {
+            return Err(wrong("the routes given list their lanes out of order"));
+        }
+        let topology = Topology::with_routes(&net.is_host, &net.links, &net.destinations, next);
+        Ok((topology, self.notes.clone(), self.lanes.clone()))
     }
 }

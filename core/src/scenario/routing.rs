@@ -13,6 +13,7 @@ use crate::fabric::model::{Cable, Fabric, FabricNode, PortRef, Speed, Width};
 use crate::fabric::route::{route, Engine, Options, Routed};
 use crate::fabric::updn::Roots;
 use crate::net::topology::{NodeId, PortId};
+use crate::rng::Rng;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -26,6 +27,28 @@ pub struct Routing {
     /// updn's root switches, by node id; empty: found as OpenSM finds them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub roots: Vec<String>,
+    /// dfsssp: what a flow's SL does with the lanes its route's lane is spread over.
+    #[serde(skip_serializing_if = "SpareLanes::is_default")]
+    pub spare_lanes: SpareLanes,
+}
+
+/// dfsssp needs some virtual lanes to break every cycle; OpenSM spreads the busiest lanes' routes over the rest,
+/// answering each path query with a random one of its lane's share (`get_dfsssp_sl`: `rand()`, seeded by the clock).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SpareLanes {
+    /// As OpenSM: each source/destination pair's SL drawn among its lane's share, from the scenario's seed (so a run
+    /// replays exactly).
+    #[default]
+    Spread,
+    /// Every route on the first lane of its share: only as many lanes as dfsssp needs carry traffic.
+    Unused,
+}
+
+impl SpareLanes {
+    fn is_default(&self) -> bool {
+        *self == Self::default()
+    }
 }
 
 impl Routing {
@@ -48,16 +71,21 @@ pub enum RoutingEngine {
     Ftree,
     /// OpenSM's sssp: shortest paths on weights that grow with the routes already laid, spreading them.
     Sssp,
+    /// OpenSM's dfsssp: sssp's routes on virtual lanes chosen so that no lane's routes can close a credit loop; each
+    /// flow's SL is its route's lane (`virtual_lanes.data_vls` are the lanes it may use; with too few, OpenSM falls
+    /// back to minhop, and so does the simulator).
+    Dfsssp,
     /// The playground's routing before format version 3: fewest hops, ties to the neighbour listed first.
     FirstListed,
 }
 
 impl RoutingEngine {
-    pub const ALL: [RoutingEngine; 5] = [
+    pub const ALL: [RoutingEngine; 6] = [
         RoutingEngine::Minhop,
         RoutingEngine::Updn,
         RoutingEngine::Ftree,
         RoutingEngine::Sssp,
+        RoutingEngine::Dfsssp,
         RoutingEngine::FirstListed,
     ];
 
@@ -68,6 +96,7 @@ impl RoutingEngine {
             Self::Updn => Some(Engine::Updn),
             Self::Ftree => Some(Engine::Ftree),
             Self::Sssp => Some(Engine::Sssp),
+            Self::Dfsssp => Some(Engine::Dfsssp),
             Self::FirstListed => None,
         }
     }
@@ -108,7 +137,31 @@ impl Tables {
         let p = part.routed.lfts.port(a, part.lid[d]).filter(|&p| p > 0)?;
         part.ports[a].get(usize::from(p)).copied().flatten()
     }
+
+    /// dfsssp's SL for traffic from host `src` to host `dst` (`None` under other engines): its route's lane, and
+    /// where that lane is spread over spare ones, the share `spare` and the seed pick.
+    pub fn sl(&self, src: NodeId, dst: NodeId, seed: u64, spare: SpareLanes) -> Option<u8> {
+        let (ps, s) = self.at[src as usize]?;
+        let (pd, d) = self.at[dst as usize]?;
+        if ps != pd {
+            return None;
+        }
+        let part = &self.parts[ps];
+        let layers = part.routed.layers.as_ref()?;
+        let (slid, dlid) = (part.lid[s], part.lid[d]);
+        let pick = match spare {
+            // One draw per pair, as one path query per connection: the same pair keeps its SL.
+            SpareLanes::Spread => {
+                (Rng::new(seed, SL_STREAM | u64::from(slid) << 16 | u64::from(dlid)).next_u64() >> 32) as u32
+            }
+            SpareLanes::Unused => 0,
+        };
+        layers.sl(slid, dlid, pick)
+    }
 }
+
+/// The random streams of dfsssp's SL picks (flows draw from streams 0, 1, ...: their index).
+const SL_STREAM: u64 = 1 << 62;
 
 fn routing_error(field: &'static str, problem: Problem) -> ScenarioError {
     ScenarioError { element: Element::Scenario, field, problem }
@@ -183,10 +236,14 @@ impl Routing {
         ids: &[&str],
         links: &[(NodeId, NodeId)],
         fabric: Option<&Fabric>,
+        vls: u8,
     ) -> Result<Option<Tables>, ScenarioError> {
         let Some(engine) = self.engine.opensm() else {
             if !self.roots.is_empty() {
                 return Err(routing_error("routing.roots", Problem::Inconsistent("roots are updn's")));
+            }
+            if !self.spare_lanes.is_default() {
+                return Err(routing_error("routing.spare_lanes", Problem::Inconsistent("spare lanes are dfsssp's")));
             }
             return Ok(None);
         };
@@ -204,13 +261,16 @@ impl Routing {
         if !root_nodes.is_empty() && engine != Engine::Updn {
             return Err(routing_error("routing.roots", Problem::Inconsistent("roots are updn's")));
         }
+        if !self.spare_lanes.is_default() && engine != Engine::Dfsssp {
+            return Err(routing_error("routing.spare_lanes", Problem::Inconsistent("spare lanes are dfsssp's")));
+        }
         let n = kinds.len();
         let mut tables = Tables { parts: Vec::new(), at: alloc::vec![None; n], notes: Vec::new() };
         if let Some(f) = fabric {
             // The fabric as its file gives it: OpenSM routes it whole from its first node.
             let ports = fabric_ports(f);
             let roots: Vec<u64> = root_nodes.iter().map(|&r| f.nodes[r].node_guid).collect();
-            let part = route_part(f, engine, roots, ports)?;
+            let part = route_part(f, engine, roots, ports, vls)?;
             tables.notes.extend(part.routed.notes.iter().cloned());
             tables.at = (0..n).map(|i| Some((0, i))).collect();
             tables.parts.push(part);
@@ -242,7 +302,7 @@ impl Routing {
                 .iter()
                 .map(|node| (0..=node.ports).map(|p| p.checked_sub(1).map(PortId::from)).collect())
                 .collect();
-            let routed = route_part(&fabric, engine, roots, ports)?;
+            let routed = route_part(&fabric, engine, roots, ports, vls)?;
             for note in &routed.routed.notes {
                 tables.notes.push(if linked > 1 {
                     format!("in the part with {}: {note}", ids[part[0]])
@@ -293,9 +353,10 @@ fn route_part(
     engine: Engine,
     roots: Vec<u64>,
     ports: Vec<Vec<Option<PortId>>>,
+    vls: u8,
 ) -> Result<Part, ScenarioError> {
     let roots = if roots.is_empty() { Roots::Found } else { Roots::Given(roots) };
-    let routed = route(f, &Options { roots, ..Options::new(engine) })
+    let routed = route(f, &Options { roots, vls, ..Options::new(engine) })
         .map_err(|e| routing_error("routing.engine", Problem::Routing(e)))?;
     let is_host: Vec<bool> = f.nodes.iter().map(|n| !n.is_switch()).collect();
     let lid = (0..f.nodes.len())

@@ -2,7 +2,7 @@
 //! field; nothing here panics on any input.
 
 use super::error::{Element, Problem, ScenarioError};
-use super::routes::{Network, Routes};
+use super::routes::{Network, RoutedNetwork, Routes};
 use super::{Flow, Link, Node, NodeKind, Scenario, Source, SwitchConfig, Traffic, VlArbitration, FORMAT, VERSION};
 use crate::net::topology::{NodeId, Topology};
 use crate::net::vl::{MAX_DATA_VLS, MAX_SLS};
@@ -48,6 +48,8 @@ pub(crate) struct CompiledFlow {
     pub src: NodeId,
     pub dst: NodeId,
     pub source: Source,
+    /// Its service level: its own, or the one its route's engine gives it (dfsssp).
+    pub sl: u8,
 }
 
 /// The scenario as the simulator uses it.
@@ -59,7 +61,10 @@ pub(crate) struct Compiled {
     pub flows: Vec<CompiledFlow>,
     /// What the routing engine said (that it fell back to minhop, updn's roots).
     pub routing_notes: Vec<String>,
+    /// The SLs the routing engine gave the flows' host pairs (dfsssp), sorted by pair.
+    pub lanes: Vec<(NodeId, NodeId, u8)>,
 }
+
 
 fn err(element: Element, field: &'static str, problem: Problem) -> ScenarioError {
     ScenarioError { element, field, problem }
@@ -150,7 +155,7 @@ impl Scenario {
     /// The routes of this network (its engine's, or the playground's own), as a table that the simulation can take
     /// instead of routing again (`Simulation::with_routes`).
     pub fn routes(&self) -> Result<Routes, ScenarioError> {
-        self.compile().map(|c| Routes::of(&c.topology, c.routing_notes))
+        self.compile().map(|c| Routes::of(&c.topology, c.routing_notes, c.lanes))
     }
 
     /// What the routing engine says about this network: the roots updn ranked from, or that it found none and
@@ -163,10 +168,19 @@ impl Scenario {
     pub(crate) fn compile(&self) -> Result<Compiled, ScenarioError> {
         self.compile_with(|s, net| {
             let fabric = s.fabric.as_ref().map(|b| b.fabric_of(s)).transpose()?;
-            Ok(match s.routing.tables(&net.kinds, &net.ids, &net.ends, fabric.as_ref())? {
-                None => (Topology::new(&net.is_host, &net.links, &net.destinations), Vec::new()),
+            Ok(match s.routing.tables(&net.kinds, &net.ids, &net.ends, fabric.as_ref(), s.data_vls())? {
+                None => (Topology::new(&net.is_host, &net.links, &net.destinations), Vec::new(), Vec::new()),
                 Some(t) => {
-                    (Topology::with_routes(&net.is_host, &net.links, &net.destinations, |at, d| t.next(at, d)), t.notes)
+                    let mut lanes: Vec<(NodeId, NodeId, u8)> = net
+                        .pairs
+                        .iter()
+                        .filter_map(|&(a, b)| t.sl(a, b, s.seed, s.routing.spare_lanes).map(|sl| (a, b, sl)))
+                        .collect();
+                    lanes.sort_unstable();
+                    lanes.dedup();
+                    let topology =
+                        Topology::with_routes(&net.is_host, &net.links, &net.destinations, |at, d| t.next(at, d));
+                    (topology, t.notes, lanes)
                 }
             })
         })
@@ -180,7 +194,7 @@ impl Scenario {
 
     fn compile_with(
         &self,
-        route: impl FnOnce(&Self, &Network) -> Result<(Topology, Vec<String>), ScenarioError>,
+        route: impl FnOnce(&Self, &Network) -> Result<RoutedNetwork, ScenarioError>,
     ) -> Result<Compiled, ScenarioError> {
         let limits = &LIMITS;
         let top = || Element::Scenario;
@@ -198,7 +212,7 @@ impl Scenario {
         self.check_globals(limits)?;
         let index = self.check_nodes(limits)?;
         let links = self.check_links(&index, limits)?;
-        let (flows, destinations) = self.check_flows(&index)?;
+        let (mut flows, destinations) = self.check_flows(&index)?;
         let net = Network {
             is_host: self.nodes.iter().map(|n| n.kind == NodeKind::Host).collect(),
             kinds: self.nodes.iter().map(|n| n.kind).collect(),
@@ -206,15 +220,27 @@ impl Scenario {
             ends: links.iter().map(|&(a, b, _, _)| (a, b)).collect(),
             links,
             destinations,
+            pairs: flows.iter().map(|f| (f.src, f.dst)).collect(),
         };
-        let (topology, routing_notes) = route(self, &net)?;
-        for (i, (f, cf)) in self.flows.iter().zip(&flows).enumerate() {
+        let (topology, routing_notes, lanes) = route(self, &net)?;
+        for (i, (f, cf)) in self.flows.iter().zip(flows.iter_mut()).enumerate() {
             if topology.path(cf.src, cf.dst).is_none() {
                 return Err(err(flow_element(i, f), "dst", Problem::Unreachable));
             }
+            if let Ok(at) = lanes.binary_search_by_key(&(cf.src, cf.dst), |&(a, b, _)| (a, b)) {
+                if f.sl != 0 {
+                    return Err(err(
+                        flow_element(i, f),
+                        "sl",
+                        Problem::Inconsistent("dfsssp gives each flow its SL (its route's lane): leave sl out"),
+                    ));
+                }
+                cf.sl = lanes[at].2;
+            }
         }
+        self.check_served(&flows)?;
         let switch = self.nodes.iter().map(|n| self.switch.with(n.switch.as_ref())).collect();
-        Ok(Compiled { topology, switch, flows, routing_notes })
+        Ok(Compiled { topology, switch, flows, routing_notes, lanes })
     }
 
     fn check_globals(&self, limits: &Limits) -> Result<(), ScenarioError> {
@@ -472,6 +498,17 @@ impl Scenario {
                 check_arbitration(|| link_element(i, l), "vl_arbitration", a, vls)?;
             }
         }
+        for (i, f) in self.flows.iter().enumerate() {
+            if f.sl >= MAX_SLS {
+                return Err(err(flow_element(i, f), "sl", Problem::OutOfRange("from 0 to 15")));
+            }
+        }
+        Ok(())
+    }
+
+    /// Every flow's VL (by its SL, its own or its route's) is served by every arbitration table.
+    fn check_served(&self, flows: &[CompiledFlow]) -> Result<(), ScenarioError> {
+        let vls = self.data_vls();
         // The VLs served everywhere: by the scenario's table where a link has none, and by every link's own.
         let mask = |a: &VlArbitration| (0..vls).filter(|&v| a.serves(vls, v)).fold(0u16, |m, v| m | 1 << v);
         let default = self.virtual_lanes.as_ref().map(|v| v.arbitration.clone()).unwrap_or_default();
@@ -479,11 +516,8 @@ impl Scenario {
         for l in self.links.iter().filter_map(|l| l.vl_arbitration.as_ref()) {
             served &= mask(l);
         }
-        for (i, f) in self.flows.iter().enumerate() {
-            if f.sl >= MAX_SLS {
-                return Err(err(flow_element(i, f), "sl", Problem::OutOfRange("from 0 to 15")));
-            }
-            if served & (1 << self.vl_of(f)) == 0 {
+        for (i, (f, cf)) in self.flows.iter().zip(flows).enumerate() {
+            if served & (1 << self.vl_of_sl(cf.sl)) == 0 {
                 return Err(err(
                     flow_element(i, f),
                     "sl",
@@ -556,7 +590,7 @@ impl Scenario {
             }
             check_source(el, &source)?;
             destinations.extend([src, dst]);
-            flows.push(CompiledFlow { src, dst, source });
+            flows.push(CompiledFlow { src, dst, source, sl: f.sl });
         }
         Ok((flows, destinations))
     }

@@ -72,6 +72,7 @@ impl Simulation {
             counts: Counts::default(),
             immediate: 0,
             routing_notes: compiled.routing_notes,
+            routing_lanes: compiled.lanes,
             deadlock: None,
             next_deadlock_check: super::deadlock::CHECK_EVERY_PS,
         };
@@ -205,7 +206,7 @@ fn flows(s: &Scenario, compiled: &Compiled, node_slot: &[u32], fresh: &[SourceCc
         .enumerate()
         .map(|(i, cf)| {
             let spec = &s.flows[i];
-            let (reliable, lane) = (spec.transport.is_reliable(), Lane::data(s.vl_of(spec)));
+            let (reliable, lane) = (spec.transport.is_reliable(), Lane::data(s.vl_of_sl(cf.sl)));
             let rng = Rng::new(s.seed, i as u64);
             FlowState::new(cf.src, cf.dst, node_slot[cf.src as usize], reliable, lane, rng, fresh[i].clone())
         })

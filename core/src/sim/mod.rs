@@ -54,7 +54,7 @@ use crate::net::channel::{ChannelState, End};
 use crate::net::host::{FlowState, HostState};
 use crate::net::packet::PacketPool;
 use crate::net::switch::SwitchState;
-use crate::net::topology::{ChannelId, Topology};
+use crate::net::topology::{ChannelId, NodeId, Topology};
 use crate::rng::Rng;
 use crate::scenario::Scenario;
 use crate::time::{Time, NS};
@@ -119,6 +119,8 @@ pub struct Simulation {
     immediate: u64,
     /// What the routing engine said of this network (a fallback to minhop, updn's roots).
     routing_notes: Vec<String>,
+    /// The SLs the routing engine gave host pairs (dfsssp), as `Routes` carries them.
+    routing_lanes: Vec<(NodeId, NodeId, u8)>,
     /// The deadlock that stopped the run, if one did; and when to look for one next.
     deadlock: Option<Deadlock>,
     next_deadlock_check: Time,
@@ -138,6 +140,11 @@ impl Simulation {
     /// What the routing engine said of this network: updn's roots, or that it fell back to minhop as OpenSM does.
     pub fn routing_notes(&self) -> &[String] {
         &self.routing_notes
+    }
+
+    /// The data VL flow `i`'s packets travel on (its SL's, its own or dfsssp's).
+    pub fn flow_vl(&self, i: usize) -> u8 {
+        self.flows[i].lane().vl().expect("a flow's packets are data")
     }
 
     /// The deadlock that stopped the run early, if one did (`deadlock.rs`).

@@ -28,7 +28,7 @@ impl Simulation {
         }
         // The network is the run's, so its routes are too: checked with them, not routed again (the page's worker
         // carries no routing engine).
-        let routes = crate::scenario::Routes::of(&self.topo, self.routing_notes.clone());
+        let routes = crate::scenario::Routes::of(&self.topo, self.routing_notes.clone(), self.routing_lanes.clone());
         if next.compile_routed(&routes).is_err() {
             return Err(NeedsRestart("the new scenario is not valid"));
         }

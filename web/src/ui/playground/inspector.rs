@@ -6,7 +6,7 @@ use super::super::document::{use_doc, Action};
 use super::super::fields::{Choice, NumberField};
 use super::live::use_live;
 use crate::edit::{self, Selection};
-use ibcc_core::scenario::{NodeKind, Scenario, SwitchOverride, Traffic, Transport};
+use ibcc_core::scenario::{NodeKind, RoutingEngine, Scenario, SwitchOverride, Traffic, Transport};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -437,12 +437,14 @@ pub fn Inspector() -> Html {
     let connect = match &sel {
         Selection::Node(id) => html! { <Connect node={id.clone()} /> },
         Selection::Flow(id) => {
-            let lane = s
-                .flows
-                .iter()
-                .find(|f| &f.id == id)
-                .filter(|_| s.data_vls() > 1)
-                .map(|f| format!("Its packets use VL {} of the network's {} data VLs.", s.vl_of(f), s.data_vls()));
+            let lane =
+                s.flows.iter().find(|f| &f.id == id).filter(|_| s.data_vls() > 1).map(|f| match s.routing.engine {
+                    RoutingEngine::Dfsssp => format!(
+                        "dfsssp gives its packets the VL of its route's lane, one of the network's {} data VLs.",
+                        s.data_vls()
+                    ),
+                    _ => format!("Its packets use VL {} of the network's {} data VLs.", s.vl_of(f), s.data_vls()),
+                });
             html! {
                 <>
                     if let Some(text) = lane {
