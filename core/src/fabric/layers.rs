@@ -17,7 +17,6 @@
 use super::lfts::Lfts;
 use super::lids::Addressing;
 use super::model::{sort_by_u64, Fabric, PortRef};
-use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -125,7 +124,8 @@ struct Channel {
 #[derive(Debug, Default)]
 struct Graph {
     channels: Vec<Channel>,
-    by_id: BTreeMap<u64, usize>,
+    /// (id, channel), sorted by id: a lookup that does not walk the tree (a sorted list keeps the page's code small).
+    by_id: Vec<(u64, usize)>,
     /// The search's place in the tree's pre-order (OpenSM's `get_next_cdg_node` walks it from the root each time;
     /// only a channel reset by a cycle can be earlier than where the last walk stopped).
     preorder: Vec<usize>,
@@ -139,9 +139,10 @@ impl Graph {
     }
 
     fn find_or_insert(&mut self, id: u64) -> usize {
-        if let Some(&c) = self.by_id.get(&id) {
-            return c;
-        }
+        let slot = match self.by_id.binary_search_by_key(&id, |&(i, _)| i) {
+            Ok(at) => return self.by_id[at].1,
+            Err(slot) => slot,
+        };
         let new = self.channels.len();
         self.channels.push(Channel {
             id,
@@ -151,7 +152,7 @@ impl Graph {
             left: None,
             right: None,
         });
-        self.by_id.insert(id, new);
+        self.by_id.insert(slot, (id, new));
         if new > 0 {
             let mut at = 0;
             loop {
@@ -189,10 +190,11 @@ impl Graph {
     fn remove(&mut self, channels: &[u64]) -> Result<(), LayerError> {
         let mut last: Option<usize> = None;
         for &id in channels {
-            let c = *self
+            let at = self
                 .by_id
-                .get(&id)
-                .ok_or_else(|| LayerError::Broken(String::from("a route's channel is missing from its lane")))?;
+                .binary_search_by_key(&id, |&(i, _)| i)
+                .map_err(|_| LayerError::Broken(String::from("a route's channel is missing from its lane")))?;
+            let c = self.by_id[at].1;
             if let Some(l) = last {
                 if let Some(e) = self.channels[l].edges.iter_mut().find(|e| e.to == c) {
                     e.removed += 1;

@@ -37,9 +37,10 @@ pub struct Routes {
     next: Vec<u16>,
     /// What the routing engine said (updn's roots, a fallback to minhop).
     notes: Vec<String>,
-    /// The SL the engine gave each flow's (source, destination) hosts (dfsssp), sorted by pair.
+    /// The SL the engine gave each flow's (source, destination) hosts (dfsssp), sorted by pair, as flat triples
+    /// (source, destination, SL): one more list of numbers, not a new type to encode, keeps the page small.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    lanes: Vec<(u32, u32, u8)>,
+    lanes: Vec<u32>,
 }
 
 impl Routes {
@@ -49,6 +50,7 @@ impl Routes {
         let destinations: Vec<u32> = (0..nodes).filter(|&d| t.has_routes_to(d)).collect();
         let next =
             destinations.iter().flat_map(|&d| (0..nodes).map(move |at| t.route(at, d).unwrap_or(NONE))).collect();
+        let lanes = lanes.into_iter().flat_map(|(a, b, sl)| [a, b, u32::from(sl)]).collect();
         Self { nodes, destinations, next, notes, lanes }
     }
 
@@ -71,10 +73,15 @@ impl Routes {
             let p = self.next[slot(d)? * n + at as usize];
             (p != NONE).then_some(p)
         };
-        if self.lanes.windows(2).any(|w| w[0] >= w[1]) {
-            return Err(wrong("the routes given list their lanes out of order"));
+        let lanes: Vec<(NodeId, NodeId, u8)> =
+            self.lanes.chunks_exact(3).map(|t| (t[0], t[1], u8::try_from(t[2]).unwrap_or(u8::MAX))).collect();
+        if self.lanes.len() % 3 != 0
+            || lanes.windows(2).any(|w| (w[0].0, w[0].1) >= (w[1].0, w[1].1))
+            || lanes.iter().any(|&(_, _, sl)| sl >= crate::net::vl::MAX_SLS)
+        {
+            return Err(wrong("the routes given have damaged lanes"));
         }
         let topology = Topology::with_routes(&net.is_host, &net.links, &net.destinations, next);
-        Ok((topology, self.notes.clone(), self.lanes.clone()))
+        Ok((topology, self.notes.clone(), lanes))
     }
 }

@@ -65,7 +65,6 @@ pub(crate) struct Compiled {
     pub lanes: Vec<(NodeId, NodeId, u8)>,
 }
 
-
 fn err(element: Element, field: &'static str, problem: Problem) -> ScenarioError {
     ScenarioError { element, field, problem }
 }
@@ -176,7 +175,8 @@ impl Scenario {
                         .iter()
                         .filter_map(|&(a, b)| t.sl(a, b, s.seed, s.routing.spare_lanes).map(|sl| (a, b, sl)))
                         .collect();
-                    lanes.sort_unstable();
+                    // One SL per pair: sorted by pair (the shared sort keeps the page's code small).
+                    crate::fabric::model::sort_by_u64(&mut lanes, |&(a, b, _)| u64::from(a) << 32 | u64::from(b));
                     lanes.dedup();
                     let topology =
                         Topology::with_routes(&net.is_host, &net.links, &net.destinations, |at, d| t.next(at, d));
