@@ -50,8 +50,11 @@ pub fn points(base: &Scenario, axes: &[Axis]) -> Result<Vec<(Vec<Value>, Scenari
     (0..total)
         .map(|index| {
             let values = grid::point(axes, index);
-            let set: BTreeMap<String, Value> =
-                axes.iter().zip(&values).map(|(a, v)| (a.path.clone(), v.clone())).collect();
+            // Filled by insert, not collect: collecting sorts the pairs first, a sort instantiation of its own.
+            let mut set: BTreeMap<String, Value> = BTreeMap::new();
+            for (a, v) in axes.iter().zip(&values) {
+                set.insert(a.path.clone(), v.clone());
+            }
             let s = base.with_settings(&set).map_err(|e| format!("{}: {e}", describe(axes, &values)))?;
             Ok((values, s))
         })

@@ -258,7 +258,11 @@ pub fn parse_with_notes(text: &str) -> Result<Parsed, FabricError> {
 /// as a link trains to what both ends support.
 fn cables(nodes: Vec<FabricNode>, lines: &[PortLine]) -> Result<Parsed, FabricError> {
     let mut notes = Vec::new();
-    let index: BTreeMap<&str, usize> = nodes.iter().enumerate().map(|(i, n)| (n.name.as_str(), i)).collect();
+    // Filled by insert, not collect: collecting sorts the pairs first, a sort instantiation the page would carry.
+    let mut index: BTreeMap<&str, usize> = BTreeMap::new();
+    for (i, n) in nodes.iter().enumerate() {
+        index.insert(n.name.as_str(), i);
+    }
     let mut at: BTreeMap<PortRef, (PortRef, usize)> = BTreeMap::new();
     let mut cables = Vec::new();
     for l in lines {

@@ -41,9 +41,9 @@ fn node_ids(f: &Fabric) -> Vec<String> {
     let fits = |l: &String| (1..=64).contains(&l.chars().count()) && !l.chars().any(char::is_control);
     let mut ids: Vec<String> =
         labels.iter().zip(&f.nodes).map(|(l, n)| if fits(l) { l.clone() } else { n.name.clone() }).collect();
-    let mut sorted = ids.clone();
-    sorted.sort_unstable();
-    if sorted.windows(2).any(|w| w[0] == w[1]) {
+    // A map the fabric reader fills too, rather than a sort of strings the page would carry only for this.
+    let mut seen: alloc::collections::BTreeMap<&str, usize> = alloc::collections::BTreeMap::new();
+    if !ids.iter().enumerate().all(|(i, id)| seen.insert(id.as_str(), i).is_none()) {
         ids = f.nodes.iter().map(|n| n.name.clone()).collect();
     }
     ids
