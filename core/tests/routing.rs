@@ -218,6 +218,11 @@ fn dfsssp_s_lanes_keep_the_ring_running() {
         "{:?}",
         run.sim.routing_notes()
     );
+    // Its lanes need VLs of their own: an SL-to-VL table that puts both on one VL is refused.
+    let mut merged = s.clone();
+    merged.virtual_lanes.as_mut().unwrap().sl_to_vl = vec![0, 0];
+    let e = merged.validate().unwrap_err().to_string();
+    assert!(e.contains("sl_to_vl") && e.contains("dfsssp"), "{e}");
     // dfsssp chooses the SLs; a flow's own is refused, naming it.
     let mut own = s.clone();
     own.flows[3].sl = 1;

@@ -201,10 +201,23 @@ mod tests {
             assert!(layers.needed >= 2);
             let d = check(f, &r.addressing, &r.lfts, Some(layers));
             assert_eq!((d.reached, d.cycle), (s.reached, None), "the same routes, no lane with a cycle");
-            let short = Options { vls: layers.needed - 1, ..Options::new(Engine::Dfsssp) };
+            let short =
+                Options { vls: crate::fabric::layers::operated(layers.needed - 1), ..Options::new(Engine::Dfsssp) };
             let fallback = route(f, &short).unwrap();
             assert_eq!((fallback.engine, fallback.layers), (Engine::Minhop, None), "{:?}", fallback.notes);
         }
+    }
+
+    /// Ports operate 1, 2, 4, 8 or 15 data VLs; a scenario's count between is taken down, as OpenSM would read it.
+    /// Past this build's limit of end-port LIDs dfsssp is refused with the reason, not attempted.
+    #[test]
+    fn dfsssp_reads_lanes_as_ports_operate_them_and_refuses_what_it_cannot_hold() {
+        use crate::fabric::layers::{operated, MAX_LAYERED_LIDS};
+        let got: Vec<u8> = (1..=15).map(operated).collect();
+        assert_eq!(got, [1, 2, 2, 4, 4, 4, 4, 8, 8, 8, 8, 8, 8, 8, 15]);
+        let big = shapes::fat_tree(20, SDR).unwrap();
+        let e = route(&big, &Options::new(Engine::Dfsssp)).unwrap_err();
+        assert!(e.contains("2500 end-port LIDs") && MAX_LAYERED_LIDS < 2500, "{e}");
     }
 
     #[test]

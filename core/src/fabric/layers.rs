@@ -21,8 +21,17 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-/// The most virtual lanes a port can operate (IBA 14.2.5.6: VL0-VL14).
-pub const MAX_VLS: u8 = 15;
+/// The most end-port LIDs whose routes this build layers: the table holds every pair, and each pair's route is
+/// kept on each dependency it makes (2048 LIDs: 4.2 million pairs, some tens of MB). OpenSM has no such limit; a
+/// browser tab has one.
+pub const MAX_LAYERED_LIDS: usize = 2048;
+
+/// The lanes OpenSM sees on ports that operate `vls` data VLs: PortInfo's OperationalVLs can say 1, 2, 4, 8 or 15
+/// (IBA 14.2.5.6; `get_avail_vl_in_subn`), so a count between those (a simulated port may run 3) is taken down to
+/// the one below.
+pub fn operated(vls: u8) -> u8 {
+    [15, 8, 4, 2].into_iter().find(|&v| vls >= v).unwrap_or(1)
+}
 
 /// The lane assigned to every source/destination LID pair, and how OpenSM spreads its routes over spare lanes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -79,11 +88,13 @@ impl Layers {
     }
 }
 
-/// Why dfsssp stops: more lanes needed than the ports operate (OpenSM's ERR AD25), or a route that leads nowhere.
+/// Why dfsssp stops: more lanes needed than the ports operate (OpenSM's ERR AD25), a route that leads nowhere
+/// (where OpenSM would loop for ever or fail), or more pairs than this build layers.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LayerError {
     NotEnoughVls { available: u8, needed: u8 },
     Broken(String),
+    TooLarge { lids: usize },
 }
 
 /// A search colour (OpenSM's UNKNOWN, GRAY, BLACK).
@@ -307,10 +318,13 @@ struct End {
 /// dfsssp's lanes for the routes in `lfts` over `available` lanes; `order` is the end ports in OpenSM's port order
 /// list (sssp's destination order).
 pub fn layer(f: &Fabric, a: &Addressing, lfts: &Lfts, order: &[PortRef], available: u8) -> Result<Layers, LayerError> {
-    let available = available.clamp(1, MAX_VLS);
+    let available = operated(available);
     let ends: Vec<End> =
         order.iter().filter_map(|&at| a.port(at).map(|e| End { at, base: e.base, count: e.count })).collect();
     let mut lids: Vec<u16> = ends.iter().flat_map(|e| e.base..e.base + e.count).collect();
+    if lids.len() > MAX_LAYERED_LIDS {
+        return Err(LayerError::TooLarge { lids: lids.len() });
+    }
     sort_by_u64(&mut lids, |l| u64::from(l.swap_bytes()));
     let n = lids.len();
     let index = |lid: u16| lids.binary_search_by_key(&lid.swap_bytes(), |l| l.swap_bytes()).expect("an end-port LID");

@@ -61,8 +61,9 @@ pub struct Options {
     pub reassign: bool,
     /// updn's roots (OpenSM's `-a` file), or found as OpenSM finds them.
     pub roots: Roots,
-    /// The virtual lanes every switch port operates, which dfsssp may use (OpenSM reads PortInfo's OperationalVLs;
-    /// ibsim's ports and most HCAs and switches run 8).
+    /// The data virtual lanes every switch port operates, which dfsssp may use (OpenSM reads PortInfo's
+    /// OperationalVLs, so 1, 2, 4, 8 or 15: a count between is taken down, `layers::operated`; ibsim's ports and
+    /// most HCAs and switches run 8).
     pub vls: u8,
 }
 
@@ -110,6 +111,13 @@ pub fn route(f: &Fabric, o: &Options) -> Result<Routed, String> {
     }
     // dfsssp's tables count their routes on each port before its lanes are tried: a fallback starts from them.
     let mut counted = None;
+    let lids: usize = addressing.ports.iter().map(|p| usize::from(p.count)).sum();
+    if o.engine == Engine::Dfsssp && lids > layers::MAX_LAYERED_LIDS {
+        return Err(format!(
+            "dfsssp: {lids} end-port LIDs are more than the {} whose every pair this build puts on lanes",
+            layers::MAX_LAYERED_LIDS
+        ));
+    }
     if matches!(o.engine, Engine::Sssp | Engine::Dfsssp) {
         let name = o.engine.name();
         match sssp::build(f, &addressing, &graph) {
@@ -142,6 +150,9 @@ pub fn route(f: &Fabric, o: &Options) -> Result<Routed, String> {
                         ),
                         LayerError::Broken(why) => {
                             format!("dfsssp: {why}, so OpenSM falls back to minhop, and so do we")
+                        }
+                        LayerError::TooLarge { lids } => {
+                            return Err(format!("dfsssp: {lids} end-port LIDs, more than this build layers"))
                         }
                     });
                     counted = Some(lfts);

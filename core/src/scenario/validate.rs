@@ -238,7 +238,10 @@ impl Scenario {
                 cf.sl = lanes[at].2;
             }
         }
-        self.check_served(&flows)?;
+        if !lanes.is_empty() {
+            self.check_lanes_apart()?;
+        }
+        self.check_served(&flows, !lanes.is_empty())?;
         let switch = self.nodes.iter().map(|n| self.switch.with(n.switch.as_ref())).collect();
         Ok(Compiled { topology, switch, flows, routing_notes, lanes })
     }
@@ -506,8 +509,29 @@ impl Scenario {
         Ok(())
     }
 
+    /// dfsssp's lanes keep apart only if the SL-to-VL table sends each of its SLs to a VL of its own (OpenSM's
+    /// dfsssp takes SL i to VL i): two lanes on one VL would join their dependencies, and a credit loop could return.
+    fn check_lanes_apart(&self) -> Result<(), ScenarioError> {
+        let lanes = crate::fabric::layers::operated(self.data_vls());
+        for a in 0..lanes {
+            for b in a + 1..lanes {
+                if self.vl_of_sl(a) == self.vl_of_sl(b) {
+                    return Err(err(
+                        Element::Scenario,
+                        "virtual_lanes.sl_to_vl",
+                        Problem::Inconsistent(
+                            "dfsssp needs each of its lanes (SLs) on a VL of its own, or the credit loops it broke \
+                             could close again",
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Every flow's VL (by its SL, its own or its route's) is served by every arbitration table.
-    fn check_served(&self, flows: &[CompiledFlow]) -> Result<(), ScenarioError> {
+    fn check_served(&self, flows: &[CompiledFlow], routed_sls: bool) -> Result<(), ScenarioError> {
         let vls = self.data_vls();
         // The VLs served everywhere: by the scenario's table where a link has none, and by every link's own.
         let mask = |a: &VlArbitration| (0..vls).filter(|&v| a.serves(vls, v)).fold(0u16, |m, v| m | 1 << v);
@@ -517,6 +541,16 @@ impl Scenario {
             served &= mask(l);
         }
         for (i, (f, cf)) in self.flows.iter().zip(flows).enumerate() {
+            if served & (1 << self.vl_of_sl(cf.sl)) == 0 && routed_sls {
+                return Err(err(
+                    Element::Scenario,
+                    "virtual_lanes.arbitration",
+                    Problem::Inconsistent(
+                        "dfsssp puts a flow's route on a VL with no entry of non-zero weight in an arbitration table \
+                         (virtual_lanes.arbitration or a link's vl_arbitration), so it would never be sent",
+                    ),
+                ));
+            }
             if served & (1 << self.vl_of_sl(cf.sl)) == 0 {
                 return Err(err(
                     flow_element(i, f),
