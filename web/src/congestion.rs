@@ -164,8 +164,16 @@ pub fn tree(now: &Snapshot, stall: Vec<f64>, paths: &[Option<Vec<u32>>], flow_vl
         let vl = flow_vls.get(flow).copied().unwrap_or(0);
         paths[flow].as_ref().is_some_and(|p| p.iter().any(|&c| set.get(c as usize).is_some_and(|m| m & (1 << vl) != 0)))
     };
-    let contributor: Vec<bool> = (0..paths.len()).map(|f| crosses(f, &root_vls)).collect();
-    let victim = (0..paths.len()).map(|f| !contributor[f] && crosses(f, &blocked_vls)).collect();
+    // Only a flow that is sending takes part; and a victim of spreading needs congestion to spread from: a root on
+    // its VL. (A lone flow on long links waits for credit, and its links count as blocked, yet nothing victimises it.)
+    let sending = |f: usize| now.flows.get(f).is_none_or(|x| x.active);
+    let rooted = |f: usize| {
+        let vl = flow_vls.get(f).copied().unwrap_or(0);
+        root_vls.iter().any(|m| m & (1 << vl) != 0)
+    };
+    let contributor: Vec<bool> = (0..paths.len()).map(|f| sending(f) && crosses(f, &root_vls)).collect();
+    let victim =
+        (0..paths.len()).map(|f| sending(f) && !contributor[f] && rooted(f) && crosses(f, &blocked_vls)).collect();
     Tree {
         stall: (0..channels)
             .map(|c| (0..vls).map(|vl| stall.get(c * vls + vl).copied().unwrap_or(0.0)).fold(0.0, f64::max))
@@ -240,6 +248,27 @@ mod tests {
         assert_eq!(t.victim, [false, true, false, false]);
     }
 
+    /// No halo on a flow that is not sending (before its start, after its stop), and no victim where no root is:
+    /// a lone flow on long links waits for credit on every link, but nothing spreads to it.
+    #[test]
+    fn only_a_sending_flow_under_a_root_is_a_victim() {
+        use ibcc_core::sim::FlowSnapshot;
+        let flow = |active| FlowSnapshot { active, rate_limit: 1.0, window: None, outstanding: 0 };
+        let mut s = snap(10.0, vec![link(0.0, true); 6], full_buffer_waiting_for(2));
+        s.flows = vec![flow(true), flow(false)];
+        let paths = [Some(vec![0, 2]), Some(vec![0, 4])];
+        let t = tree(&s, vec![0.9, 0.0, 0.0, 0.0, 0.0, 0.0], &paths, &[0, 0]);
+        assert_eq!((t.contributor.clone(), t.victim.clone()), (vec![true, false], vec![false, false]));
+        s.flows = vec![flow(false), flow(true)];
+        let t = tree(&s, vec![0.9, 0.0, 0.0, 0.0, 0.0, 0.0], &paths, &[0, 0]);
+        assert_eq!((t.contributor, t.victim), (vec![false, false], vec![false, true]), "the root still stands");
+        // Every link of a lone flow's path waits for credit, and no buffer waits for an unblocked output.
+        let lone = snap(10.0, vec![link(0.0, true); 4], vec![]);
+        let t = tree(&lone, vec![0.5, 0.0, 0.5, 0.0], &[Some(vec![0, 2])], &[0]);
+        assert_eq!(t.root_vls, [0; 4]);
+        assert_eq!(t.victim, [false]);
+    }
+
     #[test]
     fn a_blocked_output_is_not_a_root() {
         // The buffer waits for channel 2, itself blocked further down: congestion comes from beyond it.
@@ -277,7 +306,7 @@ mod tests {
         assert_eq!(t.victim, [false, true, false]);
     }
 
-    /// The congestion-isolation preset as the page runs it, at 60 ms: the inter-switch link is blocked on VL 0
+    /// The congestion-isolation preset as the page runs it, at 55 ms (the victim runs from 40 to 60): the inter-switch link is blocked on VL 0
     /// (the remote flow's), the root is B->BC, and the victim, alone on VL 1, is no victim. On one VL the same
     /// network makes it one (INFOCOM'03 Fig. 2).
     #[test]
@@ -288,7 +317,7 @@ mod tests {
                 s.virtual_lanes = None;
             }
             let mut run = crate::session::Session::new(&s, &s.routes().unwrap(), Vec::new()).unwrap();
-            run.advance(60_000_000_000, || true);
+            run.advance(55_000_000_000, || true);
             let f = run.frame();
             let channel = |a: &str, b: &str| {
                 let i = s.links.iter().position(|l| (l.a == a && l.b == b) || (l.a == b && l.b == a)).unwrap();
