@@ -24,14 +24,16 @@ test('walk the spreading lesson and answer its exercise right and wrong', async 
   await page.getByTestId('lesson-next').click();
   await page.getByTestId('highlight-A->B').waitFor({ state: 'attached' });
   await page.getByTestId('lesson-next').click();
-  assert.match(await page.getByTestId('plot-figure').getAttribute('class'), /lesson-mark-plot/);
-  // Isolation: the same network with the victim on its own VL, run to 60 ms, B's buffer from A pointed at (its
+  // The step about the Results tab frames nothing on the drawing or the plot.
+  assert.doesNotMatch(await page.getByTestId('plot-figure').getAttribute('class'), /lesson-mark-plot/);
+  // Isolation: the same network with the victim on its own VL, run to 55 ms, B's buffer from A pointed at (its
   // VL 0 stripe full); then the student takes the lanes away.
   await page.getByTestId('lesson-next').click();
   assert.equal(await page.getByLabel('Scenario').inputValue(), 'vl-isolation-two-switch');
   await page.getByTestId('highlight-buffer').waitFor({ state: 'attached' });
-  await page.waitForFunction(() => document.querySelector('[data-testid=sim-time]').innerText === '60.000 ms', null, { timeout: 60_000 });
-  assert.ok(Number(await page.getByTestId('buffer-B-A-vl0').getAttribute('data-fill')) > 0.9, "VL 0's stripe full");
+  await page.waitForFunction(() => document.querySelector('[data-testid=sim-time]').innerText === '55.000 ms', null, { timeout: 60_000 });
+  const vl0 = Number(await page.getByTestId('buffer-B-A-vl0').getAttribute('data-fill'));
+  assert.ok(vl0 >= 0.75, `VL 0's stripe full or all but full (3 or 4 of 4 packets), as the step says: ${vl0}`);
   await page.getByTestId('lesson-next').click();
   assert.match(await page.getByTestId('lesson-text').innerText(), /Your turn: take the lanes away/);
   await openTab(page, 'settings');

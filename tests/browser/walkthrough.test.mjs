@@ -62,6 +62,33 @@ async function doTask(page, task) {
 
 const simText = (ms) => `${ms.toFixed(3)} ms`;
 
+// A step's claims (what the drawing shows at its moment: www/lessons.json, checked natively in
+// web/src/lesson_claims.rs) read off the page's own drawing: the root and blocked halos, the victims' flow halos,
+// each link's rate.
+async function checkClaims(page, claims, where) {
+  const shown = await page.evaluate(() => {
+    const drawing = document.querySelector('[data-testid=topology]');
+    const ids = (sel, cut) => [...drawing.querySelectorAll(sel)].map((e) => e.dataset.testid.slice(cut));
+    return {
+      roots: ids('[data-testid^="root-"]', 5),
+      blocked: ids('[data-testid^="blocked-"]', 8),
+      victims: ids('path.flow.victim', 5),
+      rates: Object.fromEntries([...drawing.querySelectorAll('[data-testid^="link-"][data-rate]')]
+        .map((e) => [e.dataset.testid.slice(5), Number(e.dataset.rate)])),
+    };
+  });
+  const says = `${where}: the drawing shows roots ${shown.roots}, blocked ${shown.blocked}, victims ${shown.victims}`;
+  if (claims.roots) assert.deepEqual([...shown.roots].sort(), [...claims.roots].sort(), says);
+  for (const l of claims.blocked ?? []) assert.ok(shown.blocked.includes(l), `${says}; claims ${l} blocked`);
+  for (const l of claims.not_blocked ?? []) assert.ok(!shown.blocked.includes(l), `${says}; claims ${l} not blocked`);
+  for (const f of claims.victims ?? []) assert.ok(shown.victims.includes(f), `${says}; claims ${f} a victim`);
+  for (const f of claims.not_victims ?? []) assert.ok(!shown.victims.includes(f), `${says}; claims ${f} no victim`);
+  for (const [l, [low, high]] of Object.entries(claims.rates ?? {})) {
+    const pct = 100 * shown.rates[l];
+    assert.ok(pct >= low && pct <= high, `${where}: claims ${l} at ${low}-${high}%, the drawing shows ${pct.toFixed(1)}%`);
+  }
+}
+
 for (const viewport of [{ width: 1280, height: 720 }, { width: 1024, height: 768 }])
 for (const [i, lesson] of library.lessons.entries()) {
   test(`walk lesson ${lesson.title} at ${viewport.width}x${viewport.height}`, async () => {
@@ -96,6 +123,7 @@ for (const [i, lesson] of library.lessons.entries()) {
       if (step.run_to_ms) {
         await page.waitForFunction((t) => document.querySelector('[data-testid=sim-time]').innerText === t, simText(step.run_to_ms), { timeout: 60_000 });
       }
+      if (step.claims) await checkClaims(page, step.claims, where);
       const h = step.highlight;
       if (h?.link) await page.getByTestId(`highlight-${h.link}`).waitFor({ state: 'attached' });
       if (h?.buffer && !step.task) await page.getByTestId('highlight-buffer').waitFor({ state: 'attached' });

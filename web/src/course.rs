@@ -56,6 +56,10 @@ pub struct Step {
     /// (never both: a step that changed what it asks for would blame the student for the lesson's change).
     #[serde(default)]
     pub task: Option<Task>,
+    /// What the drawing shows at the step's moment, checked by the tests against the page's own run
+    /// (`lesson_claims.rs`); the page itself only carries them.
+    #[serde(default)]
+    pub claims: Option<Value>,
 }
 
 /// What a student is asked to do in a step, and how the page knows it is done: one of a setting reached, a plot

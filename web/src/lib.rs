@@ -23,6 +23,8 @@ pub mod driver;
 pub mod edit;
 pub mod gesture;
 pub mod jsonbin;
+#[cfg(test)]
+mod lesson_claims;
 pub mod moments;
 pub mod number;
 pub mod origin;
