@@ -213,6 +213,16 @@ test('scrubbing back and forward gives the results of a direct run to that time'
   await page.getByTestId('moment-victim-starts').click();
   await page.waitForFunction(() => document.querySelector('[data-testid=sim-time]').innerText === '40.000 ms');
   await screenshot(page, 'instrument-scrubbed');
+  // Dragged to the track's end (let go a pixel or two short, as a hand does): the run's end, not a hair before it.
+  await page.mouse.move(t.x + t.width * 0.5, t.y + t.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(t.x + t.width - 2, t.y + t.height / 2, { steps: 5 });
+  await page.mouse.up();
+  await page.waitForFunction(() => document.querySelector('[data-testid=sim-time]').innerText === '100.000 ms', null, { timeout: 30_000 });
+  // The buttons are named by their words (WCAG 2.5.3: the visible label is the name; symbols are decoration).
+  assert.equal(await page.getByRole('button', { name: 'Measured end', exact: true }).count(), 1);
+  assert.equal(await page.getByRole('button', { name: 'Reset', exact: true }).count(), 1);
+  assert.equal(await page.getByRole('button', { name: /^(Run|Pause)$/ }).count(), 1);
   assert.deepEqual([...direct.errors, ...page.errors], []);
 });
 

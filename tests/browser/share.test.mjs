@@ -77,6 +77,37 @@ test('broken and hostile links are refused with a message, and the default scena
   }
 });
 
+test('the share menu closes as a menu does: a click outside it, or Esc, which gives the focus back', async () => {
+  const page = await openPage(browser, server.url);
+  const menu = page.getByTestId('share-menu');
+  const isOpen = () => menu.evaluate((el) => el.hasAttribute('open'));
+  await page.getByTestId('share-open').click();
+  assert.ok(await isOpen());
+  // Inside it nothing closes it.
+  await menu.locator('.menu-body').click({ position: { x: 4, y: 4 } });
+  assert.ok(await isOpen(), 'a click inside keeps it open');
+  const box = await page.getByTestId('topology').boundingBox();
+  await page.mouse.click(box.x + 10, box.y + box.height - 10);
+  assert.ok(!(await isOpen()), 'a click outside closes it');
+  await page.getByTestId('share-open').click();
+  assert.ok(await isOpen());
+  await page.keyboard.press('Escape');
+  assert.ok(!(await isOpen()), 'Esc closes it');
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'share-open');
+  assert.deepEqual(page.errors, []);
+});
+
+test('a broken link over saved work says the saved work is shown, and shows it', async () => {
+  const page = await openPage(browser, server.url);
+  await page.getByLabel('Scenario').selectOption('infocom03-fig3b');
+  await page.goto(server.url + '#s=1.AAAA');
+  await page.reload();
+  const message = await page.getByTestId('link-error').innerText();
+  assert.match(message, /This link could not be opened: .+\. Your saved work is shown instead, as you left it\./);
+  assert.equal(await page.getByLabel('Scenario').inputValue(), 'infocom03-fig3b');
+  assert.deepEqual(page.errors, []);
+});
+
 test('save the scenario as JSON and open it again; a bad file is refused', async () => {
   const page = await openPage(browser, server.url);
   await page.getByLabel('Scenario').selectOption('globecom02-fig3c');

@@ -249,7 +249,13 @@ impl Exercise {
             (None, Some(name)) => find(name).ok_or_else(|| format!("no preset {name:?}"))?.scenario(),
             (None, None) => return Err(String::from("the exercise has no scenario")),
         };
-        base.with_settings(&self.set)
+        // The scenario measures where the exercise does, so the timeline's and the plot's shaded interval and the
+        // Results are the exercise's.
+        let mut s = base.with_settings(&self.set)?;
+        if let Ok((from, to)) = self.measure.interval_ns(&s) {
+            (s.measure.from_ns, s.measure.to_ns) = (from, Some(to));
+        }
+        Ok(s)
     }
 
     /// Checks `answer_pct` against `simulated` (the measurement's value in the student's run of `ran`, if it has
@@ -591,6 +597,20 @@ mod tests {
                 assert!(s.setting(path).is_some(), "{}: locked {path} is not a setting", e.id);
             }
         }
+    }
+
+    /// An exercise's scenario measures where the exercise does (lesson 1's, 20-40 ms, where the preset measures
+    /// 40-60), so the shaded interval and the Results are the exercise's.
+    #[test]
+    fn an_exercise_s_scenario_measures_its_interval() {
+        for lesson in lib().lessons {
+            let e = lesson.exercise.clone().unwrap();
+            let s = e.scenario().unwrap();
+            let (from, to) = e.measure.interval_ns(&s).unwrap();
+            assert_eq!((s.measure.from_ns, s.measure.until_ns(s.duration_ns)), (from, to), "{}", lesson.id);
+        }
+        let credits = lib().lessons.into_iter().find(|l| l.id == "credits").unwrap().exercise.unwrap();
+        assert_eq!(credits.scenario().unwrap().measure.from_ns, 20_000_000);
     }
 
     /// Each built-in exercise, answered with the simulated value, is right; answered far off, wrong; with a locked

@@ -20,6 +20,8 @@ pub enum Origin {
     Link,
     /// An exercise link.
     Exercise,
+    /// A built-in lesson's exercise, by the lesson's title.
+    LessonExercise(String),
     /// Any of these, then edited.
     Edited(Box<Origin>),
 }
@@ -43,6 +45,7 @@ impl Origin {
             Origin::File(name) => format!("Opened: {name}"),
             Origin::Link => String::from("From a shared link"),
             Origin::Exercise => String::from("Your teacher's exercise"),
+            Origin::LessonExercise(lesson) => format!("Exercise of lesson {lesson}"),
             Origin::Edited(inner) => match &**inner {
                 Origin::Generated(what) => format!("Edited: {what}"),
                 Origin::File(name) => format!("Edited: {name}"),
@@ -56,7 +59,7 @@ impl Origin {
     /// Whether this is an exercise's scenario (as loaded, or edited since).
     pub fn is_exercise(&self) -> bool {
         match self {
-            Origin::Exercise => true,
+            Origin::Exercise | Origin::LessonExercise(_) => true,
             Origin::Edited(from) => from.is_exercise(),
             _ => false,
         }
@@ -102,6 +105,9 @@ mod tests {
         assert_eq!(edited.picker_value(), CUSTOM);
         assert_eq!(Origin::Generated("parking lot of 5".into()).describe(), "Generated: parking lot of 5");
         assert_eq!(Origin::Empty.edited().describe(), "Built on the canvas");
+        let lesson = Origin::LessonExercise("3. Congestion spreading and its victims".into());
+        assert_eq!(lesson.describe(), "Exercise of lesson 3. Congestion spreading and its victims");
+        assert!(lesson.is_exercise() && lesson.edited().is_exercise());
     }
 
     #[test]

@@ -154,6 +154,14 @@ fn Shell(p: &AppProps) -> Html {
         view.set(to);
     });
     let to_playground = use_callback(go.clone(), |(), go| go.emit(View::Playground));
+    // What a broken link leaves on screen, as the reducer above chose it: an exercise, saved work, or the default.
+    let shown_instead = if doc.origin.is_exercise() {
+        "The exercise is shown instead."
+    } else if matches!(&*restored, Ok(Some(_))) {
+        "Your saved work is shown instead, as you left it."
+    } else {
+        "The default scenario is shown instead."
+    };
     // The views are pages of one app: a navigation whose current page is marked, not a tab list.
     let link = |to: View| {
         let here = *view == to;
@@ -185,7 +193,7 @@ fn Shell(p: &AppProps) -> Html {
             <main class={classes!(format!("view-{:?}", *view).to_ascii_lowercase())}>
                 if let Some(Err(e)) = &*linked {
                     <p class="error" role="alert" data-testid="link-error">
-                        { format!("This link could not be opened: {e}. The default scenario is shown instead.") }
+                        { format!("This link could not be opened: {e}. {shown_instead}") }
                     </p>
                 }
                 if let Err(e) = &*restored {

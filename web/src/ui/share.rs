@@ -73,8 +73,52 @@ pub fn ShareMenu(p: &PlotShownProps) -> Html {
             d.dispatch(Action::Load { next: Box::new(next), origin: Origin::File(name) })
         })
     };
+    // A menu closes as menus do: a click or tap outside it, or Esc (which gives the focus back to its button).
+    let menu = use_node_ref();
+    {
+        let menu = menu.clone();
+        use_effect_with((), move |_| {
+            let document = web_sys::window().and_then(|w| w.document());
+            let close = {
+                let menu = menu.clone();
+                move |refocus: bool| {
+                    if let Some(el) = menu.cast::<web_sys::Element>().filter(|el| el.has_attribute("open")) {
+                        let _ = el.remove_attribute("open");
+                        if refocus {
+                            if let Some(summary) =
+                                el.first_element_child().and_then(|s| s.dyn_into::<web_sys::HtmlElement>().ok())
+                            {
+                                let _ = summary.focus();
+                            }
+                        }
+                    }
+                }
+            };
+            let listeners = document.map(|d| {
+                let (outside, escape, menu_el) = (close.clone(), close, menu.clone());
+                (
+                    gloo_events::EventListener::new(&d, "pointerdown", move |e| {
+                        let inside = e
+                            .target()
+                            .and_then(|t| t.dyn_into::<web_sys::Node>().ok())
+                            .zip(menu_el.cast::<web_sys::Node>())
+                            .is_some_and(|(t, m)| m.contains(Some(&t)));
+                        if !inside {
+                            outside(false);
+                        }
+                    }),
+                    gloo_events::EventListener::new(&d, "keydown", move |e| {
+                        if e.dyn_ref::<KeyboardEvent>().is_some_and(|k| k.key() == "Escape") {
+                            escape(true);
+                        }
+                    }),
+                )
+            });
+            move || drop(listeners)
+        });
+    }
     html! {
-        <details class="menu share-menu" data-testid="share-menu">
+        <details class="menu share-menu" data-testid="share-menu" ref={menu}>
             <summary data-testid="share-open" title="Share this scenario as a link or a file, or open a file">{ "Share ▾" }</summary>
             <div class="menu-body">
                 <ShareBar scenario={doc.scenario.clone()} plot={plot} on_open={on_open} />

@@ -58,9 +58,11 @@ pub fn lesson_chosen() -> bool {
 /// not switch it itself).
 type StepAction = (Option<(Scenario, Origin)>, Option<Highlight>, Option<PlotKind>);
 
-/// Opens an exercise's own scenario (a new run; what the exercise's locks apply to).
-fn open_exercise(e: &Exercise) -> StepAction {
-    (e.scenario().ok().map(|s| (s, Origin::Exercise)), None, None)
+/// Opens an exercise's own scenario (a new run; what the exercise's locks apply to), named by the lesson it ends
+/// (`None`: a teacher's).
+fn open_exercise(e: &Exercise, lesson: Option<&AttrValue>) -> StepAction {
+    let origin = lesson.map_or(Origin::Exercise, |title| Origin::LessonExercise(title.to_string()));
+    (e.scenario().ok().map(|s| (s, origin)), None, None)
 }
 
 #[derive(Properties, PartialEq)]
@@ -323,7 +325,8 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
             </div>
             { for steps }
             if let Some(e) = exercise {
-                <ExerciseView exercise={Rc::new(e)} on_step={on_step.clone()} answers={answers.clone()} />
+                <ExerciseView exercise={Rc::new(e)} on_step={on_step.clone()} answers={answers.clone()}
+                    lesson={index.map(|i| AttrValue::from(lessons.lessons[i].title.clone()))} />
             }
             if let Some(sheet) = sheet {
                 <SheetView sheet={Rc::new(sheet)} on_step={on_step.clone()} answers={answers.clone()} />
@@ -385,7 +388,7 @@ fn SheetView(p: &SheetProps) -> Html {
         Callback::from(move |_: MouseEvent| {
             at.set(i);
             // Each exercise opens on its own scenario.
-            on_step.emit(open_exercise(&e));
+            on_step.emit(open_exercise(&e, None));
         })
     };
     html! {
@@ -413,10 +416,14 @@ struct ExerciseProps {
     exercise: Rc<Exercise>,
     on_step: Callback<StepAction>,
     answers: UseStateHandle<Vec<Answer>>,
+    /// The lesson it ends, by title; `None` for a teacher's exercise.
+    #[prop_or_default]
+    lesson: Option<AttrValue>,
 }
 
 #[component]
 fn ExerciseView(p: &ExerciseProps) -> Html {
+    let doc = use_doc();
     let answer = use_state(String::new);
     let verdict = use_state(|| None::<Result<Verdict, String>>);
     // Wrong answers so far: the first gets the hint and another try, the next the answer and the explanation.
@@ -454,8 +461,8 @@ fn ExerciseView(p: &ExerciseProps) -> Html {
         });
     }
     let load = {
-        let (e, on_step) = (e.clone(), p.on_step.clone());
-        Callback::from(move |_| on_step.emit(open_exercise(&e)))
+        let (e, on_step, lesson) = (e.clone(), p.on_step.clone(), p.lesson.clone());
+        Callback::from(move |_| on_step.emit(open_exercise(&e, lesson.as_ref())))
     };
     let on_input = {
         let answer = answer.clone();
@@ -521,6 +528,7 @@ fn ExerciseView(p: &ExerciseProps) -> Html {
             sim.seek(end * 1000, None);
         })
     };
+    let own_scenario = doc.origin.is_exercise();
     let result = verdict.as_ref().map(|v| match v {
         Err(msg) => html! { <p class="error" role="alert" data-testid="exercise-verdict">{ msg }</p> },
         Ok(Verdict::Right { simulated_pct }) => html! {
@@ -541,8 +549,13 @@ fn ExerciseView(p: &ExerciseProps) -> Html {
                 <p>{ "Think it over, change your answer and check again." }</p>
             </div>
         },
-        Ok(Verdict::Locked(path)) => html! {
+        // Changed after loading the exercise's own scenario: the student's doing. Otherwise the lesson's steps
+        // changed it (lesson 1 asks for a 1-packet buffer): nothing to blame, only where to go.
+        Ok(Verdict::Locked(path)) if own_scenario => html! {
             <p class="error" role="alert" data-testid="exercise-verdict">{ format!("This exercise fixes '{}': you changed it. Load the exercise again.", ibcc_view::settings::label(path)) }</p>
+        },
+        Ok(Verdict::Locked(path)) => html! {
+            <p class="notice" data-testid="exercise-verdict">{ format!("This exercise runs on its own scenario, with its own '{}': load it with 'Load the exercise\'s scenario' and run it.", ibcc_view::settings::label(path)) }</p>
         },
         Ok(Verdict::NotRun(why)) => html! { <p class="notice" data-testid="exercise-verdict">{ format!("Not yet: {why}.") }</p> },
     });

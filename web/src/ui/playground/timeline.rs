@@ -12,6 +12,9 @@ fn pct(x: f64) -> String {
     format!("{:.3}%", (100.0 * x).clamp(0.0, 100.0))
 }
 
+/// How near an end of the track (in CSS pixels) a pointer is at that end.
+const SNAP_PX: f64 = 6.0;
+
 #[component]
 pub fn Timeline() -> Html {
     let live = use_live();
@@ -29,8 +32,17 @@ pub fn Timeline() -> Html {
         move |x: f64| -> Option<u64> {
             let el = track.cast::<web_sys::Element>()?;
             let r = el.get_bounding_client_rect();
-            let f = ((x - r.left()) / r.width().max(1.0)).clamp(0.0, 1.0);
-            Some((f * end as f64).round() as u64)
+            // Within a thumb's half-width (6 px) of either end is the end itself: a drag to the end reaches it
+            // (lesson 4 asks for 20 ms; a pixel short gave 19.939).
+            let px = (x - r.left()).clamp(0.0, r.width());
+            let px = if px < SNAP_PX {
+                0.0
+            } else if px > r.width() - SNAP_PX {
+                r.width()
+            } else {
+                px
+            };
+            Some((px / r.width().max(1.0) * end as f64).round() as u64)
         }
     };
     let on_down = {

@@ -97,7 +97,12 @@ pub fn Transport() -> Html {
                 <div class="buttons">
                     <button class="primary" onclick={on_run} data-testid="run" disabled={!ready || (live.finished() && !live.playing())}
                         title="Run or pause the simulation (the speed is beside it)">
-                        { if live.playing() { "❚❚ Pause" } else { "▶ Run" } }
+                        // Symbols are decoration: the button is named by its word alone.
+                        if live.playing() {
+                            <span aria-hidden="true">{ "❚❚ " }</span>{ "Pause" }
+                        } else {
+                            <span aria-hidden="true">{ "▶ " }</span>{ "Run" }
+                        }
                     </button>
                     <span class="step-group">
                         <button onclick={on_step} data-testid="step" disabled={!ready || live.finished()} title={step_title}>{ "Step" }</button>
@@ -107,7 +112,7 @@ pub fn Transport() -> Html {
                             }
                         </select>
                     </span>
-                    <button onclick={on_reset} data-testid="reset" title="A new run of the scenario from 0 ms">{ "↺ Reset" }</button>
+                    <button onclick={on_reset} data-testid="reset" title="A new run of the scenario from 0 ms"><span aria-hidden="true">{ "↺ " }</span>{ "Reset" }</button>
                     <label class="speed">
                         <span>{ "Speed" }</span>
                         <select onchange={on_speed} data-testid="speed" title="Simulated time per second of yours">
@@ -130,8 +135,9 @@ pub fn Transport() -> Html {
                 </div>
                 <Timeline />
                 <button class="icon" onclick={on_measured} disabled={!ready || measured_end.is_none()} data-testid="to-measured-end"
-                    aria-label="Go to the end of the measured interval" title="Go to the end of the measured interval (where the results are read), then pause">
-                    { "⇥ Measured end" }
+                    title="Go to the end of the measured interval (where the results are read), then pause">
+                    // Named by what it shows (WCAG 2.5.3, label in name); the title says what it does.
+                    <span aria-hidden="true">{ "⇥ " }</span>{ "Measured end" }
                 </button>
             </div>
             <p class={classes!("scenario-line", (*more).then_some("open"))} data-testid="scenario-line">
