@@ -125,6 +125,32 @@ test('walk the spreading lesson and answer its exercise right and wrong', async 
   assert.deepEqual(page.errors, []);
 });
 
+test('lesson 1 asks for a one-packet buffer; its exercise then says where to go, and blames no one', async () => {
+  const page = await openPage(browser, server.url);
+  await page.getByTestId('start-lesson').click();
+  for (let k = 0; k < 3; k++) await page.getByTestId('lesson-next').click();
+  assert.match(await page.getByTestId('lesson-text').innerText(), /Your turn: make the buffers one packet deep/);
+  await openTab(page, 'settings');
+  const field = page.getByTestId('input-buffer');
+  const section = page.locator('details', { has: field });
+  if ((await section.getAttribute('open')) === null) await section.locator('summary').click();
+  await field.fill('1');
+  await field.press('Enter');
+  await openTab(page, 'lesson');
+  await page.getByTestId('task-done').waitFor();
+  await page.getByTestId('reset').click();
+  // Check an answer on the lesson's run (buffers of 1): the exercise fixes 'Input buffer' at 4.
+  await page.getByTestId('exercise-answer').fill('83');
+  const verdict = await check(page);
+  assert.match(verdict, /runs on its own scenario, with its own 'Input buffer \(packets\)'/);
+  assert.doesNotMatch(verdict, /you changed it/);
+  assert.equal(await page.getByTestId('exercise-verdict').getAttribute('class'), 'notice');
+  // Loaded, the exercise's scenario says whose it is.
+  await page.getByTestId('exercise-load').click();
+  assert.match(await page.getByLabel('Scenario').locator('option:checked').innerText(), /^Exercise of lesson 1\. Lossless links and credits$/);
+  assert.deepEqual(page.errors, []);
+});
+
 test('a first visit shows the start card: it starts the first lesson, and is not shown again', async () => {
   const page = await openPage(browser, server.url);
   const card = page.getByTestId('start-card');
