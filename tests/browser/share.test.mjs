@@ -124,6 +124,16 @@ test('save the scenario as JSON and open it again; a bad file is refused', async
   assert.match(await fresh.getByLabel('Scenario').locator('option:checked').innerText(), /^Opened: ibcc-\d+\.json$/);
   assert.match(await fresh.getByTestId('scenario-line').innerText(), /Input-output-triggered marking, output threshold 4/);
 
+  // Flows with no group are named in Results as in the plot's legend, not left blank.
+  const ungrouped = JSON.parse(json);
+  for (const f of ungrouped.flows) f.group = '';
+  await writeFile(file, JSON.stringify(ungrouped));
+  await fresh.getByTestId('share-open').click();
+  await fresh.getByTestId('open-json').setInputFiles(file);
+  await fresh.getByTestId('step').click();
+  await openTab(fresh, 'results');
+  assert.equal((await fresh.getByTestId('group-').locator('th').innerText()).trim(), 'flows without a group');
+
   await writeFile(file, json.replace('"switch"', '"swtich"').slice(0, 200));
   await fresh.getByTestId('share-open').click();
   await fresh.getByTestId('open-json').setInputFiles(file);

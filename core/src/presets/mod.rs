@@ -376,8 +376,9 @@ pub const PRESETS: &[Preset] = &[
         source: "IFIP'21",
         figure: "PFT (IFIP'21) on INFOCOM'03 Fig. 2.",
         description: "Proactive Flow Throttling at every NIC (average threshold, fixed interval) and no other \
-                      congestion control, on the Fig. 2 network (L=5, R=1). Run with --baseline for the control \
-                      factor FC; compare detection and throttling strategies in the pft block.",
+                      congestion control, on the Fig. 2 network (L=5, R=1). For the control factor FC, compare it \
+                      with PFT off in the A/B view (ibcc run --baseline on the command line); the detection and \
+                      throttling strategies are in Settings, under 'PFT and Annex A10'.",
         paper_reports:
             "FC above 1 for most strategies (2.58 for AT-RI on the paper's testbed). A NIC sees only its own \
                         link's credits, so it reacts once congestion has spread back to it.",
@@ -460,10 +461,11 @@ pub const PRESETS: &[Preset] = &[
         title: "A hot spot in a fat tree",
         source: "",
         figure: "A hot spot in a k=4 fat tree, no congestion control.",
-        description: "The 8 hosts of pods 1-3 but one send to h0; the last host sends to h1, next to h0 on the same \
-                      edge switch. Congestion spreads up the tree from h0's link and the victim, whose own path is \
-                      idle, is caught in it. Compare pft-fattree4-hotspot and a10-fattree4-hotspot.",
-        paper_reports: "(Not a paper figure.) The root link h0's edge port is saturated; the victim gets little.",
+        description: "The hosts of pods 1-3 send to h0, all but h4, which sends to h6 on its own pod's other edge \
+                      switch (the victim). Their flows meet at the core switch c0, whose link down to pod 0 is the \
+                      root; congestion spreads back up from it, and the victim, whose own path is idle, is caught \
+                      in it. Compare pft-fattree4-hotspot and a10-fattree4-hotspot.",
+        paper_reports: "(Not a paper figure.) The root, c0's link down to pod 0, is saturated; the victim gets little.",
         reported: &[],
         build: || fattree_hotspot(None, None),
     },
@@ -473,7 +475,7 @@ pub const PRESETS: &[Preset] = &[
         source: "IFIP'21",
         figure: "PFT on a hot spot in a k=4 fat tree.",
         description: "fattree4-hotspot with Proactive Flow Throttling (average threshold, fixed interval) at every \
-                      NIC. Run with --baseline for FC.",
+                      NIC. For FC, compare it with PFT off in the A/B view (ibcc run --baseline on the command line).",
         paper_reports: "The PFT paper's setting is a fat tree with GPCNeT congestors; FC above 1 for most strategies.",
         reported: &[],
         build: || {

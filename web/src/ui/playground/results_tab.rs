@@ -57,7 +57,8 @@ pub fn ResultsTable() -> Html {
                 <tbody>
                     for g in &r.groups {
                         <tr data-testid={format!("group-{}", g.name)}>
-                            <th scope="row">{ &g.name }</th>
+                            // Flows with no group have a name here too, the plot's legend's.
+                            <th scope="row">{ if g.name.is_empty() { ibcc_view::names::UNGROUPED } else { &g.name } }</th>
                             <td>{ g.flows }</td>
                             <td>{ format!("{:.1}%", 100.0 * g.throughput_fraction) }</td>
                             <td>{ format!("{:.3}", g.jain_index) }</td>
