@@ -173,31 +173,25 @@ fn ours(net: &Path, engine: &str, args: &[&str], lanes: bool) -> (String, String
     assert!(out.status.success(), "ibcc fabric route {}: {said}", net.display());
     let configured = if said.contains("falls back to minhop") { "minhop" } else { engine };
     let mut tables = String::from_utf8(out.stdout).unwrap();
-    if configured == "ftree" {
-        let order = net.with_extension("ca-order");
+    // What the engine writes besides its tables: ftree's compute-node order, dfsssp's lanes.
+    let written = |option: &str| {
+        let file = net.with_extension(&option[2..]);
         let out = Command::new(env!("CARGO_BIN_EXE_ibcc"))
             .args(["fabric", "route"])
             .arg(net)
-            .args(["--engine", engine, "--ca-order"])
-            .arg(&order)
+            .args(["--engine", engine, option])
+            .arg(&file)
             .args(args)
             .output()
             .unwrap();
-        assert!(out.status.success());
-        tables += &std::fs::read_to_string(order).unwrap();
+        assert!(out.status.success(), "ibcc fabric route {option}");
+        std::fs::read_to_string(file).unwrap()
+    };
+    if configured == "ftree" {
+        tables += &written("--ca-order");
     }
     if configured == "dfsssp" {
-        let vls = net.with_extension("vls");
-        let out = Command::new(env!("CARGO_BIN_EXE_ibcc"))
-            .args(["fabric", "route"])
-            .arg(net)
-            .args(["--engine", engine, "--vl-table"])
-            .arg(&vls)
-            .args(args)
-            .output()
-            .unwrap();
-        assert!(out.status.success());
-        tables += &lane_lines(std::fs::read_to_string(vls).unwrap().lines(), lanes);
+        tables += &lane_lines(written("--vl-table").lines(), lanes);
     }
     (tables, configured.to_owned())
 }
