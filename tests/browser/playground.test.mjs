@@ -3,6 +3,7 @@
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { serveDist, closePages, launchBrowser, openPage, screenshot, openTab, pause, simMs, waitSim, nodeAt } from './harness.mjs';
 
 let server, browser;
@@ -332,5 +333,27 @@ test('a run that deadlocks stops and says so, naming the cycle', async () => {
   const [width, viewport] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
   assert.ok(width <= viewport, `no sideways overflow: ${width} > ${viewport}`);
   await screenshot(page, 'deadlock');
+  assert.deepEqual(page.errors, []);
+});
+
+// The same ring routed by OpenSM's dfsssp on two data VLs (the link above, edited as a file would be): the routes
+// are the same shortest paths, but dfsssp moves those that close the credit loop to the second lane and each
+// flow's SL sends its packets there, so in the page too the run goes on to its end and every flow moves.
+test('the same ring under dfsssp on two virtual lanes runs to its end, with no deadlock', async () => {
+  const link = (await readFile(new URL('../golden/link-deadlock.txt', import.meta.url), 'utf8')).trim();
+  const shared = JSON.parse(inflateRawSync(Buffer.from(link.slice(2), 'base64url')).toString('utf8'));
+  shared.scenario.routing = { engine: 'dfsssp' };
+  shared.scenario.virtual_lanes = { data_vls: 2 };
+  const dfsssp = `1.${deflateRawSync(Buffer.from(JSON.stringify(shared))).toString('base64url')}`;
+  const page = await openPage(browser, `${server.url}#s=${dfsssp}`);
+  await page.getByLabel('Speed').selectOption({ label: 'as fast as possible' });
+  await page.getByRole('button', { name: 'Run' }).click();
+  const end = parseFloat((await page.locator('.clock .end').innerText()).replace('/', ''));
+  await waitSim(page, end);
+  assert.equal(await page.getByTestId('deadlock').count(), 0, 'no deadlock');
+  await openTab(page, 'results');
+  const text = await page.getByTestId('results-table').innerText();
+  const shares = [...text.matchAll(/(\d+\.\d)%/g)].map((m) => parseFloat(m[1]));
+  assert.ok(shares.length > 0 && shares.some((v) => v > 10), `flows move: ${text.slice(0, 300)}`);
   assert.deepEqual(page.errors, []);
 });
