@@ -125,7 +125,7 @@ fn check_source(element: impl Fn() -> Element, s: &Source) -> Result<(), Scenari
         return Err(err(
             element(),
             "source.window_packets",
-            Problem::Inconsistent("a hybrid source needs a largest window (window_packets)"),
+            Problem::Inconsistent("a hybrid source needs a largest window"),
         ));
     }
     // At least 1/65536: InfiniBand-style IPD tables stay exact, and rate gaps stay far inside integer time.
@@ -357,10 +357,14 @@ impl Scenario {
             ));
         }
         if me.from_ns >= self.duration_ns {
-            return Err(err(top(), "measure.from_ns", Problem::OutOfRange("before the end of the run (duration_ns)")));
+            return Err(err(top(), "measure.from_ns", Problem::OutOfRange("before the end of the run")));
         }
         if me.to_ns.is_some_and(|t| t <= me.from_ns) {
-            return Err(err(top(), "measure.to_ns", Problem::OutOfRange("after measure.from_ns, or null")));
+            return Err(err(
+                top(),
+                "measure.to_ns",
+                Problem::OutOfRange("after the measured interval's start, or none (to the end)"),
+            ));
         }
         if me.sample_ns == Some(0) {
             return Err(err(top(), "measure.sample_ns", Problem::OutOfRange("greater than 0, or null")));
@@ -598,7 +602,11 @@ impl Scenario {
                 limit(el(), "stop_ns", LIMITS.duration_ns, stop)?;
             }
             if f.stop_ns.is_some_and(|stop| stop <= f.start_ns) {
-                return Err(err(el(), "stop_ns", Problem::OutOfRange("after start_ns, or null")));
+                return Err(err(
+                    el(),
+                    "stop_ns",
+                    Problem::OutOfRange("after the flow's start, or none (it never stops)"),
+                ));
             }
             if let Traffic::OnOff { mean_on_ns, mean_off_ns } = f.traffic {
                 limit(el(), "traffic.mean_on_ns", LIMITS.duration_ns, mean_on_ns)?;
