@@ -67,7 +67,7 @@ impl Layers {
     }
 
     fn index(&self, lid: u16) -> Option<usize> {
-        self.lids.binary_search_by_key(&lid.swap_bytes(), |l| l.swap_bytes()).ok()
+        position(&self.lids, lid)
     }
 
     /// The table as OpenSM's debug log prints it (`vltable_print`), one line per pair, after a summary.
@@ -327,7 +327,7 @@ pub fn layer(f: &Fabric, a: &Addressing, lfts: &Lfts, order: &[PortRef], availab
     }
     sort_by_u64(&mut lids, |l| u64::from(l.swap_bytes()));
     let n = lids.len();
-    let index = |lid: u16| lids.binary_search_by_key(&lid.swap_bytes(), |l| l.swap_bytes()).expect("an end-port LID");
+    let index = |lid: u16| position(&lids, lid).expect("an end-port LID");
     let mut vls = alloc::vec![0u8; n * n];
     let lanes = usize::from(available);
     let mut routes = alloc::vec![0u64; lanes];
@@ -387,6 +387,11 @@ pub fn layer(f: &Fabric, a: &Addressing, lfts: &Lfts, order: &[PortRef], availab
     let routes_before = routes.clone();
     let split = balance(&mut vls, n, &mut routes, needed, available);
     Ok(Layers { lids, vls, available, needed, split, routes_before })
+}
+
+/// Where `lid` is in `lids`, sorted as OpenSM sorts network-order LIDs (ascending byte-swapped).
+fn position(lids: &[u16], lid: u16) -> Option<usize> {
+    lids.binary_search_by_key(&lid.swap_bytes(), |l| l.swap_bytes()).ok()
 }
 
 fn pair(slid: u16, dlid: u16) -> u32 {

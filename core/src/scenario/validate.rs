@@ -545,26 +545,29 @@ impl Scenario {
             served &= mask(l);
         }
         for (i, (f, cf)) in self.flows.iter().zip(flows).enumerate() {
-            if served & (1 << self.vl_of_sl(cf.sl)) == 0 && routed_sls {
-                return Err(err(
+            if served & (1 << self.vl_of_sl(cf.sl)) != 0 {
+                continue;
+            }
+            return Err(if routed_sls {
+                // The SL is dfsssp's, not the flow's own: name the tables, not the field the user was told to omit.
+                err(
                     Element::Scenario,
                     "virtual_lanes.arbitration",
                     Problem::Inconsistent(
                         "dfsssp puts a flow's route on a VL with no entry of non-zero weight in an arbitration table \
                          (virtual_lanes.arbitration or a link's vl_arbitration), so it would never be sent",
                     ),
-                ));
-            }
-            if served & (1 << self.vl_of_sl(cf.sl)) == 0 {
-                return Err(err(
+                )
+            } else {
+                err(
                     flow_element(i, f),
                     "sl",
                     Problem::Inconsistent(
                         "its VL has no entry of non-zero weight in an arbitration table (virtual_lanes.arbitration \
                          or a link's vl_arbitration), so it would never be sent",
                     ),
-                ));
-            }
+                )
+            });
         }
         Ok(())
     }
