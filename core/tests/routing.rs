@@ -64,6 +64,7 @@ fn updn_roots_must_be_switches_of_the_network() {
         s.routing.roots = roots.into_iter().map(String::from).collect();
         let e = s.validate().unwrap_err().to_string();
         assert!(e.contains("routing.roots") && e.contains(says), "{e}");
+        assert_eq!(s.check().unwrap_err().to_string(), e, "the page's check without routing says the same");
     }
     s.routing.engine = RoutingEngine::Minhop;
     s.routing.roots = vec!["c0".into()];
@@ -98,6 +99,35 @@ fn each_part_of_a_network_is_routed_on_its_own() {
     s.flows.push(Flow::new("f3", "h1", "h4"));
     let e = s.validate().unwrap_err().to_string();
     assert!(e.contains("f3") && e.contains("reach"), "{e}");
+    assert_eq!(s.check().unwrap_err().to_string(), e, "the page's check without routing says the same");
+}
+
+/// The page checks each edit without routing (`Scenario::check`) and its worker routes: a scenario that routes is
+/// never refused by the check, under any engine, on the presets and on imported fabrics.
+#[test]
+fn the_check_without_routing_accepts_what_routing_accepts() {
+    let mut scenarios: Vec<Scenario> = PRESETS.iter().map(|p| p.scenario()).collect();
+    scenarios.push(ring_of_six());
+    for file in ["X5.topofile", "ibtopotool-1.topo"] {
+        let text = std::fs::read_to_string(format!("{}/tests/fabrics/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        let mut s = ibcc_core::scenario::scenario_of(file, &text, 1_000_000).unwrap();
+        let hosts: Vec<String> =
+            s.nodes.iter().filter(|n| n.kind == ibcc_core::scenario::NodeKind::Host).map(|n| n.id.clone()).collect();
+        s.flows.push(ibcc_core::scenario::Flow::new("f", &hosts[0], &hosts[hosts.len() - 1]));
+        scenarios.push(s);
+    }
+    let mut checked = 0;
+    for s in &scenarios {
+        for engine in RoutingEngine::ALL {
+            let mut s = with_vls(s.clone(), 4);
+            s.routing.engine = engine;
+            if s.validate().is_ok() {
+                s.check().unwrap_or_else(|e| panic!("{} under {engine:?}: {e}", s.name));
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= scenarios.len() * 5, "most of them route under every engine ({checked})");
 }
 
 /// ftree takes the fat-tree presets for fat trees (no fallback), and spreads a shift over the core: on the k=4 tree,
@@ -255,30 +285,4 @@ fn dfsssp_spreads_routes_over_spare_lanes_from_the_seed() {
     s.routing.engine = RoutingEngine::Minhop;
     let e = s.validate().unwrap_err().to_string();
     assert!(e.contains("spare_lanes"), "{e}");
-}
-
-/// The page's worker runs with routes the page made (`Scenario::routes`, `Simulation::with_routes`), so it carries no
-/// routing engine: the run must be the same, exactly, and routes of another network are refused.
-#[test]
-fn routes_made_beforehand_run_the_same() {
-    use ibcc_core::sim::Run;
-    let mut scenarios: Vec<Scenario> = PRESETS.iter().map(|p| p.scenario()).collect();
-    scenarios.extend((1..=12).map(common::random_scenario));
-    // dfsssp's SLs travel with the routes.
-    let mut ring = with_vls(ring_of_six(), 4);
-    (ring.routing.engine, ring.source.window_packets) = (RoutingEngine::Dfsssp, None);
-    scenarios.push(ring);
-    for s in &scenarios {
-        let Ok(routes) = s.routes() else { continue };
-        let (mut here, mut given) = (Run::new(s).unwrap(), Run::with_routes(s, &routes).unwrap());
-        let t = s.duration_ns.min(2_000_000) * 1000;
-        here.run_until(t);
-        given.run_until(t);
-        assert_eq!(here.results(), given.results(), "{}", s.name);
-        assert_eq!(here.sim.routing_notes(), given.sim.routing_notes(), "{}", s.name);
-    }
-    let fat = ibcc_core::presets::find("fattree4-hotspot").unwrap().scenario();
-    let two = ibcc_core::presets::find("infocom03-fig2").unwrap().scenario();
-    let e = Run::with_routes(&two, &fat.routes().unwrap()).unwrap_err().to_string();
-    assert!(e.contains("another network's"), "{e}");
 }

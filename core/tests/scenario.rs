@@ -279,6 +279,11 @@ fn each_bad_element_is_named() {
     for (i, (mutate, element, field, problem)) in cases.into_iter().enumerate() {
         let mut v = base();
         mutate(&mut v);
+        // The page's check without routing refuses it the same way (none of these is the routing engine's verdict).
+        if let Ok(s) = Scenario::from_json(&v.to_string()) {
+            let c = s.check().expect_err(&format!("case {i}: check() must refuse it too"));
+            assert_eq!((&c.element, c.field), (&element, field), "case {i}: {c}");
+        }
         let e = refuse(v);
         assert_eq!((&e.element, e.field), (&element, field), "case {i}: {e}");
         assert!(problem(&e.problem), "case {i}: {e}");

@@ -125,7 +125,7 @@ mod tests {
         s.duration_ns = 3_000_000;
         s.measure.from_ns = 0;
         s.measure.to_ns = None;
-        let mut run = Session::new(&s, &s.routes().unwrap(), Vec::new()).unwrap();
+        let mut run = Session::new(&s, Vec::new()).unwrap();
         run.advance(u64::MAX, || true);
         let f = run.frame();
         let link = s.links.iter().position(|l| (l.a == "B" && l.b == "BC") || (l.a == "BC" && l.b == "B")).unwrap();

@@ -316,7 +316,7 @@ mod tests {
             if vls == 1 {
                 s.virtual_lanes = None;
             }
-            let mut run = crate::session::Session::new(&s, &s.routes().unwrap(), Vec::new()).unwrap();
+            let mut run = crate::session::Session::new(&s, Vec::new()).unwrap();
             run.advance(55_000_000_000, || true);
             let f = run.frame();
             let channel = |a: &str, b: &str| {

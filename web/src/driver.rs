@@ -6,7 +6,7 @@
 //! tested natively; `bin/worker.rs` wraps it in a web worker.
 
 use crate::session::{Frame, PaperNumber, Session};
-use ibcc_core::scenario::{Routes, Scenario};
+use ibcc_core::scenario::Scenario;
 use ibcc_core::sim::{Measurement, NeedsRestart};
 use ibcc_view::names::PlotKind;
 use ibcc_view::plot::Curve;
@@ -117,8 +117,8 @@ pub struct Driver {
 impl Driver {
     /// A new run of `s` at time 0, paused, with `papers`' numbers beside its own. `checkpoints: false` keeps none
     /// (a run that only plays forward).
-    pub fn new(s: &Scenario, routes: &Routes, checkpoints: bool, papers: Vec<PaperNumber>) -> Result<Self, String> {
-        let run = Session::new(s, routes, papers).map_err(|e| e.to_string())?;
+    pub fn new(s: &Scenario, checkpoints: bool, papers: Vec<PaperNumber>) -> Result<Self, String> {
+        let run = Session::new(s, papers).map_err(|e| e.to_string())?;
         let mut d = Self {
             run,
             checkpoints: Vec::new(),
@@ -425,13 +425,13 @@ mod tests {
     #[test]
     fn seeking_back_gives_exactly_what_a_direct_run_gives() {
         let s = fig2(10);
-        let mut direct = Driver::new(&s, &s.routes().unwrap(), true, Vec::new()).unwrap();
+        let mut direct = Driver::new(&s, true, Vec::new()).unwrap();
         direct.seek(3_300_000_000, None);
         until_idle(&mut direct);
         assert_eq!(direct.now_ps(), 3_300_000_000);
         let want = direct.frame(0.0);
 
-        let mut d = Driver::new(&s, &s.routes().unwrap(), true, Vec::new()).unwrap();
+        let mut d = Driver::new(&s, true, Vec::new()).unwrap();
         d.seek(8_000_000_000, None);
         until_idle(&mut d);
         assert!(d.checkpoints() > 4, "checkpoints on the way: {}", d.checkpoints());
@@ -452,7 +452,7 @@ mod tests {
     fn a_scrub_ends_where_it_is_let_go() {
         // A drag along the timeline: seeks one after another, each interrupting the last part-way.
         let s = fig2(10);
-        let mut d = Driver::new(&s, &s.routes().unwrap(), true, Vec::new()).unwrap();
+        let mut d = Driver::new(&s, true, Vec::new()).unwrap();
         d.play(None, 0.0);
         until_idle(&mut d);
         let c = clock();
@@ -470,7 +470,7 @@ mod tests {
     #[test]
     fn pause_or_play_during_a_seek_keep_its_target() {
         let s = fig2(10);
-        let mut d = Driver::new(&s, &s.routes().unwrap(), true, Vec::new()).unwrap();
+        let mut d = Driver::new(&s, true, Vec::new()).unwrap();
         d.seek(8_000_000_000, None);
         until_idle(&mut d);
         let c = clock();
@@ -500,7 +500,7 @@ mod tests {
         marked.marking.policy = MarkingPolicy::Naive;
         marked.source.response = ibcc_core::scenario::Response::None;
 
-        let mut d = Driver::new(&s, &s.routes().unwrap(), true, Vec::new()).unwrap();
+        let mut d = Driver::new(&s, true, Vec::new()).unwrap();
         d.seek(2_000_000_000, None);
         until_idle(&mut d);
         d.retune(&marked).unwrap();
@@ -528,7 +528,7 @@ mod tests {
     #[test]
     fn playing_at_a_speed_follows_the_wall_clock_and_stops_at_the_end() {
         let s = fig2(2);
-        let mut d = Driver::new(&s, &s.routes().unwrap(), false, Vec::new()).unwrap();
+        let mut d = Driver::new(&s, false, Vec::new()).unwrap();
         assert_eq!(d.checkpoints(), 0);
         // 1 ms/s: 100 ms of wall time is 0.1 ms simulated.
         d.play(Some(1_000_000_000), 0.0);
@@ -550,7 +550,7 @@ mod tests {
     #[test]
     fn curves_come_when_due_and_whenever_the_run_stops() {
         let s = fig2(2);
-        let mut d = Driver::new(&s, &s.routes().unwrap(), true, Vec::new()).unwrap();
+        let mut d = Driver::new(&s, true, Vec::new()).unwrap();
         assert!(d.frame(0.0).curves.is_some(), "the first frame has them");
         assert!(d.frame(10.0).curves.is_none(), "paused, nothing changed");
         d.play(Some(1_000_000_000), 10.0);

@@ -41,7 +41,7 @@ fn fresh_id(taken: impl Fn(&str) -> bool, prefix: &str) -> String {
 pub fn checked(s: &Scenario, change: impl FnOnce(&mut Scenario)) -> Result<Scenario, Refused> {
     let mut next = s.clone();
     change(&mut next);
-    next.validate().map_err(|e| Refused(e.to_string()))?;
+    next.check().map_err(|e| Refused(e.to_string()))?;
     Ok(next)
 }
 

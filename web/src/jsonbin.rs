@@ -365,17 +365,12 @@ mod tests {
             to_ns: None,
         };
         for msg in [
-            ToWorker::Load {
-                run: 2,
-                scenario: Box::new(s.clone()),
-                routes: Ok(Box::new(s.routes().unwrap())),
-                checkpoints: true,
-                papers: vec![],
-            },
+            ToWorker::Load { run: 2, scenario: Box::new(s.clone()), checkpoints: true, papers: vec![] },
             ToWorker::Pause,
             ToWorker::Seek { to_ps: 7, then: None },
             ToWorker::Measure { id: 3, measurement: m },
-            ToWorker::Bench { scenarios: vec![(String::from("x"), s.clone(), s.routes().unwrap())] },
+            ToWorker::Bench { scenarios: vec![(String::from("x"), s.clone())] },
+            ToWorker::RoutingBench,
         ] {
             assert_eq!(from_bytes::<ToWorker>(&msg.to_bytes()).unwrap(), msg);
         }

@@ -153,7 +153,7 @@ fn every_lesson_s_claims_hold_on_the_page_s_own_run() {
             let claims: Claims = serde_json::from_value(v.clone()).unwrap_or_else(|e| panic!("{at}: claims: {e}"));
             let ms = moment_ms(lesson, k).unwrap_or_else(|| panic!("{at}: claims need a moment (run_to_ms)"));
             let (s, _, _) = lesson.scenario_at(k).unwrap();
-            let mut run = Session::new(&s, &s.routes().unwrap(), Vec::new()).unwrap();
+            let mut run = Session::new(&s, Vec::new()).unwrap();
             run.advance((ms * 1e9) as u64, || true);
             if let Err(e) = check(&s, &run.frame(), &claims) {
                 panic!("{at} at {ms} ms: {e}");

@@ -7,7 +7,7 @@
 
 use crate::driver::{Driver, FrameMsg, Speed};
 use crate::session::PaperNumber;
-use ibcc_core::scenario::{Routes, Scenario};
+use ibcc_core::scenario::Scenario;
 use ibcc_core::sim::{Measurement, Report, Results, Simulation};
 use ibcc_view::names::PlotKind;
 use serde::{Deserialize, Serialize};
@@ -19,9 +19,9 @@ pub enum ToWorker {
     /// every reply about it carries the name, so the page can drop what a run it replaced still sent.
     Load {
         run: u32,
+        /// The worker routes it: routing a large fabric takes longer than a frame, so the page carries no routing
+        /// engine and only checks what it can without one (`Scenario::check`).
         scenario: Box<Scenario>,
-        /// Its routes, made by the page (`Scenario::routes`; the worker carries no routing engine), or why not.
-        routes: Result<Box<Routes>, String>,
         checkpoints: bool,
         /// The paper's numbers to set beside the run's (`session::paper_numbers`).
         papers: Vec<PaperNumber>,
@@ -54,16 +54,17 @@ pub enum ToWorker {
     Sweep {
         id: u64,
         scenario: Box<Scenario>,
-        routes: Result<Box<Routes>, String>,
     },
     /// The fingerprints of these runs (`crate::selftest`; the page sends `presets::golden_runs`), by name.
     Fingerprints {
-        runs: Vec<(String, Scenario, Routes)>,
+        runs: Vec<(String, Scenario)>,
     },
     /// The benchmark's scenarios (`crate::selftest`; the page sends `presets::bench_scenarios`), by name.
     Bench {
-        scenarios: Vec<(String, Scenario, Routes)>,
+        scenarios: Vec<(String, Scenario)>,
     },
+    /// Time OpenSM's engines (`crate::selftest::routing`).
+    RoutingBench,
 }
 
 /// From the worker to the page.
@@ -100,6 +101,9 @@ pub enum FromWorker {
     /// The benchmark's runs (`crate::selftest`).
     Benched {
         rows: Vec<crate::selftest::BenchRow>,
+    },
+    RoutingBenched {
+        rows: Vec<crate::selftest::RoutingRow>,
     },
 }
 
@@ -159,10 +163,10 @@ impl Worker {
         let run = self.run;
         let mut out = Vec::new();
         match msg {
-            ToWorker::Load { run, scenario, routes, checkpoints, papers } => {
+            ToWorker::Load { run, scenario, checkpoints, papers } => {
                 self.run = run;
                 self.ready = true;
-                match routes.and_then(|r| Driver::new(&scenario, &r, checkpoints, papers)) {
+                match Driver::new(&scenario, checkpoints, papers) {
                     Ok(d) => self.driver = Some(d),
                     Err(error) => {
                         self.driver = None;
@@ -172,8 +176,8 @@ impl Worker {
             }
             ToWorker::Unload => self.driver = None,
             ToWorker::Ack => self.ready = true,
-            ToWorker::Sweep { id, scenario, routes } => {
-                let sim = routes.and_then(|r| Simulation::with_routes(&scenario, &r).map_err(|e| e.to_string()));
+            ToWorker::Sweep { id, scenario } => {
+                let sim = Simulation::new(&scenario).map_err(|e| e.to_string());
                 let results = sim.map(|mut sim| {
                     let mut report = Report::new(&sim);
                     crate::session::run_to_end(&mut sim, &mut report, None);
@@ -187,6 +191,7 @@ impl Worker {
             ToWorker::Bench { scenarios } => {
                 out.push(FromWorker::Benched { rows: crate::selftest::bench(&scenarios, clock) })
             }
+            ToWorker::RoutingBench => out.push(FromWorker::RoutingBenched { rows: crate::selftest::routing(clock) }),
             ToWorker::Measure { id, .. } if self.driver.is_none() => {
                 let value = Err("there is no run to measure".to_owned());
                 out.push(FromWorker::Measured { run, id, value });
@@ -210,7 +215,8 @@ impl Worker {
                     | ToWorker::Ack
                     | ToWorker::Sweep { .. }
                     | ToWorker::Fingerprints { .. }
-                    | ToWorker::Bench { .. } => {}
+                    | ToWorker::Bench { .. }
+                    | ToWorker::RoutingBench => {}
                 }
             }
         }
@@ -249,8 +255,7 @@ mod tests {
         let s = find("infocom03-fig2").unwrap().scenario();
         let papers = crate::session::paper_numbers(&s);
         assert_eq!(papers.len(), 2, "Fig. 2's two numbers go with it");
-        let routes = Ok(Box::new(s.routes().unwrap()));
-        let m = ToWorker::Load { run: 3, scenario: Box::new(s), routes, checkpoints: true, papers };
+        let m = ToWorker::Load { run: 3, scenario: Box::new(s), checkpoints: true, papers };
         assert_eq!(ToWorker::from_bytes(&m.to_bytes()).unwrap(), m);
         let r = FromWorker::Retuned { run: 3, at_ps: 5, needs_restart: Some("why".into()) };
         assert_eq!(FromWorker::from_bytes(&r.to_bytes()).unwrap(), r);
@@ -273,14 +278,8 @@ mod tests {
         let clock = || 1000.0;
         assert!(w
             .handle(
-                &ToWorker::Load {
-                    run: 4,
-                    scenario: Box::new(s.clone()),
-                    routes: Ok(Box::new(s.routes().unwrap())),
-                    checkpoints: true,
-                    papers: Vec::new()
-                }
-                .to_bytes(),
+                &ToWorker::Load { run: 4, scenario: Box::new(s.clone()), checkpoints: true, papers: Vec::new() }
+                    .to_bytes(),
                 &|| 0.0
             )
             .is_empty());
@@ -322,23 +321,12 @@ mod tests {
         assert!(matches!(&replies[..], [FromWorker::Measured { run: 4, id: 7, value: Ok(_) }]));
         let empty = Box::new(Scenario::empty("x", 0));
         let bad = w.handle(
-            &ToWorker::Load {
-                run: 5,
-                routes: empty.routes().map(Box::new).map_err(|e| e.to_string()),
-                scenario: empty,
-                checkpoints: true,
-                papers: Vec::new(),
-            }
-            .to_bytes(),
+            &ToWorker::Load { run: 5, scenario: empty, checkpoints: true, papers: Vec::new() }.to_bytes(),
             &|| 0.0,
         );
         assert!(matches!(&bad[..], [FromWorker::LoadError { run: 5, .. }]));
         bad.iter().for_each(trip);
-        let swept = w.handle(
-            &ToWorker::Sweep { id: 9, scenario: Box::new(s.clone()), routes: Ok(Box::new(s.routes().unwrap())) }
-                .to_bytes(),
-            &|| 0.0,
-        );
+        let swept = w.handle(&ToWorker::Sweep { id: 9, scenario: Box::new(s.clone()) }.to_bytes(), &|| 0.0);
         assert!(matches!(&swept[..], [FromWorker::Swept { id: 9, results: Ok(_) }]));
         swept.iter().for_each(trip);
         let m = Measurement {
@@ -355,14 +343,7 @@ mod tests {
             matches!(&w.handle(b"nonsense", &|| 0.0)[..], [FromWorker::LoadError { error, .. }] if error.contains("cannot read"))
         );
         w.handle(
-            &ToWorker::Load {
-                run: 6,
-                routes: Ok(Box::new(s.routes().unwrap())),
-                scenario: Box::new(s),
-                checkpoints: false,
-                papers: Vec::new(),
-            }
-            .to_bytes(),
+            &ToWorker::Load { run: 6, scenario: Box::new(s), checkpoints: false, papers: Vec::new() }.to_bytes(),
             &|| 0.0,
         );
         w.handle(&ToWorker::Play { speed: None }.to_bytes(), &|| 0.0);

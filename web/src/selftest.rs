@@ -5,21 +5,22 @@
 //! - `ibcc bench`'s scenarios, each run once and timed by the worker's clock ([`bench`]), shown by the page as the
 //!   JSON lines `ibcc bench --json` prints ([`bench_lines`]; tests/browser/bench.mjs sets them side by side for
 //!   the wasm/native ratio);
-//! - routing times ([`routing_lines`]), which the page measures itself: routing is the page's work.
+//! - OpenSM's engines timed on a 648-host fabric ([`routing`], shown as [`routing_lines`]): routing is the
+//!   worker's work too (the page checks a network without routing it).
 //!
 //! The worker runs, times and digests (in the binary form its messages use anyway); writing numbers as text
 //! happens in the page, so the worker's wasm carries no JSON writer and no float formatting.
 
 use crate::session::run_to_end;
-use ibcc_core::scenario::{Routes, Scenario};
+use ibcc_core::scenario::Scenario;
 use ibcc_core::sim::{Fingerprint, Report, Simulation};
 use serde::{Deserialize, Serialize};
 
 /// Each run's fingerprint (the page sends `presets::golden_runs`).
-pub fn fingerprints(runs: &[(String, Scenario, Routes)]) -> Result<Vec<(String, u64)>, String> {
+pub fn fingerprints(runs: &[(String, Scenario)]) -> Result<Vec<(String, u64)>, String> {
     runs.iter()
-        .map(|(name, scenario, routes)| {
-            let mut sim = Simulation::with_routes(scenario, routes).map_err(|e| format!("{name}: {e}"))?;
+        .map(|(name, scenario)| {
+            let mut sim = Simulation::new(scenario).map_err(|e| format!("{name}: {e}"))?;
             let (mut report, mut fp) = (Report::new(&sim), Fingerprint::default());
             run_to_end(&mut sim, &mut report, Some(&mut fp));
             Ok((name.clone(), fp.value()))
@@ -43,10 +44,10 @@ pub struct BenchRow {
 }
 
 /// Each of `scenarios` (the page sends `presets::bench_scenarios`) run once and timed by `clock` (wall ms).
-pub fn bench(scenarios: &[(String, Scenario, Routes)], clock: &dyn Fn() -> f64) -> Vec<BenchRow> {
+pub fn bench(scenarios: &[(String, Scenario)], clock: &dyn Fn() -> f64) -> Vec<BenchRow> {
     let mut rows = Vec::new();
-    for (name, scenario, routes) in scenarios {
-        let Ok(mut sim) = Simulation::with_routes(scenario, routes) else { continue };
+    for (name, scenario) in scenarios {
+        let Ok(mut sim) = Simulation::new(scenario) else { continue };
         let mut report = Report::new(&sim);
         let t0 = clock();
         run_to_end(&mut sim, &mut report, None);
@@ -63,21 +64,37 @@ pub fn bench(scenarios: &[(String, Scenario, Routes)], clock: &dyn Fn() -> f64) 
     rows
 }
 
-/// OpenSM's engines on the 648-host two-level fat tree of 36-port switches, as the page runs them (it routes every
-/// network it simulates; the worker does not), each timed by `clock` (wall ms): the JSON lines
-/// `ibcc bench --routing --json` prints (tests/browser/bench.mjs sets them side by side).
-pub fn routing_lines(clock: &dyn Fn() -> f64) -> String {
+/// One routing engine's run, as the worker timed it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RoutingRow {
+    pub engine: String,
+    pub hosts: u64,
+    pub wall_ms: f64,
+    pub routed: bool,
+}
+
+/// OpenSM's engines on the 648-host two-level fat tree of 36-port switches, as the worker runs them before a run,
+/// each timed by `clock` (wall ms).
+pub fn routing(clock: &dyn Fn() -> f64) -> Vec<RoutingRow> {
     use ibcc_core::fabric::route::{route, Engine, Options};
     use ibcc_core::fabric::{shapes, Speed, Width};
-    let Ok(f) = shapes::two_level(36, (Width::X4, Speed::Edr)) else { return String::new() };
-    let hosts = f.nodes.iter().filter(|n| !n.is_switch()).count();
-    let mut out = String::new();
+    let Ok(f) = shapes::two_level(36, (Width::X4, Speed::Edr)) else { return Vec::new() };
+    let hosts = f.nodes.iter().filter(|n| !n.is_switch()).count() as u64;
+    let mut rows = Vec::new();
     for engine in Engine::ALL {
         let t0 = clock();
-        let routed = route(&f, &Options::new(engine));
-        let wall_s = (clock() - t0) / 1000.0;
-        let doc = serde_json::json!({ "fabric": "twolevel 36", "hosts": hosts, "engine": engine.name(),
-            "wall_s": wall_s, "routed": routed.is_ok() });
+        let routed = route(&f, &Options::new(engine)).is_ok();
+        rows.push(RoutingRow { engine: engine.name().into(), hosts, wall_ms: clock() - t0, routed });
+    }
+    rows
+}
+
+/// `rows` as the JSON lines `ibcc bench --routing --json` prints (tests/browser/bench.mjs sets them side by side).
+pub fn routing_lines(rows: &[RoutingRow]) -> String {
+    let mut out = String::new();
+    for r in rows {
+        let doc = serde_json::json!({ "fabric": "twolevel 36", "hosts": r.hosts, "engine": r.engine,
+            "wall_s": r.wall_ms / 1000.0, "routed": r.routed });
         out += &(doc.to_string() + "\n");
     }
     out
@@ -101,13 +118,7 @@ mod tests {
     #[test]
     fn the_worker_s_fingerprints_are_the_recorded_ones() {
         let want = include_str!("../../tests/golden/fingerprints.txt");
-        let runs: Vec<_> = ibcc_core::presets::golden_runs()
-            .into_iter()
-            .map(|(n, s)| {
-                let r = s.routes().unwrap();
-                (n, s, r)
-            })
-            .collect();
+        let runs: Vec<_> = ibcc_core::presets::golden_runs().into_iter().collect();
         let lines = super::fingerprints(&runs).unwrap();
         assert_eq!(super::fingerprint_lines(&lines), want);
     }
@@ -119,13 +130,8 @@ mod tests {
             tick.set(tick.get() + 10.0);
             tick.get()
         };
-        let scenarios: Vec<_> = ibcc_core::presets::bench_scenarios(1)
-            .into_iter()
-            .map(|(n, s)| {
-                let r = s.routes().unwrap();
-                (n.to_owned(), s, r)
-            })
-            .collect();
+        let scenarios: Vec<_> =
+            ibcc_core::presets::bench_scenarios(1).into_iter().map(|(n, s)| (n.to_owned(), s)).collect();
         let rows = super::bench(&scenarios, &clock);
         let lines = super::bench_lines(&rows);
         assert_eq!(lines.lines().count(), scenarios.len());

@@ -6,7 +6,7 @@
 
 use crate::congestion::{self, Meter, Tree};
 use crate::trace::Trace;
-use ibcc_core::scenario::{NodeKind, Routes, Scenario, ScenarioError};
+use ibcc_core::scenario::{NodeKind, Scenario, ScenarioError};
 use ibcc_core::sim::{Fingerprint, Measurement, NeedsRestart, Report, Results, Sampler, Simulation, Snapshot, Watched};
 use ibcc_core::time::Time;
 use ibcc_view::names::PlotKind;
@@ -105,9 +105,8 @@ pub fn same_run(a: &Scenario, b: &Scenario) -> bool {
 
 impl Session {
     /// A run of `s` at time 0, with `papers`' numbers (`paper_numbers`) set beside its own in each frame.
-    /// The routes are the page's (`Scenario::routes`): the worker carries no routing engine.
-    pub fn new(s: &Scenario, routes: &Routes, papers: Vec<PaperNumber>) -> Result<Self, ScenarioError> {
-        let sim = Simulation::with_routes(s, routes)?;
+    pub fn new(s: &Scenario, papers: Vec<PaperNumber>) -> Result<Self, ScenarioError> {
+        let sim = Simulation::new(s)?;
         let index = |id: &str| s.nodes.iter().position(|n| n.id == id).map(|i| i as u32);
         let paths = s.flows.iter().map(|f| sim.topology().path(index(&f.src)?, index(&f.dst)?)).collect();
         let report = Report::new(&sim);
@@ -262,7 +261,7 @@ mod tests {
         let mut s = find("infocom03-fig2").unwrap().scenario();
         s.duration_ns = 2_000_000;
         s.measure.from_ns = 0;
-        let mut run = Session::new(&s, &s.routes().unwrap(), paper_numbers(&s)).unwrap();
+        let mut run = Session::new(&s, paper_numbers(&s)).unwrap();
         let mut slices = 0;
         while !run.advance(u64::MAX, || {
             slices += 1;

@@ -13,10 +13,8 @@ mod fabric_block;
 mod json;
 pub use json::{from_value, pretty_json, to_value};
 mod path;
-mod routes;
 mod routing;
 pub use fabric_block::{network, scenario_of, FabricBlock};
-pub use routes::Routes;
 pub use routing::{Routing, RoutingEngine, SpareLanes};
 pub mod share_link;
 pub use path::Settings;
@@ -466,6 +464,13 @@ impl Scenario {
     pub fn from_json_validated(text: &str) -> Result<Self, ScenarioError> {
         let s = Self::from_json(text)?;
         s.validate()?;
+        Ok(s)
+    }
+
+    /// Parses and checks everything but routing ([`Scenario::check`]), as the page reads a file.
+    pub fn from_json_checked(text: &str) -> Result<Self, ScenarioError> {
+        let s = Self::from_json(text)?;
+        s.check()?;
         Ok(s)
     }
 

@@ -47,7 +47,8 @@ impl Scenario {
         }
         let next: Scenario = from_value(&v).map_err(|e| format!("settings {}: {e}", paths.join(", ")))?;
         let next = next.with_companions(self);
-        next.validate().map_err(|e| e.to_string())?;
+        // All but routing, which the run does (the page checks each edit this way, off its worker).
+        next.check().map_err(|e| e.to_string())?;
         Ok(next)
     }
 }

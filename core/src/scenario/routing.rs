@@ -167,6 +167,13 @@ fn routing_error(field: &'static str, problem: Problem) -> ScenarioError {
     ScenarioError { element: Element::Scenario, field, problem }
 }
 
+fn too_many_ports(id: &str, links: usize) -> ScenarioError {
+    routing_error(
+        "routing.engine",
+        Problem::Routing(format!("{id} has {links} links; an InfiniBand switch has at most 254 ports")),
+    )
+}
+
 /// The network as a fabric, with each node's links in order as its ports 1, 2, ...
 fn as_fabric(kinds: &[NodeKind], ids: &[&str], links: &[(NodeId, NodeId)]) -> Result<Fabric, ScenarioError> {
     let mut ports = alloc::vec![0usize; kinds.len()];
@@ -177,15 +184,8 @@ fn as_fabric(kinds: &[NodeKind], ids: &[&str], links: &[(NodeId, NodeId)]) -> Re
     let (mut next_ca, mut next_switch) = (0x10_0000u64, 0x20_0000u64);
     let mut nodes = Vec::with_capacity(kinds.len());
     for (i, &kind) in kinds.iter().enumerate() {
-        let n = u8::try_from(ports[i].max(1)).ok().filter(|&p| p < 255).ok_or_else(|| {
-            routing_error(
-                "routing.engine",
-                Problem::Routing(format!(
-                    "{} has {} links; an InfiniBand switch has at most 254 ports",
-                    ids[i], ports[i]
-                )),
-            )
-        })?;
+        let n =
+            u8::try_from(ports[i].max(1)).ok().filter(|&p| p < 255).ok_or_else(|| too_many_ports(ids[i], ports[i]))?;
         let (node_kind, port_guids) = match kind {
             NodeKind::Switch => {
                 next_switch += 1;
@@ -227,26 +227,20 @@ fn as_fabric(kinds: &[NodeKind], ids: &[&str], links: &[(NodeId, NodeId)]) -> Re
 }
 
 impl Routing {
-    /// The tables of an OpenSM engine for this network, or `None` for the playground's own routing. Each connected
-    /// part of the network is its own subnet, with its subnet manager on its first node: a network drawn by hand
-    /// may have parts not yet linked (their hosts cannot reach each other, as before).
-    pub(crate) fn tables(
+    /// What can be checked without routing: roots and spare lanes only with the engines that read them, roots that
+    /// are switches of the network, and no node with more links than a switch has ports. Returns the roots' nodes.
+    pub(crate) fn check(
         &self,
         kinds: &[NodeKind],
         ids: &[&str],
         links: &[(NodeId, NodeId)],
-        fabric: Option<&Fabric>,
-        vls: u8,
-    ) -> Result<Option<Tables>, ScenarioError> {
-        let Some(engine) = self.engine.opensm() else {
-            if !self.roots.is_empty() {
-                return Err(routing_error("routing.roots", Problem::Inconsistent("roots are updn's")));
-            }
-            if !self.spare_lanes.is_default() {
-                return Err(routing_error("routing.spare_lanes", Problem::Inconsistent("spare lanes are dfsssp's")));
-            }
-            return Ok(None);
-        };
+    ) -> Result<Vec<usize>, ScenarioError> {
+        if !self.roots.is_empty() && self.engine != RoutingEngine::Updn {
+            return Err(routing_error("routing.roots", Problem::Inconsistent("roots are updn's")));
+        }
+        if !self.spare_lanes.is_default() && self.engine != RoutingEngine::Dfsssp {
+            return Err(routing_error("routing.spare_lanes", Problem::Inconsistent("spare lanes are dfsssp's")));
+        }
         let mut root_nodes = Vec::with_capacity(self.roots.len());
         for r in &self.roots {
             let i = ids
@@ -258,12 +252,32 @@ impl Routing {
             }
             root_nodes.push(i);
         }
-        if !root_nodes.is_empty() && engine != Engine::Updn {
-            return Err(routing_error("routing.roots", Problem::Inconsistent("roots are updn's")));
+        if self.engine.opensm().is_some() {
+            let mut ports = alloc::vec![0usize; kinds.len()];
+            for &(a, b) in links {
+                ports[a as usize] += 1;
+                ports[b as usize] += 1;
+            }
+            if let Some(i) = ports.iter().position(|&p| p > 254) {
+                return Err(too_many_ports(ids[i], ports[i]));
+            }
         }
-        if !self.spare_lanes.is_default() && engine != Engine::Dfsssp {
-            return Err(routing_error("routing.spare_lanes", Problem::Inconsistent("spare lanes are dfsssp's")));
-        }
+        Ok(root_nodes)
+    }
+
+    /// The tables of an OpenSM engine for this network, or `None` for the playground's own routing. Each connected
+    /// part of the network is its own subnet, with its subnet manager on its first node: a network drawn by hand
+    /// may have parts not yet linked (their hosts cannot reach each other, as before).
+    pub(crate) fn tables(
+        &self,
+        kinds: &[NodeKind],
+        ids: &[&str],
+        links: &[(NodeId, NodeId)],
+        fabric: Option<&Fabric>,
+        vls: u8,
+    ) -> Result<Option<Tables>, ScenarioError> {
+        let root_nodes = self.check(kinds, ids, links)?;
+        let Some(engine) = self.engine.opensm() else { return Ok(None) };
         let n = kinds.len();
         let mut tables = Tables { parts: Vec::new(), at: alloc::vec![None; n], notes: Vec::new() };
         if let Some(f) = fabric {
@@ -319,30 +333,41 @@ impl Routing {
     }
 }
 
-/// The network's connected parts, each its nodes in order, in the order of their first nodes.
-fn parts(n: usize, links: &[(NodeId, NodeId)]) -> Vec<Vec<usize>> {
+/// Each node's connected part (numbered in the order of their first nodes).
+pub(crate) fn part_of(n: usize, links: &[(NodeId, NodeId)]) -> Vec<usize> {
     let mut neighbours = alloc::vec![Vec::new(); n];
     for &(a, b) in links {
         neighbours[a as usize].push(b as usize);
         neighbours[b as usize].push(a as usize);
     }
     let mut part_of = alloc::vec![usize::MAX; n];
-    let mut parts: Vec<Vec<usize>> = Vec::new();
+    let mut parts = 0;
     for first in 0..n {
         if part_of[first] == usize::MAX {
-            part_of[first] = parts.len();
+            part_of[first] = parts;
             let mut stack = alloc::vec![first];
             while let Some(at) = stack.pop() {
                 for &next in &neighbours[at] {
                     if part_of[next] == usize::MAX {
-                        part_of[next] = parts.len();
+                        part_of[next] = parts;
                         stack.push(next);
                     }
                 }
             }
+            parts += 1;
+        }
+    }
+    part_of
+}
+
+/// The network's connected parts, each its nodes in order, in the order of their first nodes.
+fn parts(n: usize, links: &[(NodeId, NodeId)]) -> Vec<Vec<usize>> {
+    let mut parts: Vec<Vec<usize>> = Vec::new();
+    for (node, part) in part_of(n, links).into_iter().enumerate() {
+        if part == parts.len() {
             parts.push(Vec::new());
         }
-        parts[part_of[first]].push(first);
+        parts[part].push(node);
     }
     parts
 }

@@ -161,11 +161,12 @@ pub fn decode(link: &str) -> Result<Shared, ShareLinkError> {
 }
 
 /// What a link's JSON value holds, checked: the scenario gets the companion settings it lacks (as any edit does:
-/// `Scenario::with_companions`) and goes through the same validation as a file.
+/// `Scenario::with_companions`) and goes through the same checks as a file the page opens (`Scenario::check`: all
+/// but the routing engine's verdict, which the run gives).
 pub fn shared_of(value: &serde_json::Value) -> Result<Shared, ShareLinkError> {
     let mut shared: Shared = super::from_value(value).map_err(ShareLinkError::Json)?;
     shared.scenario = shared.scenario.clone().with_companions(&shared.scenario);
-    shared.scenario.validate().map_err(ShareLinkError::Scenario)?;
+    shared.scenario.check().map_err(ShareLinkError::Scenario)?;
     Ok(shared)
 }
 

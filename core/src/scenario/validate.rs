@@ -2,7 +2,6 @@
 //! field; nothing here panics on any input.
 
 use super::error::{Element, Problem, ScenarioError};
-use super::routes::{Network, RoutedNetwork, Routes};
 use super::{Flow, Link, Node, NodeKind, Scenario, Source, SwitchConfig, Traffic, VlArbitration, FORMAT, VERSION};
 use crate::net::topology::{NodeId, Topology};
 use crate::net::vl::{MAX_DATA_VLS, MAX_SLS};
@@ -10,6 +9,21 @@ use crate::time::{Bandwidth, Time, MS, NS};
 use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
+
+/// A scenario's network, checked, as routing needs it.
+pub(crate) struct Network<'a> {
+    pub is_host: Vec<bool>,
+    pub kinds: Vec<NodeKind>,
+    pub ids: Vec<&'a str>,
+    pub ends: Vec<(NodeId, NodeId)>,
+    pub links: Vec<(NodeId, NodeId, Bandwidth, Time)>,
+    pub destinations: Vec<NodeId>,
+    /// Every flow's (source, destination) hosts, in flow order.
+    pub pairs: Vec<(NodeId, NodeId)>,
+}
+
+/// A network routed: its topology, what the engine said, and the SLs it gave host pairs (dfsssp only).
+pub(crate) type RoutedNetwork = (Topology, Vec<String>, Vec<(NodeId, NodeId, u8)>);
 
 /// Size limits of this build. They keep a run's memory bounded and the page responsive; raise them here if a
 /// larger study needs it.
@@ -151,16 +165,32 @@ impl Scenario {
         self.compile().map(|_| ())
     }
 
-    /// The routes of this network (its engine's, or the playground's own), as a table that the simulation can take
-    /// instead of routing again (`Simulation::with_routes`).
-    pub fn routes(&self) -> Result<Routes, ScenarioError> {
-        self.compile().map(|c| Routes::of(&c.topology, c.routing_notes, c.lanes))
-    }
-
     /// What the routing engine says about this network: the roots updn ranked from, or that it found none and
     /// OpenSM (and so the simulator) routes with minhop instead.
     pub fn routing_notes(&self) -> Result<Vec<String>, ScenarioError> {
         self.compile().map(|c| c.routing_notes)
+    }
+
+    /// Checks everything but the routing engine's own verdict, without routing: each flow's destination need only be
+    /// in its source's connected part. What this refuses, [`Scenario::validate`] refuses too; what it accepts, routing may still refuse (dfsssp's lanes against the arbitration tables, a fabric too large for an
+    /// engine). The page checks each edit this way and leaves routing to its simulation worker, off the main thread.
+    pub fn check(&self) -> Result<(), ScenarioError> {
+        let (net, flows) = self.checked()?;
+        if let Some(b) = &self.fabric {
+            b.fabric_of(self)?;
+        }
+        self.routing.check(&net.kinds, &net.ids, &net.ends)?;
+        let part = super::routing::part_of(net.kinds.len(), &net.ends);
+        for (i, (f, cf)) in self.flows.iter().zip(&flows).enumerate() {
+            if part[cf.src as usize] != part[cf.dst as usize] {
+                return Err(err(flow_element(i, f), "dst", Problem::Unreachable));
+            }
+        }
+        // Under dfsssp the SLs are its lanes, known once it has routed (or none, where it falls back to minhop).
+        if self.routing.engine != super::RoutingEngine::Dfsssp {
+            self.check_served(&flows, false)?;
+        }
+        Ok(())
     }
 
     /// Checks everything and routes the network with its engine.
@@ -186,42 +216,16 @@ impl Scenario {
         })
     }
 
-    /// Checks everything but takes the routes as given ([`Scenario::routes`] of this scenario, made elsewhere): the
-    /// page's simulation worker runs this way, and so carries no routing engine.
-    pub(crate) fn compile_routed(&self, routes: &Routes) -> Result<Compiled, ScenarioError> {
-        self.compile_with(|_, net| routes.topology(net))
+    /// Checks everything on a network already routed (a run's own, which a marking change keeps).
+    pub(crate) fn compile_on(&self, routed: RoutedNetwork) -> Result<Compiled, ScenarioError> {
+        self.compile_with(|_, _| Ok(routed))
     }
 
     fn compile_with(
         &self,
         route: impl FnOnce(&Self, &Network) -> Result<RoutedNetwork, ScenarioError>,
     ) -> Result<Compiled, ScenarioError> {
-        let limits = &LIMITS;
-        let top = || Element::Scenario;
-        if self.format != FORMAT {
-            return Err(err(top(), "format", Problem::WrongFormat(self.format.clone())));
-        }
-        if self.version != VERSION {
-            return Err(err(top(), "version", Problem::UnsupportedVersion(self.version)));
-        }
-        limit(top(), "seed", limits.seed, self.seed)?;
-        if self.duration_ns == 0 {
-            return Err(err(top(), "duration_ns", Problem::OutOfRange("greater than 0")));
-        }
-        limit(top(), "duration_ns", limits.duration_ns, self.duration_ns)?;
-        self.check_globals(limits)?;
-        let index = self.check_nodes(limits)?;
-        let links = self.check_links(&index, limits)?;
-        let (mut flows, destinations) = self.check_flows(&index)?;
-        let net = Network {
-            is_host: self.nodes.iter().map(|n| n.kind == NodeKind::Host).collect(),
-            kinds: self.nodes.iter().map(|n| n.kind).collect(),
-            ids: self.nodes.iter().map(|n| n.id.as_str()).collect(),
-            ends: links.iter().map(|&(a, b, _, _)| (a, b)).collect(),
-            links,
-            destinations,
-            pairs: flows.iter().map(|f| (f.src, f.dst)).collect(),
-        };
+        let (net, mut flows) = self.checked()?;
         let (topology, routing_notes, lanes) = route(self, &net)?;
         for (i, (f, cf)) in self.flows.iter().zip(flows.iter_mut()).enumerate() {
             if topology.path(cf.src, cf.dst).is_none() {
@@ -244,6 +248,37 @@ impl Scenario {
         self.check_served(&flows, !lanes.is_empty())?;
         let switch = self.nodes.iter().map(|n| self.switch.with(n.switch.as_ref())).collect();
         Ok(Compiled { topology, switch, flows, routing_notes, lanes })
+    }
+
+    /// Everything checked before routing: the network as routing reads it, and the flows compiled.
+    fn checked(&self) -> Result<(Network<'_>, Vec<CompiledFlow>), ScenarioError> {
+        let limits = &LIMITS;
+        let top = || Element::Scenario;
+        if self.format != FORMAT {
+            return Err(err(top(), "format", Problem::WrongFormat(self.format.clone())));
+        }
+        if self.version != VERSION {
+            return Err(err(top(), "version", Problem::UnsupportedVersion(self.version)));
+        }
+        limit(top(), "seed", limits.seed, self.seed)?;
+        if self.duration_ns == 0 {
+            return Err(err(top(), "duration_ns", Problem::OutOfRange("greater than 0")));
+        }
+        limit(top(), "duration_ns", limits.duration_ns, self.duration_ns)?;
+        self.check_globals(limits)?;
+        let index = self.check_nodes(limits)?;
+        let links = self.check_links(&index, limits)?;
+        let (flows, destinations) = self.check_flows(&index)?;
+        let net = Network {
+            is_host: self.nodes.iter().map(|n| n.kind == NodeKind::Host).collect(),
+            kinds: self.nodes.iter().map(|n| n.kind).collect(),
+            ids: self.nodes.iter().map(|n| n.id.as_str()).collect(),
+            ends: links.iter().map(|&(a, b, _, _)| (a, b)).collect(),
+            links,
+            destinations,
+            pairs: flows.iter().map(|f| (f.src, f.dst)).collect(),
+        };
+        Ok((net, flows))
     }
 
     fn check_globals(&self, limits: &Limits) -> Result<(), ScenarioError> {

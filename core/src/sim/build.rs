@@ -12,7 +12,7 @@ use crate::net::switch::{Forwarding, SwitchState};
 use crate::net::topology::{NodeId, Topology};
 use crate::net::vl::VlArbiter;
 use crate::rng::Rng;
-use crate::scenario::{Compiled, Routes, Scenario, ScenarioError, Traffic};
+use crate::scenario::{Compiled, Scenario, ScenarioError, Traffic};
 use crate::time::NS;
 use alloc::rc::Rc;
 use alloc::vec;
@@ -22,12 +22,6 @@ impl Simulation {
     /// Validates `scenario`, routes its network, and builds it at time 0, with each flow's start scheduled.
     pub fn new(scenario: &Scenario) -> Result<Self, ScenarioError> {
         Self::build(scenario, scenario.compile()?)
-    }
-
-    /// As [`Simulation::new`], with the routes made beforehand (`Scenario::routes` of this scenario): what the
-    /// page's worker does, so that it carries no routing engine.
-    pub fn with_routes(scenario: &Scenario, routes: &Routes) -> Result<Self, ScenarioError> {
-        Self::build(scenario, scenario.compile_routed(routes)?)
     }
 
     fn build(scenario: &Scenario, compiled: Compiled) -> Result<Self, ScenarioError> {

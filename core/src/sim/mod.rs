@@ -119,7 +119,7 @@ pub struct Simulation {
     immediate: u64,
     /// What the routing engine said of this network (a fallback to minhop, updn's roots).
     routing_notes: Vec<String>,
-    /// The SLs the routing engine gave host pairs (dfsssp), as `Routes` carries them.
+    /// The SLs the routing engine gave host pairs (dfsssp), sorted by pair.
     routing_lanes: Vec<(NodeId, NodeId, u8)>,
     /// The deadlock that stopped the run, if one did; and when to look for one next.
     deadlock: Option<Deadlock>,

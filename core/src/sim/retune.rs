@@ -26,10 +26,9 @@ impl Simulation {
         if fixed_part(next) != fixed_part(&self.scenario) {
             return Err(NeedsRestart("only marking settings can change during a run"));
         }
-        // The network is the run's, so its routes are too: checked with them, not routed again (the page's worker
-        // carries no routing engine).
-        let routes = crate::scenario::Routes::of(&self.topo, self.routing_notes.clone(), self.routing_lanes.clone());
-        if next.compile_routed(&routes).is_err() {
+        // The network is the run's, so its routes are too: checked with them, not routed again.
+        let routed = (self.topo.clone(), self.routing_notes.clone(), self.routing_lanes.clone());
+        if next.compile_on(routed).is_err() {
             return Err(NeedsRestart("the new scenario is not valid"));
         }
         for sw in &mut self.switches {

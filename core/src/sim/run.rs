@@ -23,13 +23,6 @@ impl Run {
         Ok(Self { sim, report })
     }
 
-    /// As [`Run::new`], with the routes made beforehand ([`Simulation::with_routes`]).
-    pub fn with_routes(scenario: &Scenario, routes: &crate::scenario::Routes) -> Result<Self, ScenarioError> {
-        let sim = Simulation::with_routes(scenario, routes)?;
-        let report = Report::new(&sim);
-        Ok(Self { sim, report })
-    }
-
     /// Runs to the end.
     pub fn run(&mut self) {
         self.sim.run(&mut self.report);

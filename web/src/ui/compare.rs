@@ -92,8 +92,7 @@ fn start_runs(workers: &Workers, sides: &UseReducerDispatcher<Sides>, runs: [Sce
         match SimWorker::start(on_message, on_error) {
             Ok(w) => {
                 let papers = crate::session::paper_numbers(&s);
-                let routes = s.routes().map(Box::new).map_err(|e| e.to_string());
-                w.post(&ToWorker::Load { run: 0, scenario: Box::new(s), routes, checkpoints: false, papers });
+                w.post(&ToWorker::Load { run: 0, scenario: Box::new(s), checkpoints: false, papers });
                 w.post(&ToWorker::Plot { kind });
                 w.post(&ToWorker::Play { speed: None });
                 workers.borrow_mut()[i] = Some(w);

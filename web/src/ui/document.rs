@@ -171,7 +171,7 @@ pub const DEFAULT_PRESET: &str = "infocom03-fig2";
 /// The scenario saved by an earlier visit and where it came from; `Err` says why it cannot be used.
 pub fn restore() -> Result<Option<(Scenario, Origin)>, String> {
     let Some(text) = storage::load_text(SAVED_SCENARIO) else { return Ok(None) };
-    let s = Scenario::from_json_validated(&text).map_err(|e| e.to_string())?;
+    let s = Scenario::from_json_checked(&text).map_err(|e| e.to_string())?;
     let origin = storage::load::<Origin>(SAVED_ORIGIN).unwrap_or(Origin::Edited(Box::new(Origin::Empty)));
     Ok(Some((s, origin)))
 }

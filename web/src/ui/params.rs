@@ -372,7 +372,7 @@ pub fn ParamsPanel(p: &ParamsProps) -> Html {
             let outcome = value
                 .and_then(|v| (f.set)(&mut next, v).map(|()| next.with_companions(&scenario)))
                 .map_err(String::from)
-                .and_then(|next| next.validate().map(|()| next).map_err(|e| e.problem.to_string()));
+                .and_then(|next| next.check().map(|()| next).map_err(|e| e.problem.to_string()));
             let mut d = (*edits).clone();
             match outcome {
                 Ok(next) => {
@@ -404,7 +404,7 @@ pub fn ParamsPanel(p: &ParamsProps) -> Html {
                     let mut next = (*scenario).clone();
                     (own.set)(&mut next, &v);
                     let next = next.with_companions(&scenario);
-                    next.validate().map(|()| next).map_err(|e| e.to_string())
+                    next.check().map(|()| next).map_err(|e| e.to_string())
                 }
                 None => {
                     let value = entry.choice(&v).map_or(Value::Null, settings::Choice::json);

@@ -5,7 +5,7 @@
 
 use super::bridge::SimWorker;
 use crate::protocol::{FromWorker, ToWorker};
-use crate::selftest::{bench_lines, fingerprint_lines};
+use crate::selftest::{bench_lines, fingerprint_lines, routing_lines};
 use yew::prelude::*;
 
 fn query() -> String {
@@ -60,34 +60,20 @@ pub fn SelfTest(p: &SelfTestProps) -> Html {
             let on_message = Callback::from(move |m: FromWorker| match m {
                 FromWorker::Fingerprinted { lines } => done.set(Some(lines.map(|l| fingerprint_lines(&l)))),
                 FromWorker::Benched { rows } => done.set(Some(Ok(bench_lines(&rows)))),
+                FromWorker::RoutingBenched { rows } => done.set(Some(Ok(routing_lines(&rows)))),
                 _ => {}
             });
             let failed = outcome.clone();
             let on_error = Callback::from(move |e: String| failed.set(Some(Err(e))));
-            if test == Test::Routing {
-                let performance = web_sys::window().and_then(|w| w.performance());
-                let clock = move || performance.as_ref().map_or(0.0, |p| p.now());
-                outcome.set(Some(Ok(crate::selftest::routing_lines(&clock))));
-                return;
-            }
             let message = match test {
-                Test::Routing => return,
-                // (The page routes them: the worker carries no routing engine.)
-                Test::Fingerprints => ToWorker::Fingerprints {
-                    runs: ibcc_core::presets::golden_runs()
+                Test::Routing => ToWorker::RoutingBench,
+                Test::Fingerprints => ToWorker::Fingerprints { runs: ibcc_core::presets::golden_runs() },
+                Test::Bench { duration_ms } => ToWorker::Bench {
+                    scenarios: ibcc_core::presets::bench_scenarios(duration_ms)
                         .into_iter()
-                        .filter_map(|(name, s)| s.routes().ok().map(|r| (name, s, r)))
+                        .map(|(name, s)| (name.to_owned(), s))
                         .collect(),
                 },
-                Test::Bench { duration_ms } => {
-                    let scenarios = ibcc_core::presets::bench_scenarios(duration_ms);
-                    ToWorker::Bench {
-                        scenarios: scenarios
-                            .into_iter()
-                            .filter_map(|(name, s)| s.routes().ok().map(|r| (name.to_owned(), s, r)))
-                            .collect(),
-                    }
-                }
             };
             match SimWorker::start(on_message, on_error) {
                 Ok(w) => {

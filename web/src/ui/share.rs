@@ -220,7 +220,7 @@ pub fn ShareBar(p: &ShareProps) -> Html {
             let (on_open, file_error, name) = (on_open.clone(), file_error.clone(), file.name());
             wasm_bindgen_futures::spawn_local(async move {
                 let text = wasm_bindgen_futures::JsFuture::from(file.text()).await.ok().and_then(|t| t.as_string());
-                match text.map(|t| Scenario::from_json_validated(&t)) {
+                match text.map(|t| Scenario::from_json_checked(&t)) {
                     Some(Ok(s)) => {
                         file_error.set(None);
                         on_open.emit((s, name));

@@ -125,8 +125,7 @@ impl Runner {
         self.next += 1;
         if let Some(worker) = self.workers.get(w) {
             let s = &self.scenarios[k];
-            let routes = s.routes().map(Box::new).map_err(|e| e.to_string());
-            worker.post(&ToWorker::Sweep { id: k as u64, scenario: Box::new(s.clone()), routes });
+            worker.post(&ToWorker::Sweep { id: k as u64, scenario: Box::new(s.clone()) });
         }
     }
 }

@@ -43,7 +43,7 @@ fn generate(shape: &str, a: &str, b: &str, base: &Scenario) -> Result<Scenario, 
     s.measure.from_ns = s.measure.from_ns.min(s.duration_ns / 2);
     s.pft = base.pft;
     s.ib_cc = base.ib_cc.clone();
-    s.validate().map_err(|e| e.to_string())?;
+    s.check().map_err(|e| e.to_string())?;
     Ok(s)
 }
 

@@ -298,7 +298,10 @@ impl Sim {
                     cb.emit(value);
                 }
             }
-            FromWorker::Swept { .. } | FromWorker::Fingerprinted { .. } | FromWorker::Benched { .. } => {}
+            FromWorker::Swept { .. }
+            | FromWorker::Fingerprinted { .. }
+            | FromWorker::Benched { .. }
+            | FromWorker::RoutingBenched { .. } => {}
         });
         let (dispatch, dead, measures) = (self.dispatch.clone(), self.dead.clone(), self.measures.clone());
         let on_error = Callback::from(move |e: String| {
@@ -327,26 +330,17 @@ impl Sim {
         }
         let speed = fresh.then(|| moments::default_speed(s));
         self.dispatch.dispatch(LiveAction::Loading(Rc::new(s.clone()), speed));
-        // Validating routes the network too: the worker gets the routes, and carries no routing engine.
-        let routes = match s.routes() {
-            Ok(r) => Box::new(r),
-            Err(e) => {
-                self.after_load.set(None);
-                self.dispatch.dispatch(LiveAction::Failed(e.to_string()));
-                if self.worker.borrow().is_some() {
-                    self.post(&ToWorker::Unload);
-                }
-                return;
+        // The worker routes it (off the main thread) and answers with a LoadError if routing refuses it.
+        if let Err(e) = s.check() {
+            self.after_load.set(None);
+            self.dispatch.dispatch(LiveAction::Failed(e.to_string()));
+            if self.worker.borrow().is_some() {
+                self.post(&ToWorker::Unload);
             }
-        };
+            return;
+        }
         let papers = crate::session::paper_numbers(s);
-        self.post(&ToWorker::Load {
-            run,
-            scenario: Box::new(s.clone()),
-            routes: Ok(routes),
-            checkpoints: true,
-            papers,
-        });
+        self.post(&ToWorker::Load { run, scenario: Box::new(s.clone()), checkpoints: true, papers });
         self.post(&ToWorker::Plot { kind: self.kind.get() });
         if let Some(t_ps) = self.after_load.take() {
             self.seek(t_ps, None);
