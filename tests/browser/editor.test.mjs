@@ -231,14 +231,24 @@ test('A/B comparison: B with marking and LIPD against A without, overlaid and si
   await page.getByTestId('compare-b-settings').click();
   await page.getByTestId('input-b-marking-policy').selectOption('input_triggered');
   await page.getByTestId('input-b-response').selectOption('lipd');
-  assert.match(await page.getByTestId('compare-diff').innerText(), /Marking policy: none → input_triggered/);
+  // What changed, mechanism by mechanism in words; every setting behind a fold.
+  const mechanisms = await page.getByTestId('compare-mechanisms').innerText();
+  assert.match(mechanisms, /Marking: none → input-triggered \(cnt1\/cnt2\)/);
+  assert.match(mechanisms, /Source response: none → LIPD/);
+  assert.match(await page.getByTestId('compare-settings-diff').locator('summary').innerText(), /Every setting that differs \(2\)/);
+  await page.getByTestId('compare-settings-diff').locator('summary').click();
+  assert.match(await page.getByTestId('compare-settings-diff').innerText(), /Marking policy: none → input_triggered/);
   await page.getByTestId('compare-run').click();
   await page.waitForFunction(() => Number(document.querySelector('[data-testid=compare-progress]').value) >= 1, null, { timeout: 60_000 });
   const table = await page.getByTestId('compare-results').innerText();
   assert.match(table, /victim flows throughput/);
+  const aggregate = Number(table.match(/aggregate throughput\s+([\d.]+)%/)[1]);
+  assert.ok(aggregate > 100, `several hosts send: ${aggregate}%`);
+  assert.match(await page.getByTestId('compare-aggregate-note').innerText(), /passes 100% when flows send from different hosts/, 'a total above 100% is explained where it is shown');
   assert.match(table, /remote flows marks\s+0\s+[1-9]\d*\s+\+[1-9]/, 'B marks the remote flows; the difference column says so');
-  assert.match(table, /dropped packets\s+0\s+0/);
-  const marked = table.match(/marked packets\s+(\d+)\s+(\d+)/);
+  assert.match(table, /dropped packets \(whole run\)\s+0\s+0\s+0\b/, 'no difference has no sign');
+  assert.doesNotMatch(table, /-0\.0+\b(?!\d)/, 'no "-0.000"');
+  const marked = table.match(/packets marked\s+(\d+)\s+(\d+)/);
   assert.equal(marked[1], '0', 'A marks nothing');
   assert.ok(Number(marked[2]) > 0, 'B marks');
   assert.ok(Number(await page.getByTestId('cmp-rate-plot').getAttribute('data-curves')) >= 4, 'A and B curves overlaid');

@@ -245,3 +245,48 @@ test('INFOCOM\'03 Fig. 2 at its own speed reaches the victim (40 ms) within 10 s
   await page.waitForFunction((t) => Math.abs(parseFloat(document.querySelector('[data-testid=sim-time]').innerText) - (t + 1)) < 0.0015, paused);
   assert.deepEqual(page.errors, []);
 });
+
+test('the Results tab counts everything over one window, and the paper\'s numbers only beside the preset as published', async () => {
+  const page = await open({ viewport: { width: 1280, height: 720 } });
+  await page.getByTestId('scenario-picker').selectOption('infocom03-fig2');
+  await openTab(page, 'results');
+  await page.getByTestId('paper-vs-ours').waitFor();
+  // Before the measured interval (40-60 ms) nothing is measured: no rows of 0.0% beside links drawn busy.
+  const t = await page.getByTestId('timeline').locator('.track').boundingBox();
+  await page.mouse.click(t.x + t.width * 0.2, t.y + t.height / 2);
+  await page.waitForFunction(() => {
+    const shown = document.querySelector('[data-testid=sim-time]').innerText;
+    return !shown.endsWith('…') && Math.abs(parseFloat(shown) - 20) < 1;
+  }, null, { timeout: 60_000 });
+  await page.getByTestId('links-not-yet').waitFor();
+  assert.match(await page.getByTestId('links-not-yet').innerText(), /measured from 40\.0 ms on/);
+  assert.equal(await page.getByTestId('links-table').count(), 0);
+
+  // Marking on: the run is no longer the paper's, so its numbers go, and say why.
+  await openTab(page, 'settings');
+  await page.getByTestId('input-marking-policy').selectOption('input_triggered');
+  await openTab(page, 'results');
+  await page.getByTestId('paper-edited').waitFor();
+  assert.equal(await page.getByTestId('paper-vs-ours').count(), 0);
+
+  const marks = async () => {
+    const row = page.getByTestId('group-remote');
+    return { shown: Number((await row.locator('td').nth(3).innerText()).trim()), whole: await row.locator('td').nth(3).getAttribute('title') };
+  };
+  await page.getByTestId('to-measured-end').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=sim-time]').innerText === '60.000 ms', null, { timeout: 60_000 });
+  await page.getByTestId('links-table').waitFor();
+  assert.match(await page.getByTestId('links-table').innerText(), /Busiest links, measured from 40\.0 to 60\.0 ms/);
+  assert.match(await page.getByTestId('results-table').innerText(), /Groups, measured from 40\.0 to 60\.0 ms/);
+  const at60 = await marks();
+  assert.ok(at60.shown > 0, `the remote flows are marked in the interval: ${JSON.stringify(at60)}`);
+  // On to the end: the interval is over, so what it counted stays; the whole run's count (in the title) grows.
+  await page.getByLabel('Speed').selectOption({ label: 'as fast as possible' });
+  await page.getByTestId('run').click();
+  await waitSim(page, 100);
+  const at100 = await marks();
+  assert.equal(at100.shown, at60.shown, 'marks counted over the same window as the throughput beside them');
+  assert.ok(parseInt(at100.whole, 10) > parseInt(at60.whole, 10), `${at60.whole} -> ${at100.whole}`);
+  assert.match(await page.getByTestId('totals').innerText(), /^Since the start:/);
+  assert.deepEqual(page.errors, []);
+});

@@ -52,6 +52,43 @@ pub fn differences(a: &Scenario, b: &Scenario) -> Vec<(String, String, String)> 
         .collect()
 }
 
+/// Each congestion-control mechanism of `s` (and what routes and carries its packets) in a few words, by name.
+fn mechanisms(s: &Scenario) -> Vec<(&'static str, String)> {
+    let words = |path: &str| {
+        s.setting(path).map_or_else(|| String::from("none"), |v| ibcc_view::settings::value_label(path, &v))
+    };
+    let on_off = |on: bool| String::from(if on { "on" } else { "off" });
+    let window = s.source.window_packets.map_or_else(|| String::from("none"), |w| format!("{w} packets"));
+    let pft = s
+        .pft
+        .as_ref()
+        .map_or_else(|| on_off(false), |_| format!("on ({}, {})", words("pft.detection"), words("pft.throttling")));
+    let vls = s.virtual_lanes.as_ref().map_or(1, |v| v.data_vls);
+    let coalescing =
+        s.ack_coalescing.as_ref().map_or_else(|| on_off(false), |c| format!("every {} packets", c.every_packets));
+    vec![
+        ("Marking", words("marking.policy")),
+        ("Source response", words("source.response")),
+        ("Window", window),
+        ("PFT", pft),
+        ("Annex A10", on_off(s.ib_cc.is_some())),
+        ("Transport", words("flows[].transport")),
+        ("ACK coalescing", coalescing),
+        ("Data VLs", vls.to_string()),
+        ("Routing", words("routing.engine")),
+    ]
+}
+
+/// What B changes, mechanism by mechanism, in words: "Annex A10: off → on", "Source response: LIPD → none".
+pub fn mechanism_changes(a: &Scenario, b: &Scenario) -> Vec<String> {
+    mechanisms(a)
+        .into_iter()
+        .zip(mechanisms(b))
+        .filter(|((_, x), (_, y))| x != y)
+        .map(|((name, x), (_, y))| format!("{name}: {x} → {y}"))
+        .collect()
+}
+
 /// One row of the results side by side: what, A's value, B's, and B minus A.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Row {
@@ -75,14 +112,25 @@ fn row(what: String, a: Option<f64>, b: Option<f64>, show: fn(f64) -> String, di
     Row { what, a: cell(a), b: cell(b), diff: d }
 }
 
-/// The rows of the side-by-side table, in the results tables' units (percent of a link, µs), with B minus A.
+/// A difference with its sign, `decimals` after the point; one that rounds to zero has none ("0.000", not "-0.000").
+fn signed(d: f64, decimals: usize) -> String {
+    let text = format!("{d:+.decimals$}");
+    if text[1..].bytes().all(|c| c == b'0' || c == b'.') {
+        text[1..].to_owned()
+    } else {
+        text
+    }
+}
+
+/// The rows of the side-by-side table, in the results tables' units (percent of a link, µs), with B minus A, all
+/// over each run's measurement interval (marks included).
 pub fn compare_rows(a: &Results, b: &Results) -> Vec<Row> {
-    let points = |d: f64| format!("{:+.1} points", 100.0 * d);
-    let count = |d: f64| format!("{d:+.0}");
+    let points = |d: f64| format!("{} points", signed(100.0 * d, 1));
+    let count = |d: f64| signed(d, 0);
     let us = |d: f64| format!("{:.2} µs", d / 1000.0);
-    let us_diff = |d: f64| format!("{:+.2} µs", d / 1000.0);
+    let us_diff = |d: f64| format!("{} µs", signed(d / 1000.0, 2));
     let jain = |x: f64| format!("{x:.3}");
-    let jain_diff = |d: f64| format!("{d:+.3}");
+    let jain_diff = |d: f64| signed(d, 3);
     let mut r = vec![row(
         String::from("aggregate throughput"),
         Some(a.aggregate_throughput()),
@@ -103,8 +151,8 @@ pub fn compare_rows(a: &Results, b: &Results) -> Vec<Row> {
         r.push(row(format!("{name} Jain's index"), Some(g.jain_index), o.map(|o| o.jain_index), jain, jain_diff));
         r.push(row(
             format!("{name} marks"),
-            Some(g.marks as f64),
-            o.map(|o| o.marks as f64),
+            Some(g.measured_marks as f64),
+            o.map(|o| o.measured_marks as f64),
             |x| format!("{x:.0}"),
             count,
         ));
@@ -113,9 +161,10 @@ pub fn compare_rows(a: &Results, b: &Results) -> Vec<Row> {
     r.push(row(String::from("mean delay"), a.mean_delay_ns(), b.mean_delay_ns(), us, us_diff));
     let n = |x: u64| Some(x as f64);
     let whole = |x: f64| format!("{x:.0}");
-    r.push(row(String::from("marked packets"), n(a.totals.marked_packets), n(b.totals.marked_packets), whole, count));
+    let marked = |r: &Results| n(r.links.iter().map(|l| l.measured_marks).sum());
+    r.push(row(String::from("packets marked"), marked(a), marked(b), whole, count));
     r.push(row(
-        String::from("dropped packets"),
+        String::from("dropped packets (whole run)"),
         n(a.totals.dropped_packets),
         n(b.totals.dropped_packets),
         whole,
@@ -150,15 +199,48 @@ mod tests {
         let (ra, rb) = (run(&a), run(&b));
         let rows = compare_rows(&ra, &rb);
         let get = |w: &str| rows.iter().find(|r| r.what == w).unwrap().clone();
-        let m = get("marked packets");
+        let m = get("packets marked");
         assert_eq!(m.a, "0");
         assert!(m.diff.starts_with('+') && m.diff != "+0", "B marks: {m:?}");
+        // Marks are counted over the interval, as every other row: fewer than over the whole run.
+        let whole: u64 = rb.links.iter().map(|l| l.marks).sum();
+        assert!(m.b.parse::<u64>().unwrap() < whole, "{m:?} against {whole} over the run");
         let v = get("local flows throughput");
         let (x, y): (f64, f64) =
             (v.a.trim_end_matches('%').parse().unwrap(), v.b.trim_end_matches('%').parse().unwrap());
         let d: f64 = v.diff.trim_end_matches(" points").parse().unwrap();
         assert!((y - x - d).abs() < 0.11, "{v:?}");
-        assert_eq!(get("dropped packets").diff, "+0");
+        assert_eq!(get("dropped packets (whole run)").diff, "0");
+    }
+
+    #[test]
+    fn a_difference_that_rounds_to_zero_has_no_sign() {
+        assert_eq!(
+            [signed(-0.0001, 3), signed(0.0004, 3), signed(-0.02, 1), signed(0.0, 0)],
+            ["0.000", "0.000", "0.0", "0"]
+        );
+        assert_eq!([signed(-0.0006, 3), signed(2.0, 0), signed(-1.26, 1)], ["-0.001", "+2", "-1.3"]);
+    }
+
+    #[test]
+    fn says_which_mechanisms_changed_in_words() {
+        let a = ibcc_core::presets::find("a10-two-switch").unwrap().scenario();
+        let mut b = a.clone();
+        assert!(mechanism_changes(&a, &b).is_empty());
+        b.ib_cc = None;
+        b.source.response = ibcc_core::scenario::Response::Lipd;
+        b.switch.buffer_packets += 1;
+        let changes = mechanism_changes(&a, &b);
+        assert_eq!(changes, ["Source response: none → LIPD", "Annex A10: on → off"], "{changes:?}");
+        assert!(differences(&a, &b).len() > 100, "the raw list has every CCT entry: it is folded on the page");
+        let p = ibcc_core::presets::find("pft-two-switch").unwrap().scenario();
+        let mut off = p.clone();
+        off.pft = None;
+        let changes = mechanism_changes(&p, &off);
+        assert!(
+            changes.len() == 1 && changes[0].starts_with("PFT: on (") && changes[0].ends_with(") → off"),
+            "{changes:?}"
+        );
     }
 
     #[test]

@@ -21,6 +21,8 @@ pub(super) struct LinkCounters {
     /// Data packets this link's transmitter marked (input- and output-triggered marking, Annex A10's FECN), or that
     /// a full buffer marked while they waited for this link (naive).
     pub marks: u64,
+    /// Of those, the ones marked inside the measurement interval.
+    pub measured_marks: u64,
     /// Data packets sent carrying the ECN bit (marked here or upstream).
     pub ecn_sent: u64,
     pub stall: Time,
@@ -173,8 +175,10 @@ impl Observer for Report {
     }
 
     #[inline]
-    fn on_mark(&mut self, channel: ChannelId, _now: Time) {
-        self.links[channel as usize].marks += 1;
+    fn on_mark(&mut self, channel: ChannelId, now: Time) {
+        let link = &mut self.links[channel as usize];
+        link.marks += 1;
+        link.measured_marks += u64::from((self.from..self.to).contains(&now));
     }
 
     #[inline]

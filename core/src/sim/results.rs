@@ -25,8 +25,11 @@ pub struct LinkResult {
     pub ack_utilization: f64,
     pub data_packets: u64,
     pub ack_packets: u64,
-    /// Packets marked for this link (by its switch's counters, or naively in a full buffer).
+    /// Packets marked for this link (by its switch's counters, or naively in a full buffer) over the whole run.
     pub marks: u64,
+    /// Of those, the ones marked in the interval.
+    #[serde(default)]
+    pub measured_marks: u64,
     /// Data packets sent carrying the ECN bit.
     pub ecn_packets: u64,
     /// Time in the interval the transmitter had a packet ready but no credit for it.
@@ -276,6 +279,7 @@ impl Report {
                     data_packets: l.data_packets,
                     ack_packets: l.ack_packets,
                     marks: l.marks,
+                    measured_marks: l.measured_marks,
                     ecn_packets: l.ecn_sent,
                     credit_stall_ns: ns(stall),
                 }

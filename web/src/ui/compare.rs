@@ -7,7 +7,7 @@ use super::chart::{Axes, Chart};
 use super::document::{use_doc, Action};
 use super::lesson_text::lesson_text;
 use super::params::ParamsPanel;
-use crate::diff::{compare_rows, differences};
+use crate::diff::{compare_rows, differences, mechanism_changes};
 use crate::driver::{FrameMsg, Status};
 use crate::protocol::{FromWorker, ToWorker};
 use crate::trace::y_axis;
@@ -102,33 +102,52 @@ fn start_runs(workers: &Workers, sides: &UseReducerDispatcher<Sides>, runs: [Sce
     }
 }
 
-/// What B changes, each setting in words (the path beside it).
-fn diff_html(diffs: &[(String, String, String)]) -> Html {
+/// What B changes: each mechanism in words ("Annex A10: off → on"), then every setting (the path beside it),
+/// folded when the mechanisms already say it (Annex A10 alone brings a table of 128 entries).
+fn diff_html(mechanisms: &[String], diffs: &[(String, String, String)]) -> Html {
+    let settings_list = html! {
+        <ul>
+            for (k, x, y) in diffs.iter().take(60) {
+                <li>{ settings::label(k) }{ format!(": {x} → {y}") }<code class="path">{ k }</code></li>
+            }
+            if diffs.len() > 60 {
+                <li>{ format!("and {} more", diffs.len() - 60) }</li>
+            }
+        </ul>
+    };
     html! {
         <div data-testid="compare-diff" class="diff">
             if diffs.is_empty() {
                 <p>{ "B is the same as A: change a setting of B below." }</p>
+            } else if mechanisms.is_empty() {
+                <p>{ "B differs from A in:" }</p>
+                { settings_list }
             } else {
                 <p>{ "B differs from A in:" }</p>
-                <ul>
-                    for (k, x, y) in diffs.iter().take(12) {
-                        <li>{ settings::label(k) }{ format!(": {x} → {y}") }<code class="path">{ k }</code></li>
-                    }
-                    if diffs.len() > 12 {
-                        <li>{ format!("and {} more", diffs.len() - 12) }</li>
+                <ul data-testid="compare-mechanisms">
+                    for m in mechanisms {
+                        <li>{ m }</li>
                     }
                 </ul>
+                <details data-testid="compare-settings-diff">
+                    <summary>{ format!("Every setting that differs ({})", diffs.len()) }</summary>
+                    { settings_list }
+                </details>
             }
         </div>
     }
 }
 
-/// The results side by side, with B minus A.
-fn rows_html(rows: Vec<crate::diff::Row>) -> Html {
+/// The results side by side, with B minus A; `over`: an aggregate throughput above 100%, which needs saying.
+fn rows_html(rows: Vec<crate::diff::Row>, over: bool) -> Html {
     if rows.is_empty() {
         return html! {};
     }
     html! {
+        <>
+        if over {
+            <p class="muted" data-testid="compare-aggregate-note">{ "Aggregate throughput adds up every flow's share of its own source link, so it passes 100% when flows send from different hosts." }</p>
+        }
         <div class="table-scroll"><table class="results" data-testid="compare-results">
             <caption>{ "Results side by side (over each run's measurement interval)" }</caption>
             <thead><tr><th>{ "" }</th><th>{ "A" }</th><th>{ "B" }</th><th>{ "B − A" }</th></tr></thead>
@@ -138,6 +157,7 @@ fn rows_html(rows: Vec<crate::diff::Row>) -> Html {
                 }
             </tbody>
         </table></div>
+        </>
     }
 }
 
@@ -242,6 +262,7 @@ pub fn Compare() -> Html {
         .map(|s| s.frame.as_ref().map_or(0.0, |f| f.time_ps as f64 / f.end_ps.max(1) as f64))
         .fold(1.0, f64::min);
     let diffs = differences(&a, &bs);
+    let mechanisms = mechanism_changes(&a, &bs);
     let errors: Vec<String> =
         all.iter().zip(["A", "B"]).filter_map(|(s, n)| s.error.as_ref().map(|e| format!("{n}: {e}"))).collect();
     let (y_desc, y_top) = y_axis(*kind, a.measure.window_ns as f64 / 1e6);
@@ -261,8 +282,10 @@ pub fn Compare() -> Html {
     };
     // Side by side only at the same simulated time (in practice, both at their ends: the two runs go as fast as
     // each can): results of runs at different times would differ by how far each has got, not by B's settings.
+    let mut over = false;
     let (rows, waiting) = match (&all[0].frame, &all[1].frame) {
         (Some(fa), Some(fb)) if fa.time_ps == fb.time_ps || (fa.time_ps >= fa.end_ps && fb.time_ps >= fb.end_ps) => {
+            over = [fa, fb].iter().any(|f| f.frame.results.aggregate_throughput() > 1.0005);
             (compare_rows(&fa.frame.results, &fb.frame.results), None)
         }
         (Some(fa), Some(fb)) => (
@@ -281,7 +304,7 @@ pub fn Compare() -> Html {
             { for note }
             <div class="compare-layout">
                 <div class="compare-side">
-                    { diff_html(&diffs) }
+                    { diff_html(&mechanisms, &diffs) }
                     <div class="input-row">
                         if running {
                             <button onclick={stop} data-testid="compare-stop">{ "Pause" }</button>
@@ -318,7 +341,7 @@ pub fn Compare() -> Html {
                     if let Some(w) = waiting {
                         <p class="hint" data-testid="compare-waiting">{ w }</p>
                     }
-                    { rows_html(rows) }
+                    { rows_html(rows, over) }
                 </div>
             </div>
         </section>

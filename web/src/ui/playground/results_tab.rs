@@ -1,7 +1,9 @@
-//! The Results tab: the paper's numbers next to this run's (for a preset), then per group throughput and fairness,
-//! the busiest links, each flow, and the packet totals, all as the run stands at the time shown.
+//! The Results tab: the paper's numbers next to this run's (for a preset as published), then per group throughput
+//! and fairness, the busiest links and each flow, all over the measurement interval as far as the run has reached
+//! it, and the packet totals since the start.
 
 use super::live::use_live;
+use std::rc::Rc;
 use yew::prelude::*;
 
 /// The paper's numbers and this run's, for a preset that has them.
@@ -9,7 +11,21 @@ use yew::prelude::*;
 pub fn PaperTable() -> Html {
     let live = use_live();
     let quiz = super::use_unanswered_exercise().is_some();
-    let Some(f) = live.frame.as_ref().filter(|f| !f.frame.reported.is_empty()) else { return html! {} };
+    // The paper's numbers stand beside the preset as published only (`session::paper_numbers`), also after a
+    // marking change made during the run.
+    let run = live.run_scenario.clone();
+    let (published, edited) = *use_memo(run.as_ref().map(|r| Rc::as_ptr(r) as usize), move |_| {
+        let preset = run.as_ref().and_then(|s| ibcc_core::presets::find(&s.name)).filter(|p| !p.reported.is_empty());
+        let published = run.as_ref().is_some_and(|s| !crate::session::paper_numbers(s).is_empty());
+        (published, preset.is_some() && !published)
+    });
+    let Some(f) = live.frame.as_ref().filter(|f| published && !f.frame.reported.is_empty()) else {
+        return html! {
+            if edited && live.frame.is_some() {
+                <p class="muted" data-testid="paper-edited">{ "The paper's numbers are for this preset as published; this run is changed, so they are not set beside it." }</p>
+            }
+        };
+    };
     if quiz {
         return html! {
             <p class="muted" data-testid="paper-held-back">{ "The paper's numbers show here once you have answered the exercise." }</p>
@@ -40,6 +56,8 @@ pub fn ResultsTable() -> Html {
     };
     let r = &f.frame.results;
     let from_ns = live.run_scenario.as_ref().map_or(0.0, |s| s.measure.from_ns as f64);
+    let before = r.simulated_ns < from_ns;
+    let window = format!("{:.1} to {:.1} ms", r.measured_from_ns / 1e6, r.measured_to_ns / 1e6);
     let mut links: Vec<_> = r.links.iter().filter(|l| l.data_packets > 0).collect();
     ibcc_view::sorting::sort_by(&mut links, |a, b| b.utilization.total_cmp(&a.utilization));
     let t = &r.totals;
@@ -47,13 +65,13 @@ pub fn ResultsTable() -> Html {
         <div class="results-panel" data-testid="results-table">
             <div class="table-scroll"><table class="results">
                 <caption>
-                    if r.simulated_ns < from_ns {
+                    if before {
                         { format!("Groups: measuring starts at {:.1} ms", from_ns / 1e6) }
                     } else {
-                        { format!("Groups, measured from {:.1} to {:.1} ms", r.measured_from_ns / 1e6, r.measured_to_ns / 1e6) }
+                        { format!("Groups, measured from {window}") }
                     }
                 </caption>
-                <thead><tr><th scope="col">{ "group" }</th><th scope="col">{ "flows" }</th><th scope="col">{ "throughput" }</th><th scope="col" title="Jain's fairness index among the group's flows">{ "Jain" }</th><th scope="col" title="marked ACKs over the whole run">{ "marks" }</th><th scope="col">{ "delay" }</th></tr></thead>
+                <thead><tr><th scope="col">{ "group" }</th><th scope="col">{ "flows" }</th><th scope="col">{ "throughput" }</th><th scope="col" title="Jain's fairness index among the group's flows">{ "Jain" }</th><th scope="col" title="marked ACKs received in the measurement interval">{ "marks" }</th><th scope="col">{ "delay" }</th></tr></thead>
                 <tbody>
                     for g in &r.groups {
                         <tr data-testid={format!("group-{}", g.name)}>
@@ -62,30 +80,35 @@ pub fn ResultsTable() -> Html {
                             <td>{ g.flows }</td>
                             <td>{ format!("{:.1}%", 100.0 * g.throughput_fraction) }</td>
                             <td>{ format!("{:.3}", g.jain_index) }</td>
-                            <td title={format!("{} in the measurement interval", g.measured_marks)}>{ g.marks }</td>
+                            <td title={format!("{} over the whole run so far", g.marks)}>{ g.measured_marks }</td>
                             <td>{ g.mean_delay_ns.map_or_else(|| String::from("-"), |d| format!("{:.1} µs", d / 1e3)) }</td>
                         </tr>
                     }
                 </tbody>
             </table></div>
-            <div class="table-scroll"><table class="results">
-                <caption>{ "Busiest links" }</caption>
-                <thead><tr><th scope="col">{ "link" }</th><th scope="col">{ "utilization" }</th><th scope="col">{ "marks" }</th><th scope="col">{ "credit stall" }</th></tr></thead>
-                <tbody>
-                    for l in links.iter().take(8) {
-                        <tr>
-                            <th scope="row">{ &l.id }</th>
-                            <td>{ format!("{:.1}%", 100.0 * l.utilization) }</td>
-                            <td>{ l.marks }</td>
-                            <td>{ format!("{:.2} ms", l.credit_stall_ns / 1e6) }</td>
-                        </tr>
-                    }
-                </tbody>
-            </table></div>
+            if before {
+                // Nothing is measured yet: rows of 0.0% would contradict the links drawn busy.
+                <p class="muted" data-testid="links-not-yet">{ format!("Busiest links: measured from {:.1} ms on. Until then the drawing shows each link's rate now.", from_ns / 1e6) }</p>
+            } else {
+                <div class="table-scroll"><table class="results" data-testid="links-table">
+                    <caption>{ format!("Busiest links, measured from {window}") }</caption>
+                    <thead><tr><th scope="col">{ "link" }</th><th scope="col">{ "utilization" }</th><th scope="col" title="packets marked for the link in the measurement interval">{ "marks" }</th><th scope="col">{ "credit stall" }</th></tr></thead>
+                    <tbody>
+                        for l in links.iter().take(8) {
+                            <tr>
+                                <th scope="row">{ &l.id }</th>
+                                <td>{ format!("{:.1}%", 100.0 * l.utilization) }</td>
+                                <td title={format!("{} over the whole run so far", l.marks)}>{ l.measured_marks }</td>
+                                <td>{ format!("{:.2} ms", l.credit_stall_ns / 1e6) }</td>
+                            </tr>
+                        }
+                    </tbody>
+                </table></div>
+            }
             <details>
                 <summary>{ format!("Flows ({})", r.flows.len()) }</summary>
                 <div class="table-scroll"><table class="results" data-testid="flows-table">
-                    <thead><tr><th scope="col">{ "flow" }</th><th scope="col">{ "throughput" }</th><th scope="col">{ "rate limit" }</th><th scope="col">{ "window" }</th><th scope="col">{ "marks" }</th><th scope="col">{ "delay" }</th></tr></thead>
+                    <thead><tr><th scope="col">{ "flow" }</th><th scope="col">{ "throughput" }</th><th scope="col">{ "rate limit" }</th><th scope="col">{ "window" }</th><th scope="col" title="marked ACKs received in the measurement interval">{ "marks" }</th><th scope="col">{ "delay" }</th></tr></thead>
                     <tbody>
                         for fl in r.flows.iter().take(200) {
                             <tr data-testid={format!("flow-row-{}", fl.id)}>
@@ -93,7 +116,7 @@ pub fn ResultsTable() -> Html {
                                 <td>{ format!("{:.1}%", 100.0 * fl.throughput_fraction) }</td>
                                 <td>{ format!("{:.1}%", 100.0 * fl.rate_limit) }</td>
                                 <td>{ fl.window.map_or_else(|| String::from("-"), |w| w.to_string()) }</td>
-                                <td>{ fl.marks }</td>
+                                <td title={format!("{} over the whole run so far", fl.marks)}>{ fl.measured_marks }</td>
                                 <td>{ fl.mean_delay_ns.map_or_else(|| String::from("-"), |d| format!("{:.1} µs", d / 1e3)) }</td>
                             </tr>
                         }
@@ -101,7 +124,7 @@ pub fn ResultsTable() -> Html {
                 </table></div>
             </details>
             <p class="totals" data-testid="totals">
-                { format!("injected {}, delivered {}, in flight {}, dropped {}, marked {}", t.injected_packets, t.delivered_packets, t.in_flight_packets, t.dropped_packets, t.marked_packets) }
+                { format!("Since the start: injected {}, delivered {}, in flight {}, dropped {}, marked {}", t.injected_packets, t.delivered_packets, t.in_flight_packets, t.dropped_packets, t.marked_packets) }
                 if let Some(acks) = t.ack_packets_sent {
                     { format!("; {acks} ACK packets for {} packets acknowledged", t.acks_delivered) }
                 }
