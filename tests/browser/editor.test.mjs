@@ -233,7 +233,7 @@ test('A/B comparison: B with marking and LIPD against A without, overlaid and si
   await page.getByTestId('input-b-response').selectOption('lipd');
   // What changed, mechanism by mechanism in words; every setting behind a fold.
   const mechanisms = await page.getByTestId('compare-mechanisms').innerText();
-  assert.match(mechanisms, /Marking: none → input-triggered \(cnt1\/cnt2\)/);
+  assert.match(mechanisms, /Marking: none → input-triggered: a full buffer marks what waits for its outputs/);
   assert.match(mechanisms, /Source response: none → LIPD/);
   assert.match(await page.getByTestId('compare-settings-diff').locator('summary').innerText(), /Every setting that differs \(2\)/);
   await page.getByTestId('compare-settings-diff').locator('summary').click();
@@ -253,5 +253,32 @@ test('A/B comparison: B with marking and LIPD against A without, overlaid and si
   assert.ok(Number(marked[2]) > 0, 'B marks');
   assert.ok(Number(await page.getByTestId('cmp-rate-plot').getAttribute('data-curves')) >= 4, 'A and B curves overlaid');
   await page.getByTestId('compare').screenshot({ path: join(OUTPUT, 'editor-compare.png') });
+  assert.deepEqual(page.errors, []);
+});
+
+test('settings speak in words and in the units they show: limits, keys, paper terms, a flow\'s start', async () => {
+  const page = await openPage(browser, server.url);
+  await page.getByLabel('Scenario').selectOption('infocom03-fig2');
+  await openTab(page, 'settings');
+  // A build limit is stated for the number as typed, in the field's unit (not the clamped u32, not nanoseconds).
+  await page.locator('details', { has: page.getByTestId('input-duration') }).locator('summary').click();
+  await page.getByTestId('input-buffer').fill('99999999999');
+  assert.equal(await page.getByTestId('error-buffer').innerText(), "99999999999 packets is over this build's limit of 1024 packets");
+  await page.getByTestId('input-buffer').fill('4');
+  await page.getByTestId('input-duration').fill('1e9');
+  assert.equal(await page.getByTestId('error-duration').innerText(), "1e9 ms is over this build's limit of 100000 ms");
+  await page.getByTestId('input-duration').fill('100');
+  // The scenario file's keys are there for whoever asks; the labels say the paper's terms in words.
+  const key = page.locator('[data-testid=params] code.path', { hasText: 'switch.buffer_packets' });
+  assert.equal(await key.isVisible(), false);
+  await page.getByTestId('show-keys').check();
+  assert.equal(await key.isVisible(), true);
+  assert.ok(await page.getByLabel('A packet counts as waiting for its output (cnt1) until').isVisible());
+  assert.deepEqual(await page.getByTestId('input-full-check').locator('option').allInnerTexts(), ['when a packet is received whole', "when a packet's head arrives"]);
+  // A flow's start and stop in ms, as the timeline: the victim starts at 40 ms.
+  await page.mouse.click(...(await flowMiddle(page, 'victim')));
+  await openTab(page, 'selection');
+  assert.equal(await page.getByTestId('input-sel-start').inputValue(), '40');
+  assert.equal(await page.getByTestId('input-sel-stop').inputValue(), '60');
   assert.deepEqual(page.errors, []);
 });

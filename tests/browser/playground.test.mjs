@@ -105,7 +105,7 @@ test('parameter changes while running: marking applies at once, others offer a r
   await page.waitForFunction(() => /marked [1-9]/.test(document.querySelector('[data-testid=totals]').textContent));
   // What cnt1 counts is a marking setting too: recounted from the buffers, it applies without a restart.
   const before = await simMs(page);
-  await page.getByLabel('cnt1 counts a packet until').selectOption('departure');
+  await page.getByLabel('A packet counts as waiting for its output (cnt1) until').selectOption('departure');
   assert.equal(await page.getByTestId('restart').count(), 0, 'no restart offered');
   assert.ok(await simMs(page) >= before, 'the clock does not go back');
   await page.waitForFunction((t) => parseFloat(document.querySelector('[data-testid=sim-time]').innerText) > t + 1, before);

@@ -73,8 +73,8 @@ pub const SETTINGS: &[Setting] = &[
         &[
             c("none", "none"),
             c("naive", "naive: the packets of a full buffer"),
-            c("input_triggered", "input-triggered (cnt1/cnt2)"),
-            c("input_output_triggered", "input-output-triggered"),
+            c("input_triggered", "input-triggered: a full buffer marks what waits for its outputs"),
+            c("input_output_triggered", "input-output-triggered: also a long queue for one output"),
             c("hp_root_vl", "HP: full buffers and roots"),
         ],
     ),
@@ -93,14 +93,16 @@ pub const SETTINGS: &[Setting] = &[
     pick(
         "marking.full_check",
         "Buffer full is checked",
-        "on receipt: when a packet is completely received, counting blocks actually held; at head arrival: the credit view.",
-        &[c("on_receipt", "on receipt"), c("on_head", "at head arrival")],
+        "When a packet has been received whole, counting the space actually held (Globecom'02 §IV-B), or as soon as its \
+         head arrives, counting the credits already promised to it.",
+        &[c("on_receipt", "when a packet is received whole"), c("on_head", "when a packet's head arrives")],
     ),
     pick(
         "marking.cnt1_until",
-        "cnt1 counts a packet until",
-        "it starts on its output (waiting packets only), or until its tail has left the switch (a packet being sent \
-         still counts, and a full buffer also arms its output).",
+        "A packet counts as waiting for its output (cnt1) until",
+        "The switch counts the packets waiting for each output (the papers' cnt1): until a packet starts on its output, \
+         or until its tail has left the switch (a packet being sent still counts, and a full buffer also arms its \
+         output).",
         &[c("start", "it starts"), c("departure", "its tail leaves")],
     ),
     pick(
@@ -257,7 +259,7 @@ pub fn label(path: &str) -> String {
         .unwrap_or_else(|| path.to_owned())
 }
 
-/// A value of setting `path` in words: a choice's label ("input-triggered (cnt1/cnt2)"), or the value as it is.
+/// A value of setting `path` in words: a choice's label ("naive: the packets of a full buffer"), or the value as it is.
 pub fn value_label(path: &str, value: &Value) -> String {
     let text = value.as_str().map_or_else(|| value.to_string(), str::to_owned);
     find(path).and_then(|s| s.choice(&text)).map_or(text, |c| c.label.to_owned())

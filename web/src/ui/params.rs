@@ -67,6 +67,21 @@ fn whole_u32(v: f64) -> Result<u32, &'static str> {
     whole(v).map(|x| x.min(u64::from(u32::MAX)) as u32)
 }
 
+/// A refusal of field `f`'s value in the words and unit the field shows: a build limit is stated for the number as
+/// typed and in the field's unit ("99999999999 packets is over this build's limit of 1024 packets"), not for the
+/// stored value (clamped to 4294967295, or in nanoseconds).
+fn in_field_units(f: &Num, e: &ibcc_core::scenario::ScenarioError, typed: &str, unit: &str) -> String {
+    match e.problem {
+        ibcc_core::scenario::Problem::LimitExceeded { limit, .. } if e.field == f.path => {
+            // The panel's ms fields are stored in ns.
+            let limit = if unit == "ms" { (limit as f64 / 1e6).to_string() } else { limit.to_string() };
+            let unit = if unit.is_empty() { String::new() } else { format!(" {unit}") };
+            format!("{typed}{unit} is over this build's limit of {limit}{unit}")
+        }
+        _ => e.problem.to_string(),
+    }
+}
+
 fn opt_u32(v: Option<u32>) -> String {
     v.map(|x| x.to_string()).unwrap_or_default()
 }
@@ -348,6 +363,7 @@ pub fn ParamsPanel(p: &ParamsProps) -> Html {
     // Text of fields whose last edit was refused, with the reason.
     let drafts = use_state(BTreeMap::<&'static str, (String, String)>::new);
     let pick_error = use_state(|| None::<String>);
+    let keys = use_state(|| false);
     // A preset or an accepted edit replaces the scenario: drafts of the old one no longer apply.
     {
         let (drafts, pick_error) = (drafts.clone(), pick_error.clone());
@@ -372,7 +388,7 @@ pub fn ParamsPanel(p: &ParamsProps) -> Html {
             let outcome = value
                 .and_then(|v| (f.set)(&mut next, v).map(|()| next.with_companions(&scenario)))
                 .map_err(String::from)
-                .and_then(|next| next.check().map(|()| next).map_err(|e| e.problem.to_string()));
+                .and_then(|next| next.check().map(|()| next).map_err(|e| in_field_units(f, &e, trimmed, unit)));
             let mut d = (*edits).clone();
             match outcome {
                 Ok(next) => {
@@ -432,8 +448,18 @@ pub fn ParamsPanel(p: &ParamsProps) -> Html {
                 locked={lock(f.path)} />
         }
     };
+    let toggle_keys = {
+        let keys = keys.clone();
+        Callback::from(move |_: Event| keys.set(!*keys))
+    };
     html! {
-        <aside class="params" aria-label="Parameters" data-testid={format!("{}params", p.prefix)}>
+        <aside class={classes!("params", (!*keys).then_some("hide-keys"))} aria-label="Parameters" data-testid={format!("{}params", p.prefix)}>
+            // Students read the settings in words; the scenario's keys (for files, sweeps and the command line)
+            // are there for whoever asks.
+            <label class="keys-toggle">
+                <input type="checkbox" checked={*keys} onchange={toggle_keys} data-testid={format!("{}show-keys", p.prefix)} />
+                { " Show each setting's key in files" }
+            </label>
             if let Some(e) = &*pick_error {
                 <p class="error" role="alert">{ e }</p>
             }

@@ -154,11 +154,19 @@ fn flow_fields(s: &Scenario, id: &str) -> Vec<Field> {
         Traffic::Greedy => (String::new(), String::new()),
         Traffic::OnOff { mean_on_ns, mean_off_ns } => (us(mean_on_ns), us(mean_off_ns)),
     };
-    let to_ns = |v: &str| -> Result<Option<u64>, String> {
-        Ok(number(v)?
-            .map(|x| (x * 1000.0).round())
-            .map(|x| if (0.0..9.0e15).contains(&x) { x as u64 } else { u64::MAX }))
+    // Start and stop in ms, as the timeline and the run's settings; ON/OFF periods (tens of µs) in µs.
+    let ms = |ns: u64| (ns as f64 / 1e6).to_string();
+    let scaled = |v: &str, ns_per_unit: f64| -> Result<Option<u64>, String> {
+        Ok(number(v)?.map(|x| (x * ns_per_unit).round()).map(|x| {
+            if (0.0..9.0e15).contains(&x) {
+                x as u64
+            } else {
+                u64::MAX
+            }
+        }))
     };
+    let to_ns = move |v: &str| scaled(v, 1e3);
+    let ms_to_ns = move |v: &str| scaled(v, 1e6);
     let on_off = move |s: &Scenario, on: Option<u64>, off: Option<u64>| {
         checked(s, |n| {
             let (cur_on, cur_off) = match n.flows[at].traffic {
@@ -199,24 +207,24 @@ fn flow_fields(s: &Scenario, id: &str) -> Vec<Field> {
         Field {
             id: "sel-start".into(),
             label: "Start".into(),
-            unit: "µs",
+            unit: "ms",
             help: "When it begins to send.",
-            value: us(f.start_ns),
+            value: ms(f.start_ns),
             placeholder: String::from("0"),
             apply: Rc::new(move |s, v| {
-                let v = to_ns(v)?.unwrap_or(0);
+                let v = ms_to_ns(v)?.unwrap_or(0);
                 checked(s, |n| n.flows[at].start_ns = v)
             }),
         },
         Field {
             id: "sel-stop".into(),
             label: "Stop".into(),
-            unit: "µs",
+            unit: "ms",
             help: "When it stops; empty: at the end of the run.",
-            value: f.stop_ns.map(us).unwrap_or_default(),
+            value: f.stop_ns.map(ms).unwrap_or_default(),
             placeholder: String::from("end"),
             apply: Rc::new(move |s, v| {
-                let v = to_ns(v)?;
+                let v = ms_to_ns(v)?;
                 checked(s, |n| n.flows[at].stop_ns = v)
             }),
         },
