@@ -169,7 +169,8 @@ test('select, move, delete, edit properties and zoom on the canvas', async () =>
   await page.getByLabel('Bandwidth').press('Enter');
   await page.waitForFunction(() => document.querySelector('[data-testid="input-sel-bandwidth"]').value === '16');
 
-  // Zoom with the wheel and the buttons; Fit goes back.
+  // Zoom with the wheel and the buttons; Fit goes back. (The edits above held the view where it was: fit it first.)
+  await page.getByTestId('zoom-fit').click();
   const fitted = await page.getByTestId('topology').getAttribute('data-viewbox');
   await page.mouse.move(bx, by);
   await page.mouse.wheel(0, -300);
@@ -280,5 +281,70 @@ test('settings speak in words and in the units they show: limits, keys, paper te
   await openTab(page, 'selection');
   assert.equal(await page.getByTestId('input-sel-start').inputValue(), '40');
   assert.equal(await page.getByTestId('input-sel-stop').inputValue(), '60');
+  assert.deepEqual(page.errors, []);
+});
+
+test('building by hand: a drop lands under the pointer and nothing moves on its own; a drag takes the hover card away', async () => {
+  const page = await openPage(browser, server.url);
+  await page.getByLabel('Scenario').selectOption('empty');
+  await page.getByText('Drag a switch or a host here').waitFor();
+  const view = await page.getByTestId('topology').getAttribute('data-viewbox');
+  const b = await page.getByTestId('palette-switch').boundingBox();
+  // Page points chosen once, before any drop: each node must land exactly there.
+  const p1 = await toPage(page, 150, 260);
+  const p2 = await toPage(page, 700, 420);
+  await drag(page, [b.x + b.width / 2, b.y + b.height / 2], p1);
+  await page.getByTestId('node-S1').waitFor();
+  await drag(page, [b.x + b.width / 2, b.y + b.height / 2], p2);
+  await page.getByTestId('node-S2').waitFor();
+  for (const [id, p] of [['S1', p1], ['S2', p2]]) {
+    const at = await nodeAt(page, id);
+    assert.ok(Math.hypot(at[0] - p[0], at[1] - p[1]) < 2, `${id} at ${at}, dropped at ${p}`);
+  }
+  assert.equal(await page.getByTestId('topology').getAttribute('data-viewbox'), view, 'the view did not re-fit');
+  // Fit is asked for, not imposed.
+  await page.getByTestId('zoom-fit').click();
+  assert.notEqual(await page.getByTestId('topology').getAttribute('data-viewbox'), view);
+
+  // Hovering a node shows its card; dragging the node away takes it down.
+  const [x, y] = await nodeAt(page, 'S1');
+  await page.mouse.move(x, y);
+  await page.getByTestId('card').waitFor();
+  await page.mouse.down();
+  await page.mouse.move(x + 40, y + 30, { steps: 4 });
+  await page.mouse.up();
+  assert.equal(await page.getByTestId('card').count(), 0);
+  assert.deepEqual(page.errors, []);
+});
+
+test('the flows table names each flow\'s hosts and group, and a row selects the flow; a group keeps its colour', async () => {
+  const page = await openPage(browser, server.url);
+  await page.getByLabel('Scenario').selectOption('infocom03-fig2');
+  await page.getByRole('button', { name: 'Run' }).click();
+  await page.waitForFunction(() => parseFloat(document.querySelector('[data-testid=sim-time]').innerText) > 1);
+  await page.getByRole('button', { name: 'Pause' }).click();
+  await openTab(page, 'results');
+  await page.getByTestId('results-table').getByText(/^Flows \(7\)$/).click();
+  const cells = await page.getByTestId('flow-row-victim').locator('td').allInnerTexts();
+  assert.deepEqual(cells.slice(0, 3), ['AV', 'BV', 'victim']);
+  await page.getByTestId('flow-row-victim').click();
+  await page.getByTestId('panel-selection').waitFor();
+  assert.match(await page.getByTestId('selection-title').innerText(), /victim/);
+  assert.match(await page.locator('svg.topology [data-testid=flow-victim]').first().getAttribute('class'), /selected/);
+
+  // Regroup the last flow as "b", then the first as "a" (listed before it now): "b" keeps its colour.
+  const regroup = async (flow, group) => {
+    await openTab(page, 'results');
+    await page.getByTestId(`flow-select-${flow}`).click();
+    await page.getByTestId('panel-selection').waitFor();
+    await page.getByTestId('input-sel-group').fill(group);
+    await page.getByTestId('input-sel-group').press('Enter');
+    await page.getByTestId(`legend-group-${group}`).waitFor();
+  };
+  await regroup('victim', 'b');
+  const colourOfB = await page.getByTestId('legend-group-b').innerText();
+  await regroup('local1', 'a');
+  assert.equal(await page.getByTestId('legend-group-b').innerText(), colourOfB);
+  assert.notEqual(await page.getByTestId('legend-group-a').innerText().then((t) => t.split(':')[0]), colourOfB.split(':')[0]);
   assert.deepEqual(page.errors, []);
 });

@@ -290,3 +290,35 @@ test('the Results tab counts everything over one window, and the paper\'s number
   assert.match(await page.getByTestId('totals').innerText(), /^Since the start:/);
   assert.deepEqual(page.errors, []);
 });
+
+test('the keyboard during a lesson: moving through the drawing is announced, Enter shows the choice in the Selection tab', async () => {
+  const page = await open({ viewport: { width: 1280, height: 720 } });
+  await page.getByTestId('start-lesson').click();
+  await page.getByTestId('panel-lesson').waitFor();
+  await page.getByTestId('topology').focus();
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => /^(Switch|Host|Link) /.test(document.querySelector('[data-testid=canvas-announce]').innerText));
+  // A link (arrows go node, link, node...), then Enter: the Lesson tab gives way, as no hover card shows it.
+  for (let k = 0; k < 5 && !/^Link /.test(await page.getByTestId('canvas-announce').innerText()); k++) {
+    await page.keyboard.press('ArrowRight');
+  }
+  assert.match(await page.getByTestId('canvas-announce').innerText(), /^Link /);
+  await page.keyboard.press('Enter');
+  await page.getByTestId('panel-selection').waitFor();
+  assert.match(await page.getByTestId('selection-title').innerText(), /^Link /);
+  assert.match(await page.getByTestId('canvas-announce').innerText(), /selected: its settings are in the Selection tab/);
+  assert.deepEqual(page.errors, []);
+});
+
+test('a skip link is the first tab stop and leads to the lesson; starting it leaves the focus on its first step', async () => {
+  const page = await open({ viewport: { width: 1280, height: 720 } });
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'skip-to-lesson');
+  assert.ok(await page.getByTestId('skip-to-lesson').isVisible(), 'shown while it has the focus');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.activeElement?.dataset.testid === 'start-lesson');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.activeElement?.dataset.testid === 'lesson-step');
+  assert.match(await page.getByTestId('lesson-text').innerText(), /\w/);
+  assert.deepEqual(page.errors, []);
+});

@@ -86,8 +86,16 @@ const ROLES: &[(&str, Colour)] = &[
     ("static", BLUE),
 ];
 
-/// Colours for other groups, in the order they are handed out.
+/// Colours for other groups: each name prefers one of the first [`PREFERRED`] (by its letters), and a name that
+/// finds its colour taken goes on along the list.
 const OTHERS: &[Colour] = &[ORANGE, BROWN, INDIGO, OLIVE, CYAN, PINK, GREEN, BLUE, TEAL, PURPLE];
+const PREFERRED: usize = 5;
+
+/// The colour a group not named for a role prefers: from its name alone (the sum of its bytes, so that names that
+/// count up, "g1", "g2"..., or "a", "b"..., prefer different colours).
+fn preferred(name: &str) -> usize {
+    name.bytes().map(usize::from).sum::<usize>() % PREFERRED
+}
 
 /// Links in plots: thin lines in muted tones, told apart from the groups' thick vivid ones. Their names are
 /// neutral (no group's colour word): a lesson refers to a link by its name, never by its colour.
@@ -103,8 +111,10 @@ const LINKS: &[Colour] = &[
 ];
 
 /// The colour of each group of a scenario, `groups` in first-appearance order (the order the results give). A
-/// group named for its role keeps that role's colour; others take the next colour no earlier group has, so two
-/// groups of one scenario never share a colour while colours last.
+/// group named for its role keeps that role's colour; any other takes the colour its name prefers, or if an earlier
+/// group has it, the next one no earlier group has. So a group's colour follows its name: adding, removing or
+/// regrouping flows leaves the other groups' colours alone (unless two names want one colour, when the one listed
+/// first keeps it), and two groups of one scenario never share a colour while colours last.
 pub fn group_colours<S: AsRef<str>>(groups: &[S]) -> Vec<Colour> {
     let role = |g: &str| ROLES.iter().find(|(name, _)| g.eq_ignore_ascii_case(name)).map(|(_, c)| *c);
     let mut taken: Vec<&'static str> = Vec::new();
@@ -121,9 +131,10 @@ pub fn group_colours<S: AsRef<str>>(groups: &[S]) -> Vec<Colour> {
             Some(c)
         })
         .collect();
-    let mut next = OTHERS.iter().cycle().take(OTHERS.len() * 2);
-    for slot in out.iter_mut().filter(|c| c.is_none()) {
-        let c = next.by_ref().find(|c| !taken.contains(&c.name)).copied().unwrap_or(GREY);
+    for (slot, g) in out.iter_mut().zip(groups).filter(|(c, _)| c.is_none()) {
+        let from = preferred(g.as_ref());
+        let c = OTHERS.iter().cycle().skip(from).take(OTHERS.len()).find(|c| !taken.contains(&c.name));
+        let c = c.copied().unwrap_or(GREY);
         taken.push(c.name);
         *slot = Some(c);
     }
@@ -302,6 +313,20 @@ mod tests {
             }
         }
         assert_eq!(group_colours(&[""]), [GREY], "no group: grey");
+    }
+
+    #[test]
+    fn a_group_keeps_its_colour_when_groups_are_added_or_regrouped() {
+        let before = group_colours(&["b", "local"]);
+        // An ungrouped flow gets group "a" (listed first now), and another group "c" is added after.
+        let after = group_colours(&["a", "b", "local", "c"]);
+        assert_eq!((after[1], after[2]), (before[0], before[1]));
+        // Names that count up prefer different colours.
+        let g: Vec<String> = (1..=5).map(|i| format!("g{i}")).collect();
+        let c = group_colours(&g);
+        for k in 0..5 {
+            assert_eq!(c[k], group_colours(&[&g[k]])[0], "g{} has its own colour alone or among the others", k + 1);
+        }
     }
 
     #[test]

@@ -132,6 +132,8 @@ pub enum Effect {
     },
     Nudge(f64, f64),
     Delete,
+    /// Show what was selected (chosen from the keyboard, which has no hover card).
+    Show(Hit),
 }
 
 /// A pointer gesture under way.
@@ -205,7 +207,8 @@ pub const SLOP: f64 = 4.0;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Gestures {
     pub tool: Tool,
-    /// `None`: fit the network.
+    /// `None`: fit the network. An edit that changes the fitted box holds the view the user was looking at (a
+    /// dropped node stays under the pointer, nothing placed moves); only Fit, or a new network, lets go.
     camera: Option<ViewBox>,
     /// The view when fitted.
     fitted: ViewBox,
@@ -307,7 +310,7 @@ impl Gestures {
                 }
             }
             Input::Leave => {
-                if self.card.is_some_and(|c| !c.pinned) {
+                if self.card.as_ref().is_some_and(|c| !c.pinned) {
                     self.set_card(None, &mut out);
                 }
             }
@@ -332,7 +335,12 @@ impl Gestures {
                 self.camera = None;
                 out.push(Effect::Camera(None));
             }
-            Input::Fitted(v) => self.fitted = v,
+            Input::Fitted(v) => {
+                if self.camera.is_none() && v != self.fitted {
+                    self.camera = Some(self.fitted);
+                }
+                self.fitted = v;
+            }
             Input::Placed(left, top, width, height) => self.rect = (left, top, width.max(1.0), height.max(1.0)),
         }
         out
@@ -370,6 +378,10 @@ impl Gestures {
             }
             (_, hit) => Drag::Press { hit, from: (p.x, p.y), kind: p.kind },
         };
+        // A hover card describes what was under the pointer; a drag moves the view or the node away from it.
+        if !matches!(drag, Drag::Press { .. }) && self.card.as_ref().is_some_and(|c| !c.pinned) {
+            self.set_card(None, out);
+        }
         if !matches!(drag, Drag::Press { kind: PointerKind::Touch, .. }) {
             out.push(Effect::Capture(p.id));
         }
@@ -516,6 +528,8 @@ impl Gestures {
             Key::Select => {
                 if let Some(f) = self.focus {
                     self.select(Some(f), out);
+                    // No hover card from the keyboard: what was chosen is shown in the Selection tab.
+                    out.push(Effect::Show(f));
                 }
             }
             Key::Delete => {
@@ -676,6 +690,31 @@ mod tests {
     }
 
     #[test]
+    fn a_drag_takes_the_hover_card_away() {
+        let mut g = g();
+        run(&mut g, vec![Input::Move(mouse(100.0, 100.0, false))]);
+        assert!(g.card.is_some());
+        let fx = run(&mut g, vec![Input::Down(mouse(100.0, 100.0, true))]);
+        assert!(fx.contains(&Effect::Card(None)), "{fx:?}");
+        run(&mut g, vec![Input::Move(mouse(150.0, 120.0, true)), Input::Up(mouse(150.0, 120.0, true))]);
+        assert_eq!(g.card, None);
+    }
+
+    #[test]
+    fn an_edit_holds_the_view_and_only_fit_lets_go() {
+        let mut g = g();
+        let before = (g.view(), g.to_view(50.0, 60.0));
+        // A node dropped outside the old box: the fitted box grows, the view does not move.
+        g.handle(Input::Fitted((50.0, 50.0, 800.0, 400.0)), &Two);
+        assert_eq!((g.view(), g.to_view(50.0, 60.0)), before);
+        assert_eq!(g.handle(Input::Fit, &Two), [Effect::Camera(None)]);
+        assert_eq!(g.view(), (50.0, 50.0, 800.0, 400.0));
+        // The same box again (a render with nothing changed) holds nothing.
+        g.handle(Input::Fitted((50.0, 50.0, 800.0, 400.0)), &Two);
+        assert_eq!(g.camera, None);
+    }
+
+    #[test]
     fn one_finger_drags_a_node_but_leaves_empty_space_to_the_page() {
         let mut g = g();
         let fx = run(
@@ -766,7 +805,13 @@ mod tests {
         let fx = run(&mut g, vec![key("Enter"), key("ArrowDown")]);
         assert_eq!(
             fx,
-            [Effect::Select(Some(Hit::Node(1))), Effect::Focus(Some(Hit::Node(1))), Effect::Nudge(0.0, 10.0)]
+            [
+                Effect::Select(Some(Hit::Node(1))),
+                Effect::Focus(Some(Hit::Node(1))),
+                Effect::Show(Hit::Node(1)),
+                Effect::Nudge(0.0, 10.0)
+            ],
+            "Enter selects and shows (the Selection tab comes forward: the keyboard has no hover card)"
         );
         let fx = run(&mut g, vec![Input::Key { key: "ArrowLeft".into(), shift: true }]);
         assert_eq!(fx, [Effect::Nudge(-50.0, 0.0)]);

@@ -184,6 +184,9 @@ fn Shell(p: &AppProps) -> Html {
                 </main>
             } else {
             <header class="top">
+                if *view == View::Playground {
+                    <super::playground::SkipToLesson />
+                }
                 <h1>{ "IBCC Playground" }</h1>
                 <p class="tagline">{ "Congestion control in lossless, InfiniBand-style networks" }</p>
                 <nav aria-label="Views">

@@ -29,6 +29,9 @@ pub struct Doc {
     pub message: Option<Message>,
     /// Bumped by each `Load`: a new scenario that starts a new run, whatever the old run was doing.
     pub loads: u32,
+    /// Bumped by each `Show`: the selection was asked to be shown (the Selection tab comes forward even during a
+    /// lesson, and even if the thing was selected already).
+    pub shows: u32,
     /// A comparison a lesson step asked for and the A/B view has not opened yet: B, and the step's text.
     pub compare: Option<Rc<(Scenario, String)>>,
 }
@@ -46,6 +49,8 @@ pub enum Action {
         note: Option<String>,
     },
     Select(Option<Selection>),
+    /// Select this and show it (a row of the flows table, Enter on the drawing).
+    Show(Selection),
     Refuse {
         text: String,
         at: Option<(f64, f64)>,
@@ -74,6 +79,7 @@ impl Doc {
             selection: None,
             message: None,
             loads: 0,
+            shows: 0,
             compare: None,
         }
     }
@@ -117,6 +123,11 @@ impl Reducible for Doc {
             Action::Select(sel) => {
                 d.selection = sel;
                 d.message = None;
+            }
+            Action::Show(sel) => {
+                d.selection = Some(sel);
+                d.message = None;
+                d.shows = d.shows.wrapping_add(1);
             }
             Action::Refuse { text, at } => d.message = Some(Message { text, refused: true, at }),
             Action::DeleteSelected => {

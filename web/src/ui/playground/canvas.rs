@@ -146,6 +146,17 @@ pub fn Canvas() -> Html {
         Hit::Link(i) => Some(format!("item-link-{i}")),
         _ => None,
     });
+    // What the keyboard's focus is on, for screen readers (activedescendant alone is seldom announced here).
+    let announce = g.focus.map_or_else(String::new, |h| {
+        let (mut text, lines) = figures(&s, h, None);
+        if let Some(first) = lines.first() {
+            text = format!("{text}, {first}");
+        }
+        if g.selected == Some(h) {
+            text += ", selected: its settings are in the Selection tab";
+        }
+        text
+    });
     let vb = format!("{:.1} {:.1} {:.1} {:.1}", view.0, view.1, view.2, view.3);
     html! {
         <div class="canvas-panel" data-testid="canvas-panel">
@@ -170,6 +181,7 @@ pub fn Canvas() -> Html {
                     // siblings (and the drawing would lose the keyboard's focus).
                     <g class="callout-slot">{ callout(&doc, view) }</g>
                 </svg>
+                <p class="visually-hidden" role="status" aria-live="polite" data-testid="canvas-announce">{ announce }</p>
                 <Legend groups={network::groups(&s)} vls={s.data_vls()} />
                 <div class="card-slot">{ for card }</div>
             </div>

@@ -57,6 +57,11 @@ pub fn apply(
         match e {
             Effect::Camera(_) | Effect::Preview(_) | Effect::Card(_) | Effect::Focus(_) => changed = true,
             Effect::Select(hit) => dispatch.dispatch(Action::Select(selection_of(s, hit))),
+            Effect::Show(hit) => {
+                if let Some(sel) = selection_of(s, Some(hit)) {
+                    dispatch.dispatch(Action::Show(sel));
+                }
+            }
             Effect::Capture(id) => {
                 if let Some(el) = svg.cast::<web_sys::Element>() {
                     let _ = el.set_pointer_capture(id);

@@ -190,9 +190,14 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
             begin(select.value().parse::<usize>().ok().filter(|&i| i < n));
         })
     };
+    // The button pressed goes away with the start card (or the lesson's end): the focus goes on to the step's text,
+    // not back to the top of the page.
     let start = |i: usize| {
         let begin = begin.clone();
-        Callback::from(move |_: MouseEvent| begin(Some(i)))
+        Callback::from(move |_: MouseEvent| {
+            begin(Some(i));
+            super::focus_later("[data-testid=lesson-step]");
+        })
     };
     // Progress: a lesson is done once its exercise was answered right.
     let done = |l: &crate::course::Lesson| l.exercise.as_ref().is_some_and(|e| answered_right(&answers, &e.id));
@@ -231,7 +236,7 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
             html! { <button class="phone-only" onclick={show.reform(move |_| view)} data-testid="lesson-show">{ label }</button> }
         });
         html! {
-            <div class={classes!("lesson-step", here.task.is_some().then_some("task"))} data-testid="lesson-step">
+            <div class={classes!("lesson-step", here.task.is_some().then_some("task"))} tabindex="-1" data-testid="lesson-step">
                 <p class="muted">{ format!("Step {} of {n}", k + 1) }{ if here.task.is_some() { " · your turn" } else { "" } }</p>
                 if let Some(again) = elsewhere(l, k) {
                     <div class="notice lesson-elsewhere" data-testid="lesson-elsewhere">

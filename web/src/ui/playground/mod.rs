@@ -43,6 +43,45 @@ pub fn scroll_into_view(el: &web_sys::Element) {
     el.scroll_into_view_with_scroll_into_view_options(&options);
 }
 
+/// Moves the keyboard's focus to the element `selector` finds once the page has drawn what changes now (a button
+/// that goes away would otherwise leave the focus on the page's body).
+pub fn focus_later(selector: &'static str) {
+    use wasm_bindgen::JsCast;
+    gloo_timers::callback::Timeout::new(0, move || {
+        let found =
+            web_sys::window().and_then(|w| w.document()).and_then(|d| d.query_selector(selector).ok().flatten());
+        if let Some(el) = found.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+            let _ = el.focus();
+        }
+    })
+    .forget();
+}
+
+/// The page's skip link: past the views, the transport and the drawing to the lesson (its start card's first
+/// button on a first visit, else the step or the lesson picker), the Lesson tab brought forward.
+#[component]
+pub fn SkipToLesson() -> Html {
+    let onclick = Callback::from(|e: MouseEvent| {
+        e.prevent_default();
+        let document = web_sys::window().and_then(|w| w.document());
+        let find = |sel: &str| document.as_ref().and_then(|d| d.query_selector(sel).ok().flatten());
+        if let Some(tab) = find("[data-testid=side-lesson]") {
+            use wasm_bindgen::JsCast;
+            if let Ok(tab) = tab.dyn_into::<web_sys::HtmlElement>() {
+                tab.click();
+            }
+        }
+        focus_later(if find("[data-testid=start-lesson]").is_some() {
+            "[data-testid=start-lesson]"
+        } else if find("[data-testid=lesson-step]").is_some() {
+            "[data-testid=lesson-step]"
+        } else {
+            "#lesson-picker"
+        });
+    });
+    html! { <a class="skip-link" href="#panel-lesson" {onclick} data-testid="skip-to-lesson">{ "Skip to the lesson" }</a> }
+}
+
 pub(crate) fn wall_ms() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
 }

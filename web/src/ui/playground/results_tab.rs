@@ -2,7 +2,10 @@
 //! and fairness, the busiest links and each flow, all over the measurement interval as far as the run has reached
 //! it, and the packet totals since the start.
 
+use super::super::document::{use_doc, Action, DocCtx};
 use super::live::use_live;
+use crate::edit::Selection;
+use ibcc_core::sim::FlowResult;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -51,10 +54,14 @@ pub fn PaperTable() -> Html {
 #[component]
 pub fn ResultsTable() -> Html {
     let live = use_live();
+    let doc = use_doc();
     let Some(f) = live.frame.as_ref() else {
         return html! { <p class="muted" data-testid="results-table">{ "No run yet." }</p> };
     };
     let r = &f.frame.results;
+    let colours = ibcc_view::palette::group_colours(&r.groups.iter().map(|g| g.name.as_str()).collect::<Vec<_>>());
+    let colours: Vec<(String, String)> =
+        r.groups.iter().zip(colours).map(|(g, c)| (g.name.clone(), crate::ui::theme::paint(c))).collect();
     let from_ns = live.run_scenario.as_ref().map_or(0.0, |s| s.measure.from_ns as f64);
     let before = r.simulated_ns < from_ns;
     let window = format!("{:.1} to {:.1} ms", r.measured_from_ns / 1e6, r.measured_to_ns / 1e6);
@@ -107,18 +114,11 @@ pub fn ResultsTable() -> Html {
             }
             <details>
                 <summary>{ format!("Flows ({})", r.flows.len()) }</summary>
-                <div class="table-scroll"><table class="results" data-testid="flows-table">
-                    <thead><tr><th scope="col">{ "flow" }</th><th scope="col">{ "throughput" }</th><th scope="col">{ "rate limit" }</th><th scope="col">{ "window" }</th><th scope="col" title="marked ACKs received in the measurement interval">{ "marks" }</th><th scope="col">{ "delay" }</th></tr></thead>
+                <div class="table-scroll"><table class="results flows" data-testid="flows-table">
+                    <thead><tr><th scope="col">{ "flow" }</th><th scope="col">{ "from" }</th><th scope="col">{ "to" }</th><th scope="col">{ "group" }</th><th scope="col">{ "throughput" }</th><th scope="col">{ "rate limit" }</th><th scope="col">{ "window" }</th><th scope="col" title="marked ACKs received in the measurement interval">{ "marks" }</th><th scope="col">{ "delay" }</th></tr></thead>
                     <tbody>
                         for fl in r.flows.iter().take(200) {
-                            <tr data-testid={format!("flow-row-{}", fl.id)}>
-                                <th scope="row" title={format!("{} -> {} ({})", fl.src, fl.dst, fl.group)}>{ &fl.id }</th>
-                                <td>{ format!("{:.1}%", 100.0 * fl.throughput_fraction) }</td>
-                                <td>{ format!("{:.1}%", 100.0 * fl.rate_limit) }</td>
-                                <td>{ fl.window.map_or_else(|| String::from("-"), |w| w.to_string()) }</td>
-                                <td title={format!("{} over the whole run so far", fl.marks)}>{ fl.measured_marks }</td>
-                                <td>{ fl.mean_delay_ns.map_or_else(|| String::from("-"), |d| format!("{:.1} µs", d / 1e3)) }</td>
-                            </tr>
+                            { flow_row(fl, &doc, &colours) }
                         }
                     </tbody>
                 </table></div>
@@ -133,5 +133,37 @@ pub fn ResultsTable() -> Html {
                 }
             </p>
         </div>
+    }
+}
+
+/// A flow's row: its hosts and group in the open, and a click (or Enter on its name) selects it, as in the drawing.
+fn flow_row(fl: &FlowResult, doc: &DocCtx, colours: &[(String, String)]) -> Html {
+    // The run's flows can differ from the document's after an edit: only a flow the network still has is selectable.
+    let exists = doc.scenario.flows.iter().any(|f| f.id == fl.id);
+    let selected = matches!(&doc.selection, Some(Selection::Flow(x)) if *x == fl.id);
+    let select = {
+        let (d, id) = (doc.dispatcher(), fl.id.clone());
+        Callback::from(move |_: MouseEvent| {
+            if exists {
+                d.dispatch(Action::Show(Selection::Flow(id.clone())));
+            }
+        })
+    };
+    let colour = colours.iter().find(|(g, _)| *g == fl.group).map_or("", |(_, c)| c.as_str());
+    let group = if fl.group.is_empty() { ibcc_view::names::UNGROUPED } else { &fl.group };
+    html! {
+        <tr class={classes!(exists.then_some("pick"), selected.then_some("selected"))} onclick={select} data-testid={format!("flow-row-{}", fl.id)}>
+            <th scope="row">
+                <button class="linklike" aria-pressed={selected.to_string()} disabled={!exists} data-testid={format!("flow-select-{}", fl.id)}>{ &fl.id }</button>
+            </th>
+            <td>{ &fl.src }</td>
+            <td>{ &fl.dst }</td>
+            <td><span class="swatch" style={format!("background:{colour}")} aria-hidden="true"></span>{ group }</td>
+            <td>{ format!("{:.1}%", 100.0 * fl.throughput_fraction) }</td>
+            <td>{ format!("{:.1}%", 100.0 * fl.rate_limit) }</td>
+            <td>{ fl.window.map_or_else(|| String::from("-"), |w| w.to_string()) }</td>
+            <td title={format!("{} over the whole run so far", fl.marks)}>{ fl.measured_marks }</td>
+            <td>{ fl.mean_delay_ns.map_or_else(|| String::from("-"), |d| format!("{:.1} µs", d / 1e3)) }</td>
+        </tr>
     }
 }

@@ -59,11 +59,15 @@ pub fn SidePanel(p: &SideProps) -> Html {
     // may still ask for changes to the same settings).
     let exercise = super::use_unanswered_exercise().filter(|_| doc.origin.is_exercise());
     let locked = exercise.map(|e| Callback::from(move |path: &'static str| e.locks(path)));
-    // Selecting something on the drawing shows it, unless a lesson is being followed.
+    // Selecting something on the drawing shows it, unless a lesson is being followed; asking to see it (a row of
+    // the flows table, Enter on the drawing) shows it always.
     {
         let tab = p.tab.clone();
-        use_effect_with(doc.selection.clone(), move |sel| {
-            if sel.is_some() && !(*tab == SideTab::Lesson && lesson_chosen()) {
+        let shows = use_mut_ref(|| doc.shows);
+        use_effect_with((doc.selection.clone(), doc.shows), move |(sel, n)| {
+            let asked = *shows.borrow() != *n;
+            *shows.borrow_mut() = *n;
+            if sel.is_some() && (asked || !(*tab == SideTab::Lesson && lesson_chosen())) {
                 tab.set(SideTab::Selection);
             }
         });
