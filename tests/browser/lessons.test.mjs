@@ -116,9 +116,10 @@ test('walk the spreading lesson and answer its exercise right and wrong', async 
   await teacher.getByTestId('class-table').waitFor();
   const rows = await teacher.getByTestId('class-row').allInnerTexts();
   assert.equal(rows.length, 4);
-  assert.match(rows[0], /^Ada L\.\s+spreading-victim\s+60\.0%\s+\d+\.\d%\s+wrong/);
-  assert.match(rows[2], /^Ada L\.\s+spreading-victim\s+\d+\.0%\s+\d+\.\d%\s+right/);
-  assert.match(rows[3], /^Ben\s+spreading-victim\s+40\.0%\s+\d+\.\d%\s+wrong/);
+  // Exercises by name, not by id (the question on hover).
+  assert.match(rows[0], /^Ada L\.\s+Exercise 1\s+60\.0%\s+\d+\.\d%\s+wrong/);
+  assert.match(rows[2], /^Ada L\.\s+Exercise 1\s+\d+\.0%\s+\d+\.\d%\s+right/);
+  assert.match(rows[3], /^Ben\s+Exercise 1\s+40\.0%\s+\d+\.\d%\s+wrong/);
   await screenshot(teacher, 'class-table');
   // Progress: the lesson is ticked in the picker.
   assert.match(await page.getByTestId('lesson-picker').locator('option:checked').innerText(), /^3\. Congestion spreading and its victims ✓$/);
@@ -236,12 +237,18 @@ test('a teacher makes an exercise link; a student opens it and answers', async (
   assert.match(link, /#x=1\./);
   // The form says what the simulation answers: nothing before the run has covered 40-60 ms, then the value and
   // the range the tolerance accepts.
-  await teacher.getByTestId('author-answer').filter({ hasText: /No answer from this run yet/ }).waitFor();
+  await teacher.getByTestId('author-answer').filter({ hasText: /nothing yet/ }).waitFor();
   await teacher.getByTestId('to-measured-end').click();
   await teacher.waitForFunction(() => document.querySelector('[data-testid=sim-time]').innerText === '60.000 ms', null, { timeout: 60_000 });
   await teacher.getByTestId('author-measure').click();
-  const told = await teacher.getByTestId('author-answer').filter({ hasText: /This run gives/ }).innerText();
-  const [, teacherPct, lo, hi] = told.match(/gives (\d+\.\d)%: answers from (-?\d+\.\d)% to (\d+\.\d)% count/).map(Number);
+  const told = await teacher.getByTestId('author-answer').filter({ hasText: /answers from/ }).innerText();
+  const [, teacherPct, lo, hi] = told.match(/^(\d+\.\d)%: answers from (-?\d+\.\d)% to (\d+\.\d)% count/).map(Number);
+  // The card shows every part of the exercise the students will get.
+  assert.equal(await teacher.getByTestId('author-card').getByTestId('card-question').innerText(), 'How busy is the inter-switch link while the victim runs?');
+  assert.equal(await teacher.getByTestId('author-card').getByTestId('card-measured').innerText(), 'utilization of A->B, 40-60 ms');
+  assert.equal(await teacher.getByTestId('author-card').getByTestId('card-fixed').innerText(), 'Window (packets): 1');
+  assert.equal(await teacher.getByTestId('author-card').getByTestId('card-hint').innerText(), 'none');
+  assert.match(await teacher.getByTestId('author-card').getByTestId('card-explanation').innerText(), /A->B never blocks/);
   assert.ok(Math.abs(hi - lo - 8) < 0.11, `±4 points: ${told}`);
   await teacher.getByTestId('author-answer').scrollIntoViewIfNeeded();
   await teacher.screenshot({ path: join(OUTPUT, 'exercise-author.png') });
@@ -286,6 +293,8 @@ test('a teacher makes a sheet of two exercises; a student answers both and the c
   const teacher = await openPage(browser, server.url);
   const author = async (preset, question, what) => {
     await teacher.getByLabel('Scenario').selectOption(preset);
+    // Another network under a filled form: the form asks what to keep.
+    if (await teacher.getByTestId('author-scenario-changed').count()) await teacher.getByTestId('author-start-fresh').click();
     await teacher.getByTestId('author-question').fill(question);
     await teacher.getByTestId('author-what').selectOption(what);
     await teacher.getByTestId('author-from').fill('40');
@@ -339,7 +348,8 @@ test('a teacher makes a sheet of two exercises; a student answers both and the c
   assert.equal(rows.filter((r) => /^Cleo\s.*\bright\b/.test(r.trim())).length, 2, rows.join('\n'));
   assert.equal(rows.filter((r) => /^Cleo\s.*\bwrong\b/.test(r.trim())).length, 4, rows.join('\n'));
   // At a glance: each student's outcome per exercise, wider than the side panel when opened wide.
-  assert.match(await teacher.getByTestId('class-summary-row').innerText(), /^Cleo\s+✓ right \(3 answers\)\s+✓ right \(3 answers\)$/);
+  assert.match(await teacher.getByTestId('class-summary-row').innerText(), /^Cleo\s+1st ✗ -50\.0% · in the end ✓ right \(3 answers\)\s+1st ✗ -50\.0% · in the end ✓ right \(3 answers\)$/);
+  assert.deepEqual(await teacher.getByTestId('class-cell').evaluateAll((cells) => cells.map((c) => [c.dataset.first, c.dataset.final])), [['wrong', 'right'], ['wrong', 'right']]);
   await teacher.getByTestId('class-wide').click();
   const box = await teacher.getByTestId('class-table').boundingBox();
   assert.ok(box.width > 600, `the wide table is ${box.width}px wide`);
@@ -369,4 +379,102 @@ test('what a step points at comes into view: the zoom lets go of it; on a phone 
   await phone.getByTestId('highlight-B->BC').waitFor({ state: 'attached' });
   assert.ok(await phone.getByTestId('topology').isVisible());
   assert.deepEqual([...page.errors, ...phone.errors], []);
+});
+
+test('a teacher\'s form asks what to keep when another network is loaded, and the sheet shows every part', async () => {
+  const teacher = await openPage(browser, server.url);
+  await teacher.getByLabel('Scenario').selectOption('a10-two-switch');
+  await teacher.getByText('Make an exercise from this scenario').click();
+  await teacher.getByTestId('author-question').fill('What share does the victim get under Annex A10?');
+  await teacher.getByTestId('author-what').selectOption('group:victim');
+  await teacher.getByTestId('author-hint').fill('Which flows does A10 throttle?');
+  await teacher.getByTestId('author-explanation').fill('A10 throttles the contributors.');
+  await teacher.getByTestId('author-lock-ib_cc').check();
+  await teacher.getByTestId('author-make').click();
+  assert.equal(await teacher.getByTestId('author-card').getByTestId('card-fixed').innerText(), 'InfiniBand Annex A10: on');
+  await teacher.getByTestId('author-add').click();
+
+  // PFT now: the A10 exercise's measure and locks do not ride along unasked.
+  await teacher.getByLabel('Scenario').selectOption('pft-two-switch');
+  await teacher.getByTestId('author-scenario-changed').waitFor();
+  assert.ok(await teacher.getByTestId('author-make').isDisabled());
+  await teacher.getByTestId('author-keep-text').click();
+  assert.equal(await teacher.getByTestId('author-hint').inputValue(), 'Which flows does A10 throttle?');
+  assert.equal(await teacher.getByTestId('author-lock-ib_cc').isChecked(), false);
+  assert.equal(await teacher.getByTestId('author-what').inputValue(), '');
+  await teacher.getByTestId('author-question').fill('What share does the victim get under PFT?');
+  await teacher.getByTestId('author-hint').fill('');
+  await teacher.getByTestId('author-explanation').fill('PFT throttles at the NIC.');
+  await teacher.getByTestId('author-what').selectOption('group:victim');
+  await teacher.getByTestId('author-make').click();
+  assert.equal(await teacher.getByTestId('author-card').getByTestId('card-fixed').innerText(), 'nothing');
+  assert.match(await teacher.getByTestId('author-card').getByTestId('card-scenario').innerText(), /pft/i);
+  await teacher.getByTestId('author-add').click();
+  // The sheet: each exercise's parts, open to read.
+  const items = teacher.getByTestId('author-sheet-item');
+  assert.equal(await items.count(), 2);
+  for (let i = 0; i < 2; i++) await items.nth(i).locator('summary').click();
+  assert.match(await items.nth(0).innerText(), /InfiniBand Annex A10: on[\s\S]*Which flows does A10 throttle\?[\s\S]*A10 throttles the contributors/);
+  const second = await items.nth(1).innerText();
+  assert.doesNotMatch(second, /A10/);
+  assert.match(second, /Hint\s+none[\s\S]*PFT throttles at the NIC/);
+  assert.deepEqual(teacher.errors, []);
+});
+
+test('the student preview keeps to its own tab: the teacher\'s saved work is as it was', async () => {
+  const teacher = await openPage(browser, server.url);
+  await teacher.getByLabel('Scenario').selectOption('infocom03-fig3b');
+  await teacher.getByText('Make an exercise from this scenario').click();
+  await teacher.getByTestId('author-question').fill('How busy is A->B?');
+  await teacher.getByTestId('author-what').selectOption('link:A->B');
+  await teacher.getByTestId('author-make').click();
+  await linkOf(teacher, 'author-link');
+  const saved = await teacher.evaluate(() => ({ ...localStorage }));
+  const [preview] = await Promise.all([teacher.context().waitForEvent('page'), teacher.getByTestId('author-preview').click()]);
+  await preview.getByTestId('exercise-question').waitFor();
+  assert.match(preview.url(), /\?preview\b/, 'opened as a preview (the exercise read from the link)');
+  await preview.getByTestId('preview-banner').waitFor();
+  await preview.getByTestId('exercise-to-end').click();
+  await preview.waitForFunction(() => document.querySelector('[data-testid=sim-time]').innerText === '60.000 ms', null, { timeout: 60_000 });
+  await preview.getByTestId('exercise-answer').fill('50');
+  await check(preview);
+  await preview.getByTestId('student-name').fill('Pat');
+  await preview.close();
+  assert.deepEqual(await teacher.evaluate(() => ({ ...localStorage })), saved, 'nothing the preview did reached localStorage');
+  await teacher.reload();
+  assert.doesNotMatch(await teacher.getByLabel('Scenario').locator('option:checked').innerText(), /teacher's exercise/i);
+  assert.equal(await teacher.getByTestId('export-answers').count(), 0);
+  assert.deepEqual(teacher.errors, []);
+});
+
+test('the class table gathers answer files opened one after another, and exports CSV', async () => {
+  const answer = (exercise, question, at, pct, right) => ({ exercise, question, answer_pct: pct, simulated_pct: 14.2, right, at, scenario_digest: '00ff00ff00ff00ff' });
+  const file = async (name, student, answers) => {
+    const path = join(tmpdir(), name);
+    await writeFile(path, JSON.stringify({ student, exported_at: '2026-11-26T09:00:00Z', answers }));
+    return path;
+  };
+  const a = await file('class-a.json', 'Ada', [answer('t-1', 'How busy is A->B?', '2026-11-26T09:01:00Z', 40, false), answer('t-1', 'How busy is A->B?', '2026-11-26T09:02:00Z', 14, true)]);
+  const b = await file('class-b.json', 'Ben', [answer('t-2', 'What share does the victim get?', '2026-11-26T09:03:00Z', 15, true)]);
+  const teacher = await openPage(browser, server.url);
+  await teacher.getByText('Class answers (teachers)').click();
+  await teacher.getByTestId('class-files').setInputFiles([a]);
+  await teacher.getByTestId('class-table').waitFor();
+  await teacher.getByTestId('class-files').setInputFiles([b]);
+  await teacher.waitForFunction(() => document.querySelectorAll('[data-testid=class-summary-row]').length === 2);
+  // The same file again adds nothing.
+  await teacher.getByTestId('class-files').setInputFiles([a]);
+  await teacher.getByTestId('class-file-list').filter({ hasText: /^2 files open/ }).waitFor();
+  assert.equal(await teacher.getByTestId('class-row').count(), 3);
+  const heads = await teacher.getByTestId('class-summary').locator('thead th').evaluateAll((ths) => ths.map((t) => [t.firstChild.textContent, t.title]));
+  assert.deepEqual(heads.slice(1), [['Exercise 1', 'How busy is A->B?'], ['Exercise 2', 'What share does the victim get?']]);
+  assert.match(await teacher.getByTestId('class-summary-row').first().innerText(), /^Ada\s+1st ✗ 40\.0% · in the end ✓ right \(2 answers\)\s+not tried$/);
+  const [download] = await Promise.all([teacher.waitForEvent('download'), teacher.getByTestId('class-export-csv').click()]);
+  assert.equal(download.suggestedFilename(), 'ibcc-class.csv');
+  const csv = (await readFile(await download.path(), 'utf8')).trim().split('\n');
+  assert.equal(csv.length, 4);
+  assert.match(csv[1], /^Ada,class-a\.json,Exercise 1,t-1,How busy is A->B\?,1,40\.00,14\.20,wrong,yes,/);
+  await teacher.getByTestId('class-clear').click();
+  assert.equal(await teacher.getByTestId('class-table').count(), 0);
+  assert.deepEqual(teacher.errors, []);
 });

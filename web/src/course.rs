@@ -461,36 +461,125 @@ pub fn class_table(files: &[(String, String)]) -> (Vec<ClassRow>, Vec<String>) {
     ibcc_view::sorting::sort_by(&mut rows, |a, b| {
         (&a.student, &a.answer.exercise, &a.answer.at).cmp(&(&b.student, &b.answer.exercise, &b.answer.at))
     });
+    // The same file opened twice (or two exports of one student's answers) counts each answer once.
+    rows.dedup_by(|a, b| {
+        (&a.student, &a.answer.exercise, &a.answer.at, a.answer.answer_pct.to_bits())
+            == (&b.student, &b.answer.exercise, &b.answer.at, b.answer.answer_pct.to_bits())
+    });
     (rows, errors)
 }
 
-/// How one student did on one exercise: answered right in the end, after how many answers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// How one student did on one exercise: the first answer (right or not, and its value), whether one was right in
+/// the end, after how many answers.
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Outcome {
     pub right: bool,
     pub tries: usize,
+    pub first_right: bool,
+    pub first_pct: f64,
 }
 
 /// A student's name and, per exercise of the summary, their outcome (`None`: not tried).
 pub type StudentOutcomes = (String, Vec<Option<Outcome>>);
 
-/// The class at a glance: the exercises (id and question, in order of first appearance) and each student's
-/// outcomes.
-pub fn class_summary(rows: &[ClassRow]) -> (Vec<(String, String)>, Vec<StudentOutcomes>) {
-    let mut exercises: Vec<(String, String)> = Vec::new();
+/// An exercise of the class table: its id, its question, and its name there ("Exercise 2").
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClassExercise {
+    pub id: String,
+    pub question: String,
+    pub label: String,
+}
+
+/// The exercises answered in `rows`, named "Exercise 1", "Exercise 2"... in the order of `order` (the teacher's
+/// sheet), then in the order they were first answered.
+pub fn class_exercises(rows: &[ClassRow], order: &[String]) -> Vec<ClassExercise> {
+    let mut ids: Vec<(usize, &str, &str)> = Vec::new();
     for r in rows {
-        if !exercises.iter().any(|(id, _)| *id == r.answer.exercise) {
-            exercises.push((r.answer.exercise.clone(), r.answer.question.clone()));
+        let (id, at) = (r.answer.exercise.as_str(), r.answer.at.as_str());
+        match ids.iter_mut().find(|(_, x, _)| *x == id) {
+            Some(e) if at < e.2 => e.2 = at,
+            Some(_) => {}
+            None => ids.push((order.iter().position(|o| o == id).unwrap_or(usize::MAX), id, at)),
         }
     }
+    ibcc_view::sorting::sort_by(&mut ids, |a, b| (a.0, a.2).cmp(&(b.0, b.2)));
+    ids.iter()
+        .enumerate()
+        .map(|(k, (_, id, _))| ClassExercise {
+            id: (*id).to_owned(),
+            question: rows
+                .iter()
+                .find(|r| r.answer.exercise == *id)
+                .map(|r| r.answer.question.clone())
+                .unwrap_or_default(),
+            label: format!("Exercise {}", k + 1),
+        })
+        .collect()
+}
+
+/// The class table as CSV (one line per answer, in the order shown), for a spreadsheet: a text cell that a
+/// spreadsheet would take for a formula is quoted with a leading apostrophe.
+pub fn class_csv(rows: &[ClassRow], exercises: &[ClassExercise]) -> String {
+    let cell = |t: &str| {
+        let t = if t.starts_with(['=', '+', '-', '@']) { format!("'{t}") } else { t.to_owned() };
+        if t.contains([',', '"', '\n', '\r']) {
+            format!("\"{}\"", t.replace('"', "\"\""))
+        } else {
+            t
+        }
+    };
+    let mut out = String::from("student,file,exercise,exercise_id,question,try,answer_pct,simulated_pct,verdict,first_try,checked_at,scenario_digest\n");
+    let mut tries: Vec<(&str, &str, usize)> = Vec::new();
+    for r in rows {
+        let k = match tries.iter_mut().find(|(s, e, _)| *s == r.student && *e == r.answer.exercise) {
+            Some(t) => {
+                t.2 += 1;
+                t.2
+            }
+            None => {
+                tries.push((&r.student, &r.answer.exercise, 1));
+                1
+            }
+        };
+        let label = exercises.iter().find(|e| e.id == r.answer.exercise).map_or("", |e| e.label.as_str());
+        let verdict = if r.answer.right { "right" } else { "wrong" };
+        out += &[
+            cell(&r.student),
+            cell(&r.file),
+            cell(label),
+            cell(&r.answer.exercise),
+            cell(&r.answer.question),
+            k.to_string(),
+            format!("{:.2}", r.answer.answer_pct),
+            format!("{:.2}", r.answer.simulated_pct),
+            verdict.to_owned(),
+            (if k == 1 { "yes" } else { "no" }).to_owned(),
+            cell(&r.answer.at),
+            cell(&r.answer.scenario_digest),
+        ]
+        .join(",");
+        out.push('\n');
+    }
+    out
+}
+
+/// The class at a glance: the exercises (as [`class_exercises`] names them) and each student's outcomes.
+pub fn class_summary(rows: &[ClassRow], order: &[String]) -> (Vec<ClassExercise>, Vec<StudentOutcomes>) {
+    let exercises = class_exercises(rows, order);
     let mut students: Vec<StudentOutcomes> = Vec::new();
     for r in rows {
         let i = students.iter().position(|(s, _)| *s == r.student).unwrap_or_else(|| {
             students.push((r.student.clone(), vec![None; exercises.len()]));
             students.len() - 1
         });
-        let j = exercises.iter().position(|(id, _)| *id == r.answer.exercise).expect("listed above");
-        let o = students[i].1[j].get_or_insert(Outcome { right: false, tries: 0 });
+        let j = exercises.iter().position(|e| e.id == r.answer.exercise).expect("listed above");
+        // Rows are in time order within a student and exercise: the first one seen is the first try.
+        let o = students[i].1[j].get_or_insert(Outcome {
+            right: false,
+            tries: 0,
+            first_right: r.answer.right,
+            first_pct: r.answer.answer_pct,
+        });
         o.right |= r.answer.right;
         o.tries += 1;
     }
@@ -915,18 +1004,55 @@ mod tests {
         assert_eq!(seen, [("(old.json)", "a", false), ("Ana", "a", true), ("Zoe", "a", false), ("Zoe", "b", true)]);
         assert_eq!(errors.len(), 1);
         assert!(errors[0].starts_with("notes.txt: not an answer file"), "{}", errors[0]);
-        let (exercises, students) = class_summary(&rows);
-        assert_eq!(exercises, [("a".to_owned(), "q".to_owned()), ("b".to_owned(), "q".to_owned())]);
-        let right = |tries| Some(Outcome { right: true, tries });
-        let wrong = |tries| Some(Outcome { right: false, tries });
+        // Named in the teacher's sheet's order ("b" first there), not by their ids.
+        let (exercises, students) = class_summary(&rows, &["b".to_owned(), "a".to_owned()]);
+        let named: Vec<(&str, &str)> = exercises.iter().map(|e| (e.id.as_str(), e.label.as_str())).collect();
+        assert_eq!(named, [("b", "Exercise 1"), ("a", "Exercise 2")]);
+        let outcome = |right, tries, first_right| Some(Outcome { right, tries, first_right, first_pct: 15.0 });
         assert_eq!(
             students,
             [
-                ("(old.json)".to_owned(), vec![wrong(1), None]),
-                ("Ana".to_owned(), vec![right(1), None]),
-                ("Zoe".to_owned(), vec![wrong(1), right(1)]),
+                ("(old.json)".to_owned(), vec![None, outcome(false, 1, false)]),
+                ("Ana".to_owned(), vec![None, outcome(true, 1, true)]),
+                ("Zoe".to_owned(), vec![outcome(true, 1, true), outcome(false, 1, false)]),
             ]
         );
+        // Without a sheet: in the order first answered ("" sorts first: the old export's answer).
+        let (exercises, _) = class_summary(&rows, &[]);
+        assert_eq!(exercises.iter().map(|e| e.id.as_str()).collect::<Vec<_>>(), ["a", "b"]);
+    }
+
+    #[test]
+    fn a_class_table_gathers_files_keeps_first_tries_and_exports_csv() {
+        let answer = |at: &str, pct: f64, right: bool| Answer {
+            exercise: "t-1".into(),
+            question: "How much, \"roughly\"?".into(),
+            answer_pct: pct,
+            simulated_pct: 14.2,
+            right,
+            at: at.into(),
+            scenario_digest: "00ff".into(),
+        };
+        let file = |name: &str, student: &str, answers: Vec<Answer>| {
+            let sheet = AnswerSheet { student: student.into(), exported_at: String::new(), answers };
+            (name.to_owned(), serde_json::to_string(&sheet).unwrap())
+        };
+        let cleo = file("cleo.json", "=Cleo", vec![answer("2", 14.0, true), answer("1", 40.0, false)]);
+        // The same file opened again adds nothing.
+        let (rows, _) = class_table(&[cleo.clone(), cleo]);
+        assert_eq!(rows.len(), 2);
+        let (exercises, students) = class_summary(&rows, &[]);
+        let o = students[0].1[0].unwrap();
+        assert_eq!((o.first_right, o.first_pct, o.right, o.tries), (false, 40.0, true, 2), "a wrong first try shows");
+        let csv = class_csv(&rows, &exercises);
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines.len(), 3);
+        assert!(lines[0].starts_with("student,file,exercise,"));
+        assert_eq!(
+            lines[1],
+            "'=Cleo,cleo.json,Exercise 1,t-1,\"How much, \"\"roughly\"\"?\",1,40.00,14.20,wrong,yes,1,00ff"
+        );
+        assert!(lines[2].contains(",2,14.00,14.20,right,no,2,"), "{}", lines[2]);
     }
 
     #[test]

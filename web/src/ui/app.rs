@@ -194,6 +194,11 @@ fn Shell(p: &AppProps) -> Html {
                 </nav>
             </header>
             <main class={classes!(format!("view-{:?}", *view).to_ascii_lowercase())}>
+                if super::storage::preview() {
+                    <p class="notice" role="status" data-testid="preview-banner">
+                        { "Student preview: answers and names given here stay in this tab and never reach your own work. Close the tab when done." }
+                    </p>
+                }
                 if let Some(Err(e)) = &*linked {
                     <p class="error" role="alert" data-testid="link-error">
                         { format!("This link could not be opened: {e}. {shown_instead}") }

@@ -8,8 +8,21 @@
 
 use serde::{de::DeserializeOwned, Serialize};
 
+/// Whether this tab is a teacher's student preview (`?preview`, opened from the exercise form): it keeps everything
+/// in the tab's own sessionStorage, so nothing done in it (a student's name, answers, the exercise's scenario)
+/// reaches the teacher's saved work.
+pub fn preview() -> bool {
+    let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+    search.trim_start_matches('?').split('&').any(|kv| kv == "preview")
+}
+
 fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok().flatten()
+    let window = web_sys::window()?;
+    if preview() {
+        window.session_storage().ok().flatten()
+    } else {
+        window.local_storage().ok().flatten()
+    }
 }
 
 /// The value stored under `key`, if there is one that parses. (Values are JSON text, read with serde_json: the

@@ -25,7 +25,7 @@ use yew::prelude::*;
 const SAVED_ANSWERS: &str = "ibcc.lessons.answers";
 const SAVED_STUDENT: &str = "ibcc.lessons.student";
 /// The sheet a teacher is putting together.
-const SAVED_SHEET: &str = "ibcc.author.sheet";
+pub(super) const SAVED_SHEET: &str = "ibcc.author.sheet";
 /// The lesson and step the student was at, so coming back from the Finc(t) explorer (or a reload) keeps the place.
 const SAVED_POSITION: &str = "ibcc.lessons.at";
 
@@ -640,10 +640,68 @@ fn link_row(
             }
             <div class="input-row">
                 <button onclick={copy} disabled={url.is_none()} data-testid={format!("{prefix}-copy")}>{ if **copied { "Copied" } else { "Copy link" } }</button>
-                <a class="button" href={url.clone()} aria-disabled={url.is_none().then_some("true")} target="_blank" rel="noopener"
-                    data-testid={format!("{prefix}-preview")}>{ "Preview as a student ↗" }</a>
+                <a class="button" href={url.as_ref().map(|u| u.replacen("#x=", "?preview#x=", 1))} aria-disabled={url.is_none().then_some("true")}
+                    target="_blank" rel="noopener" data-testid={format!("{prefix}-preview")}
+                    title="Opens in a tab of its own: what you do there is not kept with your work">{ "Preview as a student ↗" }</a>
             </div>
         </>
+    }
+}
+
+/// A fixed setting's value in words: a block (PFT, Annex A10) on or off, a choice's label, a number as it is.
+fn lock_value(s: &Scenario, path: &str) -> String {
+    match s.setting(path) {
+        None | Some(serde_json::Value::Null) => String::from("off"),
+        Some(v) if path == "flows" => format!("{} flows", v.as_array().map_or(0, Vec::len)),
+        Some(serde_json::Value::Object(_)) => String::from("on"),
+        Some(v) => ibcc_view::settings::value_label(path, &v),
+    }
+}
+
+/// Every part of an exercise, as its students will get it (and, for the one just made, what this run gives).
+/// `simulated`: `Some(None)` while the run is being measured.
+fn exercise_card(e: &Exercise, simulated: Option<Option<&Result<f64, String>>>, testid: &str) -> Html {
+    let s = e.scenario().ok();
+    let window = match (e.measure.from_ns, e.measure.to_ns, s.as_ref().map(|s| e.measure.interval_ns(s))) {
+        (None, None, Some(Ok((from, to)))) => {
+            format!(", over the scenario's measured interval ({}-{} ms)", from as f64 / 1e6, to as f64 / 1e6)
+        }
+        _ => String::new(),
+    };
+    let fixed = if e.locked.is_empty() {
+        String::from("nothing")
+    } else {
+        e.locked
+            .iter()
+            .map(|p| {
+                let value = s.as_ref().map(|s| lock_value(s, p)).unwrap_or_default();
+                format!("{}: {value}", ibcc_view::settings::label(p))
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    let or_none = |t: &str| if t.trim().is_empty() { String::from("none") } else { t.to_owned() };
+    html! {
+        <dl class="exercise-card" data-testid={testid.to_owned()}>
+            <dt>{ "Question" }</dt><dd data-testid="card-question">{ &e.question }</dd>
+            <dt>{ "Scenario" }</dt><dd data-testid="card-scenario">{ s.as_ref().map_or_else(|| String::from("(cannot be built)"), |s| s.name.clone()) }</dd>
+            <dt>{ "Measured" }</dt><dd data-testid="card-measured">{ format!("{}{window}", e.measure.describe()) }</dd>
+            <dt>{ "Right within" }</dt><dd data-testid="card-tolerance">{ format!("± {} percentage points", e.tolerance_pct) }</dd>
+            <dt>{ "Students may not change" }</dt><dd data-testid="card-fixed">{ fixed }</dd>
+            <dt>{ "Hint" }</dt><dd data-testid="card-hint">{ or_none(&e.hint) }</dd>
+            <dt>{ "Explanation" }</dt><dd data-testid="card-explanation">{ or_none(&e.explanation) }</dd>
+            if let Some(answer) = simulated {
+                <dt>{ "This run gives" }</dt>
+                <dd data-testid="author-answer">{ match answer {
+                    None => String::from("measuring this run…"),
+                    Some(Ok(v)) => {
+                        let (pct, tol) = (100.0 * v, e.tolerance_pct);
+                        format!("{pct:.1}%: answers from {:.1}% to {:.1}% count as right.", pct - tol, pct + tol)
+                    }
+                    Some(Err(why)) => format!("nothing yet ({why}): run it through the measured interval, then measure again."),
+                } }</dd>
+            }
+        </dl>
     }
 }
 
@@ -652,6 +710,23 @@ fn link_row(
 fn Author(p: &AuthorProps) -> Html {
     let fields = use_state(|| BTreeMap::<&'static str, String>::from([("tolerance", String::from("5"))]));
     let locked = use_state(Vec::<&'static str>::new);
+    // The network the form was begun on (the document's load count): when another is loaded, the form asks what of
+    // it to keep rather than carry one exercise's measure, locks, hint and explanation into the next.
+    let doc = use_doc();
+    let stamp = use_state(|| doc.loads);
+    let has_content = ["question", "what", "from", "to", "hint", "explanation"]
+        .iter()
+        .any(|k| fields.get(k).is_some_and(|v| !v.trim().is_empty()))
+        || !locked.is_empty();
+    {
+        let stamp = stamp.clone();
+        use_effect_with((doc.loads, has_content), move |&(loads, content)| {
+            if !content && *stamp != loads {
+                stamp.set(loads);
+            }
+        });
+    }
+    let scenario_changed = has_content && doc.loads != *stamp;
     // The exercise made (with the JSON of its link), or why not; its link is made in the background.
     let out = use_state(|| None::<Result<(Rc<Vec<u8>>, Rc<Exercise>), String>>);
     let made_json = out.as_ref().and_then(|r| r.as_ref().ok()).map(|(json, _)| json.clone());
@@ -689,6 +764,9 @@ fn Author(p: &AuthorProps) -> Html {
             </div>
         }
     };
+    let what = fields.get("what").cloned().unwrap_or_default();
+    let options: Vec<String> =
+        groups.iter().map(|g| format!("group:{g}")).chain(links.iter().map(|l| format!("link:{l}"))).collect();
     let on_what = {
         let f = fields.clone();
         Callback::from(move |e: Event| {
@@ -765,8 +843,8 @@ fn Author(p: &AuthorProps) -> Html {
         use_effect_with(sheet_link.clone(), move |_| copied.set(false));
     }
     let make = {
-        let (fields, locked, out, s, measure) =
-            (fields.clone(), locked.clone(), out.clone(), s.clone(), measure.clone());
+        let (fields, locked, out, s, measure, options) =
+            (fields.clone(), locked.clone(), out.clone(), s.clone(), measure.clone(), options.clone());
         Callback::from(move |_| {
             let get = |k: &str| fields.get(k).map(|v| v.trim().to_owned()).unwrap_or_default();
             let ms = |k: &str| -> Result<Option<u64>, String> {
@@ -785,6 +863,9 @@ fn Author(p: &AuthorProps) -> Html {
                     return Err(String::from("write the question"));
                 }
                 let what = get("what");
+                if !options.contains(&what) {
+                    return Err(String::from("choose what is measured"));
+                }
                 let metric = match what.split_once(':') {
                     Some(("group", g)) => Metric::GroupRate { group: g.into() },
                     Some(("link", l)) => Metric::LinkRate { link: l.into() },
@@ -818,19 +899,48 @@ fn Author(p: &AuthorProps) -> Html {
             out.set(Some(made));
         })
     };
+    let reset_form = |keep_text: bool| {
+        let (fields, locked, out, answer, stamp, loads) =
+            (fields.clone(), locked.clone(), out.clone(), answer.clone(), stamp.clone(), doc.loads);
+        Callback::from(move |_: MouseEvent| {
+            let mut next = BTreeMap::from([("tolerance", String::from("5"))]);
+            if keep_text {
+                for k in ["question", "tolerance", "hint", "explanation"] {
+                    if let Some(v) = fields.get(k) {
+                        next.insert(k, v.clone());
+                    }
+                }
+            }
+            fields.set(next);
+            locked.set(Vec::new());
+            out.set(None);
+            answer.set(None);
+            stamp.set(loads);
+        })
+    };
     html! {
         <details class="author" data-testid="author">
             <summary>{ "Make an exercise from this scenario (teachers)" }</summary>
+            if scenario_changed {
+                <div class="notice" role="status" data-testid="author-scenario-changed">
+                    <p>{ format!("Another network is loaded ({}). What should the exercise keep?", s.name) }</p>
+                    <div class="input-row">
+                        <button onclick={reset_form(true)} data-testid="author-keep-text">{ "Keep the question, hint and explanation" }</button>
+                        <button onclick={reset_form(false)} data-testid="author-start-fresh">{ "Start a new exercise" }</button>
+                    </div>
+                    <p class="muted">{ "Either way, what is measured and what students may not change are chosen again for this network." }</p>
+                </div>
+            }
             { text("question", "Question", true) }
             <div class="field">
                 <label for="author-what">{ "Measured" }</label>
                 <select id="author-what" onchange={on_what} data-testid="author-what">
-                    <option value="" selected=true>{ "choose" }</option>
+                    <option value="" selected={what.is_empty()}>{ "choose" }</option>
                     for g in groups.iter() {
-                        <option value={format!("group:{g}")}>{ format!("rate of the {g} flows") }</option>
+                        <option value={format!("group:{g}")} selected={what == format!("group:{g}")}>{ format!("rate of the {g} flows") }</option>
                     }
                     for l in links.iter() {
-                        <option value={format!("link:{l}")}>{ format!("utilization of {l}") }</option>
+                        <option value={format!("link:{l}")} selected={what == format!("link:{l}")}>{ format!("utilization of {l}") }</option>
                     }
                 </select>
             </div>
@@ -842,25 +952,18 @@ fn Author(p: &AuthorProps) -> Html {
             <fieldset class="locks"><legend>{ "Students may not change" }</legend>
                 { for LOCKABLE.iter().map(|&path| lock_box(path)) }
             </fieldset>
-            <button onclick={make} data-testid="author-make">{ "Make the exercise link" }</button>
+            <button onclick={make} disabled={scenario_changed} data-testid="author-make">{ "Make the exercise link" }</button>
             if let Some(r) = &*out {
                 { match r {
                     Ok((_, e)) => html! {
                         <div class="author-made">
+                            { exercise_card(e, Some(answer.as_ref()), "author-card") }
                             { link_row(made_link.clone(), "author", "Exercise link", &copied) }
-                                <div class="input-row">
+                            <div class="input-row">
                                 <button onclick={{ let (measure, e) = (measure.clone(), e.clone()); Callback::from(move |_| measure(&e)) }}
                                     data-testid="author-measure" title="Measure the run as it stands now">{ "Measure this run again" }</button>
                                 <button onclick={add_to_sheet(e.clone())} data-testid="author-add">{ "Add to the sheet" }</button>
                             </div>
-                            <p data-testid="author-answer">{ match &*answer {
-                                None => String::from("Measuring this run…"),
-                                Some(Ok(v)) => {
-                                    let (pct, tol) = (100.0 * v, e.tolerance_pct);
-                                    format!("This run gives {pct:.1}%: answers from {:.1}% to {:.1}% count as right.", pct - tol, pct + tol)
-                                }
-                                Some(Err(why)) => format!("No answer from this run yet ({why}): run it through the measured interval, then measure again."),
-                            } }</p>
                         </div>
                     },
                     Err(e) => html! { <p class="error" role="alert" data-testid="author-error">{ e }</p> },
@@ -875,7 +978,11 @@ fn Author(p: &AuthorProps) -> Html {
                     </div>
                     <ol>
                         for (i, x) in sheet.exercises.iter().enumerate() {
-                            <li data-testid="author-sheet-item">{ &x.question }{ " " }
+                            <li data-testid="author-sheet-item">
+                                <details>
+                                    <summary>{ &x.question }</summary>
+                                    { exercise_card(x, None, "author-sheet-card") }
+                                </details>
                                 <button class="linklike" onclick={remove_from_sheet(i)} aria-label={format!("Remove exercise {}", i + 1)}>{ "remove" }</button>
                             </li>
                         }
