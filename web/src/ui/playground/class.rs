@@ -42,7 +42,7 @@ pub fn ClassAnswers() -> Html {
     let files = use_reducer(Files::default);
     let table = use_memo(files.clone(), |f| class_table(&f.0));
     // The teacher's sheet names the exercises in its order.
-    let order: Vec<String> = storage::load::<Sheet>(super::lessons::SAVED_SHEET)
+    let order: Vec<String> = storage::load::<Sheet>(super::SAVED_SHEET)
         .map(|s| s.exercises.into_iter().map(|e| e.id).collect())
         .unwrap_or_default();
     // The table is wider than the side panel: it can open over the whole page.

@@ -9,7 +9,7 @@ use super::super::share_codec::use_payload;
 use super::super::storage;
 use super::live::{use_live, use_sim};
 use super::network::groups;
-use super::{ExerciseCtx, HighlightCtx, OpenExercise, PhoneView, ShowCtx};
+use super::{ExerciseCtx, HighlightCtx, OpenExercise, PhoneView, ShowCtx, SAVED_SHEET};
 use crate::course::{
     answered_right, library, same_network, Answer, AnswerSheet, Exercise, Highlight, Library, Seen, Sheet, Step, Task,
     Verdict,
@@ -24,8 +24,6 @@ use yew::prelude::*;
 
 const SAVED_ANSWERS: &str = "ibcc.lessons.answers";
 const SAVED_STUDENT: &str = "ibcc.lessons.student";
-/// The sheet a teacher is putting together.
-pub(super) const SAVED_SHEET: &str = "ibcc.author.sheet";
 /// The lesson and step the student was at, so coming back from the Finc(t) explorer (or a reload) keeps the place.
 const SAVED_POSITION: &str = "ibcc.lessons.at";
 

@@ -35,6 +35,10 @@ use std::rc::Rc;
 use transport::Transport;
 use yew::prelude::*;
 
+/// Where the sheet a teacher is putting together is kept (the exercise form writes it, the class table reads its
+/// order).
+const SAVED_SHEET: &str = "ibcc.author.sheet";
+
 /// Scrolls `el` just onto the screen (nothing moves if it is already there, or hidden in another phone view).
 pub fn scroll_into_view(el: &web_sys::Element) {
     let options = web_sys::ScrollIntoViewOptions::new();
