@@ -21,6 +21,18 @@ test('walk the spreading lesson and answer its exercise right and wrong', async 
   assert.equal(await page.getByLabel('Scenario').inputValue(), 'infocom03-fig2');
   assert.match(await page.getByTestId('lesson-text').innerText(), /victim flow AV->BV/);
   assert.match(await page.getByTestId('flow-victim').getAttribute('class'), /lesson-flow/);
+  // Predict first: the victim's rate, the exercise's question, is out of the plot and the results until answered.
+  await page.waitForFunction(() => document.querySelector('[data-testid=sim-time]').innerText === '55.000 ms', null, { timeout: 60_000 });
+  assert.equal(await page.getByTestId('plot-panel').getAttribute('data-hidden'), 'victim');
+  await openTab(page, 'results');
+  assert.equal(await page.getByTestId('group-victim').getByTestId('hidden-measure').innerText(), 'hidden until you answer');
+  assert.match(await page.getByTestId('group-remote').innerText(), /\d+\.\d%/, 'the other groups are shown');
+  await openTab(page, 'lesson');
+  // Watch it happen: the run plays from its start at the lesson's speed and stops at the step's moment.
+  await page.getByTestId('lesson-watch').click();
+  await page.waitForFunction(() => { const t = parseFloat(document.querySelector('[data-testid=sim-time]').innerText); return t > 1 && t < 50; }, null, { timeout: 20_000 });
+  await page.waitForFunction(() => document.querySelector('[data-testid=sim-time]').innerText === '55.000 ms', null, { timeout: 60_000 });
+  assert.match(await page.getByTestId('run').innerText(), /Run/, 'paused at the moment');
   await page.getByTestId('lesson-next').click();
   await page.getByTestId('highlight-A->B').waitFor({ state: 'attached' });
   await page.getByTestId('lesson-next').click();
@@ -81,9 +93,11 @@ test('walk the spreading lesson and answer its exercise right and wrong', async 
   await page.getByTestId('exercise-answer').fill(String(Math.round(simulated)));
   assert.match(await check(page), /^Right\./);
   assert.match(await page.getByTestId('exercise-explanation').innerText(), /congestion spreading/);
-  // Answered: the paper's numbers are back.
+  // Answered: the paper's numbers are back, and the victim's own rate.
   await openTab(page, 'results');
   await page.getByTestId('paper-vs-ours').waitFor();
+  assert.equal(await page.getByTestId('hidden-measure').count(), 0);
+  assert.equal(await page.getByTestId('plot-panel').getAttribute('data-hidden'), null);
   assert.match(await page.getByTestId('scenario-line').textContent(), /about 15%/);
 
   // A locked setting changed: refused.
@@ -477,4 +491,25 @@ test('the class table gathers answer files opened one after another, and exports
   await teacher.getByTestId('class-clear').click();
   assert.equal(await teacher.getByTestId('class-table').count(), 0);
   assert.deepEqual(teacher.errors, []);
+});
+
+test('lesson 14 shows the paper\'s run, and holds back A->B once the student\'s run is the exercise\'s own', async () => {
+  const page = await openPage(browser, server.url);
+  await page.getByTestId('lesson-picker').selectOption({ label: '14. What a paper leaves unsaid' });
+  await page.waitForFunction(() => document.querySelector('[data-testid=sim-time]').innerText === '60.000 ms', null, { timeout: 60_000 });
+  // Oldest first, as the paper's switch: not the exercise's run, so A->B's 32.5% is there to read.
+  assert.equal(await page.getByTestId('plot-panel').getAttribute('data-hidden'), null);
+  await page.getByTestId('lesson-next').click();
+  await openTab(page, 'settings');
+  const section = page.locator('details', { has: page.getByTestId('input-arbitration') });
+  if ((await section.getAttribute('open')) === null) await section.locator('summary').click();
+  await page.getByTestId('input-arbitration').selectOption('round_robin');
+  // (A change of the switches' arbiter needs a new run: the page asks.)
+  await page.getByTestId('restart').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=plot-panel]').getAttribute('data-hidden') === 'A->B', null, { timeout: 20_000 });
+  await runPast(page, 60);
+  await openTab(page, 'results');
+  const row = page.getByTestId('links-table').locator('tr', { hasText: 'A->B' }).first();
+  assert.match(await row.innerText(), /hidden until you answer/);
+  assert.deepEqual(page.errors, []);
 });

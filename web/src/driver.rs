@@ -112,6 +112,9 @@ pub struct Driver {
     curves_at_ms: Option<f64>,
     /// Something changed since the last frame.
     dirty: bool,
+    /// Playing stops here (a lesson's "watch it happen" ends at the step's moment); the user's own play, pause or
+    /// seek lets go of it.
+    pause_at: Option<u64>,
 }
 
 impl Driver {
@@ -134,6 +137,7 @@ impl Driver {
             kind: PlotKind::Rates,
             curves_at_ms: None,
             dirty: true,
+            pause_at: None,
         };
         d.checkpoint();
         Ok(d)
@@ -175,6 +179,7 @@ impl Driver {
 
     /// Plays at `speed` from where the run is; during a seek, from where the seek goes.
     pub fn play(&mut self, speed: Speed, wall_ms: f64) {
+        self.pause_at = None;
         self.dirty = true;
         self.curves_at_ms = None;
         if self.set_after_seek(Some(speed)) {
@@ -186,6 +191,7 @@ impl Driver {
 
     /// Pauses where the run is; during a seek, where the seek goes (the time the page already shows).
     pub fn pause(&mut self) {
+        self.pause_at = None;
         self.dirty = true;
         // The curves at once, so the plot shows the time the run stops at.
         self.curves_at_ms = None;
@@ -212,11 +218,18 @@ impl Driver {
     /// Back in time, the run restarts from the last checkpoint before `t`; forward, from a later checkpoint if
     /// one is nearer than where the run is.
     pub fn seek(&mut self, t: u64, then: Option<Speed>) {
+        self.pause_at = None;
         self.pending_seek = Some((t, then));
         self.seeks = self.seeks.wrapping_add(1);
         self.anchor = None;
         self.dirty = true;
         self.curves_at_ms = None;
+    }
+
+    /// Plays from `from` (ps) at `speed` and pauses at exactly `until`: the moment watched as it happens.
+    pub fn watch(&mut self, from: u64, speed: Speed, until: u64) {
+        self.seek(from, Some(speed));
+        self.pause_at = Some(until.max(from));
     }
 
     /// Starts the last seek asked for, if any: restores its checkpoint and sets the goal.
@@ -323,13 +336,14 @@ impl Driver {
         let wait = match self.goal {
             Goal::Paused => return None,
             Goal::Play(None) => {
-                self.advance(self.end_ps(), &mut more);
+                self.advance(self.end_ps().min(self.pause_at.unwrap_or(u64::MAX)), &mut more);
                 Some(0.0)
             }
             Goal::Play(Some(speed)) => {
                 let (wall0, sim0) = *self.anchor.get_or_insert((start, self.now_ps()));
                 let per_ms = speed as f64 / 1000.0;
-                let target = sim0.saturating_add(((start - wall0) * per_ms) as u64);
+                let target =
+                    sim0.saturating_add(((start - wall0) * per_ms) as u64).min(self.pause_at.unwrap_or(u64::MAX));
                 self.advance(target, &mut more);
                 let behind_ms = target.saturating_sub(self.now_ps()) as f64 / per_ms;
                 if behind_ms > BEHIND_MS {
@@ -351,9 +365,11 @@ impl Driver {
                 Some(0.0)
             }
         };
-        if self.run.is_finished() {
+        let reached = matches!(self.goal, Goal::Play(_)) && self.pause_at.is_some_and(|t| self.now_ps() >= t);
+        if self.run.is_finished() || reached {
             self.goal = Goal::Paused;
             self.curves_at_ms = None;
+            self.pause_at = None;
         }
         self.dirty = true;
         if self.goal == Goal::Paused {
@@ -446,6 +462,33 @@ mod tests {
         assert_eq!(got.frame, want.frame, "snapshot, results, congestion tree and marks alike");
         assert_eq!(got.curves, want.curves);
         assert_eq!(d.status(), Status::Paused);
+    }
+
+    #[test]
+    fn watching_plays_from_the_start_at_its_speed_and_pauses_exactly_at_the_moment() {
+        let s = fig2(10);
+        let mut d = Driver::new(&s, true, Vec::new()).unwrap();
+        d.seek(7_000_000_000, None);
+        until_idle(&mut d);
+        // 1 ms of simulated time per wall second; each tick is 50 wall ms later (0.05 ms simulated).
+        d.watch(0, Some(1_000_000_000), 2_500_000_000);
+        let (mut wall, mut seen) = (0.0, Vec::new());
+        for _ in 0..200 {
+            wall += 50.0;
+            let t = wall;
+            d.tick(&move || t, 5.0);
+            seen.push(d.now_ps());
+            if d.status() == Status::Paused {
+                break;
+            }
+        }
+        assert_eq!((d.now_ps(), d.status()), (2_500_000_000, Status::Paused), "paused at exactly the moment");
+        assert!(seen.iter().filter(|&&t| t > 0 && t < 2_500_000_000).count() > 20, "it played through: {seen:?}");
+        // The user's own play lets go of the moment.
+        d.watch(0, None, 1_000_000_000);
+        d.play(None, wall);
+        until_idle(&mut d);
+        assert_eq!(d.now_ps(), d.end_ps());
     }
 
     #[test]

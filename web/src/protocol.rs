@@ -37,6 +37,12 @@ pub enum ToWorker {
         to_ps: u64,
         then: Option<Speed>,
     },
+    /// Play from `from_ps` at `speed` and pause at exactly `until_ps` (a lesson's "watch it happen").
+    Watch {
+        from_ps: u64,
+        speed: Speed,
+        until_ps: u64,
+    },
     /// A marking change from now on.
     Retune {
         scenario: Box<Scenario>,
@@ -202,6 +208,7 @@ impl Worker {
                     ToWorker::Play { speed } => d.play(speed, wall_ms),
                     ToWorker::Pause => d.pause(),
                     ToWorker::Seek { to_ps, then } => d.seek(to_ps, then),
+                    ToWorker::Watch { from_ps, speed, until_ps } => d.watch(from_ps, speed, until_ps),
                     ToWorker::Retune { scenario } => {
                         let needs_restart = d.retune(&scenario).err().map(|why| why.0.to_owned());
                         out.push(FromWorker::Retuned { run, at_ps: d.now_ps(), needs_restart });

@@ -125,13 +125,13 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
     // The chosen lesson's place in the library.
     let index = (*lesson).as_ref().and_then(|id| lessons.lessons.iter().position(|l| l.id == *id));
 
-    // Shows step `k`: a scene step loads or changes the scenario, runs to its moment, opens A/B; a task step only
-    // points at what to act on.
+    // Shows step `k`: a scene step loads or changes the scenario, runs to its moment (or, `watch`, plays up to it
+    // from the start at the scenario's own speed), opens A/B; a task step only points at what to act on.
     let go = {
         let (on_step, scenario, step_h, origin, sim) =
             (on_step.clone(), scenario.clone(), step.clone(), doc.origin.clone(), sim.clone());
         let (doc_for_compare, lesson_id) = (doc.dispatcher(), (*lesson).clone());
-        move |s: &Step, k: usize| {
+        move |s: &Step, k: usize, watch: bool| {
             step_h.set(k);
             let next = if s.load.is_some() || !s.set.is_empty() { s.scenario(&scenario).ok() } else { None };
             let from = match (&s.load, s.set.is_empty()) {
@@ -142,10 +142,11 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
             if let Some(ms) = s.run_to_ms {
                 let t_ps = (ms * 1e9).round() as u64;
                 // A new scenario starts a new run first: the run-to waits for it.
-                if next.is_some() {
-                    sim.then_seek(t_ps);
-                } else {
-                    sim.seek(t_ps, None);
+                match (next.is_some(), watch) {
+                    (true, false) => sim.then_seek(t_ps),
+                    (true, true) => sim.then_watch(t_ps),
+                    (false, false) => sim.seek(t_ps, None),
+                    (false, true) => sim.watch(&scenario, t_ps),
                 }
             }
             // A scene shows the plot it points at; a new network starts on the rates.
@@ -177,7 +178,7 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
         move |i: Option<usize>| {
             lesson.set(i.and_then(|i| lessons.get(i)).map(|l| l.id.clone()));
             if let Some(first) = i.and_then(|i| lessons.get(i)).and_then(|l| l.steps.first()) {
-                go(first, 0);
+                go(first, 0, false);
             }
         }
     };
@@ -222,7 +223,11 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
         let k = (*step).min(n.saturating_sub(1));
         let nav = |to: usize| {
             let (go, s) = (go.clone(), l.steps[to].clone());
-            Callback::from(move |_| go(&s, to))
+            Callback::from(move |_| go(&s, to, false))
+        };
+        let watch_it = {
+            let (go, s) = (go.clone(), l.steps[k].clone());
+            Callback::from(move |_| go(&s, k, true))
         };
         let here = &l.steps[k];
         // On a phone the network and the plot are other views: a button shows what the step points at.
@@ -263,6 +268,10 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
                     <button disabled={k + 1 >= n} onclick={nav((k + 1).min(n - 1))} data-testid="lesson-next">{ "Next" }</button>
                     if here.sets_the_scene() {
                         <button onclick={nav(k)} data-testid="lesson-redo" title="Set this step's scene again">{ "Do this step again" }</button>
+                    }
+                    if let Some(ms) = here.run_to_ms {
+                        <button onclick={watch_it} data-testid="lesson-watch"
+                            title={format!("Play the run from its start and pause at {ms} ms, where this step jumped to")}>{ "Watch it happen" }</button>
                     }
                 </div>
                 // The way on from the last step: the exercise, then the next lesson.
@@ -452,9 +461,10 @@ fn ExerciseView(p: &ExerciseProps) -> Html {
     {
         let open = use_context::<ExerciseCtx>();
         let locked = e.locked.clone();
+        let asks = e.scenario().ok().map(|s| (e.measure.metric.clone(), Rc::new(s)));
         use_effect_with((e.id.clone(), answered), move |&(_, answered)| {
             if let Some(open) = &open {
-                open.set(Some(OpenExercise { answered, locked }));
+                open.set(Some(OpenExercise { answered, locked, asks }));
             }
             move || {
                 if let Some(open) = open {

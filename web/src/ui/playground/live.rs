@@ -228,8 +228,9 @@ pub struct Sim {
     /// The scenarios of marking changes sent, in order, until the worker answers each.
     retunes: Rc<RefCell<Vec<Rc<Scenario>>>>,
     kind: Cell<PlotKind>,
-    /// Where the next new run goes once loaded (a lesson step that runs to its moment).
-    after_load: Cell<Option<u64>>,
+    /// Where the next new run goes once loaded (a lesson step that runs to its moment), and whether it plays there
+    /// from its start ("watch it happen") or jumps.
+    after_load: Cell<Option<(u64, bool)>>,
 }
 
 impl std::fmt::Debug for Sim {
@@ -342,14 +343,30 @@ impl Sim {
         let papers = crate::session::paper_numbers(s);
         self.post(&ToWorker::Load { run, scenario: Box::new(s.clone()), checkpoints: true, papers });
         self.post(&ToWorker::Plot { kind: self.kind.get() });
-        if let Some(t_ps) = self.after_load.take() {
-            self.seek(t_ps, None);
+        match self.after_load.take() {
+            Some((t_ps, false)) => self.seek(t_ps, None),
+            Some((t_ps, true)) => self.watch(s, t_ps),
+            None => {}
         }
     }
 
     /// Once the next new run is loaded, goes to `t_ps` and pauses there.
     pub fn then_seek(&self, t_ps: u64) {
-        self.after_load.set(Some(t_ps));
+        self.after_load.set(Some((t_ps, false)));
+    }
+
+    /// Once the next new run is loaded, plays it as [`Sim::watch`] does.
+    pub fn then_watch(&self, t_ps: u64) {
+        self.after_load.set(Some((t_ps, true)));
+    }
+
+    /// Plays the run of `s` from its start at `s`'s own speed (the one that reaches its first key moment in a few
+    /// seconds) and pauses at exactly `t_ps`: a lesson's moment, watched as it happens.
+    pub fn watch(&self, s: &Scenario, t_ps: u64) {
+        let i = moments::default_speed(s);
+        self.dispatch.dispatch(LiveAction::Speed(i));
+        self.dispatch.dispatch(LiveAction::Seeking(0));
+        self.post(&ToWorker::Watch { from_ps: 0, speed: SPEEDS[i].1, until_ps: t_ps });
     }
 
     pub fn play(&self, speed: Speed) {

@@ -8,7 +8,9 @@ use super::HighlightCtx;
 use crate::course::Highlight;
 use crate::moments;
 use crate::trace::y_axis;
+use ibcc_core::sim::Metric;
 use ibcc_view::names::PlotKind;
+use ibcc_view::plot::{Curve, What};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -59,9 +61,35 @@ pub fn Plot() -> Html {
         });
     }
     let file = format!("ibcc-{}", kind.id());
+    // The value an open exercise asks for stays out of the plot (and its PNG and CSV) until it is answered.
+    let hidden = super::use_hidden_measure();
+    let curves = match &hidden {
+        None => live.curves.clone(),
+        Some(m) => Rc::new(
+            live.curves
+                .iter()
+                .map(|c| {
+                    let asked = match (m, &c.what) {
+                        (Metric::GroupRate { group }, What::Group(g)) => g == group,
+                        (Metric::LinkRate { link }, What::Link(_)) => c.label == *link,
+                        _ => false,
+                    };
+                    if asked {
+                        Curve { label: format!("{}: {}", c.label, super::HIDDEN), points: Vec::new(), ..c.clone() }
+                    } else {
+                        c.clone()
+                    }
+                })
+                .collect(),
+        ),
+    };
+    let hidden_label = hidden.map(|m| match m {
+        Metric::GroupRate { group } => group,
+        Metric::LinkRate { link } => link,
+    });
     html! {
-        <div class="plot-panel" data-testid="plot-panel" ref={panel}>
-            <Chart curves={live.curves.clone()} axes={axes} file={file} highlighted={highlighted}>
+        <div class="plot-panel" data-testid="plot-panel" data-hidden={hidden_label} ref={panel}>
+            <Chart curves={curves} axes={axes} file={file} highlighted={highlighted}>
                 <label class="plot-kind">
                     <span class="visually-hidden">{ "Plot" }</span>
                     <select id="plot-kind" onchange={on_kind} data-testid="plot-kind" aria-label="Plot">

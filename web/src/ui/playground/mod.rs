@@ -101,6 +101,8 @@ pub struct OpenExercise {
     pub answered: bool,
     /// Setting paths the student may not change (`"pft"` fixes every `pft.` setting).
     pub locked: Vec<String>,
+    /// What it asks for, and on which network.
+    pub asks: Option<(ibcc_core::sim::Metric, Rc<ibcc_core::scenario::Scenario>)>,
 }
 
 impl OpenExercise {
@@ -123,6 +125,30 @@ pub type ShowCtx = Callback<PhoneView>;
 pub fn use_unanswered_exercise() -> Option<OpenExercise> {
     use_context::<ExerciseCtx>().and_then(|e| (*e).clone()).filter(|e| !e.answered)
 }
+
+/// What the open, unanswered exercise asks for, while the run shown is the exercise's own (whatever interval it
+/// measures): the plot and the results hold that value back until the student has predicted it (predict,
+/// observe, explain). A step on another run (another buffer size, another arbiter) shows its values.
+#[hook]
+pub fn use_hidden_measure() -> Option<ibcc_core::sim::Metric> {
+    let live = live::use_live();
+    let open = use_unanswered_exercise();
+    let run = live.run_scenario.clone();
+    let asks = open.and_then(|o| o.asks);
+    let key = (run.as_ref().map(|r| Rc::as_ptr(r) as usize), asks.as_ref().map(|(_, s)| Rc::as_ptr(s) as usize));
+    let own = use_memo(key, move |_| match (&run, &asks) {
+        (Some(run), Some((metric, exercise))) => {
+            let mut r = (**run).clone();
+            r.measure = exercise.measure.clone();
+            crate::session::same_run(&r, exercise).then(|| metric.clone())
+        }
+        _ => None,
+    });
+    (*own).clone()
+}
+
+/// What stands where a held-back value would be.
+pub const HIDDEN: &str = "hidden until you answer";
 
 /// On a phone, which view fills the screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -5,7 +5,7 @@
 use super::super::document::{use_doc, Action, DocCtx};
 use super::live::use_live;
 use crate::edit::Selection;
-use ibcc_core::sim::FlowResult;
+use ibcc_core::sim::{FlowResult, Metric};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -55,6 +55,17 @@ pub fn PaperTable() -> Html {
 pub fn ResultsTable() -> Html {
     let live = use_live();
     let doc = use_doc();
+    // An open exercise's value stays out of the tables until it is answered.
+    let hidden = super::use_hidden_measure();
+    let hidden_group = match &hidden {
+        Some(Metric::GroupRate { group }) => Some(group.as_str()),
+        _ => None,
+    };
+    let hidden_link = match &hidden {
+        Some(Metric::LinkRate { link }) => Some(link.as_str()),
+        _ => None,
+    };
+    let held = || html! { <td class="muted" data-testid="hidden-measure">{ super::HIDDEN }</td> };
     let Some(f) = live.frame.as_ref() else {
         return html! { <p class="muted" data-testid="results-table">{ "No run yet." }</p> };
     };
@@ -85,7 +96,11 @@ pub fn ResultsTable() -> Html {
                             // Flows with no group have a name here too, the plot's legend's.
                             <th scope="row">{ if g.name.is_empty() { ibcc_view::names::UNGROUPED } else { &g.name } }</th>
                             <td>{ g.flows }</td>
-                            <td>{ format!("{:.1}%", 100.0 * g.throughput_fraction) }</td>
+                            if hidden_group == Some(g.name.as_str()) {
+                                { held() }
+                            } else {
+                                <td>{ format!("{:.1}%", 100.0 * g.throughput_fraction) }</td>
+                            }
                             <td>{ format!("{:.3}", g.jain_index) }</td>
                             <td title={format!("{} over the whole run so far", g.marks)}>{ g.measured_marks }</td>
                             <td>{ g.mean_delay_ns.map_or_else(|| String::from("-"), |d| format!("{:.1} µs", d / 1e3)) }</td>
@@ -104,7 +119,11 @@ pub fn ResultsTable() -> Html {
                         for l in links.iter().take(8) {
                             <tr>
                                 <th scope="row">{ &l.id }</th>
-                                <td>{ format!("{:.1}%", 100.0 * l.utilization) }</td>
+                                if hidden_link == Some(l.id.as_str()) {
+                                    { held() }
+                                } else {
+                                    <td>{ format!("{:.1}%", 100.0 * l.utilization) }</td>
+                                }
                                 <td title={format!("{} over the whole run so far", l.marks)}>{ l.measured_marks }</td>
                                 <td>{ format!("{:.2} ms", l.credit_stall_ns / 1e6) }</td>
                             </tr>
@@ -118,7 +137,7 @@ pub fn ResultsTable() -> Html {
                     <thead><tr><th scope="col">{ "flow" }</th><th scope="col">{ "from" }</th><th scope="col">{ "to" }</th><th scope="col">{ "group" }</th><th scope="col">{ "throughput" }</th><th scope="col">{ "rate limit" }</th><th scope="col">{ "window" }</th><th scope="col" title="marked ACKs received in the measurement interval">{ "marks" }</th><th scope="col">{ "delay" }</th></tr></thead>
                     <tbody>
                         for fl in r.flows.iter().take(200) {
-                            { flow_row(fl, &doc, &colours) }
+                            { flow_row(fl, &doc, &colours, hidden_group == Some(fl.group.as_str())) }
                         }
                     </tbody>
                 </table></div>
@@ -137,7 +156,9 @@ pub fn ResultsTable() -> Html {
 }
 
 /// A flow's row: its hosts and group in the open, and a click (or Enter on its name) selects it, as in the drawing.
-fn flow_row(fl: &FlowResult, doc: &DocCtx, colours: &[(String, String)]) -> Html {
+/// `held`: the flow's group rate is what an open exercise asks for (its throughput and rate limit would add up to
+/// it).
+fn flow_row(fl: &FlowResult, doc: &DocCtx, colours: &[(String, String)], held: bool) -> Html {
     // The run's flows can differ from the document's after an edit: only a flow the network still has is selectable.
     let exists = doc.scenario.flows.iter().any(|f| f.id == fl.id);
     let selected = matches!(&doc.selection, Some(Selection::Flow(x)) if *x == fl.id);
@@ -159,8 +180,13 @@ fn flow_row(fl: &FlowResult, doc: &DocCtx, colours: &[(String, String)]) -> Html
             <td>{ &fl.src }</td>
             <td>{ &fl.dst }</td>
             <td><span class="swatch" style={format!("background:{colour}")} aria-hidden="true"></span>{ group }</td>
-            <td>{ format!("{:.1}%", 100.0 * fl.throughput_fraction) }</td>
-            <td>{ format!("{:.1}%", 100.0 * fl.rate_limit) }</td>
+            if held {
+                <td class="muted" data-testid="hidden-measure">{ super::HIDDEN }</td>
+                <td class="muted">{ super::HIDDEN }</td>
+            } else {
+                <td>{ format!("{:.1}%", 100.0 * fl.throughput_fraction) }</td>
+                <td>{ format!("{:.1}%", 100.0 * fl.rate_limit) }</td>
+            }
             <td>{ fl.window.map_or_else(|| String::from("-"), |w| w.to_string()) }</td>
             <td title={format!("{} over the whole run so far", fl.marks)}>{ fl.measured_marks }</td>
             <td>{ fl.mean_delay_ns.map_or_else(|| String::from("-"), |d| format!("{:.1} µs", d / 1e3)) }</td>
