@@ -348,3 +348,37 @@ test('the flows table names each flow\'s hosts and group, and a row selects the 
   assert.notEqual(await page.getByTestId('legend-group-a').innerText().then((t) => t.split(':')[0]), colourOfB.split(':')[0]);
   assert.deepEqual(page.errors, []);
 });
+
+test('A/B/C: three variants of one scenario run side by side, each said in words against A', async () => {
+  const page = await openPage(browser, server.url);
+  await page.getByLabel('Scenario').selectOption('infocom03-fig2');
+  // A stays Fig. 2 (no control); B gets Annex A10; C gets PFT.
+  await page.getByTestId('tab-compare').click();
+  await page.getByTestId('compare-setup').click();
+  await page.getByTestId('compare-add-c').click();
+  const choose = async (id, value) => {
+    await page.locator('details', { has: page.getByTestId(id) }).locator('summary').click();
+    await page.getByTestId(id).selectOption(value);
+  };
+  await page.getByTestId('compare-b-settings').click();
+  await choose('input-b-ib-cc', 'on');
+  await page.getByTestId('compare-c-settings').click();
+  assert.equal(await page.getByTestId('input-b-ib-cc').count(), 0, "one variant's settings at a time");
+  await choose('input-c-pft', 'ft_fi');
+  assert.match(await page.getByTestId('compare-mechanisms').innerText(), /Annex A10: off → on/);
+  assert.match(await page.getByTestId('compare-c-mechanisms').innerText(), /PFT: off → on/);
+  await page.getByTestId('compare-run').click();
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=compare-progress]').value) >= 1, null, { timeout: 90_000 });
+  const table = page.getByTestId('compare-results');
+  assert.deepEqual(await table.locator('thead th').allInnerTexts(), ['', 'A', 'B', 'C', 'B − A', 'C − A']);
+  const victim = await table.locator('tr', { hasText: 'victim flows throughput' }).locator('td').allInnerTexts();
+  assert.equal(victim.length, 5);
+  const [a, b] = victim.slice(0, 2).map((t) => parseFloat(t));
+  assert.ok(b > a + 20, `Annex A10 frees the victim: ${victim}`);
+  assert.ok(Number(await page.getByTestId('cmp-rate-plot').getAttribute('data-curves')) >= 6, 'three runs overlaid');
+  // Back to two: C goes.
+  await page.getByTestId('compare-remove-c').click();
+  assert.equal(await page.getByTestId('compare-c-diff').count(), 0);
+  await screenshot(page, 'editor-compare-abc');
+  assert.deepEqual(page.errors, []);
+});

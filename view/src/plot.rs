@@ -28,14 +28,15 @@ pub struct Curve {
     pub label: String,
     pub points: Vec<(f64, f64)>,
     pub what: What,
-    /// Run B of a comparison: the same colour, lighter.
+    /// Which run of a comparison it is: 0 for A (or no comparison), 1 for B (the same colour, lighter), 2 for C
+    /// (the same colour, dashed).
     #[serde(default)]
-    pub run_b: bool,
+    pub run: u8,
 }
 
 impl Curve {
     pub fn new(label: impl Into<String>, points: Vec<(f64, f64)>, what: What) -> Self {
-        Self { label: label.into(), points, what, run_b: false }
+        Self { label: label.into(), points, what, run: 0 }
     }
 
     /// Its line width in CSS pixels.
@@ -51,12 +52,12 @@ impl Curve {
 /// role's, a link's is handed out in order among the plot's links (B's links in the same order as A's, so a link
 /// keeps its colour across the two runs).
 pub fn colours(curves: &[Curve], groups: &[String]) -> Vec<Colour> {
-    let mut links = [0usize; 2];
+    let mut links = [0usize; 3];
     curves
         .iter()
         .map(|c| match &c.what {
             What::Link(_) => {
-                let k = &mut links[usize::from(c.run_b)];
+                let k = &mut links[usize::from(c.run.min(2))];
                 *k += 1;
                 palette::link_colour(*k - 1)
             }
@@ -217,11 +218,16 @@ pub fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, f: &Figure) -> Re
             }
             for (c, colour) in f.curves.iter().zip(colours(f.curves, f.groups)) {
                 let mut colour = rgb(colour, f.theme);
-                if c.run_b {
+                if c.run == 1 {
                     colour = lighter(colour, bg);
                 }
                 let style = colour.stroke_width(px(c.width()).max(1) as u32);
-                chart.draw_series(LineSeries::new(c.points.iter().copied(), style)).map_err(e)?;
+                if c.run == 2 {
+                    let (dash, gap) = (px(6.0).max(2) as u32, px(4.0).max(2) as u32);
+                    chart.draw_series(DashedLineSeries::new(c.points.iter().copied(), dash, gap, style)).map_err(e)?;
+                } else {
+                    chart.draw_series(LineSeries::new(c.points.iter().copied(), style)).map_err(e)?;
+                }
                 if f.markers {
                     let r = px(3.5).max(2);
                     chart.draw_series(c.points.iter().map(|&p| Circle::new(p, r, colour.filled()))).map_err(e)?;
@@ -240,7 +246,7 @@ pub fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, f: &Figure) -> Re
     area.present().map_err(e)
 }
 
-/// The legend: a swatch as each curve is drawn (thin links, thick groups, B lighter) and its label.
+/// The legend: a swatch as each curve is drawn (thin links, thick groups, B lighter, C dashed) and its label.
 fn draw_legend<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     f: &Figure,
@@ -255,11 +261,16 @@ fn draw_legend<DB: DrawingBackend>(
         let (col, row) = if beside { (0, i as i32) } else { ((i % 2) as i32, (i / 2) as i32) };
         let (x, y) = (col * col_w + px(8.0), px(14.0) + row * px(17.0));
         let mut colour = rgb(colour, f.theme);
-        if c.run_b {
+        if c.run == 1 {
             colour = lighter(colour, bg);
         }
         let style = colour.stroke_width(px(c.width() + 0.5).max(1) as u32);
-        area.draw(&PathElement::new(vec![(x, y), (x + px(20.0), y)], style))?;
+        if c.run == 2 {
+            let (dash, gap) = (px(6.0).max(2) as u32, px(4.0).max(2) as u32);
+            area.draw(&plotters::element::DashedPathElement::new(vec![(x, y), (x + px(20.0), y)], dash, gap, style))?;
+        } else {
+            area.draw(&PathElement::new(vec![(x, y), (x + px(20.0), y)], style))?;
+        }
         if f.markers {
             area.draw(&Circle::new((x + px(10.0), y), px(3.5).max(2), colour.filled()))?;
         }
@@ -315,13 +326,14 @@ mod tests {
     }
 
     #[test]
-    fn links_of_one_plot_get_distinct_colours_and_keep_them_in_run_b() {
-        let link = |c: u32, b: bool| Curve { run_b: b, ..Curve::new("l", vec![], What::Link(c)) };
+    fn links_of_one_plot_get_distinct_colours_and_keep_them_in_runs_b_and_c() {
+        let link = |c: u32, run: u8| Curve { run, ..Curve::new("l", vec![], What::Link(c)) };
         // Channels 0 and 6 would share a colour if it came from the channel.
-        let curves = [link(0, false), link(6, false), link(0, true), link(6, true)];
+        let curves = [link(0, 0), link(6, 0), link(0, 1), link(6, 1), link(0, 2), link(6, 2)];
         let c = colours(&curves, &[]);
         assert_ne!(c[0], c[1]);
         assert_eq!((c[2], c[3]), (c[0], c[1]), "B's links as A's");
+        assert_eq!((c[4], c[5]), (c[0], c[1]), "C's links as A's");
         let g = colours(&[Curve::new("v", vec![], What::Group("victim".into()))], &["victim".to_owned()]);
         assert_eq!(g[0], palette::PURPLE);
     }

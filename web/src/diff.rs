@@ -89,13 +89,12 @@ pub fn mechanism_changes(a: &Scenario, b: &Scenario) -> Vec<String> {
         .collect()
 }
 
-/// One row of the results side by side: what, A's value, B's, and B minus A.
+/// One row of the results side by side: what, each run's value (A first), and each other run's difference from A.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Row {
     pub what: String,
-    pub a: String,
-    pub b: String,
-    pub diff: String,
+    pub values: Vec<String>,
+    pub diffs: Vec<String>,
 }
 
 /// A percentage of a link, and a difference in percentage points.
@@ -103,13 +102,16 @@ fn pct(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
 }
 
-fn row(what: String, a: Option<f64>, b: Option<f64>, show: fn(f64) -> String, diff: fn(f64) -> String) -> Row {
-    let cell = |v: Option<f64>| v.map_or(String::from("-"), show);
-    let d = match (a, b) {
-        (Some(x), Some(y)) => diff(y - x),
-        _ => String::from("-"),
-    };
-    Row { what, a: cell(a), b: cell(b), diff: d }
+fn row(what: String, values: &[Option<f64>], show: fn(f64) -> String, diff: fn(f64) -> String) -> Row {
+    let a = values.first().copied().flatten();
+    let diffs = values[1.min(values.len())..]
+        .iter()
+        .map(|v| match (a, v) {
+            (Some(x), Some(y)) => diff(y - x),
+            _ => String::from("-"),
+        })
+        .collect();
+    Row { what, values: values.iter().map(|v| v.map_or(String::from("-"), show)).collect(), diffs }
 }
 
 /// A difference with its sign, `decimals` after the point; one that rounds to zero has none ("0.000", not "-0.000").
@@ -122,57 +124,36 @@ fn signed(d: f64, decimals: usize) -> String {
     }
 }
 
-/// The rows of the side-by-side table, in the results tables' units (percent of a link, µs), with B minus A, all
-/// over each run's measurement interval (marks included).
-pub fn compare_rows(a: &Results, b: &Results) -> Vec<Row> {
+/// The rows of the side-by-side table for `runs` (A, B and perhaps C), in the results tables' units (percent of a
+/// link, µs), with each run minus A, all over each run's measurement interval (marks included).
+pub fn compare_rows(runs: &[&Results]) -> Vec<Row> {
     let points = |d: f64| format!("{} points", signed(100.0 * d, 1));
     let count = |d: f64| signed(d, 0);
     let us = |d: f64| format!("{:.2} µs", d / 1000.0);
     let us_diff = |d: f64| format!("{} µs", signed(d / 1000.0, 2));
     let jain = |x: f64| format!("{x:.3}");
     let jain_diff = |d: f64| signed(d, 3);
-    let mut r = vec![row(
-        String::from("aggregate throughput"),
-        Some(a.aggregate_throughput()),
-        Some(b.aggregate_throughput()),
-        pct,
-        points,
-    )];
-    for g in &a.groups {
-        let o = b.group(&g.name);
-        let name = ibcc_view::names::group_curve(&g.name);
-        r.push(row(
-            format!("{name} throughput"),
-            Some(g.throughput_fraction),
-            o.map(|o| o.throughput_fraction),
-            pct,
-            points,
-        ));
-        r.push(row(format!("{name} Jain's index"), Some(g.jain_index), o.map(|o| o.jain_index), jain, jain_diff));
-        r.push(row(
-            format!("{name} marks"),
-            Some(g.measured_marks as f64),
-            o.map(|o| o.measured_marks as f64),
-            |x| format!("{x:.0}"),
-            count,
-        ));
-        r.push(row(format!("{name} mean delay"), g.mean_delay_ns, o.and_then(|o| o.mean_delay_ns), us, us_diff));
-    }
-    r.push(row(String::from("mean delay"), a.mean_delay_ns(), b.mean_delay_ns(), us, us_diff));
-    let n = |x: u64| Some(x as f64);
     let whole = |x: f64| format!("{x:.0}");
-    let marked = |r: &Results| n(r.links.iter().map(|l| l.measured_marks).sum());
-    r.push(row(String::from("packets marked"), marked(a), marked(b), whole, count));
-    r.push(row(
-        String::from("dropped packets (whole run)"),
-        n(a.totals.dropped_packets),
-        n(b.totals.dropped_packets),
-        whole,
-        count,
-    ));
+    let each = |f: &dyn Fn(&Results) -> Option<f64>| runs.iter().map(|r| f(r)).collect::<Vec<_>>();
+    let Some(a) = runs.first() else { return Vec::new() };
+    let mut r =
+        vec![row(String::from("aggregate throughput"), &each(&|r| Some(r.aggregate_throughput())), pct, points)];
+    for g in &a.groups {
+        let name = ibcc_view::names::group_curve(&g.name);
+        let of = |r: &Results| r.group(&g.name).cloned();
+        r.push(row(format!("{name} throughput"), &each(&|x| of(x).map(|o| o.throughput_fraction)), pct, points));
+        r.push(row(format!("{name} Jain's index"), &each(&|x| of(x).map(|o| o.jain_index)), jain, jain_diff));
+        r.push(row(format!("{name} marks"), &each(&|x| of(x).map(|o| o.measured_marks as f64)), whole, count));
+        r.push(row(format!("{name} mean delay"), &each(&|x| of(x).and_then(|o| o.mean_delay_ns)), us, us_diff));
+    }
+    r.push(row(String::from("mean delay"), &each(&|x| x.mean_delay_ns()), us, us_diff));
+    let marked = |x: &Results| Some(x.links.iter().map(|l| l.measured_marks).sum::<u64>() as f64);
+    r.push(row(String::from("packets marked"), &each(&marked), whole, count));
+    let dropped = |x: &Results| Some(x.totals.dropped_packets as f64);
+    r.push(row(String::from("dropped packets (whole run)"), &each(&dropped), whole, count));
     for f in &a.flows {
-        let o = b.flow(&f.id).map(|o| o.throughput_fraction);
-        r.push(row(format!("flow {} throughput", f.id), Some(f.throughput_fraction), o, pct, points));
+        let of = |x: &Results| x.flow(&f.id).map(|o| o.throughput_fraction);
+        r.push(row(format!("flow {} throughput", f.id), &each(&of), pct, points));
     }
     r
 }
@@ -196,21 +177,27 @@ mod tests {
             sim.run();
             sim.results()
         };
-        let (ra, rb) = (run(&a), run(&b));
-        let rows = compare_rows(&ra, &rb);
+        // C: A with a window of one packet.
+        let mut c = a.clone();
+        c.source.window_packets = Some(1);
+        let (ra, rb, rc) = (run(&a), run(&b), run(&c));
+        let rows = compare_rows(&[&ra, &rb, &rc]);
         let get = |w: &str| rows.iter().find(|r| r.what == w).unwrap().clone();
         let m = get("packets marked");
-        assert_eq!(m.a, "0");
-        assert!(m.diff.starts_with('+') && m.diff != "+0", "B marks: {m:?}");
+        assert_eq!((m.values.len(), m.diffs.len()), (3, 2), "A, B, C; B - A, C - A");
+        assert_eq!(m.values[0], "0");
+        assert!(m.diffs[0].starts_with('+') && m.diffs[0] != "+0", "B marks: {m:?}");
+        assert_eq!(m.diffs[1], "0", "C marks nothing either: {m:?}");
         // Marks are counted over the interval, as every other row: fewer than over the whole run.
         let whole: u64 = rb.links.iter().map(|l| l.marks).sum();
-        assert!(m.b.parse::<u64>().unwrap() < whole, "{m:?} against {whole} over the run");
+        assert!(m.values[1].parse::<u64>().unwrap() < whole, "{m:?} against {whole} over the run");
         let v = get("local flows throughput");
-        let (x, y): (f64, f64) =
-            (v.a.trim_end_matches('%').parse().unwrap(), v.b.trim_end_matches('%').parse().unwrap());
-        let d: f64 = v.diff.trim_end_matches(" points").parse().unwrap();
-        assert!((y - x - d).abs() < 0.11, "{v:?}");
-        assert_eq!(get("dropped packets (whole run)").diff, "0");
+        let pct = |t: &str| t.trim_end_matches('%').parse::<f64>().unwrap();
+        for k in 0..2 {
+            let d: f64 = v.diffs[k].trim_end_matches(" points").parse().unwrap();
+            assert!((pct(&v.values[k + 1]) - pct(&v.values[0]) - d).abs() < 0.11, "{v:?}");
+        }
+        assert_eq!(get("dropped packets (whole run)").diffs, ["0", "0"]);
     }
 
     #[test]

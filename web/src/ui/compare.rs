@@ -1,6 +1,7 @@
-//! The A/B comparison: A is the playground's scenario; B is a copy with other settings. Both run at once, each in
-//! its own worker, with their plots overlaid (B's curves in the same colours, lighter) and their results side by
-//! side with the difference. B's settings show only what differs from A, unless asked for all of them.
+//! The A/B/C comparison: A is the playground's scenario; B (and, if added, C) are copies with other settings. All
+//! run at once, each in its own worker, with their plots overlaid (B's curves in the same colours, lighter; C's
+//! dashed) and their results side by side with each one's difference from A. What B and C change is said per
+//! mechanism in words, every setting behind a fold; their settings show only what differs from A, unless asked.
 
 use super::bridge::SimWorker;
 use super::chart::{Axes, Chart};
@@ -19,7 +20,10 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
 
-/// One side's run as the view shows it: its last frame and curves, or why it failed.
+/// The runs' names, in order.
+const NAMES: [&str; 3] = ["A", "B", "C"];
+
+/// One run as the view shows it: its last frame and curves, or why it failed.
 #[derive(Debug, Clone, Default, PartialEq)]
 struct Side {
     // (Shared, not copied: a reducer's state is cloned at every frame.)
@@ -28,12 +32,12 @@ struct Side {
     error: Option<String>,
 }
 
-/// Both runs, as a reducer: the workers' messages are its actions, so a message redraws the view.
+/// The runs, as a reducer: the workers' messages are its actions, so a message redraws the view.
 #[derive(Debug, Clone, Default, PartialEq)]
-struct Sides([Side; 2]);
+struct Sides([Side; 3]);
 
 enum SideAction {
-    /// New runs start: both sides are empty again.
+    /// New runs start: every side is empty again.
     Started,
     Frame(usize, Box<FrameMsg>),
     Failed(usize, String),
@@ -58,19 +62,29 @@ impl Reducible for Sides {
     }
 }
 
-/// The two workers (a resource of the view, not its state: dropped, they stop).
-type Workers = Rc<RefCell<[Option<SimWorker>; 2]>>;
+/// The workers (a resource of the view, not its state: dropped, they stop).
+type Workers = Rc<RefCell<[Option<SimWorker>; 3]>>;
 
-/// A's curves as they are and B's lighter, labelled by run.
-fn overlay(a: &[Curve], b: &[Curve]) -> Vec<Curve> {
-    let label = |run: &str, c: &Curve| Curve { label: format!("{run}: {}", c.label), ..c.clone() };
-    a.iter().map(|c| label("A", c)).chain(b.iter().map(|c| Curve { run_b: true, ..label("B", c) })).collect()
+/// Every run's curves, labelled by run, B's lighter and C's dashed.
+fn overlay(sides: &[Side]) -> Vec<Curve> {
+    sides
+        .iter()
+        .enumerate()
+        .flat_map(|(i, s)| {
+            s.curves.iter().map(move |c| Curve {
+                label: format!("{}: {}", NAMES[i], c.label),
+                run: i as u8,
+                ..c.clone()
+            })
+        })
+        .collect()
 }
 
-/// Starts A and B, each in its own worker, as fast as they go.
-fn start_runs(workers: &Workers, sides: &UseReducerDispatcher<Sides>, runs: [Scenario; 2], kind: PlotKind) {
+/// Starts each of `runs` (A, B, perhaps C) in its own worker, as fast as they go.
+fn start_runs(workers: &Workers, sides: &UseReducerDispatcher<Sides>, runs: Vec<Scenario>, kind: PlotKind) {
     sides.dispatch(SideAction::Started);
-    for (i, s) in runs.into_iter().enumerate() {
+    *workers.borrow_mut() = Default::default();
+    for (i, s) in runs.into_iter().enumerate().take(3) {
         // (The handlers hold the workers weakly: a worker holding itself would never be dropped.)
         let (weak, on_frame) = (Rc::downgrade(workers), sides.clone());
         let on_message = Callback::from(move |m: FromWorker| match m {
@@ -87,8 +101,6 @@ fn start_runs(workers: &Workers, sides: &UseReducerDispatcher<Sides>, runs: [Sce
         });
         let on_fail = sides.clone();
         let on_error = Callback::from(move |e: String| on_fail.dispatch(SideAction::Failed(i, e)));
-        // The old run stops first, whether or not a new one starts.
-        workers.borrow_mut()[i] = None;
         match SimWorker::start(on_message, on_error) {
             Ok(w) => {
                 let papers = crate::session::paper_numbers(&s);
@@ -102,9 +114,9 @@ fn start_runs(workers: &Workers, sides: &UseReducerDispatcher<Sides>, runs: [Sce
     }
 }
 
-/// What B changes: each mechanism in words ("Annex A10: off → on"), then every setting (the path beside it),
-/// folded when the mechanisms already say it (Annex A10 alone brings a table of 128 entries).
-fn diff_html(mechanisms: &[String], diffs: &[(String, String, String)]) -> Html {
+/// What run `name` changes from A: each mechanism in words ("Annex A10: off → on"), then every setting (the path
+/// beside it), folded when the mechanisms already say it (Annex A10 alone brings a table of 128 entries).
+fn diff_html(name: &str, mechanisms: &[String], diffs: &[(String, String, String)]) -> Html {
     let settings_list = html! {
         <ul>
             for (k, x, y) in diffs.iter().take(60) {
@@ -115,21 +127,28 @@ fn diff_html(mechanisms: &[String], diffs: &[(String, String, String)]) -> Html 
             }
         </ul>
     };
+    let id = |what: &str| {
+        if name == "B" {
+            format!("compare-{what}")
+        } else {
+            format!("compare-{}-{what}", name.to_ascii_lowercase())
+        }
+    };
     html! {
-        <div data-testid="compare-diff" class="diff">
+        <div data-testid={id("diff")} class="diff">
             if diffs.is_empty() {
-                <p>{ "B is the same as A: change a setting of B below." }</p>
+                <p>{ format!("{name} is the same as A: change a setting of {name} below.") }</p>
             } else if mechanisms.is_empty() {
-                <p>{ "B differs from A in:" }</p>
+                <p>{ format!("{name} differs from A in:") }</p>
                 { settings_list }
             } else {
-                <p>{ "B differs from A in:" }</p>
-                <ul data-testid="compare-mechanisms">
+                <p>{ format!("{name} differs from A in:") }</p>
+                <ul data-testid={id("mechanisms")}>
                     for m in mechanisms {
                         <li>{ m }</li>
                     }
                 </ul>
-                <details data-testid="compare-settings-diff">
+                <details data-testid={id("settings-diff")}>
                     <summary>{ format!("Every setting that differs ({})", diffs.len()) }</summary>
                     { settings_list }
                 </details>
@@ -138,8 +157,9 @@ fn diff_html(mechanisms: &[String], diffs: &[(String, String, String)]) -> Html 
     }
 }
 
-/// The results side by side, with B minus A; `over`: an aggregate throughput above 100%, which needs saying.
-fn rows_html(rows: Vec<crate::diff::Row>, over: bool) -> Html {
+/// The results side by side (`n` runs), with each run minus A; `over`: an aggregate throughput above 100%, which
+/// needs saying.
+fn rows_html(rows: Vec<crate::diff::Row>, n: usize, over: bool) -> Html {
     if rows.is_empty() {
         return html! {};
     }
@@ -150,10 +170,26 @@ fn rows_html(rows: Vec<crate::diff::Row>, over: bool) -> Html {
         }
         <div class="table-scroll"><table class="results" data-testid="compare-results">
             <caption>{ "Results side by side (over each run's measurement interval)" }</caption>
-            <thead><tr><th>{ "" }</th><th>{ "A" }</th><th>{ "B" }</th><th>{ "B − A" }</th></tr></thead>
+            <thead><tr>
+                <th>{ "" }</th>
+                for name in NAMES.iter().take(n) {
+                    <th scope="col">{ *name }</th>
+                }
+                for name in NAMES.iter().take(n).skip(1) {
+                    <th scope="col">{ format!("{name} − A") }</th>
+                }
+            </tr></thead>
             <tbody>
                 for r in rows {
-                    <tr><th scope="row">{ r.what }</th><td>{ r.a }</td><td>{ r.b }</td><td>{ r.diff }</td></tr>
+                    <tr>
+                        <th scope="row">{ r.what }</th>
+                        for v in r.values {
+                            <td>{ v }</td>
+                        }
+                        for d in r.diffs {
+                            <td>{ d }</td>
+                        }
+                    </tr>
                 }
             </tbody>
         </table></div>
@@ -172,22 +208,24 @@ pub fn Compare() -> Html {
         use_effect_with((), move |_| d.dispatch(Action::CompareOpened));
     }
     let b = use_state(|| lesson.as_ref().as_ref().map(|(b, _)| Rc::new(b.clone())));
+    let c = use_state(|| None::<Rc<Scenario>>);
     let sides = use_reducer(Sides::default);
     let workers: Workers = use_mut_ref(Default::default);
     {
-        // Leaving the view stops both runs.
+        // Leaving the view stops the runs.
         let workers = workers.clone();
         use_effect_with((), move |_| move || *workers.borrow_mut() = Default::default());
     }
     let kind = use_state(|| PlotKind::Rates);
-    let all_settings = use_state(|| false);
-    // From a lesson, both run at once.
+    // Whose settings are open: B's or C's.
+    let editing = use_state(|| None::<usize>);
+    // From a lesson, A and B run at once.
     {
         let (workers, sides, a, b, kind, from_lesson) =
             (workers.clone(), sides.dispatcher(), a.clone(), b.clone(), *kind, lesson.is_some());
         use_effect_with((), move |_| {
             if let (true, Some(bs)) = (from_lesson, (*b).clone()) {
-                start_runs(&workers, &sides, [(*a).clone(), (*bs).clone()], kind);
+                start_runs(&workers, &sides, vec![(*a).clone(), (*bs).clone()], kind);
             }
         });
     }
@@ -201,24 +239,37 @@ pub fn Compare() -> Html {
         }
     });
 
-    let setup = {
-        let (b, a) = (b.clone(), a.clone());
-        Callback::from(move |_| b.set(Some(a.clone())))
+    let copy_a = |to: &UseStateHandle<Option<Rc<Scenario>>>| {
+        let (to, a) = (to.clone(), a.clone());
+        Callback::from(move |_: MouseEvent| to.set(Some(a.clone())))
     };
-    let on_b = {
-        let b = b.clone();
-        Callback::from(move |next: Scenario| b.set(Some(Rc::new(next))))
-    };
-    let start = {
-        let (workers, sides, a, b, kind) = (workers.clone(), sides.dispatcher(), a.clone(), b.clone(), *kind);
-        Callback::from(move |_| {
-            if let Some(bs) = (*b).clone() {
-                start_runs(&workers, &sides, [(*a).clone(), (*bs).clone()], kind);
+    let setup = copy_a(&b);
+    let add_c = copy_a(&c);
+    let remove_c = {
+        let (c, editing) = (c.clone(), editing.clone());
+        Callback::from(move |_: MouseEvent| {
+            c.set(None);
+            if *editing == Some(2) {
+                editing.set(None);
             }
         })
     };
-    // Pause and resume both at once (each worker has one run: a new start replaces it).
-    let to_both = |m: ToWorker| {
+    let on_variant = |to: &UseStateHandle<Option<Rc<Scenario>>>| {
+        let to = to.clone();
+        Callback::from(move |next: Scenario| to.set(Some(Rc::new(next))))
+    };
+    let runs: Vec<Rc<Scenario>> = [Some(a.clone()), (*b).clone(), (*c).clone()].into_iter().flatten().collect();
+    let n = runs.len();
+    let start = {
+        let (workers, sides, runs, kind) = (workers.clone(), sides.dispatcher(), runs.clone(), *kind);
+        Callback::from(move |_| {
+            if runs.len() >= 2 {
+                start_runs(&workers, &sides, runs.iter().map(|s| (**s).clone()).collect(), kind);
+            }
+        })
+    };
+    // Pause and resume all at once (each worker has one run: a new start replaces it).
+    let to_all = |m: ToWorker| {
         let workers = workers.clone();
         Callback::from(move |_| {
             for w in workers.borrow().iter().flatten() {
@@ -226,8 +277,8 @@ pub fn Compare() -> Html {
             }
         })
     };
-    let stop = to_both(ToWorker::Pause);
-    let resume = to_both(ToWorker::Play { speed: None });
+    let stop = to_all(ToWorker::Pause);
+    let resume = to_all(ToWorker::Play { speed: None });
     let on_kind = {
         let (kind, workers) = (kind.clone(), workers.clone());
         Callback::from(move |e: Event| {
@@ -239,21 +290,22 @@ pub fn Compare() -> Html {
             kind.set(k);
         })
     };
-    let toggle_all = {
-        let all_settings = all_settings.clone();
-        Callback::from(move |_| all_settings.set(!*all_settings))
+    let toggle_edit = |i: usize| {
+        let editing = editing.clone();
+        Callback::from(move |_: MouseEvent| editing.set(if *editing == Some(i) { None } else { Some(i) }))
     };
 
-    let Some(bs) = (*b).clone() else {
+    if n < 2 {
         return html! {
             <section class="compare" data-testid="compare" aria-label="A/B comparison">
                 <h2>{ "A/B comparison" }</h2>
-                <p class="lede">{ "A is the playground's scenario. Duplicate it as B, change settings of B, and run both with the same seed: their plots are overlaid and their results set side by side." }</p>
+                <p class="lede">{ "A is the playground's scenario. Duplicate it as B (and as C, for three), change their settings, and run them with the same seed: their plots are overlaid and their results set side by side." }</p>
                 <button class="primary" onclick={setup} data-testid="compare-setup">{ "Duplicate A as B" }</button>
             </section>
         };
-    };
-    let all = &sides.0;
+    }
+    // The sides that run now: as many as there are variants.
+    let all = &sides.0[..n];
     let running = all.iter().any(|s| s.frame.as_ref().is_some_and(|f| f.status == Status::Playing));
     let paused_mid_run =
         !running && all.iter().any(|s| s.frame.as_ref().is_some_and(|f| f.time_ps > 0 && f.time_ps < f.end_ps));
@@ -261,14 +313,13 @@ pub fn Compare() -> Html {
         .iter()
         .map(|s| s.frame.as_ref().map_or(0.0, |f| f.time_ps as f64 / f.end_ps.max(1) as f64))
         .fold(1.0, f64::min);
-    let diffs = differences(&a, &bs);
-    let mechanisms = mechanism_changes(&a, &bs);
     let errors: Vec<String> =
-        all.iter().zip(["A", "B"]).filter_map(|(s, n)| s.error.as_ref().map(|e| format!("{n}: {e}"))).collect();
+        all.iter().zip(NAMES).filter_map(|(s, n)| s.error.as_ref().map(|e| format!("{n}: {e}"))).collect();
     let (y_desc, y_top) = y_axis(*kind, a.measure.window_ns as f64 / 1e6);
     let end_ms = all.iter().filter_map(|s| s.frame.as_ref()).map(|f| f.end_ps as f64 / 1e9).fold(0.0, f64::max);
-    let curves = Rc::new(overlay(&all[0].curves, &all[1].curves));
+    let curves = Rc::new(overlay(all));
     let groups = Rc::new(crate::scene::groups(&a));
+    let title = if n == 3 { "A/B/C" } else { "A/B" };
     let axes = Axes {
         x: (0.0, end_ms.max(1e-3)),
         x_desc: String::from("simulated time (ms)"),
@@ -277,34 +328,42 @@ pub fn Compare() -> Html {
         groups,
         markers: false,
         band: None,
-        title: format!("A/B: {}", kind.label()),
+        title: format!("{title}: {}", kind.label()),
         x_name: String::from("time_ms"),
     };
-    // Side by side only at the same simulated time (in practice, both at their ends: the two runs go as fast as
-    // each can): results of runs at different times would differ by how far each has got, not by B's settings.
-    let mut over = false;
-    let (rows, waiting) = match (&all[0].frame, &all[1].frame) {
-        (Some(fa), Some(fb)) if fa.time_ps == fb.time_ps || (fa.time_ps >= fa.end_ps && fb.time_ps >= fb.end_ps) => {
-            over = [fa, fb].iter().any(|f| f.frame.results.aggregate_throughput() > 1.0005);
-            (compare_rows(&fa.frame.results, &fb.frame.results), None)
-        }
-        (Some(fa), Some(fb)) => (
+    // Side by side only at the same simulated time (in practice, all at their ends: the runs go as fast as each
+    // can): results of runs at different times would differ by how far each has got, not by their settings.
+    let frames: Vec<&Rc<FrameMsg>> = all.iter().filter_map(|s| s.frame.as_ref()).collect();
+    let together = frames.len() == n
+        && (frames.iter().all(|f| f.time_ps == frames[0].time_ps) || frames.iter().all(|f| f.time_ps >= f.end_ps));
+    let (rows, over, waiting) = if together {
+        let results: Vec<&ibcc_core::sim::Results> = frames.iter().map(|f| &f.frame.results).collect();
+        let over = results.iter().any(|r| r.aggregate_throughput() > 1.0005);
+        (compare_rows(&results), over, None)
+    } else if frames.len() == n {
+        let at: Vec<String> = frames
+            .iter()
+            .zip(NAMES)
+            .map(|(f, name)| format!("{name} is at {:.1} ms", f.time_ps as f64 / 1e9))
+            .collect();
+        (
             Vec::new(),
-            Some(format!(
-                "Results side by side once both runs have reached the end (A is at {:.1} ms, B at {:.1} ms).",
-                fa.time_ps as f64 / 1e9,
-                fb.time_ps as f64 / 1e9
-            )),
-        ),
-        _ => (Vec::new(), None),
+            false,
+            Some(format!("Results side by side once all runs have reached the end ({}).", at.join(", "))),
+        )
+    } else {
+        (Vec::new(), false, None)
     };
+    let variants = [(1, (*b).clone()), (2, (*c).clone())];
     html! {
         <section class="compare" data-testid="compare" aria-label="A/B comparison">
-            <h2>{ "A/B comparison" }</h2>
+            <h2>{ format!("{title} comparison") }</h2>
             { for note }
             <div class="compare-layout">
                 <div class="compare-side">
-                    { diff_html(&mechanisms, &diffs) }
+                    for (i, v) in variants.iter().filter_map(|(i, v)| v.clone().map(|v| (*i, v))) {
+                        { diff_html(NAMES[i], &mechanism_changes(&a, &v), &differences(&a, &v)) }
+                    }
                     <div class="input-row">
                         if running {
                             <button onclick={stop} data-testid="compare-stop">{ "Pause" }</button>
@@ -312,19 +371,28 @@ pub fn Compare() -> Html {
                             <button class="primary" onclick={resume} data-testid="compare-resume">{ "Resume" }</button>
                             <button onclick={start.clone()} data-testid="compare-run">{ "Start again" }</button>
                         } else {
-                            <button class="primary" onclick={start} data-testid="compare-run">{ "Start A and B" }</button>
+                            <button class="primary" onclick={start} data-testid="compare-run">{ format!("Start {}", if n == 3 { "A, B and C" } else { "A and B" }) }</button>
                         }
-                        <button onclick={setup} data-testid="compare-reset-b">{ "Copy A again" }</button>
+                        <button onclick={copy_a(&b)} data-testid="compare-reset-b">{ "Copy A to B again" }</button>
+                        if n == 3 {
+                            <button onclick={remove_c} data-testid="compare-remove-c">{ "Remove C" }</button>
+                        } else {
+                            <button onclick={add_c} data-testid="compare-add-c" title="A third variant, a copy of A to change">{ "Add C" }</button>
+                        }
                         <progress max="1" value={progress.to_string()} data-testid="compare-progress" aria-label="Comparison progress" />
                     </div>
                     for e in errors {
                         <p class="error" role="alert">{ e }</p>
                     }
-                    <button class="linklike" onclick={toggle_all} aria-expanded={all_settings.to_string()} data-testid="compare-b-settings">
-                        { if *all_settings { "Hide B's settings" } else { "Change B's settings" } }
-                    </button>
-                    if *all_settings {
-                        <ParamsPanel scenario={bs} on_change={on_b} prefix="b-" />
+                    for (i, v) in variants.iter().filter_map(|(i, v)| v.clone().map(|v| (*i, v))) {
+                        <button class="linklike" onclick={toggle_edit(i)} aria-expanded={(*editing == Some(i)).to_string()}
+                            data-testid={format!("compare-{}-settings", NAMES[i].to_ascii_lowercase())}>
+                            { if *editing == Some(i) { format!("Hide {}'s settings", NAMES[i]) } else { format!("Change {}'s settings", NAMES[i]) } }
+                        </button>
+                        if *editing == Some(i) {
+                            <ParamsPanel scenario={v} on_change={on_variant(if i == 1 { &b } else { &c })}
+                                prefix={format!("{}-", NAMES[i].to_ascii_lowercase())} />
+                        }
                     }
                 </div>
                 <div class="compare-main">
@@ -341,7 +409,7 @@ pub fn Compare() -> Html {
                     if let Some(w) = waiting {
                         <p class="hint" data-testid="compare-waiting">{ w }</p>
                     }
-                    { rows_html(rows, over) }
+                    { rows_html(rows, n, over) }
                 </div>
             </div>
         </section>
