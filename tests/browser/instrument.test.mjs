@@ -4,7 +4,7 @@
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { serveDist, closePages, newContext, launchBrowser, screenshot, openTab, simMs, waitSim, nodeAt, flowMiddle, touchDrag, touchTap, touchPinch, hasColour } from './harness.mjs';
+import { serveDist, closePages, newContext, launchBrowser, screenshot, openTab, simMs, waitSim, pause, nodeAt, flowMiddle, touchDrag, touchTap, touchPinch, hasColour } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launchBrowser(); });
@@ -321,4 +321,37 @@ test('a skip link is the first tab stop and leads to the lesson; starting it lea
   await page.waitForFunction(() => document.activeElement?.dataset.testid === 'lesson-step');
   assert.match(await page.getByTestId('lesson-text').innerText(), /\w/);
   assert.deepEqual(page.errors, []);
+});
+
+test('notices float over the workspace, the side tables fit, and a plot says what ran over the run\'s own length', async () => {
+  for (const vp of [{ width: 1280, height: 720 }, { width: 1024, height: 768 }]) {
+    const page = await open({ viewport: vp });
+    await page.getByTestId('scenario-picker').selectOption('fattree4-hotspot');
+    // The plot's axis spans the run, before its first frame too (not a microsecond with ticks of 1e-4).
+    assert.ok(Number(await page.getByTestId('rate-plot').getAttribute('data-x-max')) >= 1);
+    await page.waitForFunction(() => Number(document.querySelector('[data-testid=rate-plot]').getAttribute('data-x-max')) === parseFloat(document.querySelector('.clock .end').innerText.replace('/', '')));
+    const y0 = (await page.getByTestId('topology').boundingBox()).y;
+    // A change that needs a new run: its notice comes and the drawing stays where it was.
+    await openTab(page, 'settings');
+    const section = page.locator('details', { has: page.getByTestId('input-arbitration') });
+    if ((await section.getAttribute('open')) === null) await section.locator('summary').click();
+    await page.getByTestId('run').click();
+    await waitSim(page, 1);
+    await pause(page);
+    await page.getByTestId('input-arbitration').selectOption('round_robin');
+    await page.getByTestId('restart').waitFor();
+    assert.ok(Math.abs((await page.getByTestId('topology').boundingBox()).y - y0) <= 1, 'the notice did not push the drawing down');
+    await page.getByTestId('restart').click();
+    await page.getByTestId('speed').selectOption({ label: 'as fast as possible' });
+    await page.getByTestId('run').click();
+    await waitSim(page, 20);
+    // The plot's title says the run is an edited preset.
+    assert.match(await page.getByTestId('rate-plot').getAttribute('aria-label'), /^Edited: /);
+    await openTab(page, 'results');
+    for (const id of ['groups-table', 'links-table']) {
+      const fits = await page.getByTestId(id).evaluate((t) => t.parentElement.scrollWidth <= t.parentElement.clientWidth + 1);
+      assert.ok(fits, `${id} fits the side panel at ${vp.width}x${vp.height}`);
+    }
+    assert.deepEqual(page.errors, []);
+  }
 });

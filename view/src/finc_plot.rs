@@ -123,7 +123,23 @@ pub fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, model: &FincModel
     area.fill(&background).map_err(e)?;
     let (t0, t1) = model.time_range_ms();
     let text = |size: u32| ("sans-serif", size).into_font().color(&foreground);
-    let mut builder = ChartBuilder::on(area);
+    // The legend in a strip above the chart: inside it, every corner covers a curve in one mode or the other (LIPD
+    // rises at the far right, FIMD runs along the top).
+    let (strip, plot) = area.split_vertically(34);
+    let (w, _) = strip.dim_in_pixel();
+    let slot = i32::try_from(w).unwrap_or(0) / 3;
+    for (k, f) in ResponseFunction::ALL.into_iter().enumerate() {
+        let (x, y) = (k as i32 * slot + 56, 18);
+        let colour = series_colour(f, theme);
+        strip.draw(&PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(3))).map_err(e)?;
+        let label = format!("{} ({:.1} ms)", f.name(), model.time_to_rmax_ms(f));
+        let font = text(14).pos(plotters::style::text_anchor::Pos::new(
+            plotters::style::text_anchor::HPos::Left,
+            plotters::style::text_anchor::VPos::Center,
+        ));
+        strip.draw(&Text::new(label, (x + 24, y), font)).map_err(e)?;
+    }
+    let mut builder = ChartBuilder::on(&plot);
     builder.margin(12).x_label_area_size(44).y_label_area_size(56);
     let x_desc =
         if model.log_time { "time since leaving Rmin (ms, log scale)" } else { "time since leaving Rmin (ms)" };
@@ -143,20 +159,8 @@ pub fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, model: &FincModel
                 .map_err(e)?;
             for f in ResponseFunction::ALL {
                 let colour = series_colour(f, theme);
-                chart
-                    .draw_series(LineSeries::new(model.curve(f, POINTS), colour.stroke_width(2)))
-                    .map_err(e)?
-                    .label(format!("{} ({:.1} ms)", f.name(), model.time_to_rmax_ms(f)))
-                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(3)));
+                chart.draw_series(LineSeries::new(model.curve(f, POINTS), colour.stroke_width(2))).map_err(e)?;
             }
-            chart
-                .configure_series_labels()
-                .position(SeriesLabelPosition::LowerRight)
-                .background_style(background.mix(0.9))
-                .border_style(grid)
-                .label_font(text(14))
-                .draw()
-                .map_err(e)?;
         }};
     }
     if model.log_time {
@@ -198,6 +202,29 @@ mod tests {
             let RGBColor(r, g, b) = series_colour(f, Theme::Light);
             let stroke = format!("stroke=\"#{r:02X}{g:02X}{b:02X}\"");
             assert_eq!(out.matches(&stroke).count(), 2, "{f}: {stroke}");
+        }
+    }
+
+    #[test]
+    fn the_legend_is_above_the_curves_in_both_time_scales() {
+        for log_time in [false, true] {
+            let out = svg(FincInputs { log_time, ..FincInputs::default() });
+            let before = out.split("LIPD (133.7 ms)").next().unwrap();
+            let label_y: f64 = before.rsplit("y=\"").next().unwrap().split('"').next().unwrap().parse().unwrap();
+            // The curves are the polylines 2 px wide (grid lines are 1, legend marks 3).
+            let top = out
+                .split("<polyline")
+                .skip(1)
+                .filter(|p| p.contains("stroke-width=\"2\""))
+                .filter_map(|p| p.split("points=\"").nth(1)?.split('"').next())
+                .flat_map(|pts| {
+                    pts.split(' ').filter_map(|p| p.split(',').nth(1)?.parse::<f64>().ok()).collect::<Vec<_>>()
+                })
+                .fold(f64::INFINITY, f64::min);
+            assert!(
+                top.is_finite() && label_y + 8.0 < top,
+                "log {log_time}: legend at y {label_y}, curves from y {top}"
+            );
         }
     }
 

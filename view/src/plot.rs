@@ -216,7 +216,11 @@ pub fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, f: &Figure) -> Re
                         .map_err(e)?;
                 }
             }
-            for (c, colour) in f.curves.iter().zip(colours(f.curves, f.groups)) {
+            // Groups first, links over them: a thin link line that runs along a thick group line (one flow alone
+            // on it) stays visible.
+            let all: Vec<(&Curve, Colour)> = f.curves.iter().zip(colours(f.curves, f.groups)).collect();
+            let (links, groups): (Vec<_>, Vec<_>) = all.into_iter().partition(|(c, _)| matches!(c.what, What::Link(_)));
+            for (c, colour) in groups.into_iter().chain(links) {
                 let mut colour = rgb(colour, f.theme);
                 if c.run == 1 {
                     colour = lighter(colour, bg);
@@ -283,13 +287,14 @@ fn draw_legend<DB: DrawingBackend>(
     Ok(())
 }
 
-/// The top of the y axis: `fixed`, or a little above the largest value (at least 1).
+/// The top of the y axis: `fixed` (raised above a curve that passes it, which is then not cut off), or a little
+/// above the largest value (at least 1).
 fn y_top(curves: &[Curve], fixed: Option<f64>) -> f64 {
-    fixed.unwrap_or_else(|| {
-        let max =
-            curves.iter().flat_map(|c| c.points.iter().map(|p| p.1)).filter(|v| v.is_finite()).fold(0.0, f64::max);
-        (max * 1.08).max(1.0)
-    })
+    let max = curves.iter().flat_map(|c| c.points.iter().map(|p| p.1)).filter(|v| v.is_finite()).fold(0.0, f64::max);
+    match fixed {
+        Some(top) if max <= top => top,
+        _ => (max * 1.08).max(1.0),
+    }
 }
 
 #[cfg(test)]
@@ -368,6 +373,23 @@ mod tests {
     }
 
     #[test]
+    fn a_link_along_a_group_is_drawn_over_it() {
+        // One flow alone: its group's thick line and its link's thin one are the same points.
+        let y = YAxis { desc: "rate (%)".into(), top: Some(105.0) };
+        let g = groups();
+        let pts = vec![(0.0, 50.0), (2.0, 50.0)];
+        let c = vec![
+            Curve::new("A->B", pts.clone(), What::Link(3)),
+            Curve::new("local flows", pts, What::Group("local".into())),
+        ];
+        let out = svg(&figure(&c, &y, &g), (800, 300));
+        let (blue, link) = (palette::BLUE.light.to_uppercase(), palette::link_colour(0).light.to_uppercase());
+        let at =
+            |colour: &str| out.find(&format!("<polyline fill=\"none\" opacity=\"1\" stroke=\"{colour}\"")).unwrap();
+        assert!(at(&link) > at(&blue), "the link after the group");
+    }
+
+    #[test]
     fn the_legend_covers_no_data() {
         // A curve along the top right, where a legend inside the chart would sit: the legend is beside it instead.
         let y = YAxis { desc: "rate (%)".into(), top: Some(105.0) };
@@ -425,6 +447,8 @@ mod tests {
         let m = What::Link(0);
         assert_eq!(y_top(&[Curve::new("m", vec![(0.0, 5000.0)], m.clone())], None), 5400.0);
         assert_eq!(y_top(&[], None), 1.0);
-        assert_eq!(y_top(&[Curve::new("m", vec![(0.0, 5000.0)], m)], Some(105.0)), 105.0);
+        assert_eq!(y_top(&[Curve::new("m", vec![(0.0, 50.0)], m.clone())], Some(105.0)), 105.0);
+        // A fixed top is a floor: a group's sum above it (a hot spot's 120%) is not cut off.
+        assert!((y_top(&[Curve::new("m", vec![(0.0, 120.0)], m)], Some(105.0)) - 129.6).abs() < 1e-9);
     }
 }

@@ -73,6 +73,16 @@ impl Origin {
     }
 }
 
+/// What a run is, in words, for its plots' titles: a preset by its title, "Edited: ..." once the run differs from
+/// the preset it is named after, or the scenario's own name.
+pub fn run_title(run: &ibcc_core::scenario::Scenario) -> String {
+    match find(&run.name) {
+        Some(p) if crate::session::same_run(&p.scenario(), run) => p.label(),
+        Some(p) => format!("Edited: {}", p.label()),
+        None => run.name.clone(),
+    }
+}
+
 /// The picker's value for the empty canvas, and for anything not a preset.
 pub const EMPTY: &str = "empty";
 pub const CUSTOM: &str = "custom";
@@ -95,6 +105,17 @@ pub fn picker_groups() -> Vec<(&'static str, Vec<&'static Preset>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_run_is_titled_by_its_preset_until_it_is_changed() {
+        let mut s = find("infocom03-fig2").unwrap().scenario();
+        let label = find("infocom03-fig2").unwrap().label();
+        assert_eq!(run_title(&s), label);
+        s.seed += 1;
+        assert_eq!(run_title(&s), format!("Edited: {label}"));
+        s.name = String::from("mine");
+        assert_eq!(run_title(&s), "mine");
+    }
 
     #[test]
     fn the_picker_says_what_is_loaded() {

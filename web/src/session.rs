@@ -225,24 +225,20 @@ fn rate_curves(sim: &Simulation, report: &Report, results: &Results) -> Vec<Curv
     let mut chosen: Vec<(usize, &str)> =
         busiest.into_iter().chain(inter_switch).map(|(c, l)| (c, l.id.as_str())).collect();
     chosen.dedup();
-    // A sample's window is centred on it: while the run goes on, show only samples whose whole window has passed.
-    let complete_until_ns = if sim.is_finished() {
-        f64::INFINITY
-    } else {
-        (sim.now() as f64 - s.measure.window_ns as f64 * 1000.0 / 2.0) / 1000.0
-    };
-    let to_ms = |pts: Vec<(f64, f64)>| {
-        let pts: Vec<(f64, f64)> =
-            pts.into_iter().filter(|&(t, _)| t <= complete_until_ns).map(|(t, r)| (t / 1e6, 100.0 * r)).collect();
-        thin(pts, MAX_POINTS)
-    };
+    // Up to now: a sample's window is centred on it, and the last ones average over the part of it that has
+    // passed (the series clip their windows at now), so the curves reach the clock and settle as the run goes on.
+    let to_ms = |pts: Vec<(f64, f64)>| thin(pts.into_iter().map(|(t, r)| (t / 1e6, 100.0 * r)).collect(), MAX_POINTS);
     let mut curves: Vec<Curve> = chosen
         .into_iter()
         .map(|(c, id)| Curve::new(id, to_ms(report.link_rate_series(c as u32, sim.now())), What::Link(c as u32)))
         .collect();
     for g in report.groups() {
         if let Some(points) = report.group_rate_series(g, sim.now()) {
-            let label = ibcc_view::names::group_curve(g);
+            // A group's rate adds its flows' shares of their own links: above 100% when they send more than one
+            // link's worth (a hot spot filling the tree's buffers), so the label says it is a sum.
+            let n = s.flows.iter().filter(|f| f.group == *g).count();
+            let name = ibcc_view::names::group_curve(g);
+            let label = if n > 1 { format!("{name} (sum of {n})") } else { name };
             curves.push(Curve::new(label, to_ms(points), What::Group(g.clone())));
         }
     }
@@ -284,8 +280,29 @@ mod tests {
         assert_eq!(curves[0].label, "B->BC");
         let buffers = run.curves(PlotKind::Buffers, &f.results, 8);
         assert!(!buffers.is_empty() && buffers.len() <= 8, "{}", buffers.len());
-        let isl = buffers.iter().find(|c| c.label == "at A->B").expect("B's buffer from the inter-switch link");
+        let labels: Vec<&str> = buffers.iter().map(|c| c.label.as_str()).collect();
+        assert!(labels.len() <= 4, "alike buffers are one curve each: {labels:?}");
+        let isl = buffers
+            .iter()
+            .find(|c| c.label.starts_with("at A->B"))
+            .unwrap_or_else(|| panic!("B's buffer from the inter-switch link: {labels:?}"));
         assert!(isl.points.iter().any(|p| p.1 >= 3.0), "it fills as congestion spreads");
+    }
+
+    #[test]
+    fn rate_curves_reach_the_clock() {
+        let s = find("infocom03-fig2").unwrap().scenario();
+        let mut run = Session::new(&s, Vec::new()).unwrap();
+        run.advance(20_000_000_000, || true);
+        let f = run.frame();
+        let curves = run.curves(PlotKind::Rates, &f.results, 8);
+        for c in &curves {
+            let last = c.points.last().map_or(0.0, |p| p.0);
+            assert!(last >= 19.8, "{} ends at {last} ms at 20 ms", c.label);
+        }
+        // A group of several flows is their sum (it may pass 100% of a link), and says so.
+        let labels: Vec<&str> = curves.iter().map(|c| c.label.as_str()).collect();
+        assert!(labels.contains(&"local flows (sum of 5)") && labels.contains(&"victim flows"), "{labels:?}");
     }
 
     #[test]

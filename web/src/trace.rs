@@ -102,16 +102,42 @@ impl Trace {
                     .collect()
             }
             PlotKind::Buffers => {
-                let mut by_peak: Vec<usize> = (0..self.buffers.len()).collect();
-                let peak = |b: usize| self.buffers[b].iter().copied().fold(0.0f32, f32::max);
-                by_peak.retain(|&b| peak(b) > 0.0);
-                ibcc_view::sorting::sort_by(&mut by_peak, |&x, &y| peak(y).total_cmp(&peak(x)).then(x.cmp(&y)));
-                by_peak
+                // The fullest on average first; buffers that tell the same story (half a packet apart on average: a
+                // hot spot's full inputs, all at 3 or 4) are one curve, named for the first and counted, not eight
+                // greys drawn over each other.
+                let mean = |b: usize| self.buffers[b].iter().map(|&x| f64::from(x)).sum::<f64>();
+                let mut order: Vec<usize> = (0..self.buffers.len()).filter(|&b| mean(b) > 0.0).collect();
+                ibcc_view::sorting::sort_by(&mut order, |&x, &y| mean(y).total_cmp(&mean(x)).then(x.cmp(&y)));
+                // (A buffer fed by another switch, where congestion spreads, is never merged with a host's.)
+                let from_switch = |b: usize| {
+                    crate::scene::channel_ends(s, self.buffer_channels[b]).is_some_and(|(from, _)| {
+                        s.nodes.iter().any(|n| n.id == from && n.kind == ibcc_core::scenario::NodeKind::Switch)
+                    })
+                };
+                let alike = |a: usize, b: usize| {
+                    if from_switch(a) != from_switch(b) {
+                        return false;
+                    }
+                    let (a, b) = (&self.buffers[a], &self.buffers[b]);
+                    let apart: f64 = a.iter().zip(b).map(|(x, y)| f64::from((x - y).abs())).sum();
+                    apart <= 0.5 * a.len().max(1) as f64
+                };
+                let mut kinds: Vec<(usize, usize)> = Vec::new();
+                for b in order {
+                    match kinds.iter_mut().find(|(first, _)| alike(*first, b)) {
+                        Some(k) => k.1 += 1,
+                        None => kinds.push((b, 1)),
+                    }
+                }
+                kinds
                     .into_iter()
                     .take(max)
-                    .map(|b| {
+                    .map(|(b, n)| {
                         let ch = self.buffer_channels[b];
-                        let label = format!("at {}", channel_name(s, ch));
+                        let label = match n {
+                            1 => format!("at {}", channel_name(s, ch)),
+                            n => format!("at {} (+{} alike)", channel_name(s, ch), n - 1),
+                        };
                         to_curve(label, What::Link(ch), &mut self.buffers[b].iter().map(|&x| f64::from(x)))
                     })
                     .collect()

@@ -149,7 +149,7 @@ pub fn Chart(p: &ChartProps) -> Html {
                 </span>
             </figcaption>
             <canvas ref={canvas} class="chart" data-testid={format!("{t}rate-plot")} role="img"
-                aria-label={p.axes.title.clone()} data-curves={p.curves.len().to_string()} />
+                aria-label={p.axes.title.clone()} data-curves={p.curves.len().to_string()} data-x-max={p.axes.x.1.to_string()} />
         </figure>
     }
 }

@@ -316,7 +316,9 @@ pub fn Compare() -> Html {
     let errors: Vec<String> =
         all.iter().zip(NAMES).filter_map(|(s, n)| s.error.as_ref().map(|e| format!("{n}: {e}"))).collect();
     let (y_desc, y_top) = y_axis(*kind, a.measure.window_ns as f64 / 1e6);
+    // Before the first frame, the axis spans A's run (not a microsecond with ticks of 1e-4).
     let end_ms = all.iter().filter_map(|s| s.frame.as_ref()).map(|f| f.end_ps as f64 / 1e9).fold(0.0, f64::max);
+    let end_ms = if end_ms > 0.0 { end_ms } else { a.duration_ns as f64 / 1e6 };
     let curves = Rc::new(overlay(all));
     let groups = Rc::new(crate::scene::groups(&a));
     let title = if n == 3 { "A/B/C" } else { "A/B" };

@@ -24,12 +24,23 @@ pub fn Plot() -> Html {
     let groups = use_memo(scenario.clone(), |s| Rc::new(s.as_ref().map(|s| groups(s)).unwrap_or_default()));
     let window_ms = scenario.as_ref().map_or(2.0, |s| s.measure.window_ns as f64 / 1e6);
     let (desc, top) = y_axis(kind, window_ms);
-    let end_ms = live.end_ps() as f64 / 1e9;
+    // Before the first frame, the axis spans the scenario's run.
+    let end_ms = match (&live.frame, &scenario) {
+        (None, Some(s)) => s.duration_ns as f64 / 1e6,
+        _ => live.end_ps() as f64 / 1e9,
+    };
     let band = scenario.as_ref().map(|s| {
         let (a, b) = moments::measured(s);
         (a as f64 / 1e6, b as f64 / 1e6)
     });
-    let title = format!("{}: {}", scenario.as_ref().map_or("", |s| s.name.as_str()), kind.label());
+    // The PNG's title says what ran: the preset's title, "Edited: ..." once changed.
+    let run_title = {
+        let run = scenario.clone();
+        use_memo(scenario.as_ref().map(|r| Rc::as_ptr(r) as usize), move |_| {
+            run.as_ref().map(|s| crate::origin::run_title(s)).unwrap_or_default()
+        })
+    };
+    let title = format!("{}: {}", run_title, kind.label());
     let axes = Axes {
         x: (0.0, end_ms.max(1e-3)),
         x_desc: String::from("simulated time (ms)"),

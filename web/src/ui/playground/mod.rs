@@ -270,6 +270,8 @@ fn Messages() -> Html {
         let (sim, scenario) = (sim.clone(), doc.scenario.clone());
         Callback::from(move |_| sim.load(&scenario, false))
     };
+    // Over the top of the workspace, not in the page's flow: a notice that comes and goes (a change that needs a
+    // new run, mid-lesson) does not push the drawing down.
     html! {
         <div class="messages">
             if let Some(e) = &live.error {

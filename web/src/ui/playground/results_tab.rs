@@ -81,7 +81,7 @@ pub fn ResultsTable() -> Html {
     let t = &r.totals;
     html! {
         <div class="results-panel" data-testid="results-table">
-            <div class="table-scroll"><table class="results">
+            <div class="table-scroll"><table class="results" data-testid="groups-table">
                 <caption>
                     if before {
                         { format!("Groups: measuring starts at {:.1} ms", from_ns / 1e6) }
@@ -89,7 +89,7 @@ pub fn ResultsTable() -> Html {
                         { format!("Groups, measured from {window}") }
                     }
                 </caption>
-                <thead><tr><th scope="col">{ "group" }</th><th scope="col">{ "flows" }</th><th scope="col">{ "throughput" }</th><th scope="col" title="Jain's fairness index among the group's flows">{ "Jain" }</th><th scope="col" title="marked ACKs received in the measurement interval">{ "marks" }</th><th scope="col">{ "delay" }</th></tr></thead>
+                <thead><tr><th scope="col">{ "group" }</th><th scope="col">{ "flows" }</th><th scope="col">{ "through\u{ad}put" }</th><th scope="col" title="Jain's fairness index among the group's flows">{ "Jain" }</th><th scope="col" title="marked ACKs received in the measurement interval">{ "marks" }</th><th scope="col">{ "delay (µs)" }</th></tr></thead>
                 <tbody>
                     for g in &r.groups {
                         <tr data-testid={format!("group-{}", g.name)}>
@@ -103,7 +103,7 @@ pub fn ResultsTable() -> Html {
                             }
                             <td>{ format!("{:.3}", g.jain_index) }</td>
                             <td title={format!("{} over the whole run so far", g.marks)}>{ g.measured_marks }</td>
-                            <td>{ g.mean_delay_ns.map_or_else(|| String::from("-"), |d| format!("{:.1} µs", d / 1e3)) }</td>
+                            <td>{ g.mean_delay_ns.map_or_else(|| String::from("-"), |d| format!("{:.1}", d / 1e3)) }</td>
                         </tr>
                     }
                 </tbody>
@@ -114,7 +114,7 @@ pub fn ResultsTable() -> Html {
             } else {
                 <div class="table-scroll"><table class="results" data-testid="links-table">
                     <caption>{ format!("Busiest links, measured from {window}") }</caption>
-                    <thead><tr><th scope="col">{ "link" }</th><th scope="col">{ "utilization" }</th><th scope="col" title="packets marked for the link in the measurement interval">{ "marks" }</th><th scope="col">{ "credit stall" }</th></tr></thead>
+                    <thead><tr><th scope="col">{ "link" }</th><th scope="col">{ "utilization" }</th><th scope="col" title="packets marked for the link in the measurement interval">{ "marks" }</th><th scope="col">{ "credit stall (ms)" }</th></tr></thead>
                     <tbody>
                         for l in links.iter().take(8) {
                             <tr>
@@ -125,7 +125,7 @@ pub fn ResultsTable() -> Html {
                                     <td>{ format!("{:.1}%", 100.0 * l.utilization) }</td>
                                 }
                                 <td title={format!("{} over the whole run so far", l.marks)}>{ l.measured_marks }</td>
-                                <td>{ format!("{:.2} ms", l.credit_stall_ns / 1e6) }</td>
+                                <td>{ format!("{:.2}", l.credit_stall_ns / 1e6) }</td>
                             </tr>
                         }
                     </tbody>
@@ -134,7 +134,7 @@ pub fn ResultsTable() -> Html {
             <details>
                 <summary>{ format!("Flows ({})", r.flows.len()) }</summary>
                 <div class="table-scroll"><table class="results flows" data-testid="flows-table">
-                    <thead><tr><th scope="col">{ "flow" }</th><th scope="col">{ "from" }</th><th scope="col">{ "to" }</th><th scope="col">{ "group" }</th><th scope="col">{ "throughput" }</th><th scope="col">{ "rate limit" }</th><th scope="col">{ "window" }</th><th scope="col" title="marked ACKs received in the measurement interval">{ "marks" }</th><th scope="col">{ "delay" }</th></tr></thead>
+                    <thead><tr><th scope="col">{ "flow" }</th><th scope="col">{ "route" }</th><th scope="col">{ "group" }</th><th scope="col">{ "through\u{ad}put" }</th><th scope="col">{ "rate limit" }</th><th scope="col">{ "window" }</th><th scope="col" title="marked ACKs received in the measurement interval">{ "marks" }</th><th scope="col">{ "delay (µs)" }</th></tr></thead>
                     <tbody>
                         for fl in r.flows.iter().take(200) {
                             { flow_row(fl, &doc, &colours, hidden_group == Some(fl.group.as_str())) }
@@ -177,8 +177,7 @@ fn flow_row(fl: &FlowResult, doc: &DocCtx, colours: &[(String, String)], held: b
             <th scope="row">
                 <button class="linklike" aria-pressed={selected.to_string()} disabled={!exists} data-testid={format!("flow-select-{}", fl.id)}>{ &fl.id }</button>
             </th>
-            <td>{ &fl.src }</td>
-            <td>{ &fl.dst }</td>
+            <td>{ format!("{}→{}", fl.src, fl.dst) }</td>
             <td><span class="swatch" style={format!("background:{colour}")} aria-hidden="true"></span>{ group }</td>
             if held {
                 <td class="muted" data-testid="hidden-measure">{ super::HIDDEN }</td>
@@ -189,7 +188,7 @@ fn flow_row(fl: &FlowResult, doc: &DocCtx, colours: &[(String, String)], held: b
             }
             <td>{ fl.window.map_or_else(|| String::from("-"), |w| w.to_string()) }</td>
             <td title={format!("{} over the whole run so far", fl.marks)}>{ fl.measured_marks }</td>
-            <td>{ fl.mean_delay_ns.map_or_else(|| String::from("-"), |d| format!("{:.1} µs", d / 1e3)) }</td>
+            <td>{ fl.mean_delay_ns.map_or_else(|| String::from("-"), |d| format!("{:.1}", d / 1e3)) }</td>
         </tr>
     }
 }
