@@ -107,6 +107,7 @@ fn each_part_of_a_network_is_routed_on_its_own() {
 #[test]
 fn the_check_without_routing_accepts_what_routing_accepts() {
     let mut scenarios: Vec<Scenario> = PRESETS.iter().map(|p| p.scenario()).collect();
+    scenarios.extend((1..=12).map(common::random_scenario));
     scenarios.push(ring_of_six());
     for file in ["X5.topofile", "ibtopotool-1.topo"] {
         let text = std::fs::read_to_string(format!("{}/tests/fabrics/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();

@@ -323,7 +323,7 @@ test('a skip link is the first tab stop and leads to the lesson; starting it lea
   assert.deepEqual(page.errors, []);
 });
 
-test('notices float over the workspace, the side tables fit, and a plot says what ran over the run\'s own length', async () => {
+test('a run\'s notice takes the scenario line (nothing moves), the side tables fit, and a plot says what ran over the run\'s own length', async () => {
   for (const vp of [{ width: 1280, height: 720 }, { width: 1024, height: 768 }]) {
     const page = await open({ viewport: vp });
     await page.getByTestId('scenario-picker').selectOption('fattree4-hotspot');

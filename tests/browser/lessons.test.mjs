@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serveDist, closePages, launchBrowser, openPage, screenshot, openTab, runPast, check, linkOf, OUTPUT } from './harness.mjs';
+import { serveDist, closePages, launchBrowser, openPage, screenshot, openTab, runPast, check, linkOf, flowMiddle, OUTPUT } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launchBrowser(); });
@@ -27,6 +27,13 @@ test('walk the spreading lesson and answer its exercise right and wrong', async 
   await openTab(page, 'results');
   assert.equal(await page.getByTestId('group-victim').getByTestId('hidden-measure').innerText(), 'hidden until you answer');
   assert.match(await page.getByTestId('group-remote').innerText(), /\d+\.\d%/, 'the other groups are shown');
+  // Nor does hovering the victim's flow give it away.
+  await page.mouse.move(...(await flowMiddle(page, 'victim')));
+  await page.getByTestId('card').waitFor();
+  const card = await page.getByTestId('card').innerText();
+  assert.match(card, /its rate: hidden until you answer/);
+  assert.doesNotMatch(card, /throughput|rate limit/);
+  await page.mouse.move(5, 5);
   await openTab(page, 'lesson');
   // Watch it happen: the run plays from its start at the lesson's speed and stops at the step's moment.
   await page.getByTestId('lesson-watch').click();

@@ -41,7 +41,7 @@ test('run a preset, watch it move, pause, step and reset', async () => {
   // The plot's data as CSV and the plot as PNG, downloaded as a person would.
   const [csv] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-csv').click()]);
   const csvText = await readFile(await csv.path(), 'utf8');
-  assert.match(csvText.split('\n')[0], /^time_ms,B->BC,A->B,local flows,remote flows,victim flows$/);
+  assert.match(csvText.split('\n')[0], /^time_ms,B->BC,A->B,local flows \(sum of 5\),remote flows,victim flows$/);
   assert.ok(csvText.split('\n').length > 20, 'a row per sample');
   const [png] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-png').click()]);
   const pngBytes = await readFile(await png.path());

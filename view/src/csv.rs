@@ -39,8 +39,8 @@ pub fn number(x: f64) -> String {
     let digits = if x == 0.0 || !x.is_finite() { 0 } else { 9 - x.abs().log10().floor() as i32 };
     let rounded = match digits {
         0 => x,
-        d if d > 0 && d <= 22 => (x * 10f64.powi(d)).round() / 10f64.powi(d),
-        d if d < 0 && d >= -22 => (x / 10f64.powi(-d)).round() * 10f64.powi(-d),
+        d if (1..=22).contains(&d) => (x * 10f64.powi(d)).round() / 10f64.powi(d),
+        d if (-22..0).contains(&d) => (x / 10f64.powi(-d)).round() * 10f64.powi(-d),
         _ => x,
     };
     let mut s = String::new();

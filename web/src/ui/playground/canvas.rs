@@ -15,6 +15,7 @@ use crate::scene::{
     all_in_view, buffer_spots, focus_items, highlight_points, hit_test_with, layout, BufferSpot, Hit, Layout, Point,
 };
 use ibcc_core::scenario::Scenario;
+use ibcc_core::sim::Metric;
 use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -41,6 +42,7 @@ pub fn Canvas() -> Html {
     let doc = use_doc();
     use_undo_keys(doc.dispatcher());
     let live = use_live();
+    let hidden = super::use_hidden_measure();
     let highlight = use_context::<HighlightCtx>();
     let svg = use_node_ref();
     let redraw = use_force_update();
@@ -140,7 +142,7 @@ pub fn Canvas() -> Html {
     let hl = highlight.as_ref().and_then(|h| (**h).clone());
     let decor =
         Decor { selection: doc.selection.as_ref(), focus: g.focus, highlight: hl.as_ref(), show_flows: *show_flows };
-    let card = g.card.map(|c| card_html(&s, c, frame.map(|f| &f.frame), g.rect(), &gestures, &redraw));
+    let card = g.card.map(|c| card_html(&s, c, frame.map(|f| &f.frame), g.rect(), &gestures, &redraw, hidden.as_ref()));
     let active = g.focus.and_then(|h| match h {
         Hit::Node(i) => Some(format!("item-node-{i}")),
         Hit::Link(i) => Some(format!("item-link-{i}")),
@@ -223,8 +225,23 @@ fn card_html(
     rect: (f64, f64, f64, f64),
     gestures: &Rc<RefCell<Gestures>>,
     redraw: &UseForceUpdateHandle,
+    hidden: Option<&Metric>,
 ) -> Html {
-    let (title, lines) = figures(s, c.hit, frame);
+    let (title, mut lines) = figures(s, c.hit, frame);
+    // What an open exercise asks for stays out of the card too: the flows of its group (their rates add up to it),
+    // or its link's line.
+    match (hidden, c.hit) {
+        (Some(Metric::GroupRate { group }), Hit::Flow(i)) if s.flows.get(i).is_some_and(|f| f.group == *group) => {
+            lines.retain(|l| !l.starts_with("rate limit") && !l.starts_with("throughput"));
+            lines.push(format!("its rate: {}", super::HIDDEN));
+        }
+        (Some(Metric::LinkRate { link }), Hit::Link(_)) => {
+            for l in lines.iter_mut().filter(|l| l.starts_with(&format!("{link}:"))) {
+                *l = format!("{link}: {}", super::HIDDEN);
+            }
+        }
+        _ => {}
+    }
     // Beside the pointer, inside the drawing.
     let (x, y) =
         ((c.x - rect.0 + 14.0).min(rect.2 - 260.0).max(4.0), (c.y - rect.1 + 14.0).min(rect.3 - 120.0).max(4.0));

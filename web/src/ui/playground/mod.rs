@@ -266,12 +266,6 @@ fn Messages() -> Html {
         let d = doc.dispatcher();
         Callback::from(move |_| d.dispatch(Action::Dismiss))
     };
-    let restart = {
-        let (sim, scenario) = (sim.clone(), doc.scenario.clone());
-        Callback::from(move |_| sim.load(&scenario, false))
-    };
-    // Over the top of the workspace, not in the page's flow: a notice that comes and goes (a change that needs a
-    // new run, mid-lesson) does not push the drawing down.
     html! {
         <div class="messages">
             if let Some(e) = &live.error {
@@ -279,15 +273,6 @@ fn Messages() -> Html {
             }
             if let Some(d) = live.frame.as_ref().and_then(|f| f.frame.results.deadlock.as_ref()) {
                 <p class="error" role="alert" data-testid="deadlock">{ deadlock_text(d) }</p>
-            }
-            if let Some(n) = &live.notice {
-                <p class="notice" role="status" data-testid="notice">
-                    { &n.text }
-                    if n.restart {
-                        { " " }
-                        <button onclick={restart} data-testid="restart">{ "Restart with the change" }</button>
-                    }
-                </p>
             }
             if let Some(m) = &doc.message {
                 <p class={classes!("edit-message", m.refused.then_some("error"))} role="alert" data-testid="canvas-message">

@@ -85,6 +85,14 @@ pub fn Transport() -> Html {
         |p| if quiz { p.description.to_owned() } else { format!("{} {}", p.description, p.paper_reports) },
     );
     let more = use_state(|| false);
+    let restart = {
+        let (sim, doc) = (sim.clone(), doc.clone());
+        Callback::from(move |_| sim.load(&doc.scenario, false))
+    };
+    let dismiss = {
+        let live = live.clone();
+        Callback::from(move |_| live.dispatch(LiveAction::Dismiss))
+    };
     let embedded = use_memo((), |_| share::embedded());
     let toggle_more = {
         let more = more.clone();
@@ -140,12 +148,28 @@ pub fn Transport() -> Html {
                     <span aria-hidden="true">{ "⇥ " }</span>{ "Measured end" }
                 </button>
             </div>
-            <p class={classes!("scenario-line", (*more).then_some("open"))} data-testid="scenario-line">
-                <span class="text">{ description }</span>
-                <button class="linklike" onclick={toggle_more} aria-expanded={more.to_string()} data-testid="scenario-more">
-                    { if *more { "less" } else { "more" } }
-                </button>
-            </p>
+            // A run's notice (a change that needs a new run, a marking change applied) takes the scenario line's
+            // place while it lasts: one line, so the drawing below does not move mid-lesson.
+            if let Some(n) = &live.notice {
+                <p class={classes!("scenario-line", (*more).then_some("open"))} data-testid="scenario-line">
+                    <span class="text notice" role="status" data-testid="notice" title={n.text.clone()}>{ &n.text }</span>
+                    if n.restart {
+                        <button onclick={restart} data-testid="restart">{ "Restart with the change" }</button>
+                    } else {
+                        <button class="linklike" onclick={dismiss} aria-label="Dismiss" data-testid="notice-dismiss">{ "×" }</button>
+                    }
+                    <button class="linklike" onclick={toggle_more} aria-expanded={more.to_string()} data-testid="scenario-more">
+                        { if *more { "less" } else { "more" } }
+                    </button>
+                </p>
+            } else {
+                <p class={classes!("scenario-line", (*more).then_some("open"))} data-testid="scenario-line">
+                    <span class="text">{ description }</span>
+                    <button class="linklike" onclick={toggle_more} aria-expanded={more.to_string()} data-testid="scenario-more">
+                        { if *more { "less" } else { "more" } }
+                    </button>
+                </p>
+            }
         </>
     }
 }
