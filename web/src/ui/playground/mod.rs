@@ -139,7 +139,7 @@ pub fn use_hidden_measure() -> Option<ibcc_core::sim::Metric> {
     let own = use_memo(key, move |_| match (&run, &asks) {
         (Some(run), Some((metric, exercise))) => {
             let mut r = (**run).clone();
-            r.measure = exercise.measure.clone();
+            r.measure = exercise.measure;
             crate::session::same_run(&r, exercise).then(|| metric.clone())
         }
         _ => None,
