@@ -429,7 +429,7 @@ test('a teacher\'s form asks what to keep when another network is loaded, and th
   await teacher.getByTestId('author-what').selectOption('group:victim');
   await teacher.getByTestId('author-make').click();
   assert.equal(await teacher.getByTestId('author-card').getByTestId('card-fixed').innerText(), 'nothing');
-  assert.match(await teacher.getByTestId('author-card').getByTestId('card-scenario').innerText(), /pft/i);
+  assert.match(await teacher.getByTestId('author-card').getByTestId('card-scenario').innerText(), /Proactive Flow Throttling/);
   await teacher.getByTestId('author-add').click();
   // The sheet: each exercise's parts, open to read.
   const items = teacher.getByTestId('author-sheet-item');
@@ -518,5 +518,17 @@ test('lesson 14 shows the paper\'s run, and holds back A->B once the student\'s 
   await openTab(page, 'results');
   const row = page.getByTestId('links-table').locator('tr', { hasText: 'A->B' }).first();
   assert.match(await row.innerText(), /hidden until you answer/);
+  assert.deepEqual(page.errors, []);
+});
+
+test('lesson 13\'s A/B holds back what its exercise asks of run A until it is answered', async () => {
+  const page = await openPage(browser, server.url);
+  await page.getByTestId('lesson-picker').selectOption({ label: '13. ECN marking, PFT and Annex A10 side by side' });
+  await page.getByTestId('lesson-next').click();
+  await page.getByTestId('compare-lesson').waitFor();
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=compare-progress]').value) >= 1, null, { timeout: 90_000 });
+  const row = await page.getByTestId('compare-results').locator('tr', { hasText: 'victim flows throughput' }).locator('td').allInnerTexts();
+  assert.deepEqual([row[0], row[2]], ['hidden until you answer', '-'], `A's victim and B - A: ${row}`);
+  assert.match(row[1], /\d+\.\d%/, "B's is shown");
   assert.deepEqual(page.errors, []);
 });

@@ -100,6 +100,8 @@ test('the share menu closes as a menu does: a click outside it, or Esc, which gi
 test('a broken link over saved work says the saved work is shown, and shows it', async () => {
   const page = await openPage(browser, server.url);
   await page.getByLabel('Scenario').selectOption('infocom03-fig3b');
+  // (Saved as the page shows it: wait for the save before leaving.)
+  await page.waitForFunction(() => (localStorage.getItem('ibcc.playground.scenario') ?? '').includes('infocom03-fig3b'));
   await page.goto(server.url + '#s=1.AAAA');
   await page.reload();
   const message = await page.getByTestId('link-error').innerText();

@@ -287,6 +287,16 @@ impl Exercise {
         self.hint.trim().is_empty() || wrong_before >= 1
     }
 
+    /// Whether `run` is this exercise's own run (whatever interval it measures): the run whose value it asks for.
+    pub fn is_own_run(&self, run: &Scenario) -> bool {
+        self.scenario().is_ok_and(|own| {
+            let mut r = run.clone();
+            r.measure = own.measure;
+            // (As `session::same_run`: names, descriptions and layout do not change a run.)
+            r.without_layout() == own.without_layout()
+        })
+    }
+
     /// The exercise is usable: its scenario builds and its tolerance is a number.
     pub fn validate(&self) -> Result<(), String> {
         self.scenario().map_err(|err| format!("the exercise's scenario is not valid: {err}"))?;

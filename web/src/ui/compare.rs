@@ -13,6 +13,7 @@ use crate::driver::{FrameMsg, Status};
 use crate::protocol::{FromWorker, ToWorker};
 use crate::trace::y_axis;
 use ibcc_core::scenario::Scenario;
+use ibcc_core::sim::Metric;
 use ibcc_view::names::PlotKind;
 use ibcc_view::plot::{Curve, YAxis};
 use ibcc_view::settings;
@@ -207,7 +208,9 @@ pub fn Compare() -> Html {
         let d = doc.dispatcher();
         use_effect_with((), move |_| d.dispatch(Action::CompareOpened));
     }
-    let b = use_state(|| lesson.as_ref().as_ref().map(|(b, _)| Rc::new(b.clone())));
+    let b = use_state(|| lesson.as_ref().as_ref().map(|(b, _, _)| Rc::new(b.clone())));
+    // What of A the lesson's unanswered exercise asks for: held back here too.
+    let hidden = lesson.as_ref().as_ref().and_then(|(_, _, h)| h.clone());
     let c = use_state(|| None::<Rc<Scenario>>);
     let sides = use_reducer(Sides::default);
     let workers: Workers = use_mut_ref(Default::default);
@@ -229,7 +232,7 @@ pub fn Compare() -> Html {
             }
         });
     }
-    let note = lesson.as_ref().as_ref().map(|(_, text)| {
+    let note = lesson.as_ref().as_ref().map(|(_, text, _)| {
         let groups = crate::scene::groups(&a);
         html! {
             <div class="notice lesson-note" data-testid="compare-lesson">
@@ -319,7 +322,21 @@ pub fn Compare() -> Html {
     // Before the first frame, the axis spans A's run (not a microsecond with ticks of 1e-4).
     let end_ms = all.iter().filter_map(|s| s.frame.as_ref()).map(|f| f.end_ps as f64 / 1e9).fold(0.0, f64::max);
     let end_ms = if end_ms > 0.0 { end_ms } else { a.duration_ns as f64 / 1e6 };
-    let curves = Rc::new(overlay(all));
+    let mut curves = overlay(all);
+    if let Some(m) = &hidden {
+        for c in curves.iter_mut().filter(|c| c.run == 0) {
+            let asked = match (m, &c.what) {
+                (Metric::GroupRate { group }, ibcc_view::plot::What::Group(g)) => g == group,
+                (Metric::LinkRate { link }, ibcc_view::plot::What::Link(_)) => c.label == format!("A: {link}"),
+                _ => false,
+            };
+            if asked {
+                c.label = format!("{}: {}", c.label, super::playground::HIDDEN);
+                c.points.clear();
+            }
+        }
+    }
+    let curves = Rc::new(curves);
     let groups = Rc::new(crate::scene::groups(&a));
     let title = if n == 3 { "A/B/C" } else { "A/B" };
     let axes = Axes {
@@ -341,7 +358,19 @@ pub fn Compare() -> Html {
     let (rows, over, waiting) = if together {
         let results: Vec<&ibcc_core::sim::Results> = frames.iter().map(|f| &f.frame.results).collect();
         let over = results.iter().any(|r| r.aggregate_throughput() > 1.0005);
-        (compare_rows(&results), over, None)
+        let mut rows = compare_rows(&results);
+        if let Some(Metric::GroupRate { group }) = &hidden {
+            // A's value of the asked group, and of its flows (their rates add up to it), and the differences from
+            // it (which would give it away beside B's).
+            let asked: Vec<String> = std::iter::once(format!("{} throughput", ibcc_view::names::group_curve(group)))
+                .chain(a.flows.iter().filter(|f| f.group == *group).map(|f| format!("flow {} throughput", f.id)))
+                .collect();
+            for r in rows.iter_mut().filter(|r| asked.contains(&r.what)) {
+                r.values[0] = String::from(super::playground::HIDDEN);
+                r.diffs.iter_mut().for_each(|d| *d = String::from("-"));
+            }
+        }
+        (rows, over, None)
     } else if frames.len() == n {
         let at: Vec<String> = frames
             .iter()

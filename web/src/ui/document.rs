@@ -33,7 +33,8 @@ pub struct Doc {
     /// lesson, and even if the thing was selected already).
     pub shows: u32,
     /// A comparison a lesson step asked for and the A/B view has not opened yet: B, and the step's text.
-    pub compare: Option<Rc<(Scenario, String)>>,
+    /// ... and what of A to hold back (an unanswered exercise's question about A's run).
+    pub compare: Option<Rc<(Scenario, String, Option<ibcc_core::sim::Metric>)>>,
 }
 
 pub enum Action {
@@ -61,10 +62,12 @@ pub enum Action {
     Undo,
     Redo,
     Dismiss,
-    /// A lesson step compares the scenario (A) with `b` in the A/B view, under the step's text.
+    /// A lesson step compares the scenario (A) with `b` in the A/B view, under the step's text; `hidden`: A's value
+    /// that the lesson's exercise asks for, while it is unanswered.
     Compare {
         b: Box<Scenario>,
         text: String,
+        hidden: Option<ibcc_core::sim::Metric>,
     },
     /// The A/B view took the comparison asked for.
     CompareOpened,
@@ -158,7 +161,7 @@ impl Reducible for Doc {
                 d.message = None;
             }
             Action::Dismiss => d.message = None,
-            Action::Compare { b, text } => d.compare = Some(Rc::new((*b, text))),
+            Action::Compare { b, text, hidden } => d.compare = Some(Rc::new((*b, text, hidden))),
             Action::CompareOpened => d.compare = None,
         }
         Rc::new(d)

@@ -131,6 +131,12 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
         let (on_step, scenario, step_h, origin, sim) =
             (on_step.clone(), scenario.clone(), step.clone(), doc.origin.clone(), sim.clone());
         let (doc_for_compare, lesson_id) = (doc.dispatcher(), (*lesson).clone());
+        // The lesson's exercise, if the student has not answered it yet: the A/B view holds its value back.
+        let open_exercise = (*lesson)
+            .as_ref()
+            .and_then(|id| lessons.lessons.iter().find(|l| l.id == *id))
+            .and_then(|l| l.exercise.clone())
+            .filter(|e| !answers.iter().any(|a| a.exercise == e.id));
         move |s: &Step, k: usize, watch: bool| {
             step_h.set(k);
             let next = if s.load.is_some() || !s.set.is_empty() { s.scenario(&scenario).ok() } else { None };
@@ -155,6 +161,8 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
                 (_, true) if s.load.is_some() => Some(PlotKind::Rates),
                 _ => None,
             };
+            // A of a comparison is the step's scenario.
+            let a_run = s.compare.as_ref().map(|_| next.clone().unwrap_or_else(|| (*scenario).clone()));
             on_step.emit((next.map(|n| (n, from)), s.highlight.clone(), plot));
             // A is the step's scenario (loaded just above, in the same document), B the preset named: the A/B view
             // takes the comparison from the document when it opens.
@@ -165,7 +173,9 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
                     storage::save(SAVED_POSITION, &(id.clone(), k));
                 }
                 let b = Box::new(b.scenario());
-                doc_for_compare.dispatch(Action::Compare { b, text: s.text.clone() });
+                let own = |e: &&Exercise| a_run.as_ref().is_some_and(|a| e.is_own_run(a));
+                let hidden = open_exercise.as_ref().filter(own).map(|e| e.measure.metric.clone());
+                doc_for_compare.dispatch(Action::Compare { b, text: s.text.clone(), hidden });
                 if let Some(location) = web_sys::window().map(|w| w.location()) {
                     let _ = location.set_hash("compare");
                 }
@@ -692,7 +702,10 @@ fn exercise_card(e: &Exercise, simulated: Option<Option<&Result<f64, String>>>, 
     html! {
         <dl class="exercise-card" data-testid={testid.to_owned()}>
             <dt>{ "Question" }</dt><dd data-testid="card-question">{ &e.question }</dd>
-            <dt>{ "Scenario" }</dt><dd data-testid="card-scenario">{ s.as_ref().map_or_else(|| String::from("(cannot be built)"), |s| s.name.clone()) }</dd>
+            <dt>{ "Scenario" }</dt><dd data-testid="card-scenario">{ s.as_ref().map_or_else(
+                || String::from("(cannot be built)"),
+                |s| find_preset(&s.name).map_or_else(|| s.name.clone(), |p| p.label()),
+            ) }</dd>
             <dt>{ "Measured" }</dt><dd data-testid="card-measured">{ format!("{}{window}", e.measure.describe()) }</dd>
             <dt>{ "Right within" }</dt><dd data-testid="card-tolerance">{ format!("± {} percentage points", e.tolerance_pct) }</dd>
             <dt>{ "Students may not change" }</dt><dd data-testid="card-fixed">{ fixed }</dd>
