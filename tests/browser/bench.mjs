@@ -1,7 +1,7 @@
 // The simulator's speed in the browser's wasm next to native (a benchmark, not a test): runs `ibcc bench --json`
 // and the page's `?selftest=bench` with the same scenarios and simulated duration, and prints both and their ratio;
-// then routing (OpenSM's engines on the 648-host fat tree) in the page, `?selftest=routing`, next to
-// `ibcc bench --routing --json`.
+// then routing (OpenSM's engines on the 648-host fat tree) in the page's simulation worker, where each run is
+// routed (`?selftest=routing`), next to `ibcc bench --routing --json`.
 // Usage, after `trunk build --release` and `cargo build --release -p ibcc-cli`:
 //   node tests/browser/bench.mjs [simulated ms, default 200] [runs, default 3]
 import { execFileSync } from 'node:child_process';
@@ -48,7 +48,7 @@ for (const [name, n] of native) {
   if (w.events !== n.events) console.log(`  events differ: native ${n.events}, wasm ${w.events}`);
 }
 const routingNative = parse(execFileSync(ibcc, ['bench', '--routing', '--json', '--repeat', String(runs)], { encoding: 'utf8' }));
-console.log(`\nrouting, best of ${runs}; native: ibcc bench --routing; wasm: the page, headless chromium`);
+console.log(`\nrouting, best of ${runs}; native: ibcc bench --routing; wasm: the page's worker, headless chromium`);
 console.log('fabric          hosts  engine   native ms   wasm ms  wasm/native');
 for (const n of routingNative) {
   const w = routingRows.filter((r) => r.engine === n.engine && r.fabric === n.fabric).reduce((a, b) => (a && a.wall_s < b.wall_s ? a : b), null);
