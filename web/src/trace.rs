@@ -122,16 +122,18 @@ impl Trace {
                     let apart: f64 = a.iter().zip(b).map(|(x, y)| f64::from((x - y).abs())).sum();
                     apart <= 0.5 * a.len().max(1) as f64
                 };
+                // (At most `max` kinds are kept: a fabric's thousands of buffers cost `max` comparisons each.)
                 let mut kinds: Vec<(usize, usize)> = Vec::new();
                 for b in order {
+                    let full = kinds.len() >= max;
                     match kinds.iter_mut().find(|(first, _)| alike(*first, b)) {
                         Some(k) => k.1 += 1,
-                        None => kinds.push((b, 1)),
+                        None if !full => kinds.push((b, 1)),
+                        None => {}
                     }
                 }
                 kinds
                     .into_iter()
-                    .take(max)
                     .map(|(b, n)| {
                         let ch = self.buffer_channels[b];
                         let label = match n {

@@ -298,6 +298,18 @@ pub fn Compare() -> Html {
         Callback::from(move |_: MouseEvent| editing.set(if *editing == Some(i) { None } else { Some(i) }))
     };
 
+    // What B and C change, in words and setting by setting: worked out when a scenario changes, not at every frame.
+    let changes = {
+        let (a, b, c) = (a.clone(), (*b).clone(), (*c).clone());
+        let ptr = |s: &Option<Rc<Scenario>>| s.as_ref().map(|s| Rc::as_ptr(s) as usize);
+        use_memo((Rc::as_ptr(&a) as usize, ptr(&b), ptr(&c)), move |_| {
+            [(1, b), (2, c)]
+                .into_iter()
+                .filter_map(|(i, v)| v.map(|v| (i, v)))
+                .map(|(i, v)| (i, v.clone(), mechanism_changes(&a, &v), differences(&a, &v)))
+                .collect::<Vec<_>>()
+        })
+    };
     if n < 2 {
         return html! {
             <section class="compare" data-testid="compare" aria-label="A/B comparison">
@@ -325,15 +337,8 @@ pub fn Compare() -> Html {
     let mut curves = overlay(all);
     if let Some(m) = &hidden {
         for c in curves.iter_mut().filter(|c| c.run == 0) {
-            let asked = match (m, &c.what) {
-                (Metric::GroupRate { group }, ibcc_view::plot::What::Group(g)) => g == group,
-                (Metric::LinkRate { link }, ibcc_view::plot::What::Link(_)) => c.label == format!("A: {link}"),
-                _ => false,
-            };
-            if asked {
-                c.label = format!("{}: {}", c.label, super::playground::HIDDEN);
-                c.points.clear();
-            }
+            let name = c.label.trim_start_matches("A: ").to_owned();
+            super::playground::hold_back(c, m, &name);
         }
     }
     let curves = Rc::new(curves);
@@ -385,15 +390,14 @@ pub fn Compare() -> Html {
     } else {
         (Vec::new(), false, None)
     };
-    let variants = [(1, (*b).clone()), (2, (*c).clone())];
     html! {
         <section class="compare" data-testid="compare" aria-label="A/B comparison">
             <h2>{ format!("{title} comparison") }</h2>
             { for note }
             <div class="compare-layout">
                 <div class="compare-side">
-                    for (i, v) in variants.iter().filter_map(|(i, v)| v.clone().map(|v| (*i, v))) {
-                        { diff_html(NAMES[i], &mechanism_changes(&a, &v), &differences(&a, &v)) }
+                    for (i, _, mechanisms, diffs) in changes.iter() {
+                        { diff_html(NAMES[*i], mechanisms, diffs) }
                     }
                     <div class="input-row">
                         if running {
@@ -415,7 +419,7 @@ pub fn Compare() -> Html {
                     for e in errors {
                         <p class="error" role="alert">{ e }</p>
                     }
-                    for (i, v) in variants.iter().filter_map(|(i, v)| v.clone().map(|v| (*i, v))) {
+                    for (i, v) in changes.iter().map(|(i, v, _, _)| (*i, v.clone())) {
                         <button class="linklike" onclick={toggle_edit(i)} aria-expanded={(*editing == Some(i)).to_string()}
                             data-testid={format!("compare-{}-settings", NAMES[i].to_ascii_lowercase())}>
                             { if *editing == Some(i) { format!("Hide {}'s settings", NAMES[i]) } else { format!("Change {}'s settings", NAMES[i]) } }

@@ -471,7 +471,7 @@ fn ExerciseView(p: &ExerciseProps) -> Html {
     {
         let open = use_context::<ExerciseCtx>();
         let locked = e.locked.clone();
-        let asks = e.scenario().ok().map(|s| (e.measure.metric.clone(), Rc::new(s)));
+        let asks = Some(e.clone());
         use_effect_with((e.id.clone(), answered), move |&(_, answered)| {
             if let Some(open) = &open {
                 open.set(Some(OpenExercise { answered, locked, asks }));

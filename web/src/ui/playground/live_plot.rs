@@ -10,7 +10,6 @@ use crate::moments;
 use crate::trace::y_axis;
 use ibcc_core::sim::Metric;
 use ibcc_view::names::PlotKind;
-use ibcc_view::plot::{Curve, What};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -80,16 +79,10 @@ pub fn Plot() -> Html {
             live.curves
                 .iter()
                 .map(|c| {
-                    let asked = match (m, &c.what) {
-                        (Metric::GroupRate { group }, What::Group(g)) => g == group,
-                        (Metric::LinkRate { link }, What::Link(_)) => c.label == *link,
-                        _ => false,
-                    };
-                    if asked {
-                        Curve { label: format!("{}: {}", c.label, super::HIDDEN), points: Vec::new(), ..c.clone() }
-                    } else {
-                        c.clone()
-                    }
+                    let mut c = c.clone();
+                    let name = c.label.clone();
+                    super::hold_back(&mut c, m, &name);
+                    c
                 })
                 .collect(),
         ),

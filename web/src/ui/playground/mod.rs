@@ -101,8 +101,8 @@ pub struct OpenExercise {
     pub answered: bool,
     /// Setting paths the student may not change (`"pft"` fixes every `pft.` setting).
     pub locked: Vec<String>,
-    /// What it asks for, and on which network.
-    pub asks: Option<(ibcc_core::sim::Metric, Rc<ibcc_core::scenario::Scenario>)>,
+    /// The exercise itself: what it asks for, of which run.
+    pub asks: Option<Rc<crate::course::Exercise>>,
 }
 
 impl OpenExercise {
@@ -135,13 +135,9 @@ pub fn use_hidden_measure() -> Option<ibcc_core::sim::Metric> {
     let open = use_unanswered_exercise();
     let run = live.run_scenario.clone();
     let asks = open.and_then(|o| o.asks);
-    let key = (run.as_ref().map(|r| Rc::as_ptr(r) as usize), asks.as_ref().map(|(_, s)| Rc::as_ptr(s) as usize));
+    let key = (run.as_ref().map(|r| Rc::as_ptr(r) as usize), asks.as_ref().map(|e| Rc::as_ptr(e) as usize));
     let own = use_memo(key, move |_| match (&run, &asks) {
-        (Some(run), Some((metric, exercise))) => {
-            let mut r = (**run).clone();
-            r.measure = exercise.measure;
-            crate::session::same_run(&r, exercise).then(|| metric.clone())
-        }
+        (Some(run), Some(e)) => e.is_own_run(run).then(|| e.measure.metric.clone()),
         _ => None,
     });
     (*own).clone()
@@ -149,6 +145,22 @@ pub fn use_hidden_measure() -> Option<ibcc_core::sim::Metric> {
 
 /// What stands where a held-back value would be.
 pub const HIDDEN: &str = "hidden until you answer";
+
+/// Empties curve `c` if it is what `m` asks for (`name`: the link it draws, as the run names it), and says so in
+/// its label: the live plot and a lesson's A/B hold it back the same way.
+pub fn hold_back(c: &mut ibcc_view::plot::Curve, m: &ibcc_core::sim::Metric, name: &str) {
+    use ibcc_core::sim::Metric;
+    use ibcc_view::plot::What;
+    let asked = match (m, &c.what) {
+        (Metric::GroupRate { group }, What::Group(g)) => g == group,
+        (Metric::LinkRate { link }, What::Link(_)) => name == link,
+        _ => false,
+    };
+    if asked {
+        c.label = format!("{}: {HIDDEN}", c.label);
+        c.points.clear();
+    }
+}
 
 /// On a phone, which view fills the screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
