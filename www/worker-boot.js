@@ -4,6 +4,11 @@
 importScripts('worker.js');
 const queued = [];
 self.onmessage = (e) => queued.push(e);
+// Rethrown outside the promise, a failure (the wasm would not load, or trapped on a queued message) is the worker's
+// error event, which the page shows; inside it, it would be an unhandled rejection that nobody sees.
+const fail = (err) => setTimeout(() => { throw err; });
 wasm_bindgen('worker_bg.wasm').then(() => {
-  for (const e of queued) self.onmessage(e);
-});
+  for (const e of queued) {
+    try { self.onmessage(e); } catch (err) { fail(err); return; }
+  }
+}, fail);

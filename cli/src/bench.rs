@@ -124,16 +124,17 @@ fn routing(args: &Args) -> Result<(), String> {
                 continue;
             }
             let mut best = f64::INFINITY;
-            let mut entries = 0;
+            let (mut entries, mut digest) = (0, 0);
             for _ in 0..args.repeat.max(1) {
                 let t0 = Instant::now();
                 let r = route(f, &Options::new(engine))?;
                 best = best.min(t0.elapsed().as_secs_f64());
                 entries = r.lfts.tables.iter().map(|t| t.len() - 1).sum::<usize>();
+                digest = r.digest();
             }
             if args.json {
                 let doc = serde_json::json!({ "fabric": name, "hosts": hosts, "engine": engine.name(), "wall_s": best,
-                    "routed": true });
+                    "routed": true, "digest": format!("{digest:016x}") });
                 outln!("{doc}");
             } else {
                 outln!("{:<14} {:>8} {:>9} {:>8} {:>12} {:>9.3}", name, hosts, switches, engine.name(), entries, best);

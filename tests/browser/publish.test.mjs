@@ -119,14 +119,16 @@ test('an embedded scenario leaves the visitor\'s own saved work alone', async ()
 });
 
 // Issue 19's targets: the page's wasm at most 450 KB gzipped, the simulation worker's at most 150 KB; growing past one
-// fails here. (The build's size settings are in ./dev: std built for the wasm, panics that abort at once.) Each budget
-// has moved once, for routing real fabrics as OpenSM does (scenario format 3):
+// fails here. (The build's size settings are in ./dev: std built for the wasm, panics that abort at once.) The budgets
+// have moved for routing real fabrics as OpenSM does (scenario format 3):
 // - the page's to 490 KB when it gained OpenSM's engines and the fabric readers (446.4 -> 488.2 KB);
 // - the worker's to 190 KB when routing moved from the page into the worker (142.2 -> 188.5 KB, the page 489.9 ->
 //   459.6): dfsssp takes a quarter of a second on a 648-host fat tree, too long for the page's main thread, and the
 //   worker builds the core (routing with it) for speed. The page now checks a network without routing it
 //   (`Scenario::check`), and keeps its fabric readers to check an imported fabric.
-const BUDGET_KB = { page: 490, worker: 190 };
+// The worker's moved again, to 195 KB, when its non-core code went from opt-level "z" to "s" (188.9 -> 191.1 KB):
+// "z" beside the opt-level-3 core miscompiled ftree (Cargo.toml, [profile.wasm-release]).
+const BUDGET_KB = { page: 490, worker: 195 };
 
 test('the release wasm stays within its size budget, with no name section or debug data', async () => {
   const files = await readdir(DIST);

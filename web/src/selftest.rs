@@ -71,6 +71,8 @@ pub struct RoutingRow {
     pub hosts: u64,
     pub wall_ms: f64,
     pub routed: bool,
+    /// `Routed::digest` of the tables (and lanes), in hex; empty if routing failed.
+    pub digest: String,
 }
 
 /// OpenSM's engines on the 648-host two-level fat tree of 36-port switches, as the worker runs them before a run,
@@ -83,10 +85,17 @@ pub fn routing(clock: &dyn Fn() -> f64) -> Vec<RoutingRow> {
     let mut rows = Vec::new();
     for engine in Engine::ALL {
         let t0 = clock();
-        let routed = route(&f, &Options::new(engine)).is_ok();
-        rows.push(RoutingRow { engine: engine.name().into(), hosts, wall_ms: clock() - t0, routed });
+        let r = route(&f, &Options::new(engine));
+        let wall_ms = clock() - t0;
+        let digest = r.as_ref().map_or(String::new(), |r| format!("{:016x}", r.digest()));
+        rows.push(RoutingRow { engine: engine.name().into(), hosts, wall_ms, routed: r.is_ok(), digest });
     }
     rows
+}
+
+/// `engine digest` per line, as tests/golden/routing.txt records them for the 648-host fat tree.
+pub fn routing_digests(rows: &[RoutingRow]) -> String {
+    rows.iter().map(|r| format!("{} {}\n", r.engine, r.digest)).collect()
 }
 
 /// `rows` as the JSON lines `ibcc bench --routing --json` prints (tests/browser/bench.mjs sets them side by side).
@@ -94,7 +103,7 @@ pub fn routing_lines(rows: &[RoutingRow]) -> String {
     let mut out = String::new();
     for r in rows {
         let doc = serde_json::json!({ "fabric": "twolevel 36", "hosts": r.hosts, "engine": r.engine,
-            "wall_s": r.wall_ms / 1000.0, "routed": r.routed });
+            "wall_s": r.wall_ms / 1000.0, "routed": r.routed, "digest": r.digest });
         out += &(doc.to_string() + "\n");
     }
     out
@@ -121,6 +130,13 @@ mod tests {
         let runs: Vec<_> = ibcc_core::presets::golden_runs().into_iter().collect();
         let lines = super::fingerprints(&runs).unwrap();
         assert_eq!(super::fingerprint_lines(&lines), want);
+    }
+
+    #[test]
+    fn the_worker_s_routing_is_the_recorded_one() {
+        let rows = super::routing(&|| 0.0);
+        assert!(rows.iter().all(|r| r.routed), "{rows:?}");
+        assert_eq!(super::routing_digests(&rows), include_str!("../../tests/golden/routing.txt"));
     }
 
     #[test]

@@ -66,6 +66,11 @@ impl Layers {
         Some(if split > 1 { vl + (pick % u32::from(split)) as u8 } else { vl })
     }
 
+    /// Every pair's lane, in table order (`vls[s + d * n]`).
+    pub fn lanes(&self) -> &[u8] {
+        &self.vls
+    }
+
     fn index(&self, lid: u16) -> Option<usize> {
         position(&self.lids, lid)
     }

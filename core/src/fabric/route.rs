@@ -88,6 +88,17 @@ pub struct Routed {
     pub layers: Option<Layers>,
 }
 
+impl Routed {
+    /// A 64-bit FNV-1a digest of every switch's table (in OpenSM's switch order) and, under dfsssp, every pair's
+    /// lane: the same routing gives the same digest on every platform, so the page's worker can be checked against
+    /// native routing (tests/golden/routing.txt).
+    pub fn digest(&self) -> u64 {
+        let lanes = self.layers.as_ref().map_or(&[][..], Layers::lanes);
+        let bytes = self.lfts.tables.iter().flatten().chain(lanes);
+        bytes.fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+    }
+}
+
 /// Route `f`.
 pub fn route(f: &Fabric, o: &Options) -> Result<Routed, String> {
     let sm = sm_port(f, o.sm.as_deref())?;
