@@ -2,7 +2,8 @@
 //! palette, names, CSV, the settings registry) is in `ibcc-view`.
 //!
 //! Everything but `ui` is pure Rust, tested natively:
-//! - [`scene`], [`card`]: what the canvas draws where (layout, buffer bars, picking, keyboard navigation);
+//! - [`scene`], [`levels`], [`card`]: what the canvas draws where (layout, a fabric's levels, buffer bars, picking,
+//!   keyboard navigation);
 //!   the figures its cards show;
 //! - [`gesture`]: the canvas's mouse, touch and keyboard gestures as a state machine;
 //! - [`congestion`]: the congestion tree (roots, blocked links, victim flows) read from snapshots;
@@ -25,6 +26,7 @@ pub mod gesture;
 pub mod jsonbin;
 #[cfg(test)]
 mod lesson_claims;
+pub mod levels;
 pub mod moments;
 pub mod number;
 pub mod origin;

@@ -1,6 +1,7 @@
 //! What the playground draws, computed from a scenario and a snapshot: node positions, and how a link's rate looks.
 //! Pure Rust, so it is tested natively.
 
+use crate::levels::levels;
 use ibcc_core::scenario::Scenario;
 
 /// Where each node is drawn, in the scenario's coordinates, and the box around them all.
@@ -14,19 +15,17 @@ pub struct Layout {
 /// The smallest view, in scenario units.
 const MIN_VIEW: (f64, f64) = (640.0, 400.0);
 
-/// Nodes keep their `x`, `y`; nodes without them go on a circle, so any valid scenario can be drawn.
+/// Nodes keep their `x`, `y`; nodes without them (an imported fabric's) are laid out in levels
+/// ([`crate::levels`]), so any valid scenario can be drawn.
 pub fn layout(s: &Scenario) -> Layout {
-    let n = s.nodes.len().max(1) as f64;
+    let placed = if s.nodes.iter().all(|n| n.x.is_some() && n.y.is_some()) { Vec::new() } else { levels(s) };
     let positions: Vec<(f64, f64)> = s
         .nodes
         .iter()
         .enumerate()
         .map(|(i, node)| match (node.x, node.y) {
             (Some(x), Some(y)) => (x, y),
-            _ => {
-                let a = core::f64::consts::TAU * i as f64 / n;
-                (500.0 + 300.0 * a.cos(), 300.0 + 250.0 * a.sin())
-            }
+            _ => placed[i],
         })
         .collect();
     let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
