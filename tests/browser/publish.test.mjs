@@ -128,7 +128,9 @@ test('an embedded scenario leaves the visitor\'s own saved work alone', async ()
 //   (`Scenario::check`), and keeps its fabric readers to check an imported fabric.
 // The worker's moved again, to 195 KB, when its non-core code went from opt-level "z" to "s" (188.9 -> 191.1 KB):
 // "z" beside the opt-level-3 core miscompiled ftree (Cargo.toml, [profile.wasm-release]).
-const BUDGET_KB = { page: 490, worker: 195 };
+// The page's moved to 500 KB for the fabric page (issue 30: 480.6 -> 494.3 KB): fabric files pasted, dropped or
+// opened, fabrics generated (OpenSM's shapes, written as ibsim net files), drawn in levels, the routing engine.
+const BUDGET_KB = { page: 500, worker: 195 };
 
 test('the release wasm stays within its size budget, with no name section or debug data', async () => {
   const files = await readdir(DIST);

@@ -91,6 +91,8 @@ fn choice_value(s: &Scenario, path: &str) -> String {
     match s.setting(path) {
         Some(Value::String(v)) => v,
         Some(Value::Bool(b)) => b.to_string(),
+        // A scenario without a routing block routes as the format's default engine.
+        None if path == "routing.engine" => String::from("minhop"),
         _ => String::new(),
     }
 }
@@ -201,8 +203,11 @@ const SOURCE_NUM: &[Num] = &[
     },
 ];
 
-const NETWORK: &[Pick] =
-    &[pick("bypass-counting", "switch.bypass_counting"), pick("arbitration", "switch.arbitration")];
+const NETWORK: &[Pick] = &[
+    pick("routing-engine", "routing.engine"),
+    pick("bypass-counting", "switch.bypass_counting"),
+    pick("arbitration", "switch.arbitration"),
+];
 
 const NETWORK_NUM: &[Num] = &[
     Num {

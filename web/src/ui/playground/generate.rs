@@ -1,38 +1,26 @@
 //! Generators for common shapes: the papers' two-switch network for given L and R, a parking lot, a k-ary fat tree
-//! with a hot spot. A generated network keeps the current scenario's congestion control and run settings.
+//! with a hot spot; and fabrics as OpenSM would find them (a 3-level k-ary fat tree, a 2-level fat tree of K-port
+//! switches, a ring), routed by the scenario's routing engine and drawn in levels. A generated network keeps the
+//! current scenario's congestion control and run settings.
 
 use super::super::document::{use_doc, Action, Origin};
 use super::super::fields::{Choice, NumberField};
+use ibcc_core::fabric::{netfile, shapes, Fabric, Speed, Width};
 use ibcc_core::presets::{fat_tree_hotspot, parking_lot, TwoSwitch};
-use ibcc_core::scenario::Scenario;
+use ibcc_core::scenario::{scenario_of, Scenario};
 use yew::prelude::*;
 
-/// The new network, with `base`'s settings; `Err` names the bad size.
-fn generate(shape: &str, a: &str, b: &str, base: &Scenario) -> Result<Scenario, String> {
-    let num = |s: &str, what: &str, max: u32| -> Result<u32, String> {
-        match s.trim().parse::<u32>() {
-            Ok(v) if v >= 1 && v <= max => Ok(v),
-            _ => Err(format!("{what} must be a whole number from 1 to {max}")),
-        }
-    };
-    let mut s = match shape {
-        "two_switch" => {
-            let (l, r) = (num(a, "L", 64)?, num(b, "R", 64)?);
-            TwoSwitch { remote: r, local: l, stagger_ns: 100_000, victim: Some((0, None)), dynamic: None }
-                .scenario(&format!("two-switch L={l} R={r}"), base.duration_ns)
-        }
-        "parking_lot" => {
-            let n = num(a, "switches", 32)?;
-            parking_lot(n, &format!("parking lot of {n}"), base.duration_ns)
-        }
-        _ => {
-            let k = num(a, "k", 8)?;
-            if k % 2 == 1 || k < 4 {
-                return Err(String::from("k must be even, from 4 to 8"));
-            }
-            fat_tree_hotspot(k, &format!("fat tree k={k} hot spot"), base.duration_ns)
-        }
-    };
+/// A generated fabric's cables: 4x EDR, 100 Gb/s (the PFT paper's rate).
+const CABLE: (Width, Speed) = (Width::X4, Speed::Edr);
+
+/// The scenario of a generated fabric: its ibsim net file (what `ibcc fabric gen` writes) in the `fabric` block.
+fn of_fabric(name: &str, f: Result<Fabric, shapes::GenerateError>, duration_ns: u64) -> Result<Scenario, String> {
+    let f = f.map_err(|e| e.to_string())?;
+    scenario_of(name, &netfile::write_net(&f), duration_ns).map_err(|e| e.to_string())
+}
+
+/// `s` with `base`'s congestion control and run settings (its seed, packets, switches, links, measure).
+pub fn keep_settings(mut s: Scenario, base: &Scenario) -> Result<Scenario, String> {
     s.seed = base.seed;
     s.packet = base.packet;
     s.switch = base.switch;
@@ -45,6 +33,57 @@ fn generate(shape: &str, a: &str, b: &str, base: &Scenario) -> Result<Scenario, 
     s.ib_cc = base.ib_cc.clone();
     s.check().map_err(|e| e.to_string())?;
     Ok(s)
+}
+
+/// The new network, with `base`'s settings; `Err` names the bad size.
+fn generate(shape: &str, a: &str, b: &str, base: &Scenario) -> Result<Scenario, String> {
+    let num = |s: &str, what: &str, max: u32| -> Result<u32, String> {
+        match s.trim().parse::<u32>() {
+            Ok(v) if v >= 1 && v <= max => Ok(v),
+            _ => Err(format!("{what} must be a whole number from 1 to {max}")),
+        }
+    };
+    let even = |v: &str, what: &str, max: u32| -> Result<u32, String> {
+        match num(v, what, max)? {
+            k if k % 2 == 0 && k >= 4 => Ok(k),
+            _ => Err(format!("{what} must be even, from 4 to {max}")),
+        }
+    };
+    let d = base.duration_ns;
+    let s = match shape {
+        "two_switch" => {
+            let (l, r) = (num(a, "L", 64)?, num(b, "R", 64)?);
+            TwoSwitch { remote: r, local: l, stagger_ns: 100_000, victim: Some((0, None)), dynamic: None }
+                .scenario(&format!("two-switch L={l} R={r}"), base.duration_ns)
+        }
+        "parking_lot" => {
+            let n = num(a, "switches", 32)?;
+            parking_lot(n, &format!("parking lot of {n}"), base.duration_ns)
+        }
+        "fat_tree" => {
+            let k = num(a, "k", 8)?;
+            if k % 2 == 1 || k < 4 {
+                return Err(String::from("k must be even, from 4 to 8"));
+            }
+            fat_tree_hotspot(k, &format!("fat tree k={k} hot spot"), base.duration_ns)
+        }
+        "fabric_fat_tree" => {
+            let k = even(a, "k", 16)?;
+            of_fabric(&format!("fat tree fabric k={k}"), shapes::fat_tree(k, CABLE), d)?
+        }
+        "fabric_two_level" => {
+            let k = even(a, "K", 48)?;
+            of_fabric(&format!("two-level fat tree of {k}-port switches"), shapes::two_level(k, CABLE), d)?
+        }
+        _ => {
+            let (n, h) = (num(a, "switches", 64)?, num(b, "hosts per switch", 16)?);
+            if n < 3 {
+                return Err(String::from("a ring needs 3 switches or more"));
+            }
+            of_fabric(&format!("ring of {n} switches"), shapes::ring(n, h, CABLE), d)?
+        }
+    };
+    keep_settings(s, base)
 }
 
 #[component]
@@ -63,7 +102,8 @@ pub fn Generate() -> Html {
         Callback::from(move |v: String| {
             let (da, db) = match v.as_str() {
                 "two_switch" => ("5", "1"),
-                "parking_lot" => ("4", ""),
+                "fabric_two_level" => ("36", ""),
+                "ring" => ("6", "2"),
                 _ => ("4", ""),
             };
             a.set(da.into());
@@ -87,6 +127,9 @@ pub fn Generate() -> Html {
         ("two_switch".into(), "two switches (INFOCOM'03 Fig. 1)".into()),
         ("parking_lot".into(), "parking lot".into()),
         ("fat_tree".into(), "fat tree with a hot spot".into()),
+        ("fabric_fat_tree".into(), "fabric: 3-level fat tree (k-ary)".into()),
+        ("fabric_two_level".into(), "fabric: 2-level fat tree (K-port switches)".into()),
+        ("ring".into(), "fabric: ring of switches".into()),
     ];
     let (a_label, a_help, b_label) = match shape.as_str() {
         "two_switch" => (
@@ -95,7 +138,12 @@ pub fn Generate() -> Html {
             Some("R (remote sources)"),
         ),
         "parking_lot" => ("Switches", "A line of switches, one source on each, all sending to D past the last.", None),
-        _ => ("k", "Pods and ports per switch (even): k^3/4 hosts; all outside pod 0 send to h0.", None),
+        "fat_tree" => ("k", "Pods and ports per switch (even): k^3/4 hosts; all outside pod 0 send to h0.", None),
+        "fabric_fat_tree" => ("k", "Ports per switch (even, 4 to 16): k^3/4 hosts at 100 Gb/s, no flows yet.", None),
+        "fabric_two_level" => {
+            ("K", "Ports per switch (even, 4 to 48): K^2/2 hosts on K leaves under K/2 spines.", None)
+        }
+        _ => ("Switches", "Switches in a ring (3 to 64), each with its hosts.", Some("Hosts per switch")),
     };
     html! {
         <details class="generate" data-testid="generate-section">
@@ -104,7 +152,8 @@ pub fn Generate() -> Html {
                 options={options} value={(*shape).clone()} on_change={on_shape} />
             <NumberField id="generate-a" label={a_label} unit="" help={a_help} value={(*a).clone()} error={None::<AttrValue>} on_change={set(&a)} />
             if let Some(label) = b_label {
-                <NumberField id="generate-b" label={label} unit="" help="Sources on A sending to BC across the inter-switch link."
+                <NumberField id="generate-b" label={label} unit=""
+                    help={if *shape == "ring" { "1 to 16" } else { "Sources on A sending to BC across the inter-switch link." }}
                     value={(*b).clone()} error={None::<AttrValue>} on_change={set(&b)} />
             }
             if let Some(e) = &*error {

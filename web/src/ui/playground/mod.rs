@@ -11,6 +11,7 @@
 mod canvas;
 mod canvas_input;
 mod class;
+mod fabric_import;
 mod generate;
 mod inspector;
 mod legend;

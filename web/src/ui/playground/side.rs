@@ -4,6 +4,7 @@
 
 use super::super::document::{use_doc, Action};
 use super::super::params::ParamsPanel;
+use super::fabric_import::FabricImport;
 use super::generate::Generate;
 use super::inspector::Inspector;
 use super::lessons::{lesson_chosen, LessonsPanel};
@@ -134,7 +135,7 @@ pub fn SidePanel(p: &SideProps) -> Html {
             </div>
             { panel(SideTab::Lesson, html! { <LessonsPanel linked={p.exercise.clone()} /> }) }
             { panel(SideTab::Selection, html! { <Inspector /> }) }
-            { panel(SideTab::Settings, html! { <><ParamsPanel scenario={doc.scenario.clone()} on_change={on_settings} locked={locked} /><Generate /></> }) }
+            { panel(SideTab::Settings, html! { <><ParamsPanel scenario={doc.scenario.clone()} on_change={on_settings} locked={locked} /><Generate /><FabricImport /></> }) }
             { panel(SideTab::Results, html! { <><PaperTable /><ResultsTable /></> }) }
         </aside>
     }
