@@ -89,13 +89,14 @@ pub struct Routed {
 }
 
 impl Routed {
-    /// A 64-bit FNV-1a digest of every switch's table (in OpenSM's switch order) and, under dfsssp, every pair's
+    /// A 64-bit FNV-1a digest of the switches in OpenSM's order, each one's table and, under dfsssp, every pair's
     /// lane: the same routing gives the same digest on every platform, so the page's worker can be checked against
     /// native routing (tests/golden/routing.txt).
     pub fn digest(&self) -> u64 {
         let lanes = self.layers.as_ref().map_or(&[][..], Layers::lanes);
-        let bytes = self.lfts.tables.iter().flatten().chain(lanes);
-        bytes.fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+        let switches = self.lfts.switches.iter().flat_map(|&s| (s as u32).to_le_bytes());
+        let bytes = switches.chain(self.lfts.tables.iter().flatten().copied()).chain(lanes.iter().copied());
+        bytes.fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
     }
 }
 
