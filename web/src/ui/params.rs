@@ -92,7 +92,9 @@ fn choice_value(s: &Scenario, path: &str) -> String {
         Some(Value::String(v)) => v,
         Some(Value::Bool(b)) => b.to_string(),
         // A scenario without a routing block routes as the format's default engine.
-        None if path == "routing.engine" => String::from("minhop"),
+        None if path == "routing.engine" => {
+            ibcc_core::scenario::to_value(&ibcc_core::scenario::RoutingEngine::default()).as_str().unwrap_or("").into()
+        }
         _ => String::new(),
     }
 }

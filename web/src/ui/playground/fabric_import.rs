@@ -103,13 +103,13 @@ pub fn FabricImport() -> Html {
             <textarea id="fabric-text" rows="4" spellcheck="false" value={(*text).clone()} oninput={on_input}
                 ondrop={on_drop} ondragover={on_drag_over} data-testid="fabric-text"
                 placeholder="Paste it here, or drop the file here" aria-describedby="fabric-help" />
-            <p id="fabric-help" class="muted">{ "It replaces the network; the congestion control and run settings stay. It is routed as OpenSM would route it, by the routing engine under Network and run." }</p>
+            <p id="fabric-help" class="muted">{ "It replaces the network (with no flows yet: add them with the Flow tool); the congestion control and run settings stay. It is routed as OpenSM would route it, by the Routing engine setting above." }</p>
             if let Some(e) = &*error {
                 <p class="error" role="alert" data-testid="fabric-error">{ e }</p>
             }
             <div class="row">
                 <button onclick={on_load} data-testid="fabric-load">{ "Load pasted fabric" }</button>
-                <input id="fabric-file" type="file" accept=".topo,.net,.txt,.ibnd,text/plain" onchange={on_file}
+                <input id="fabric-file" type="file" accept=".topo,.topofile,.net,.txt,.out,.ibnd,text/plain" onchange={on_file}
                     data-testid="fabric-file" class="visually-hidden" />
                 <label class="file-button" for="fabric-file">{ "Open a fabric file…" }</label>
             </div>

@@ -7,7 +7,7 @@ use super::super::document::{use_doc, Action, Origin};
 use super::super::fields::{Choice, NumberField};
 use ibcc_core::fabric::{netfile, shapes, Fabric, Speed, Width};
 use ibcc_core::presets::{fat_tree_hotspot, parking_lot, TwoSwitch};
-use ibcc_core::scenario::{scenario_of, Scenario};
+use ibcc_core::scenario::{scenario_of, RoutingEngine, Scenario};
 use yew::prelude::*;
 
 /// A generated fabric's cables: 4x EDR, 100 Gb/s (the PFT paper's rate).
@@ -19,8 +19,16 @@ fn of_fabric(name: &str, f: Result<Fabric, shapes::GenerateError>, duration_ns: 
     scenario_of(name, &netfile::write_net(&f), duration_ns).map_err(|e| e.to_string())
 }
 
-/// `s` with `base`'s congestion control and run settings (its seed, packets, switches, links, measure).
+/// `s` with `base`'s congestion control and run settings: seed, packets, switches, links, virtual lanes, ACKs,
+/// marking, sources, PFT, Annex A10, the measured interval (within the run), and OpenSM's routing engine with its
+/// spare-lane rule (not the papers' first-listed rule, which old presets carry, nor updn roots, which name nodes).
 pub fn keep_settings(mut s: Scenario, base: &Scenario) -> Result<Scenario, String> {
+    if base.routing.engine != RoutingEngine::FirstListed {
+        s.routing.engine = base.routing.engine;
+        s.routing.spare_lanes = base.routing.spare_lanes;
+    }
+    s.virtual_lanes = base.virtual_lanes.clone();
+    s.ack_coalescing = base.ack_coalescing;
     s.seed = base.seed;
     s.packet = base.packet;
     s.switch = base.switch;
@@ -141,9 +149,9 @@ pub fn Generate() -> Html {
         "fat_tree" => ("k", "Pods and ports per switch (even): k^3/4 hosts; all outside pod 0 send to h0.", None),
         "fabric_fat_tree" => ("k", "Ports per switch (even, 4 to 16): k^3/4 hosts at 100 Gb/s, no flows yet.", None),
         "fabric_two_level" => {
-            ("K", "Ports per switch (even, 4 to 48): K^2/2 hosts on K leaves under K/2 spines.", None)
+            ("K", "Ports per switch (even, 4 to 48): K^2/2 hosts on K leaves under K/2 spines, no flows yet.", None)
         }
-        _ => ("Switches", "Switches in a ring (3 to 64), each with its hosts.", Some("Hosts per switch")),
+        _ => ("Switches", "Switches in a ring (3 to 64), each with its hosts, no flows yet.", Some("Hosts per switch")),
     };
     html! {
         <details class="generate" data-testid="generate-section">
