@@ -1,6 +1,6 @@
 // Real fabrics in the page, as a network engineer brings one: paste a public ibnetdiscover file, see its switches,
 // hosts and links drawn in levels; a malformed file is refused by its line and the network stays; a generated
-// 648-host fabric is drawn on one screen; the routing engine is a setting, and a fabric's run is routed by it.
+// 648-host fabric is drawn on one screen as a tree, not a strip; the routing engine is a setting.
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -15,9 +15,9 @@ const X5 = new URL('../../core/tests/fabrics/X5.topofile', import.meta.url);
 const nodes = (page) => page.locator('svg.topology [data-testid^="node-"]');
 const saved = (page) => page.evaluate(() => JSON.parse(localStorage.getItem('ibcc.playground.scenario')));
 
-/** Each drawn node's centre, by id, in view units. */
-const centres = (page) => page.evaluate(() => Object.fromEntries([...document.querySelectorAll('svg.topology [data-testid^="node-"]')]
-  .map((g) => { const b = g.getBBox(); return [g.dataset.testid.slice(5), [b.x + b.width / 2, b.y + b.height / 2]]; })));
+/** Each drawn node's centre, by id, in view units (a folded group's as its switch's id with a "fold:" prefix). */
+const centres = (page) => page.evaluate(() => Object.fromEntries([...document.querySelectorAll('svg.topology [data-testid^="node-"], svg.topology [data-testid^="fold-"]')]
+  .map((g) => { const b = g.getBBox(); return [g.dataset.testid.replace(/^node-/, '').replace(/^fold-/, 'fold:'), [b.x + b.width / 2, b.y + b.height / 2]]; })));
 
 test('paste a public fabric: its switches, hosts and links, drawn in levels, hosts under their switch', async () => {
   const text = await readFile(X5, 'utf8');
@@ -31,23 +31,30 @@ test('paste a public fabric: its switches, hosts and links, drawn in levels, hos
   await page.getByTestId('fabric-load').click();
   await page.getByTestId('fabric-counts').waitFor();
   const counts = await page.getByTestId('fabric-counts').innerText();
-  const [, s, h, l] = counts.match(/(\d+) switches, (\d+) hosts, (\d+) links/).map(Number);
+  const [, s, h] = counts.match(/(\d+) switches, (\d+) hosts, (\d+) links/).map(Number);
   assert.deepEqual([s, h], [switches, cas], counts);
-  assert.equal(await nodes(page).count(), switches + cas);
-  assert.equal(await page.locator('svg.topology line.lane[data-testid^="link-"]').count(), 2 * l, 'two lanes a link');
+  // Drawn: every switch, and every host on its own or in its switch's folded group (89 hosts: a switch's more than
+  // four fold).
+  const folded = (await page.locator('svg.topology [data-testid^="fold-"]').allTextContents())
+    .map((t) => Number(t.match(/(\d+) hosts/)[1]));
+  assert.ok(folded.length > 0, 'some hosts are folded');
+  assert.equal(await nodes(page).count() + folded.reduce((a, b) => a + b, 0), switches + cas);
   assert.match(await page.getByLabel('Scenario').locator('option:checked').innerText(), /pasted fabric/);
 
-  // Levels: every host below every switch, each under (or near) the switch it hangs from.
+  // Levels: every host (or group of hosts) below every switch, each under (or near) the switch it hangs from.
   const at = await centres(page);
   const ids = Object.keys(at);
   const scenario = await saved(page);
   const kind = Object.fromEntries(scenario.nodes.map((n) => [n.id, n.kind]));
   const lowestSwitch = Math.max(...ids.filter((id) => kind[id] === 'switch').map((id) => at[id][1]));
-  assert.ok(ids.filter((id) => kind[id] === 'host').every((id) => at[id][1] > lowestSwitch), 'hosts below the switches');
+  const below = ids.filter((id) => kind[id] === 'host' || id.startsWith('fold:'));
+  assert.ok(below.length > 0 && below.every((id) => at[id][1] > lowestSwitch), 'hosts below the switches');
   for (const link of scenario.links) {
     const [host, sw] = kind[link.a] === 'host' ? [link.a, link.b] : [link.b, link.a];
     if (kind[host] !== 'host') continue;
-    assert.ok(Math.abs(at[host][0] - at[sw][0]) < 200, `${host} under ${sw}`);
+    const spot = at[host] ?? at[`fold:${sw}`];
+    assert.ok(spot, `${host} is drawn, alone or in ${sw}'s group`);
+    assert.ok(Math.abs(spot[0] - at[sw][0]) < 200, `${host} under ${sw}`);
   }
   await screenshot(page, 'fabric-x5');
   assert.deepEqual(page.errors, []);
@@ -87,16 +94,33 @@ test('a 648-host two-level fat tree is generated and fits one screen; the routin
   await page.getByLabel('K', { exact: true }).fill('36');
   await page.getByRole('button', { name: 'Generate' }).click();
   await page.getByTestId('node-spine-17').waitFor();
-  assert.equal(await nodes(page).count(), 648 + 54);
-  // The whole fabric is inside the drawing's box on the screen.
+  // The switches, and each leaf's 18 hosts as one group.
+  assert.equal(await nodes(page).count(), 54);
+  assert.equal(await page.locator('svg.topology [data-testid^="fold-"]').count(), 36);
+  assert.equal(await page.getByTestId('fold-leaf-3').textContent(), '18 hosts');
+  // On one 1280x720 screen, as a tree: the spines on top, the leaves below them and the hosts at the bottom, the
+  // levels well apart (the panel's height used, not a strip), and a switch still a visible box.
+  const box = async (id) => page.getByTestId(`node-${id}`).boundingBox();
+  const [spine, leaf] = [await box('spine-0'), await box('leaf-35')];
+  const host = await page.getByTestId('fold-leaf-35').boundingBox();
   const svg = await page.locator('svg.topology').boundingBox();
-  for (const id of ['spine-0', 'spine-17', 'leaf-0', 'leaf-35', 'h-0-0', 'h-35-17']) {
-    const b = await page.getByTestId(`node-${id}`).boundingBox();
-    assert.ok(b.x >= svg.x && b.x + b.width <= svg.x + svg.width && b.y >= svg.y && b.y + b.height <= svg.y + svg.height, id);
-  }
+  assert.ok(svg.y + svg.height <= 720 && svg.x + svg.width <= 1280, 'the drawing is on the screen');
+  assert.ok(spine.y + spine.height < leaf.y && leaf.y + leaf.height < host.y, 'spines, leaves, hosts, top to bottom');
+  assert.ok(host.y - spine.y > svg.height / 2, `levels spread over the panel: ${host.y - spine.y} of ${svg.height} px`);
+  assert.ok(spine.width >= 4, `a switch is ${spine.width} px across`);
   await screenshot(page, 'fabric-twolevel-36');
 
+  // Picking a group opens it: its hosts one by one, under their leaf, the one picked selected.
+  await page.getByTestId('fold-leaf-3').click();
+  await page.getByTestId('node-h-3-17').waitFor();
+  assert.equal(await page.locator('svg.topology [data-testid^="node-h-3-"]').count(), 18);
+  assert.equal(await page.getByTestId('fold-leaf-3').count(), 0);
+  assert.equal(await page.locator('svg.topology [data-testid^="fold-"]').count(), 35);
+  assert.match(await page.getByTestId('selection-title').innerText(), /^Host h-3-/);
+  await screenshot(page, 'fabric-twolevel-36-open');
+
   // The routing engine is a setting, saved with the scenario.
+  await openTab(page, 'settings');
   await page.locator('details', { hasText: 'Network and run' }).locator('summary').first().click();
   await page.getByLabel('Routing engine').selectOption('ftree');
   await page.waitForFunction(() => JSON.parse(localStorage.getItem('ibcc.playground.scenario')).routing?.engine === 'ftree');

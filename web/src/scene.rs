@@ -1,33 +1,58 @@
 //! What the playground draws, computed from a scenario and a snapshot: node positions, and how a link's rate looks.
 //! Pure Rust, so it is tested natively.
 
-use crate::levels::levels;
+use crate::levels::{levels, Fold, Placed};
 use ibcc_core::scenario::Scenario;
 
 /// Where each node is drawn, in the scenario's coordinates, and the box around them all.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Layout {
     pub positions: Vec<(f64, f64)>,
+    /// A large fabric's hosts folded into one group under their switch ([`crate::levels`]).
+    pub folds: Vec<Fold>,
     /// `(min_x, min_y, width, height)`, with a margin.
     pub view_box: (f64, f64, f64, f64),
+}
+
+impl Layout {
+    /// Per node: whether it is drawn as part of a folded group rather than on its own.
+    pub fn folded(&self) -> Vec<bool> {
+        let mut out = vec![false; self.positions.len()];
+        for &h in self.folds.iter().flat_map(|f| &f.hosts) {
+            out[h] = true;
+        }
+        out
+    }
 }
 
 /// The smallest view, in scenario units.
 const MIN_VIEW: (f64, f64) = (640.0, 400.0);
 
 /// Nodes keep their `x`, `y`; nodes without them (an imported fabric's) are laid out in levels
-/// ([`crate::levels`]), so any valid scenario can be drawn.
+/// ([`crate::levels`]), so any valid scenario can be drawn; a large fabric's hosts are folded under their switch.
 pub fn layout(s: &Scenario) -> Layout {
-    let placed = if s.nodes.iter().all(|n| n.x.is_some() && n.y.is_some()) { Vec::new() } else { levels(s) };
+    layout_open(s, &[])
+}
+
+/// [`layout`], with the hosts of the switches in `open` shown one by one.
+pub fn layout_open(s: &Scenario, open: &[usize]) -> Layout {
+    let placed =
+        if s.nodes.iter().all(|n| n.x.is_some() && n.y.is_some()) { Placed::default() } else { levels(s, open) };
     let positions: Vec<(f64, f64)> = s
         .nodes
         .iter()
         .enumerate()
         .map(|(i, node)| match (node.x, node.y) {
             (Some(x), Some(y)) => (x, y),
-            _ => placed[i],
+            _ => placed.positions[i],
         })
         .collect();
+    // A host the user has placed is not in a group.
+    let mut folds = placed.folds;
+    for f in &mut folds {
+        f.hosts.retain(|&h| s.nodes[h].x.is_none() || s.nodes[h].y.is_none());
+    }
+    folds.retain(|f| !f.hosts.is_empty());
     let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
     for &(x, y) in &positions {
         x0 = x0.min(x);
@@ -42,7 +67,7 @@ pub fn layout(s: &Scenario) -> Layout {
     let margin = 60.0;
     let (w, h) = (((x1 - x0) + 2.0 * margin).max(MIN_VIEW.0), ((y1 - y0) + 2.0 * margin).max(MIN_VIEW.1));
     let (cx, cy) = ((x0 + x1) / 2.0, (y0 + y1) / 2.0);
-    Layout { positions, view_box: (cx - w / 2.0, cy - h / 2.0, w, h) }
+    Layout { positions, folds, view_box: (cx - w / 2.0, cy - h / 2.0, w, h) }
 }
 
 /// The point `offset` units to the right of the line from `a` to `b` (so the two directions of a link sit side by
@@ -376,7 +401,8 @@ mod tests {
             n.x = None;
         }
         let l = layout(&bare);
-        assert!(l.positions.windows(2).all(|w| w[0] != w[1]), "distinct places on the circle");
+        let p = &l.positions;
+        assert!((1..p.len()).all(|i| !p[..i].contains(&p[i])), "nodes without positions get distinct places");
         let empty = layout(&Scenario::empty("", 1));
         assert_eq!(empty.view_box, (180.0, 100.0, 640.0, 400.0), "an empty canvas has room to build");
     }

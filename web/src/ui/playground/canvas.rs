@@ -10,9 +10,11 @@ use super::network::{self, Decor, Live};
 use super::tools::CanvasTools;
 use super::HighlightCtx;
 use crate::card::figures;
+use crate::edit::Selection;
 use crate::gesture::{Card, Gestures, Input, NoScene, Preview, Scene};
 use crate::scene::{
-    all_in_view, buffer_spots, focus_items, highlight_points, hit_test_with, layout, BufferSpot, Hit, Layout, Point,
+    all_in_view, buffer_spots, focus_items, highlight_points, hit_test_with, layout_open, BufferSpot, Hit, Layout,
+    Point,
 };
 use ibcc_core::scenario::Scenario;
 use ibcc_core::sim::Metric;
@@ -48,7 +50,9 @@ pub fn Canvas() -> Html {
     let redraw = use_force_update();
     let show_flows = use_state(|| true);
     let s = doc.scenario.clone();
-    let base = use_memo(s.clone(), |s| layout(s));
+    // The switches whose folded hosts are shown one by one (a large fabric's: `levels.rs`).
+    let open = use_state(Vec::<usize>::new);
+    let base = use_memo((s.clone(), (*open).clone()), |(s, open)| layout_open(s, open));
     let spots = use_memo((s.clone(), base.clone()), |(s, lay)| buffer_spots(s, lay));
     let gestures = use_mut_ref(|| Gestures::new(base.view_box));
     {
@@ -56,12 +60,28 @@ pub fn Canvas() -> Html {
         g.handle(Input::Fitted(base.view_box), &NoScene);
         g.follow_selection(hit_of(&s, doc.selection.as_ref()));
     }
-    // A new network (a new document load) is shown whole.
+    // A new network (a new document load) is shown whole, its hosts folded.
     {
-        let (gestures, redraw) = (gestures.clone(), redraw.clone());
+        let (gestures, redraw, open) = (gestures.clone(), redraw.clone(), open.clone());
         use_effect_with(doc.loads, move |_| {
+            open.set(Vec::new());
             gestures.borrow_mut().handle(Input::Fit, &NoScene);
             redraw.force_update();
+        });
+    }
+    // Picking a folded host (its group on the drawing, a row of the flows table, the keyboard) opens its group.
+    {
+        let picked = match doc.selection.as_ref() {
+            Some(Selection::Node(id)) => s.nodes.iter().position(|n| n.id == *id),
+            _ => None,
+        };
+        let (open, base) = (open.clone(), base.clone());
+        use_effect_with(picked, move |picked| {
+            if let Some(f) = picked.and_then(|i| base.folds.iter().find(|f| f.hosts.contains(&i))) {
+                let mut next = (*open).clone();
+                next.push(f.switch);
+                open.set(next);
+            }
         });
     }
     // What a lesson step points at comes into view: the whole network again if the zoom hides it, and the drawing

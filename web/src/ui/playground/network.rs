@@ -145,9 +145,74 @@ pub struct Decor<'a> {
     pub show_flows: bool,
 }
 
-fn links(s: &Scenario, lay: &Layout, live: Option<&Live>, decor: &Decor) -> Vec<Html> {
+/// Per link: the folded group it is drawn in, if one of its ends is a folded host.
+fn fold_of_links(s: &Scenario, lay: &Layout) -> Vec<Option<usize>> {
+    let mut fold_of = vec![None; s.nodes.len()];
+    for (k, f) in lay.folds.iter().enumerate() {
+        for &h in &f.hosts {
+            fold_of[h] = Some(k);
+        }
+    }
+    let end = |id: &str| node_index(s, id).and_then(|i| fold_of[i]);
+    s.links.iter().map(|l| end(&l.a).or_else(|| end(&l.b))).collect()
+}
+
+/// A folded group's links as one pair of lanes from its switch: each direction as its busiest link, blocked or a
+/// root if any of them is, so congestion among its hosts still shows.
+fn fold_links(s: &Scenario, lay: &Layout, in_fold: &[Option<usize>], live: Option<&Live>) -> Vec<Html> {
+    let mut out = Vec::new();
+    for (k, f) in lay.folds.iter().enumerate() {
+        let (sw, at) = (lay.positions[f.switch], f.at);
+        let mut looks = [LaneLook::default(); 2];
+        for (i, l) in s.links.iter().enumerate().filter(|(i, _)| in_fold[*i] == Some(k)) {
+            let Some(v) = live else { break };
+            // Lane 0 runs from the switch down to the group, lane 1 back up.
+            let down = usize::from(node_index(s, &l.a) != Some(f.switch));
+            for (lane, ch) in [(0, 2 * i + down), (1, 2 * i + 1 - down)] {
+                let Some(snap) = v.snapshot.links.get(ch) else { continue };
+                let look = &mut looks[lane];
+                look.rate = Some(look.rate.unwrap_or(0.0).max(snap.rate));
+                look.blocked |= v.tree.blocked(ch);
+                look.root |= v.tree.root(ch);
+            }
+        }
+        let id = &s.nodes[f.switch].id;
+        let (d1, d2) = offset_line(sw, at, 4.0);
+        let (u1, u2) = offset_line(at, sw, 4.0);
+        out.push(html! {
+            <g class="link fold-link" role="img" aria-label={format!("the links of {id}'s {} hosts", f.hosts.len())}>
+                { lane(d1, d2, looks[0], &format!("{id}->hosts")) }
+                { lane(u1, u2, looks[1], &format!("hosts->{id}")) }
+            </g>
+        });
+    }
+    out
+}
+
+/// The folded groups of hosts, each a box saying how many it holds (picking one opens it: `canvas.rs`).
+fn folds(s: &Scenario, lay: &Layout) -> Vec<Html> {
+    lay.folds
+        .iter()
+        .map(|f| {
+            let (x, y) = f.at;
+            let id = &s.nodes[f.switch].id;
+            html! {
+                <g class="node fold" data-testid={format!("fold-{id}")} role="img"
+                    aria-label={format!("{} hosts of {id}, folded: pick one to show them", f.hosts.len())}>
+                    <rect x={f1(x - 30.0)} y={f1(y - 14.0)} width="60" height="28" rx="14" class="host" />
+                    <text x={f1(x)} y={f1(y + 4.0)} text-anchor="middle" class="node-label">{ format!("{} hosts", f.hosts.len()) }</text>
+                </g>
+            }
+        })
+        .collect()
+}
+
+fn links(s: &Scenario, lay: &Layout, in_fold: &[Option<usize>], live: Option<&Live>, decor: &Decor) -> Vec<Html> {
     let mut out = Vec::new();
     for (i, l) in s.links.iter().enumerate() {
+        if in_fold[i].is_some() {
+            continue;
+        }
         let (Some(a), Some(b)) = (node_index(s, &l.a), node_index(s, &l.b)) else { continue };
         let (pa, pb) = (lay.positions[a], lay.positions[b]);
         let mut parts = Vec::new();
@@ -185,9 +250,16 @@ fn links(s: &Scenario, lay: &Layout, live: Option<&Live>, decor: &Decor) -> Vec<
     out
 }
 
-fn buffers(s: &Scenario, spots: &[BufferSpot], snap: &Snapshot, highlight: Option<&Highlight>) -> Vec<Html> {
+fn buffers(
+    s: &Scenario,
+    spots: &[BufferSpot],
+    in_fold: &[Option<usize>],
+    snap: &Snapshot,
+    highlight: Option<&Highlight>,
+) -> Vec<Html> {
     snap.buffers
         .iter()
+        .filter(|b| in_fold.get(b.channel as usize / 2).is_none_or(Option::is_none))
         .filter_map(|b| {
             let spot = spots.iter().find(|p| p.channel == b.channel)?;
             let (from, to) = channel_ends(s, b.channel)?;
@@ -238,10 +310,12 @@ pub fn node_shape(kind: NodeKind, x: f64, y: f64) -> Html {
 }
 
 fn nodes(s: &Scenario, lay: &Layout, decor: &Decor) -> Vec<Html> {
+    let folded = lay.folded();
     s.nodes
         .iter()
         .zip(lay.positions.iter())
         .enumerate()
+        .filter(|(i, _)| !folded[*i])
         .map(|(i, (n, &(x, y)))| {
             let selected = decor.selection == Some(&Selection::Node(n.id.clone()));
             let focused = decor.focus == Some(Hit::Node(i));
@@ -274,17 +348,20 @@ pub fn defs() -> Html {
 
 /// The whole drawing (without the `<svg>` element, which the canvas owns).
 pub fn draw(s: &Scenario, lay: &Layout, spots: &[BufferSpot], live: Option<&Live>, decor: &Decor) -> Html {
+    let in_fold = fold_of_links(s, lay);
     html! {
         <>
             { defs() }
-            { for links(s, lay, live, decor) }
+            { for links(s, lay, &in_fold, live, decor) }
+            { for fold_links(s, lay, &in_fold, live) }
             if let Some(v) = live {
-                { for buffers(s, spots, v.snapshot, decor.highlight) }
+                { for buffers(s, spots, &in_fold, v.snapshot, decor.highlight) }
             }
             if decor.show_flows || matches!(decor.highlight, Some(Highlight::Flow(_))) {
                 { for flows(s, lay, live, decor) }
             }
             { for nodes(s, lay, decor) }
+            { for folds(s, lay) }
         </>
     }
 }
