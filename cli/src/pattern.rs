@@ -3,10 +3,8 @@
 
 use crate::exit::Error;
 use crate::input::load;
-use ibcc_core::fabric::patterns::{Load, Pattern};
-use ibcc_core::rng::Rng;
-use ibcc_core::scenario::{Flow, NodeKind};
-use ibcc_core::sim::Simulation;
+use ibcc_core::fabric::patterns::Pattern;
+use ibcc_core::sim::pattern;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -24,32 +22,14 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<(), Error> {
-    let mut s = load(&args.scenario)?;
-    let hosts: Vec<String> = s.nodes.iter().filter(|n| n.kind == NodeKind::Host).map(|n| n.id.clone()).collect();
-    let pairs = args.pattern.pairs(hosts.len(), &mut Rng::new(args.seed, 0x7061_7474)).map_err(Error::Refused)?;
-    s.flows = pairs
-        .iter()
-        .enumerate()
-        .map(|(i, &(a, b))| Flow { group: args.group.clone(), ..Flow::new(&format!("p{i}"), &hosts[a], &hosts[b]) })
-        .collect();
-    let sim = Simulation::new(&s).map_err(|e| format!("{}: with the pattern's flows: {e}", args.scenario))?;
-    let t = sim.topology();
-    let id = |name: &str| s.nodes.iter().position(|n| n.id == name).expect("a flow's host is a node") as u32;
-    let paths: Vec<Vec<usize>> = s
-        .flows
-        .iter()
-        .map(|f| t.path(id(&f.src), id(&f.dst)).expect("a valid scenario's flows are routed"))
-        .map(|p| p.into_iter().map(|c| c as usize).collect())
-        .collect();
-    let mut routes = vec![0u32; t.channels().len()];
-    for &c in paths.iter().flatten() {
-        routes[c] += 1;
-    }
-    let load = Load::of(routes, &paths, 0);
+    let s = load(&args.scenario)?;
+    let pairs = pattern::pairs(&s, args.pattern, args.seed).map_err(Error::Refused)?;
+    let s = pattern::with_flows(&s, &pairs, &args.group);
+    let load = pattern::load(&s, &pairs).map_err(|e| format!("{}: with the pattern's flows: {e}", args.scenario))?;
     eprintln!(
         "ibcc: {} flows among {} hosts, routed by {:?}: most routes on one link {}, mean {:.3} over the links used; each flow's share of a link {:.4}",
         s.flows.len(),
-        hosts.len(),
+        pattern::hosts(&s).len(),
         s.routing.engine,
         load.max,
         load.mean,

@@ -28,6 +28,7 @@ mod invariants;
 mod measurement;
 mod nic;
 mod observe;
+pub mod pattern;
 mod report;
 mod results;
 mod retune;
