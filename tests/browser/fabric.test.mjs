@@ -126,3 +126,49 @@ test('a 648-host two-level fat tree is generated and fits one screen; the routin
   await page.waitForFunction(() => JSON.parse(localStorage.getItem('ibcc.playground.scenario')).routing?.engine === 'ftree');
   assert.deepEqual(page.errors, []);
 });
+
+test('a shift on a generated fat tree: its routes drawn and the busiest named, minhop against ftree; then run it', async () => {
+  const page = await openPage(browser, server.url);
+  await openTab(page, 'settings');
+  await page.getByText('Generate a network').click();
+  await page.getByLabel('Shape').selectOption('fabric_fat_tree');
+  await page.getByLabel('k', { exact: true }).fill('4');
+  await page.getByRole('button', { name: 'Generate' }).click();
+  await page.getByTestId('fabric-counts').waitFor({ state: 'attached' });
+  assert.equal(await nodes(page).count(), 16 + 20);
+
+  const busiest = async () => {
+    await page.getByTestId('pattern-show').click();
+    const text = await page.getByTestId('pattern-summary').innerText();
+    return [Number(text.match(/Busiest link: (\d+) routes/)[1]), text];
+  };
+  await page.getByText('Traffic pattern').click();
+  await page.getByLabel('Shift by K').fill('16');
+  await page.getByTestId('pattern-show').click();
+  assert.match(await page.getByTestId('pattern-error').innerText(), /shift must be a whole number from 1 to 15/);
+  await page.getByLabel('Shift by K').fill('4');
+  const [minhop, said] = await busiest();
+  assert.match(said, /^16 flows\. /);
+  // The drawing labels each lane with its routes; the busiest number is among them, none above it.
+  const labels = (await page.locator('svg.topology [data-testid^="routes-"]').allTextContents()).map(Number);
+  assert.equal(Math.max(...labels), minhop);
+
+  // ftree lays a shift so that no channel carries two of its routes (core's tests check the same natively).
+  await page.locator('details', { hasText: 'Network and run' }).locator('summary').first().click();
+  await page.getByLabel('Routing engine').selectOption('ftree');
+  await page.waitForFunction(() => JSON.parse(localStorage.getItem('ibcc.playground.scenario')).routing?.engine === 'ftree');
+  assert.equal(await page.locator('svg.topology [data-testid^="routes-"]').count(), 0, 'an edit drops the old routes');
+  const [ftree] = await busiest();
+  assert.equal(ftree, 1);
+  assert.ok(minhop >= ftree, `minhop ${minhop}, ftree ${ftree}`);
+  await screenshot(page, 'fabric-k4-shift-routes');
+
+  // One click makes the pattern the flows; the run carries them.
+  await page.getByTestId('pattern-flows').click();
+  assert.equal((await saved(page)).flows.length, 16);
+  await page.getByRole('button', { name: 'Run' }).click();
+  await page.waitForFunction(() => parseFloat(document.querySelector('[data-testid=sim-time]').innerText) > 1);
+  await page.getByRole('button', { name: 'Pause' }).click();
+  assert.equal(await page.locator('svg.topology [data-testid^="routes-"]').count(), 0, 'a run shows its rates');
+  assert.deepEqual(page.errors, []);
+});

@@ -128,9 +128,11 @@ test('an embedded scenario leaves the visitor\'s own saved work alone', async ()
 //   (`Scenario::check`), and keeps its fabric readers to check an imported fabric.
 // The worker's moved again, to 195 KB, when its non-core code went from opt-level "z" to "s" (188.9 -> 191.1 KB):
 // "z" beside the opt-level-3 core miscompiled ftree (Cargo.toml, [profile.wasm-release]).
-// The page's moved to 500 KB for the fabric page (issue 30: 480.6 -> 494.3 KB): fabric files pasted, dropped or
-// opened, fabrics generated (OpenSM's shapes, written as ibsim net files), drawn in levels, the routing engine.
-const BUDGET_KB = { page: 500, worker: 195 };
+// Both moved for the fabric page (issue 30): the page's to 510 KB (480.6 -> 506.6 KB: fabric files pasted, dropped
+// or opened, fabrics generated as ibsim net files, drawn in levels with hosts folded, the routing engine, the
+// pattern tool and its routes on the drawing), the worker's to 200 KB (191.3 -> 195.9: a pattern's load).
+// Generating fabrics in the worker instead was tried: the page lost 1.8 KB and the worker gained 4.5.
+const BUDGET_KB = { page: 510, worker: 200 };
 
 test('the release wasm stays within its size budget, with no name section or debug data', async () => {
   const files = await readdir(DIST);

@@ -371,6 +371,7 @@ mod tests {
             ToWorker::Measure { id: 3, measurement: m },
             ToWorker::Bench { scenarios: vec![(String::from("x"), s.clone())] },
             ToWorker::RoutingBench,
+            ToWorker::Pattern { scenario: Box::new(s.clone()), pattern: String::from("shift:3"), seed: 9 },
         ] {
             assert_eq!(from_bytes::<ToWorker>(&msg.to_bytes()).unwrap(), msg);
         }

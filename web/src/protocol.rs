@@ -71,6 +71,13 @@ pub enum ToWorker {
     },
     /// Time OpenSM's engines (`crate::selftest::routing`).
     RoutingBench,
+    /// The load of a traffic pattern (`shift:K`, `permutation`, `bisection`, `all_to_all`) on the scenario's network
+    /// under its routing (`ibcc_core::sim::pattern`); random patterns are drawn from `seed`.
+    Pattern {
+        scenario: Box<Scenario>,
+        pattern: String,
+        seed: u64,
+    },
 }
 
 /// From the worker to the page.
@@ -111,6 +118,41 @@ pub enum FromWorker {
     RoutingBenched {
         rows: Vec<crate::selftest::RoutingRow>,
     },
+    /// A `Pattern`'s pairs and load, or why not.
+    Patterned {
+        load: Result<PatternLoad, String>,
+    },
+}
+
+/// A traffic pattern on a network: its pairs of hosts (in the order of the scenario's hosts) and the routes on each
+/// channel (link `i`: `2i` from `a` to `b`, `2i + 1` back).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PatternLoad {
+    pub pairs: Vec<(u32, u32)>,
+    pub routes: Vec<u32>,
+    /// The most routes on one channel, the mean over the channels used, and each flow's share of a link (the mean
+    /// of 1 / the routes on its busiest channel).
+    pub max: u32,
+    pub mean: f64,
+    pub share: f64,
+    /// Pairs with no route.
+    pub lost: u32,
+}
+
+/// What the worker answers to `ToWorker::Pattern`.
+fn pattern_load(s: &Scenario, pattern: &str, seed: u64) -> Result<PatternLoad, String> {
+    use ibcc_core::sim::pattern;
+    let p = ibcc_core::fabric::patterns::Pattern::parse(pattern)?;
+    let pairs = pattern::pairs(s, p, seed)?;
+    let load = pattern::load(s, &pairs).map_err(|e| e.to_string())?;
+    Ok(PatternLoad {
+        pairs: pairs.iter().map(|&(a, b)| (a as u32, b as u32)).collect(),
+        routes: load.routes,
+        max: load.max,
+        mean: load.mean,
+        share: load.share,
+        lost: load.lost as u32,
+    })
 }
 
 impl ToWorker {
@@ -198,6 +240,9 @@ impl Worker {
                 out.push(FromWorker::Benched { rows: crate::selftest::bench(&scenarios, clock) })
             }
             ToWorker::RoutingBench => out.push(FromWorker::RoutingBenched { rows: crate::selftest::routing(clock) }),
+            ToWorker::Pattern { scenario, pattern, seed } => {
+                out.push(FromWorker::Patterned { load: pattern_load(&scenario, &pattern, seed) })
+            }
             ToWorker::Measure { id, .. } if self.driver.is_none() => {
                 let value = Err("there is no run to measure".to_owned());
                 out.push(FromWorker::Measured { run, id, value });
@@ -223,7 +268,8 @@ impl Worker {
                     | ToWorker::Sweep { .. }
                     | ToWorker::Fingerprints { .. }
                     | ToWorker::Bench { .. }
-                    | ToWorker::RoutingBench => {}
+                    | ToWorker::RoutingBench
+                    | ToWorker::Pattern { .. } => {}
                 }
             }
         }
@@ -356,5 +402,20 @@ mod tests {
         w.handle(&ToWorker::Play { speed: None }.to_bytes(), &|| 0.0);
         w.handle(&ToWorker::Unload.to_bytes(), &|| 0.0);
         assert!(matches!(w.work(&clock, 5.0), (None, None)), "unloaded: no frames, no work");
+    }
+
+    #[test]
+    fn a_pattern_s_load_comes_back_through_the_wire_or_its_refusal() {
+        let mut w = Worker::default();
+        let s = find("fattree4-hotspot").unwrap().scenario();
+        let ask = |pattern: &str| ToWorker::Pattern { scenario: Box::new(s.clone()), pattern: pattern.into(), seed: 1 };
+        let replies = w.handle(&ask("shift:4").to_bytes(), &|| 0.0);
+        let back = FromWorker::from_bytes(&replies[0].to_bytes()).unwrap();
+        let FromWorker::Patterned { load: Ok(load) } = back else { panic!("{back:?}") };
+        assert_eq!(load.pairs.len(), 16);
+        assert_eq!(load.routes.len(), 2 * s.links.len());
+        assert_eq!(load.max, *load.routes.iter().max().unwrap());
+        let replies = w.handle(&ask("shift:16").to_bytes(), &|| 0.0);
+        assert!(matches!(&replies[..], [FromWorker::Patterned { load: Err(e) }] if e.contains("to itself")));
     }
 }

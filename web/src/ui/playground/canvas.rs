@@ -8,7 +8,7 @@ use super::legend::Legend;
 use super::live::use_live;
 use super::network::{self, Decor, Live};
 use super::tools::CanvasTools;
-use super::HighlightCtx;
+use super::{HighlightCtx, LoadCtx};
 use crate::card::figures;
 use crate::edit::Selection;
 use crate::gesture::{Card, Gestures, Input, NoScene, Preview, Scene};
@@ -160,8 +160,17 @@ pub fn Canvas() -> Html {
     let now =
         frame.map(|f| Live { snapshot: &f.frame.snapshot, tree: &f.frame.tree, recent_marks: &f.frame.recent_marks });
     let hl = highlight.as_ref().and_then(|h| (**h).clone());
-    let decor =
-        Decor { selection: doc.selection.as_ref(), focus: g.focus, highlight: hl.as_ref(), show_flows: *show_flows };
+    // A pattern's routes are drawn on their own network until a run is under way (then its rates are).
+    let running = frame.is_some_and(|f| f.frame.snapshot.time_ns > 0.0);
+    let shown =
+        use_context::<LoadCtx>().and_then(|c| (*c).clone()).filter(|l| Rc::ptr_eq(&l.on, &doc.scenario) && !running);
+    let decor = Decor {
+        selection: doc.selection.as_ref(),
+        focus: g.focus,
+        highlight: hl.as_ref(),
+        show_flows: *show_flows,
+        load: shown.as_ref().map(|l| &*l.load),
+    };
     let card = g.card.map(|c| card_html(&s, c, frame.map(|f| &f.frame), g.rect(), &gestures, &redraw, hidden.as_ref()));
     let active = g.focus.and_then(|h| match h {
         Hit::Node(i) => Some(format!("item-node-{i}")),

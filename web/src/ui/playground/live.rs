@@ -302,7 +302,8 @@ impl Sim {
             FromWorker::Swept { .. }
             | FromWorker::Fingerprinted { .. }
             | FromWorker::Benched { .. }
-            | FromWorker::RoutingBenched { .. } => {}
+            | FromWorker::RoutingBenched { .. }
+            | FromWorker::Patterned { .. } => {}
         });
         let (dispatch, dead, measures) = (self.dispatch.clone(), self.dead.clone(), self.measures.clone());
         let on_error = Callback::from(move |e: String| {

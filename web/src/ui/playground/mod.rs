@@ -19,6 +19,7 @@ mod lessons;
 pub mod live;
 mod live_plot;
 mod network;
+mod pattern;
 mod picker;
 mod results_tab;
 mod side;
@@ -118,6 +119,16 @@ impl OpenExercise {
 
 pub type ExerciseCtx = UseStateHandle<Option<OpenExercise>>;
 
+/// A traffic pattern's routes, drawn on the network it was worked out on (the pattern tool's answer); the
+/// playground provides it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoadShown {
+    pub on: Rc<ibcc_core::scenario::Scenario>,
+    pub load: Rc<crate::protocol::PatternLoad>,
+}
+
+pub type LoadCtx = UseStateHandle<Option<LoadShown>>;
+
 /// Shows one of the phone's views (a lesson step's "Show me on the network"); the playground provides it.
 pub type ShowCtx = Callback<PhoneView>;
 
@@ -194,6 +205,7 @@ pub fn Playground(p: &PlaygroundProps) -> Html {
     });
     let side_open = use_state(|| true);
     let open_exercise: ExerciseCtx = use_state(|| None);
+    let load_shown: LoadCtx = use_state(|| None);
 
     let pick_phone = |v: PhoneView, tab: Option<SideTab>| {
         let (phone, side_tab) = (phone.clone(), side_tab.clone());
@@ -223,6 +235,7 @@ pub fn Playground(p: &PlaygroundProps) -> Html {
     html! {
         <ContextProvider<ExerciseCtx> context={open_exercise}>
         <ContextProvider<ShowCtx> context={show}>
+        <ContextProvider<LoadCtx> context={load_shown}>
             <section class="playground" data-testid="playground" aria-label="Playground">
                 <Transport />
                 <Messages />
@@ -242,6 +255,7 @@ pub fn Playground(p: &PlaygroundProps) -> Html {
                     <SidePanel tab={side_tab.clone()} exercise={p.exercise.clone()} open={*side_open} on_toggle={toggle_side} />
                 </div>
             </section>
+        </ContextProvider<LoadCtx>>
         </ContextProvider<ShowCtx>>
         </ContextProvider<ExerciseCtx>>
     }

@@ -143,6 +143,21 @@ pub struct Decor<'a> {
     pub focus: Option<Hit>,
     pub highlight: Option<&'a Highlight>,
     pub show_flows: bool,
+    /// A traffic pattern's routes to draw instead of a run's rates (the pattern tool).
+    pub load: Option<&'a crate::protocol::PatternLoad>,
+}
+
+/// How a lane carrying `routes` of a pattern whose busiest lane carries `max` looks: as wide as its share of the
+/// busiest (no run is shown meanwhile).
+fn load_look(routes: u32, max: u32) -> LaneLook {
+    LaneLook { rate: Some(routes as f32 / max.max(1) as f32), ..LaneLook::default() }
+}
+
+/// A lane's number of routes, a third of the way from its sending end (so a link's two directions' numbers stand
+/// apart, each near where its traffic leaves).
+fn load_label(p1: Point, p2: Point, routes: u32, id: &str) -> Html {
+    let (x, y) = (p1.0 + (p2.0 - p1.0) / 3.0, p1.1 + (p2.1 - p1.1) / 3.0);
+    html! { <text x={f1(x)} y={f1(y)} class="load-label" data-testid={format!("routes-{id}")}>{ routes }</text> }
 }
 
 /// Per link: the folded group it is drawn in, if one of its ends is a folded host.
@@ -159,18 +174,24 @@ fn fold_of_links(s: &Scenario, lay: &Layout) -> Vec<Option<usize>> {
 
 /// A folded group's links as one pair of lanes from its switch: each direction as its busiest link, blocked or a
 /// root if any of them is, so congestion among its hosts still shows.
-fn fold_links(s: &Scenario, lay: &Layout, in_fold: &[Option<usize>], live: Option<&Live>) -> Vec<Html> {
+fn fold_links(s: &Scenario, lay: &Layout, in_fold: &[Option<usize>], live: Option<&Live>, decor: &Decor) -> Vec<Html> {
     let mut out = Vec::new();
     for (k, f) in lay.folds.iter().enumerate() {
         let (sw, at) = (lay.positions[f.switch], f.at);
         let mut looks = [LaneLook::default(); 2];
         for (i, l) in s.links.iter().enumerate().filter(|(i, _)| in_fold[*i] == Some(k)) {
-            let Some(v) = live else { break };
             // Lane 0 runs from the switch down to the group, lane 1 back up.
             let down = usize::from(node_index(s, &l.a) != Some(f.switch));
             for (lane, ch) in [(0, 2 * i + down), (1, 2 * i + 1 - down)] {
-                let Some(snap) = v.snapshot.links.get(ch) else { continue };
                 let look = &mut looks[lane];
+                if let Some(load) = decor.load {
+                    let routes = load.routes.get(ch).copied().unwrap_or(0);
+                    look.rate = Some(look.rate.unwrap_or(0.0).max(load_look(routes, load.max).rate.unwrap_or(0.0)));
+                    continue;
+                }
+                let Some((v, snap)) = live.and_then(|v| v.snapshot.links.get(ch).map(|snap| (v, snap))) else {
+                    continue;
+                };
                 look.rate = Some(look.rate.unwrap_or(0.0).max(snap.rate));
                 look.blocked |= v.tree.blocked(ch);
                 look.root |= v.tree.root(ch);
@@ -231,6 +252,14 @@ fn links(s: &Scenario, lay: &Layout, in_fold: &[Option<usize>], live: Option<&Li
                 parts.push(html! {
                     <line x1={f1(p1.0)} y1={f1(p1.1)} x2={f1(p2.0)} y2={f1(p2.1)} class="lesson-mark" data-testid={format!("highlight-{id}")} />
                 });
+            }
+            if let Some(load) = decor.load {
+                let routes = load.routes.get(ch).copied().unwrap_or(0);
+                parts.push(lane(p1, p2, load_look(routes, load.max), &id));
+                if routes > 0 {
+                    parts.push(load_label(p1, p2, routes, &id));
+                }
+                continue;
             }
             let look = live.and_then(|v| v.snapshot.links.get(ch).map(|snap| (v, snap))).map(|(v, snap)| LaneLook {
                 rate: Some(snap.rate),
@@ -353,7 +382,7 @@ pub fn draw(s: &Scenario, lay: &Layout, spots: &[BufferSpot], live: Option<&Live
         <>
             { defs() }
             { for links(s, lay, &in_fold, live, decor) }
-            { for fold_links(s, lay, &in_fold, live) }
+            { for fold_links(s, lay, &in_fold, live, decor) }
             if let Some(v) = live {
                 { for buffers(s, spots, &in_fold, v.snapshot, decor.highlight) }
             }

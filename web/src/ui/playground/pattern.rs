@@ -1,0 +1,159 @@
+//! The pattern tool (Settings > Traffic pattern): a shift, a random permutation, a bisection or all-to-all among
+//! the network's hosts, routed by the scenario's engine; the drawing shows each link's routes (`LoadCtx`) and this
+//! says the busiest. One click makes the pattern the scenario's flows, to run. A worker of its own routes it
+//! (`ToWorker::Pattern`), off the page's main thread.
+
+use super::super::bridge::SimWorker;
+use super::super::document::{use_doc, Action};
+use super::super::fields::{Choice, NumberField};
+use super::{LoadCtx, LoadShown};
+use crate::protocol::{FromWorker, PatternLoad, ToWorker};
+use ibcc_core::scenario::{NodeKind, Scenario};
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// The pattern as the worker reads it, or what is wrong with the shift.
+fn pattern(kind: &str, shift: &str, hosts: usize) -> Result<String, String> {
+    match kind {
+        "shift" => match shift.trim().parse::<usize>() {
+            Ok(k) if k >= 1 && k < hosts => Ok(format!("shift:{k}")),
+            _ => Err(format!("the shift must be a whole number from 1 to {}", hosts.saturating_sub(1).max(1))),
+        },
+        other => Ok(other.to_owned()),
+    }
+}
+
+/// The busiest link direction's name (`a->b`) for channel `c` (link `c / 2`, `c % 2` the way back).
+fn channel_name(s: &Scenario, c: usize) -> String {
+    s.links.get(c / 2).map_or_else(String::new, |l| {
+        if c % 2 == 0 {
+            format!("{}->{}", l.a, l.b)
+        } else {
+            format!("{}->{}", l.b, l.a)
+        }
+    })
+}
+
+/// What the pattern does, in words.
+fn summary(s: &Scenario, load: &PatternLoad) -> String {
+    let busiest = load.routes.iter().enumerate().max_by_key(|&(c, &r)| (r, std::cmp::Reverse(c))).map(|(c, _)| c);
+    let lost = if load.lost > 0 { format!(" {} pairs have no route.", load.lost) } else { String::new() };
+    format!(
+        "{} flows. Busiest link: {} routes ({}); {:.2} on average over the links used. Each flow gets {:.2} of a \
+         link on average (1 would be no sharing).{lost}",
+        load.pairs.len(),
+        load.max,
+        busiest.map(|c| channel_name(s, c)).unwrap_or_default(),
+        load.mean,
+        load.share,
+    )
+}
+
+#[component]
+pub fn PatternTool() -> Html {
+    let doc = use_doc();
+    let shown = use_context::<LoadCtx>();
+    let kind = use_state(|| String::from("shift"));
+    let hosts = doc.scenario.nodes.iter().filter(|n| n.kind == NodeKind::Host).count();
+    let shift = use_state(|| String::from("1"));
+    let error = use_state(|| None::<String>);
+    let answer = use_state(|| None::<(Rc<Scenario>, Rc<PatternLoad>)>);
+    let asking = use_mut_ref(|| None::<SimWorker>);
+    let set = |h: &UseStateHandle<String>| {
+        let h = h.clone();
+        Callback::from(move |v: String| h.set(v))
+    };
+    let on_show = {
+        let (kind, shift, error, answer, asking, shown) =
+            (kind.clone(), shift.clone(), error.clone(), answer.clone(), asking.clone(), shown.clone());
+        let s = doc.scenario.clone();
+        Callback::from(move |_| {
+            let p = match pattern(&kind, &shift, hosts) {
+                Ok(p) => p,
+                Err(e) => return error.set(Some(e)),
+            };
+            let on_message = {
+                let (error, answer, asking, shown, s) =
+                    (error.clone(), answer.clone(), asking.clone(), shown.clone(), s.clone());
+                Callback::from(move |m: FromWorker| {
+                    let FromWorker::Patterned { load } = m else { return };
+                    match load {
+                        Ok(load) => {
+                            error.set(None);
+                            let load = Rc::new(load);
+                            if let Some(shown) = &shown {
+                                shown.set(Some(LoadShown { on: s.clone(), load: load.clone() }));
+                            }
+                            answer.set(Some((s.clone(), load)));
+                        }
+                        Err(e) => error.set(Some(e)),
+                    }
+                    // Dropped once this handler has returned (its closure must outlive the call).
+                    let asking = asking.clone();
+                    yew::platform::spawn_local(async move {
+                        asking.borrow_mut().take();
+                    });
+                })
+            };
+            let failed = error.clone();
+            let on_error = Callback::from(move |e: String| failed.set(Some(e)));
+            match SimWorker::start(on_message, on_error) {
+                Ok(w) => {
+                    w.post(&ToWorker::Pattern { scenario: Box::new((*s).clone()), pattern: p, seed: s.seed });
+                    *asking.borrow_mut() = Some(w);
+                }
+                Err(e) => error.set(Some(e)),
+            }
+        })
+    };
+    // The answer holds for the network it was worked out on.
+    let current = (*answer).clone().filter(|(on, _)| Rc::ptr_eq(on, &doc.scenario));
+    let on_flows = {
+        let (d, current) = (doc.dispatcher(), current.clone());
+        Callback::from(move |_| {
+            let Some((s, load)) = &current else { return };
+            let pairs: Vec<(usize, usize)> = load.pairs.iter().map(|&(a, b)| (a as usize, b as usize)).collect();
+            let next = ibcc_core::sim::pattern::with_flows(s, &pairs, "pattern");
+            let note = Some(format!("{} flows of the pattern", pairs.len()));
+            d.dispatch(Action::Edit { next: Box::new(next), select: None, note });
+        })
+    };
+    let on_hide = {
+        let (answer, shown) = (answer.clone(), shown.clone());
+        Callback::from(move |_| {
+            answer.set(None);
+            if let Some(shown) = &shown {
+                shown.set(None);
+            }
+        })
+    };
+    let options: Vec<(AttrValue, AttrValue)> = vec![
+        ("shift".into(), "shift: each host to the one K further on".into()),
+        ("permutation".into(), "random permutation".into()),
+        ("bisection".into(), "bisection: random halves, pairs both ways".into()),
+        ("all_to_all".into(), "all-to-all".into()),
+    ];
+    html! {
+        <details class="generate" data-testid="pattern-section">
+            <summary>{ "Traffic pattern" }</summary>
+            <Choice id="pattern-kind" label="Pattern" help="Among the hosts in the order the network lists them; random ones drawn from the seed."
+                options={options} value={(*kind).clone()} on_change={set(&kind)} />
+            if *kind == "shift" {
+                <NumberField id="pattern-shift" label="Shift by K" unit="hosts" help={format!("1 to {}: host i sends to host i + K.", hosts.saturating_sub(1))}
+                    value={(*shift).clone()} error={None::<AttrValue>} on_change={set(&shift)} />
+            }
+            if let Some(e) = &*error {
+                <p class="error" role="alert" data-testid="pattern-error">{ e }</p>
+            }
+            <button onclick={on_show} data-testid="pattern-show">{ "Show its routes" }</button>
+            if let Some((s, load)) = &current {
+                <p role="status" data-testid="pattern-summary">{ summary(s, load) }</p>
+                <p class="muted">{ "On the drawing, each link is as wide as its routes, with their number." }</p>
+                <div class="row">
+                    <button onclick={on_flows} data-testid="pattern-flows">{ "Make these the flows" }</button>
+                    <button onclick={on_hide} data-testid="pattern-hide">{ "Hide the routes" }</button>
+                </div>
+            }
+        </details>
+    }
+}
