@@ -107,3 +107,53 @@ fn a_fabric_scenario_keeps_its_cables_and_its_network() {
     let e = scenario_of("bad", "Switch 8 \"S1\"\n[1] \"H1\"[1]\n[2] \"nowhere\"[1]\n", 1).unwrap_err().to_string();
     assert!(e.contains("line 2") && e.contains("\"H1\" is not a node"), "{e}");
 }
+
+/// A scenario's route between two hosts, as `ibtracert` prints it, is the fabric's own (`ibcc fabric path`) on every
+/// fixture and a generated fat tree, under each OpenSM engine; a drawn network's too; what cannot be traced says why.
+#[test]
+fn a_scenario_s_tracert_is_the_fabric_s() {
+    use ibcc_core::fabric::paths::write_tracert;
+    let ft4 = write_net(&shapes::fat_tree(4, (Width::X4, Speed::Edr)).unwrap());
+    let mut texts = fabric_fixtures();
+    texts.push((String::from("fattree 4"), ft4.clone()));
+    let mut traced = 0;
+    for (name, text) in &texts {
+        for (engine, opensm) in [(RoutingEngine::Minhop, Engine::Minhop), (RoutingEngine::Updn, Engine::Updn)] {
+            let mut s = scenario_of(name, text, 1_000_000).unwrap();
+            s.routing.engine = engine;
+            let f = parse(text).unwrap();
+            let Ok(r) = route(&f, &Options::new(opensm)) else { continue };
+            let hosts: Vec<usize> = (0..f.nodes.len())
+                .filter(|&i| !f.nodes[i].is_switch())
+                .filter(|&i| first_port(&f, i).is_some_and(|p| r.addressing.port(p).is_some()))
+                .collect();
+            for (&a, &b) in hosts.iter().zip(hosts.iter().rev()).take(3).filter(|(a, b)| a != b) {
+                let dlid = r.addressing.port(first_port(&f, b).unwrap()).unwrap().base;
+                let want = trace(&f, &r.addressing, &r.lfts, first_port(&f, a).unwrap(), dlid)
+                    .map(|route| write_tracert(&f, &r.addressing, &route))
+                    .map_err(|lost| lost.describe(&f));
+                assert_eq!(s.tracert(&s.nodes[a].id, &s.nodes[b].id), want, "{name} {engine:?}");
+                traced += 1;
+            }
+        }
+    }
+    assert!(traced >= 20, "{traced}");
+
+    let mut s = scenario_of("k4", &ft4, 1_000_000).unwrap();
+    let out = s.tracert("h-0-0-0", "h-3-1-1").unwrap();
+    assert_eq!(out.lines().count(), 8, "From, six ports entered, To: {out}");
+    assert!(s.tracert("h-0-0-0", "edge-0-0").unwrap_err().contains("is a switch"));
+    assert!(s.tracert("h-0-0-0", "nobody").unwrap_err().contains("no node is called nobody"));
+    s.routing.engine = RoutingEngine::FirstListed;
+    assert!(s.tracert("h-0-0-0", "h-3-1-1").unwrap_err().contains("pick one of OpenSM's engines"));
+    // A drawn network is traced as the fabric routing made of it: its hosts' and switches' ids named.
+    let fig2 = ibcc_core::presets::find("infocom03-fig2").unwrap().scenario();
+    let out = fig2.tracert("AV", "BV").unwrap();
+    assert!(
+        out.starts_with("From ca")
+            && out.contains("\"A\"")
+            && out.contains("\"B\"")
+            && out.trim_end().ends_with("\"BV\""),
+        "{out}"
+    );
+}

@@ -10,6 +10,7 @@
 
 use super::{Element, NodeKind, Problem, ScenarioError};
 use crate::fabric::model::{Cable, Fabric, FabricNode, PortRef, Speed, Width};
+use crate::fabric::paths::{trace, write_tracert};
 use crate::fabric::route::{route, Engine, Options, Routed};
 use crate::fabric::updn::Roots;
 use crate::net::topology::{NodeId, PortId};
@@ -114,6 +115,7 @@ pub(crate) struct Tables {
 
 /// One routed fabric and how its nodes and ports are the scenario's.
 struct Part {
+    fabric: Fabric,
     routed: Routed,
     /// Per fabric node: the topology port of each fabric port (`None`: port 0, or a cable the scenario has not).
     ports: Vec<Vec<Option<PortId>>>,
@@ -157,6 +159,25 @@ impl Tables {
             SpareLanes::Unused => 0,
         };
         layers.sl(slid, dlid, pick)
+    }
+}
+
+impl Tables {
+    /// The route from host `src` to host `dst` as `ibtracert` prints it (each port entered, with its LIDs), or why
+    /// the packet would not arrive.
+    pub fn tracert(&self, src: NodeId, dst: NodeId) -> Result<String, String> {
+        let (Some((ps, s)), Some((pd, d))) = (self.at[src as usize], self.at[dst as usize]) else {
+            return Err(String::from("a node without routes"));
+        };
+        if ps != pd {
+            return Err(String::from("the two hosts are in parts of the network that no link joins"));
+        }
+        let part = &self.parts[ps];
+        let (f, a) = (&part.fabric, &part.routed.addressing);
+        let from = first_cabled(f, s).ok_or_else(|| String::from("the source has no link"))?;
+        let r = trace(f, a, &part.routed.lfts, PortRef { node: s, port: from }, part.lid[d])
+            .map_err(|lost| lost.describe(f))?;
+        Ok(write_tracert(f, a, &r))
     }
 }
 
@@ -390,7 +411,7 @@ fn route_part(
             _ => 0,
         })
         .collect();
-    Ok(Part { routed, ports, lid, is_host })
+    Ok(Part { fabric: f.clone(), routed, ports, lid, is_host })
 }
 
 /// A node's first cabled port.

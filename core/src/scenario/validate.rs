@@ -7,7 +7,7 @@ use crate::net::topology::{NodeId, Topology};
 use crate::net::vl::{MAX_DATA_VLS, MAX_SLS};
 use crate::time::{Bandwidth, Time, MS, NS};
 use alloc::collections::BTreeMap;
-use alloc::string::String;
+use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 /// A scenario's network, checked, as routing needs it.
@@ -214,6 +214,32 @@ impl Scenario {
                 }
             })
         })
+    }
+
+    /// The route from host `src` to host `dst` (node ids) under the scenario's engine, as `ibtracert` prints it:
+    /// each port the packet enters, with its switch's LIDs (`ibcc fabric path` prints the same for a fabric file).
+    pub fn tracert(&self, src: &str, dst: &str) -> Result<String, String> {
+        let (net, _) = self.checked().map_err(|e| e.to_string())?;
+        let node = |id: &str| {
+            let i = net.ids.iter().position(|x| *x == id).ok_or_else(|| alloc::format!("no node is called {id}"))?;
+            if net.is_host[i] {
+                Ok(i as NodeId)
+            } else {
+                Err(alloc::format!("{id} is a switch: a route runs between two hosts"))
+            }
+        };
+        let (a, b) = (node(src)?, node(dst)?);
+        let fabric = self.fabric.as_ref().map(|f| f.fabric_of(self)).transpose().map_err(|e| e.to_string())?;
+        let tables = self
+            .routing
+            .tables(&net.kinds, &net.ids, &net.ends, fabric.as_ref(), self.data_vls())
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| {
+                String::from(
+                    "the papers' first-listed routing fills no forwarding tables: pick one of OpenSM's engines",
+                )
+            })?;
+        tables.tracert(a, b)
     }
 
     /// Checks everything on a network already routed (a run's own, which a marking change keeps).
