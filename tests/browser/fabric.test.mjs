@@ -172,3 +172,29 @@ test('a shift on a generated fat tree: its routes drawn and the busiest named, m
   assert.equal(await page.locator('svg.topology [data-testid^="routes-"]').count(), 0, 'a run shows its rates');
   assert.deepEqual(page.errors, []);
 });
+
+test('pick a host, choose another, and read the route hop by hop as ibtracert prints it, marked on the drawing', async () => {
+  const page = await openPage(browser, server.url);
+  await openTab(page, 'settings');
+  await page.getByText('Generate a network').click();
+  await page.getByLabel('Shape').selectOption('fabric_fat_tree');
+  await page.getByLabel('k', { exact: true }).fill('4');
+  await page.getByRole('button', { name: 'Generate' }).click();
+  await page.getByTestId('node-h-3-1-1').waitFor();
+  await page.getByTestId('node-h-0-0-0').click();
+  await page.getByTestId('panel-selection').waitFor();
+  await page.getByTestId('route-show').click();
+  assert.match(await page.getByTestId('route-error').innerText(), /choose the host it goes to/);
+  await page.getByTestId('route-to').selectOption('h-3-1-1');
+  await page.getByTestId('route-show').click();
+  const text = await page.getByTestId('tracert').innerText();
+  const lines = text.trim().split('\n');
+  // From the CA, the six ports entered (edge, aggregation, core, aggregation, edge, the CA), to the CA, each with
+  // its node's LIDs, as `ibcc fabric path` prints it for the same file (core's tests hold them equal).
+  assert.equal(lines.length, 8, text);
+  assert.match(lines[0], /^From ca \{0x[0-9a-f]{16}\} portnum 1 lid \d+-\d+ "h-0-0-0"$/);
+  assert.match(lines[7], /^To ca \{0x[0-9a-f]{16}\} portnum 1 lid \d+-\d+ "h-3-1-1"$/);
+  assert.equal(await page.locator('svg.topology [data-testid^="routes-"]').count(), 6, 'a mark on each channel it takes');
+  await screenshot(page, 'fabric-k4-tracert');
+  assert.deepEqual(page.errors, []);
+});

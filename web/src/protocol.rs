@@ -78,6 +78,12 @@ pub enum ToWorker {
         pattern: String,
         seed: u64,
     },
+    /// The route from host `from` to host `to` under the scenario's routing, as `ibtracert` prints it.
+    Trace {
+        scenario: Box<Scenario>,
+        from: String,
+        to: String,
+    },
 }
 
 /// From the worker to the page.
@@ -122,6 +128,10 @@ pub enum FromWorker {
     Patterned {
         load: Result<PatternLoad, String>,
     },
+    /// A `Trace`'s route: its `ibtracert` text and its channels (as a pattern of one pair), or why there is none.
+    Traced {
+        route: Result<(String, PatternLoad), String>,
+    },
 }
 
 /// A traffic pattern on a network: its pairs of hosts (in the order of the scenario's hosts) and the routes on each
@@ -141,10 +151,20 @@ pub struct PatternLoad {
 
 /// What the worker answers to `ToWorker::Pattern`.
 fn pattern_load(s: &Scenario, pattern: &str, seed: u64) -> Result<PatternLoad, String> {
-    use ibcc_core::sim::pattern;
     let p = ibcc_core::fabric::patterns::Pattern::parse(pattern)?;
-    let pairs = pattern::pairs(s, p, seed)?;
-    let load = pattern::load(s, &pairs).map_err(|e| e.to_string())?;
+    pairs_load(s, ibcc_core::sim::pattern::pairs(s, p, seed)?)
+}
+
+/// What the worker answers to `ToWorker::Trace`.
+fn trace(s: &Scenario, from: &str, to: &str) -> Result<(String, PatternLoad), String> {
+    let text = s.tracert(from, to)?;
+    let hosts = ibcc_core::sim::pattern::hosts(s);
+    let at = |id: &str| hosts.iter().position(|h| *h == id).unwrap_or(0);
+    Ok((text, pairs_load(s, vec![(at(from), at(to))])?))
+}
+
+fn pairs_load(s: &Scenario, pairs: Vec<(usize, usize)>) -> Result<PatternLoad, String> {
+    let load = ibcc_core::sim::pattern::load(s, &pairs).map_err(|e| e.to_string())?;
     Ok(PatternLoad {
         pairs: pairs.iter().map(|&(a, b)| (a as u32, b as u32)).collect(),
         routes: load.routes,
@@ -243,6 +263,9 @@ impl Worker {
             ToWorker::Pattern { scenario, pattern, seed } => {
                 out.push(FromWorker::Patterned { load: pattern_load(&scenario, &pattern, seed) })
             }
+            ToWorker::Trace { scenario, from, to } => {
+                out.push(FromWorker::Traced { route: trace(&scenario, &from, &to) })
+            }
             ToWorker::Measure { id, .. } if self.driver.is_none() => {
                 let value = Err("there is no run to measure".to_owned());
                 out.push(FromWorker::Measured { run, id, value });
@@ -269,7 +292,8 @@ impl Worker {
                     | ToWorker::Fingerprints { .. }
                     | ToWorker::Bench { .. }
                     | ToWorker::RoutingBench
-                    | ToWorker::Pattern { .. } => {}
+                    | ToWorker::Pattern { .. }
+                    | ToWorker::Trace { .. } => {}
                 }
             }
         }
@@ -417,5 +441,16 @@ mod tests {
         assert_eq!(load.max, *load.routes.iter().max().unwrap());
         let replies = w.handle(&ask("shift:16").to_bytes(), &|| 0.0);
         assert!(matches!(&replies[..], [FromWorker::Patterned { load: Err(e) }] if e.contains("to itself")));
+        // A route: its text, and its channels as a pattern of one pair (each once).
+        let trace = |to: &str| ToWorker::Trace { scenario: Box::new(s.clone()), from: "h0".into(), to: to.into() };
+        let replies = w.handle(&trace("h15").to_bytes(), &|| 0.0);
+        let FromWorker::Traced { route: Ok((text, load)) } = FromWorker::from_bytes(&replies[0].to_bytes()).unwrap()
+        else {
+            panic!("{replies:?}")
+        };
+        assert_eq!(text, s.tracert("h0", "h15").unwrap());
+        assert_eq!(load.routes.iter().sum::<u32>() as usize, text.lines().count() - 2, "a channel a port entered");
+        let replies = w.handle(&trace("c0").to_bytes(), &|| 0.0);
+        assert!(matches!(&replies[..], [FromWorker::Traced { route: Err(e) }] if e.contains("is a switch")));
     }
 }

@@ -2,6 +2,8 @@
 //! callbacks. Dropping the handle stops the worker.
 
 use crate::protocol::{FromWorker, ToWorker};
+use std::cell::RefCell;
+use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{ErrorEvent, MessageEvent, Worker};
@@ -49,6 +51,34 @@ impl SimWorker {
         });
         worker.set_onerror(Some(failed.as_ref().unchecked_ref()));
         Ok(Self { worker, _on_message: handler, _on_error: failed })
+    }
+
+    /// Asks a worker of its own one question: its first answer (or its failure) goes to `answer`, and the worker
+    /// is dropped once that handler has returned (its closures must outlive their own call).
+    pub fn ask(question: &ToWorker, answer: Callback<Result<FromWorker, String>>) {
+        let me: Rc<RefCell<Option<SimWorker>>> = Rc::default();
+        let done = {
+            let me = me.clone();
+            move |reply: Result<FromWorker, String>| {
+                answer.emit(reply);
+                let me = me.clone();
+                yew::platform::spawn_local(async move {
+                    me.borrow_mut().take();
+                });
+            }
+        };
+        let done = Rc::new(done);
+        let (on_message, on_error) = {
+            let (d1, d2) = (done.clone(), done.clone());
+            (Callback::from(move |m: FromWorker| d1(Ok(m))), Callback::from(move |e: String| d2(Err(e))))
+        };
+        match Self::start(on_message, on_error) {
+            Ok(w) => {
+                w.post(question);
+                *me.borrow_mut() = Some(w);
+            }
+            Err(e) => done(Err(e)),
+        }
     }
 
     pub fn post(&self, m: &ToWorker) {

@@ -5,6 +5,7 @@
 use super::super::document::{use_doc, Action};
 use super::super::fields::{Choice, NumberField};
 use super::live::use_live;
+use super::route_trace::RouteTo;
 use crate::edit::{self, Selection};
 use ibcc_core::scenario::{NodeKind, RoutingEngine, Scenario, SwitchOverride, Traffic, Transport};
 use ibcc_core::sim::Metric;
@@ -457,6 +458,9 @@ pub fn Inspector() -> Html {
     let live =
         if held { Some(format!("Now: {}.", super::HIDDEN)) } else { frame.and_then(|f| live_figures(s, &sel, f)) };
     let connect = match &sel {
+        Selection::Node(id) if s.nodes.iter().any(|n| n.id == *id && n.kind == NodeKind::Host) => html! {
+            <><Connect node={id.clone()} /><RouteTo from={id.clone()} /></>
+        },
         Selection::Node(id) => html! { <Connect node={id.clone()} /> },
         Selection::Flow(id) => {
             let lane =

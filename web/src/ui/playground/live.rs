@@ -303,7 +303,8 @@ impl Sim {
             | FromWorker::Fingerprinted { .. }
             | FromWorker::Benched { .. }
             | FromWorker::RoutingBenched { .. }
-            | FromWorker::Patterned { .. } => {}
+            | FromWorker::Patterned { .. }
+            | FromWorker::Traced { .. } => {}
         });
         let (dispatch, dead, measures) = (self.dispatch.clone(), self.dead.clone(), self.measures.clone());
         let on_error = Callback::from(move |e: String| {

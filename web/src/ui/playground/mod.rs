@@ -22,6 +22,7 @@ mod network;
 mod pattern;
 mod picker;
 mod results_tab;
+mod route_trace;
 mod side;
 mod start;
 mod timeline;

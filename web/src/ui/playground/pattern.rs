@@ -58,52 +58,33 @@ pub fn PatternTool() -> Html {
     let shift = use_state(|| String::from("1"));
     let error = use_state(|| None::<String>);
     let answer = use_state(|| None::<(Rc<Scenario>, Rc<PatternLoad>)>);
-    let asking = use_mut_ref(|| None::<SimWorker>);
     let set = |h: &UseStateHandle<String>| {
         let h = h.clone();
         Callback::from(move |v: String| h.set(v))
     };
     let on_show = {
-        let (kind, shift, error, answer, asking, shown) =
-            (kind.clone(), shift.clone(), error.clone(), answer.clone(), asking.clone(), shown.clone());
+        let (kind, shift, error, answer, shown) =
+            (kind.clone(), shift.clone(), error.clone(), answer.clone(), shown.clone());
         let s = doc.scenario.clone();
         Callback::from(move |_| {
             let p = match pattern(&kind, &shift, hosts) {
                 Ok(p) => p,
                 Err(e) => return error.set(Some(e)),
             };
-            let on_message = {
-                let (error, answer, asking, shown, s) =
-                    (error.clone(), answer.clone(), asking.clone(), shown.clone(), s.clone());
-                Callback::from(move |m: FromWorker| {
-                    let FromWorker::Patterned { load } = m else { return };
-                    match load {
-                        Ok(load) => {
-                            error.set(None);
-                            let load = Rc::new(load);
-                            if let Some(shown) = &shown {
-                                shown.set(Some(LoadShown { on: s.clone(), load: load.clone() }));
-                            }
-                            answer.set(Some((s.clone(), load)));
-                        }
-                        Err(e) => error.set(Some(e)),
+            let (error, answer, shown, on) = (error.clone(), answer.clone(), shown.clone(), s.clone());
+            let reply = Callback::from(move |m: Result<FromWorker, String>| match m {
+                Ok(FromWorker::Patterned { load: Ok(load) }) => {
+                    error.set(None);
+                    let load = Rc::new(load);
+                    if let Some(shown) = &shown {
+                        shown.set(Some(LoadShown { on: on.clone(), load: load.clone() }));
                     }
-                    // Dropped once this handler has returned (its closure must outlive the call).
-                    let asking = asking.clone();
-                    yew::platform::spawn_local(async move {
-                        asking.borrow_mut().take();
-                    });
-                })
-            };
-            let failed = error.clone();
-            let on_error = Callback::from(move |e: String| failed.set(Some(e)));
-            match SimWorker::start(on_message, on_error) {
-                Ok(w) => {
-                    w.post(&ToWorker::Pattern { scenario: Box::new((*s).clone()), pattern: p, seed: s.seed });
-                    *asking.borrow_mut() = Some(w);
+                    answer.set(Some((on.clone(), load)));
                 }
-                Err(e) => error.set(Some(e)),
-            }
+                Ok(FromWorker::Patterned { load: Err(e) }) | Err(e) => error.set(Some(e)),
+                Ok(_) => {}
+            });
+            SimWorker::ask(&ToWorker::Pattern { scenario: Box::new((*s).clone()), pattern: p, seed: s.seed }, reply);
         })
     };
     // The answer holds for the network it was worked out on.
