@@ -4,7 +4,7 @@
 use crate::exit::Error;
 use crate::input::load;
 use ibcc_core::fabric::patterns::Pattern;
-use ibcc_core::sim::pattern;
+use ibcc_core::sim::pattern_load;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -23,13 +23,14 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Result<(), Error> {
     let s = load(&args.scenario)?;
-    let pairs = pattern::pairs(&s, args.pattern, args.seed).map_err(Error::Refused)?;
-    let s = pattern::with_flows(&s, &pairs, &args.group);
-    let load = pattern::load(&s, &pairs).map_err(|e| format!("{}: with the pattern's flows: {e}", args.scenario))?;
+    let pairs = pattern_load::pairs(&s, args.pattern, args.seed).map_err(Error::Refused)?;
+    let s = pattern_load::with_flows(&s, &pairs, &args.group);
+    let load =
+        pattern_load::load(&s, &pairs).map_err(|e| format!("{}: with the pattern's flows: {e}", args.scenario))?;
     eprintln!(
         "ibcc: {} flows among {} hosts, routed by {:?}: most routes on one link {}, mean {:.3} over the links used; each flow's share of a link {:.4}",
         s.flows.len(),
-        pattern::hosts(&s).len(),
+        pattern_load::hosts(&s).len(),
         s.routing.engine,
         load.max,
         load.mean,

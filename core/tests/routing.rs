@@ -287,3 +287,35 @@ fn dfsssp_spreads_routes_over_spare_lanes_from_the_seed() {
     let e = s.validate().unwrap_err().to_string();
     assert!(e.contains("spare_lanes"), "{e}");
 }
+
+/// The credit loop a scenario's routes can close, found before any run: the ring's under minhop (the cycle its run
+/// deadlocks on) and under dfsssp with one data VL (which falls back to minhop); none under updn with a root, none
+/// under dfsssp on two VLs (its lanes break it), none on a fat tree.
+#[test]
+fn the_credit_loop_is_found_before_the_run_and_gone_where_routing_breaks_it() {
+    let ring = ring_of_six();
+    let around: Vec<(String, String)> = (0..6).map(|i| (format!("s{i}"), format!("s{}", (i + 1) % 6))).collect();
+    let mut s = ring.clone();
+    let (cycle, lane) = s.credit_loop().unwrap().expect("minhop's ring has a credit loop");
+    // The same links as the run's deadlock (either way round the ring, from any switch).
+    let mut sorted = cycle.clone();
+    sorted.sort();
+    let mut reversed: Vec<(String, String)> = around.iter().map(|(a, b)| (b.clone(), a.clone())).collect();
+    reversed.sort();
+    assert!(sorted == around || sorted == reversed, "{cycle:?}");
+    assert!(cycle.windows(2).all(|w| w[0].1 == w[1].0), "each link leads to the next: {cycle:?}");
+    assert_eq!(lane, 0);
+    s.routing =
+        ibcc_core::scenario::Routing { engine: RoutingEngine::Updn, roots: vec!["s0".into()], ..Default::default() };
+    assert_eq!(s.credit_loop().unwrap(), None);
+    let mut s = with_vls(ring.clone(), 2);
+    s.routing.engine = RoutingEngine::Dfsssp;
+    assert_eq!(s.credit_loop().unwrap(), None, "dfsssp's lanes break it");
+    let mut s = ring;
+    s.routing.engine = RoutingEngine::Dfsssp;
+    assert!(s.credit_loop().unwrap().is_some(), "one VL: dfsssp falls back to minhop");
+    let fat_tree = ibcc_core::presets::find("fattree4-hotspot").unwrap().scenario();
+    assert_eq!(fat_tree.credit_loop().unwrap(), None);
+    s.routing.engine = RoutingEngine::FirstListed;
+    assert!(s.credit_loop().unwrap_err().contains("pick one of OpenSM's engines"));
+}

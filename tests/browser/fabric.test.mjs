@@ -198,3 +198,30 @@ test('pick a host, choose another, and read the route hop by hop as ibtracert pr
   await screenshot(page, 'fabric-k4-tracert');
   assert.deepEqual(page.errors, []);
 });
+
+test('a ring has a credit loop, said in words and marked; dfsssp on two VLs routes without one', async () => {
+  const page = await openPage(browser, server.url);
+  await openTab(page, 'settings');
+  await page.getByText('Generate a network').click();
+  await page.getByLabel('Shape').selectOption('ring');
+  await page.getByLabel('Switches', { exact: true }).fill('6');
+  await page.getByLabel('Hosts per switch').fill('1');
+  await page.getByRole('button', { name: 'Generate' }).click();
+  await page.getByTestId('node-sw-5').waitFor();
+  await page.getByText('Credit loops').click();
+  await page.getByTestId('credit-loop-check').click();
+  const said = await page.getByTestId('credit-loop').innerText();
+  assert.match(said, /^A credit loop: (sw-\d → ){6}sw-\d \(6 links\)\. .*deadlock/, said);
+  const marked = await page.locator('svg.topology line.lane[data-testid^="link-sw-"]').evaluateAll((lanes) =>
+    lanes.filter((l) => Number(l.getAttribute('data-rate')) > 0).length);
+  assert.equal(marked, 6, 'each link of the loop marked once');
+  await screenshot(page, 'fabric-ring-credit-loop');
+
+  await page.locator('details', { hasText: 'Network and run' }).locator('summary').first().click();
+  await page.getByLabel('Data VLs').fill('2');
+  await page.getByLabel('Routing engine').selectOption('dfsssp');
+  await page.waitForFunction(() => JSON.parse(localStorage.getItem('ibcc.playground.scenario')).routing?.engine === 'dfsssp');
+  await page.getByTestId('credit-loop-check').click();
+  assert.match(await page.getByTestId('credit-loop').innerText(), /^No credit loop/);
+  assert.deepEqual(page.errors, []);
+});

@@ -72,7 +72,7 @@ pub enum ToWorker {
     /// Time OpenSM's engines (`crate::selftest::routing`).
     RoutingBench,
     /// The load of a traffic pattern (`shift:K`, `permutation`, `bisection`, `all_to_all`) on the scenario's network
-    /// under its routing (`ibcc_core::sim::pattern`); random patterns are drawn from `seed`.
+    /// under its routing (`ibcc_core::sim::pattern_load`); random patterns are drawn from `seed`.
     Pattern {
         scenario: Box<Scenario>,
         pattern: String,
@@ -83,6 +83,10 @@ pub enum ToWorker {
         scenario: Box<Scenario>,
         from: String,
         to: String,
+    },
+    /// A credit loop the scenario's routes can close (`Scenario::credit_loop`).
+    CreditLoop {
+        scenario: Box<Scenario>,
     },
 }
 
@@ -132,6 +136,11 @@ pub enum FromWorker {
     Traced {
         route: Result<(String, PatternLoad), String>,
     },
+    /// A `CreditLoop`'s cycle: its link directions in order, its lane, and its channels (once each, as a pattern
+    /// draws them); `None` if there is none.
+    CreditLooped {
+        found: Result<Option<(ibcc_core::scenario::LinkCycle, u8, PatternLoad)>, String>,
+    },
 }
 
 /// A traffic pattern on a network: its pairs of hosts (in the order of the scenario's hosts) and the routes on each
@@ -152,19 +161,34 @@ pub struct PatternLoad {
 /// What the worker answers to `ToWorker::Pattern`.
 fn pattern_load(s: &Scenario, pattern: &str, seed: u64) -> Result<PatternLoad, String> {
     let p = ibcc_core::fabric::patterns::Pattern::parse(pattern)?;
-    pairs_load(s, ibcc_core::sim::pattern::pairs(s, p, seed)?)
+    pairs_load(s, ibcc_core::sim::pattern_load::pairs(s, p, seed)?)
 }
 
 /// What the worker answers to `ToWorker::Trace`.
 fn trace(s: &Scenario, from: &str, to: &str) -> Result<(String, PatternLoad), String> {
     let text = s.tracert(from, to)?;
-    let hosts = ibcc_core::sim::pattern::hosts(s);
+    let hosts = ibcc_core::sim::pattern_load::hosts(s);
     let at = |id: &str| hosts.iter().position(|h| *h == id).unwrap_or(0);
     Ok((text, pairs_load(s, vec![(at(from), at(to))])?))
 }
 
+/// What the worker answers to `ToWorker::CreditLoop`.
+fn credit_loop(s: &Scenario) -> Result<Option<(ibcc_core::scenario::LinkCycle, u8, PatternLoad)>, String> {
+    let Some((cycle, lane)) = s.credit_loop()? else { return Ok(None) };
+    let mut routes = vec![0u32; 2 * s.links.len()];
+    for (a, b) in &cycle {
+        let along = s.links.iter().position(|l| l.a == *a && l.b == *b).map(|i| 2 * i);
+        let back = || s.links.iter().position(|l| l.a == *b && l.b == *a).map(|i| 2 * i + 1);
+        if let Some(c) = along.or_else(back) {
+            routes[c] = 1;
+        }
+    }
+    let load = PatternLoad { pairs: Vec::new(), routes, max: 1, mean: 1.0, share: 1.0, lost: 0 };
+    Ok(Some((cycle, lane, load)))
+}
+
 fn pairs_load(s: &Scenario, pairs: Vec<(usize, usize)>) -> Result<PatternLoad, String> {
-    let load = ibcc_core::sim::pattern::load(s, &pairs).map_err(|e| e.to_string())?;
+    let load = ibcc_core::sim::pattern_load::load(s, &pairs).map_err(|e| e.to_string())?;
     Ok(PatternLoad {
         pairs: pairs.iter().map(|&(a, b)| (a as u32, b as u32)).collect(),
         routes: load.routes,
@@ -266,6 +290,7 @@ impl Worker {
             ToWorker::Trace { scenario, from, to } => {
                 out.push(FromWorker::Traced { route: trace(&scenario, &from, &to) })
             }
+            ToWorker::CreditLoop { scenario } => out.push(FromWorker::CreditLooped { found: credit_loop(&scenario) }),
             ToWorker::Measure { id, .. } if self.driver.is_none() => {
                 let value = Err("there is no run to measure".to_owned());
                 out.push(FromWorker::Measured { run, id, value });
@@ -293,7 +318,8 @@ impl Worker {
                     | ToWorker::Bench { .. }
                     | ToWorker::RoutingBench
                     | ToWorker::Pattern { .. }
-                    | ToWorker::Trace { .. } => {}
+                    | ToWorker::Trace { .. }
+                    | ToWorker::CreditLoop { .. } => {}
                 }
             }
         }
@@ -452,5 +478,17 @@ mod tests {
         assert_eq!(load.routes.iter().sum::<u32>() as usize, text.lines().count() - 2, "a channel a port entered");
         let replies = w.handle(&trace("c0").to_bytes(), &|| 0.0);
         assert!(matches!(&replies[..], [FromWorker::Traced { route: Err(e) }] if e.contains("is a switch")));
+        // A credit loop: none on the fat tree; a ring's, each of its links marked once.
+        let mut check =
+            |s: &Scenario| w.handle(&ToWorker::CreditLoop { scenario: Box::new(s.clone()) }.to_bytes(), &|| 0.0);
+        assert!(matches!(&check(&s)[..], [FromWorker::CreditLooped { found: Ok(None) }]));
+        let f = ibcc_core::fabric::shapes::ring(6, 1, (ibcc_core::fabric::Width::X4, ibcc_core::fabric::Speed::Sdr));
+        let ring = ibcc_core::scenario::scenario_of("ring", &ibcc_core::fabric::write_net(&f.unwrap()), 1).unwrap();
+        let replies = check(&ring);
+        let [FromWorker::CreditLooped { found: Ok(Some((cycle, 0, load))) }] = &replies[..] else {
+            panic!("{replies:?}")
+        };
+        assert_eq!(cycle.len(), 6);
+        assert_eq!(load.routes.iter().sum::<u32>(), 6);
     }
 }

@@ -9,6 +9,7 @@
 //! subnet manager on the first node. Each connected part of a network is its own subnet.
 
 use super::{Element, NodeKind, Problem, ScenarioError};
+use crate::fabric::check::check;
 use crate::fabric::model::{Cable, Fabric, FabricNode, PortRef, Speed, Width};
 use crate::fabric::paths::{trace, write_tracert};
 use crate::fabric::route::{route, Engine, Options, Routed};
@@ -178,6 +179,43 @@ impl Tables {
         let r = trace(f, a, &part.routed.lfts, PortRef { node: s, port: from }, part.lid[d])
             .map_err(|lost| lost.describe(f))?;
         Ok(write_tracert(f, a, &r))
+    }
+}
+
+/// A cycle of channel dependencies among the routes: each link direction `(from, to)` (scenario nodes) is followed
+/// by the next; packets waiting for credit on each could wait on each other for ever (a credit loop, deadlock).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CreditLoop {
+    pub channels: Vec<(NodeId, NodeId)>,
+    /// The virtual lane it is on (dfsssp's layers; 0 otherwise).
+    pub lane: u8,
+}
+
+impl Tables {
+    /// A credit loop the routes of all host pairs can close, in the first part of the network that has one
+    /// (OpenSM's routes checked as `ibcc fabric check` checks them, each route on its dfsssp lane); `None` if none.
+    pub fn credit_loop(&self) -> Option<CreditLoop> {
+        for (k, part) in self.parts.iter().enumerate() {
+            let c = check(&part.fabric, &part.routed.addressing, &part.routed.lfts, part.routed.layers.as_ref());
+            let Some(cycle) = c.cycle else { continue };
+            let mut node = alloc::vec![0 as NodeId; part.fabric.nodes.len()];
+            for (scenario_node, at) in self.at.iter().enumerate() {
+                if let Some((p, local)) = *at {
+                    if p == k {
+                        node[local] = scenario_node as NodeId;
+                    }
+                }
+            }
+            let channels = cycle
+                .iter()
+                .filter_map(|ch| {
+                    let to = part.fabric.peer(ch.switch, ch.port)?;
+                    Some((node[ch.switch], node[to.node]))
+                })
+                .collect();
+            return Some(CreditLoop { channels, lane: c.cycle_lane });
+        }
+        None
     }
 }
 

@@ -159,6 +159,9 @@ fn check_source(element: impl Fn() -> Element, s: &Source) -> Result<(), Scenari
     Ok(())
 }
 
+/// Link directions `(from id, to id)`, each leading to the next and the last to the first.
+pub type LinkCycle = Vec<(String, String)>;
+
 impl Scenario {
     /// Checks everything; `Ok` means the scenario runs.
     pub fn validate(&self) -> Result<(), ScenarioError> {
@@ -229,17 +232,30 @@ impl Scenario {
             }
         };
         let (a, b) = (node(src)?, node(dst)?);
+        self.tables(&net)?.tracert(a, b)
+    }
+
+    /// A credit loop the routes between all hosts can close under the scenario's engine (a cycle of channel
+    /// dependencies, as `ibcc fabric check` finds it), as the link directions `(from id, to id)` it runs along,
+    /// and its virtual lane; `None` if the routes have none.
+    pub fn credit_loop(&self) -> Result<Option<(LinkCycle, u8)>, String> {
+        let (net, _) = self.checked().map_err(|e| e.to_string())?;
+        let id = |n: NodeId| String::from(net.ids[n as usize]);
+        let found = self.tables(&net)?.credit_loop();
+        Ok(found.map(|c| (c.channels.iter().map(|&(a, b)| (id(a), id(b))).collect(), c.lane)))
+    }
+
+    /// The network's OpenSM tables (the papers' first-listed routing has none).
+    fn tables(&self, net: &Network<'_>) -> Result<super::routing::Tables, String> {
         let fabric = self.fabric.as_ref().map(|f| f.fabric_of(self)).transpose().map_err(|e| e.to_string())?;
-        let tables = self
-            .routing
+        self.routing
             .tables(&net.kinds, &net.ids, &net.ends, fabric.as_ref(), self.data_vls())
             .map_err(|e| e.to_string())?
             .ok_or_else(|| {
                 String::from(
                     "the papers' first-listed routing fills no forwarding tables: pick one of OpenSM's engines",
                 )
-            })?;
-        tables.tracert(a, b)
+            })
     }
 
     /// Checks everything on a network already routed (a run's own, which a marking change keeps).

@@ -28,7 +28,7 @@ mod invariants;
 mod measurement;
 mod nic;
 mod observe;
-pub mod pattern;
+pub mod pattern_load;
 mod report;
 mod results;
 mod retune;

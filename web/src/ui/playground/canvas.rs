@@ -169,7 +169,7 @@ pub fn Canvas() -> Html {
         focus: g.focus,
         highlight: hl.as_ref(),
         show_flows: *show_flows,
-        load: shown.as_ref().map(|l| &*l.load),
+        load: shown.as_ref().map(|l| (&*l.load, l.counted)),
     };
     let card = g.card.map(|c| card_html(&s, c, frame.map(|f| &f.frame), g.rect(), &gestures, &redraw, hidden.as_ref()));
     let active = g.focus.and_then(|h| match h {

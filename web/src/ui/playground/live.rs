@@ -304,7 +304,8 @@ impl Sim {
             | FromWorker::Benched { .. }
             | FromWorker::RoutingBenched { .. }
             | FromWorker::Patterned { .. }
-            | FromWorker::Traced { .. } => {}
+            | FromWorker::Traced { .. }
+            | FromWorker::CreditLooped { .. } => {}
         });
         let (dispatch, dead, measures) = (self.dispatch.clone(), self.dead.clone(), self.measures.clone());
         let on_error = Callback::from(move |e: String| {

@@ -11,6 +11,7 @@
 mod canvas;
 mod canvas_input;
 mod class;
+mod credit_loop;
 mod fabric_import;
 mod generate;
 mod inspector;
@@ -19,7 +20,7 @@ mod lessons;
 pub mod live;
 mod live_plot;
 mod network;
-mod pattern;
+mod pattern_tool;
 mod picker;
 mod results_tab;
 mod route_trace;
@@ -126,6 +127,8 @@ pub type ExerciseCtx = UseStateHandle<Option<OpenExercise>>;
 pub struct LoadShown {
     pub on: Rc<ibcc_core::scenario::Scenario>,
     pub load: Rc<crate::protocol::PatternLoad>,
+    /// Whether each lane is labelled with its routes (not for a credit loop's links, one each).
+    pub counted: bool,
 }
 
 pub type LoadCtx = UseStateHandle<Option<LoadShown>>;

@@ -143,8 +143,9 @@ pub struct Decor<'a> {
     pub focus: Option<Hit>,
     pub highlight: Option<&'a Highlight>,
     pub show_flows: bool,
-    /// A traffic pattern's routes to draw instead of a run's rates (the pattern tool).
-    pub load: Option<&'a crate::protocol::PatternLoad>,
+    /// A traffic pattern's routes to draw instead of a run's rates (the pattern tool, a route, a credit loop), and
+    /// whether to label each lane with its number.
+    pub load: Option<(&'a crate::protocol::PatternLoad, bool)>,
 }
 
 /// How a lane carrying `routes` of a pattern whose busiest lane carries `max` looks: as wide as its share of the
@@ -184,7 +185,7 @@ fn fold_links(s: &Scenario, lay: &Layout, in_fold: &[Option<usize>], live: Optio
             let down = usize::from(node_index(s, &l.a) != Some(f.switch));
             for (lane, ch) in [(0, 2 * i + down), (1, 2 * i + 1 - down)] {
                 let look = &mut looks[lane];
-                if let Some(load) = decor.load {
+                if let Some((load, _)) = decor.load {
                     let routes = load.routes.get(ch).copied().unwrap_or(0);
                     look.rate = Some(look.rate.unwrap_or(0.0).max(load_look(routes, load.max).rate.unwrap_or(0.0)));
                     continue;
@@ -253,10 +254,10 @@ fn links(s: &Scenario, lay: &Layout, in_fold: &[Option<usize>], live: Option<&Li
                     <line x1={f1(p1.0)} y1={f1(p1.1)} x2={f1(p2.0)} y2={f1(p2.1)} class="lesson-mark" data-testid={format!("highlight-{id}")} />
                 });
             }
-            if let Some(load) = decor.load {
+            if let Some((load, counted)) = decor.load {
                 let routes = load.routes.get(ch).copied().unwrap_or(0);
                 parts.push(lane(p1, p2, load_look(routes, load.max), &id));
-                if routes > 0 {
+                if routes > 0 && counted {
                     parts.push(load_label(p1, p2, routes, &id));
                 }
                 continue;

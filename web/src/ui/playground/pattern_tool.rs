@@ -77,7 +77,7 @@ pub fn PatternTool() -> Html {
                     error.set(None);
                     let load = Rc::new(load);
                     if let Some(shown) = &shown {
-                        shown.set(Some(LoadShown { on: on.clone(), load: load.clone() }));
+                        shown.set(Some(LoadShown { on: on.clone(), load: load.clone(), counted: true }));
                     }
                     answer.set(Some((on.clone(), load)));
                 }
@@ -94,7 +94,7 @@ pub fn PatternTool() -> Html {
         Callback::from(move |_| {
             let Some((s, load)) = &current else { return };
             let pairs: Vec<(usize, usize)> = load.pairs.iter().map(|&(a, b)| (a as usize, b as usize)).collect();
-            let next = ibcc_core::sim::pattern::with_flows(s, &pairs, "pattern");
+            let next = ibcc_core::sim::pattern_load::with_flows(s, &pairs, "pattern");
             let note = Some(format!("{} flows of the pattern", pairs.len()));
             d.dispatch(Action::Edit { next: Box::new(next), select: None, note });
         })

@@ -4,11 +4,12 @@
 
 use super::super::document::{use_doc, Action};
 use super::super::params::ParamsPanel;
+use super::credit_loop::CreditLoops;
 use super::fabric_import::FabricImport;
 use super::generate::Generate;
 use super::inspector::Inspector;
 use super::lessons::{lesson_chosen, LessonsPanel};
-use super::pattern::PatternTool;
+use super::pattern_tool::PatternTool;
 use super::results_tab::{PaperTable, ResultsTable};
 use crate::course::Sheet;
 use ibcc_core::scenario::Scenario;
@@ -136,7 +137,7 @@ pub fn SidePanel(p: &SideProps) -> Html {
             </div>
             { panel(SideTab::Lesson, html! { <LessonsPanel linked={p.exercise.clone()} /> }) }
             { panel(SideTab::Selection, html! { <Inspector /> }) }
-            { panel(SideTab::Settings, html! { <><ParamsPanel scenario={doc.scenario.clone()} on_change={on_settings} locked={locked} /><Generate /><FabricImport /><PatternTool /></> }) }
+            { panel(SideTab::Settings, html! { <><ParamsPanel scenario={doc.scenario.clone()} on_change={on_settings} locked={locked} /><Generate /><FabricImport /><PatternTool /><CreditLoops /></> }) }
             { panel(SideTab::Results, html! { <><PaperTable /><ResultsTable /></> }) }
         </aside>
     }
