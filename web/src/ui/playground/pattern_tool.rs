@@ -39,10 +39,11 @@ fn summary(s: &Scenario, load: &PatternLoad) -> String {
     let busiest = load.routes.iter().enumerate().max_by_key(|&(c, &r)| (r, std::cmp::Reverse(c))).map(|(c, _)| c);
     let lost = if load.lost > 0 { format!(" {} pairs have no route.", load.lost) } else { String::new() };
     format!(
-        "{} flows. Busiest link: {} routes ({}); {:.2} on average over the links used. Each flow gets {:.2} of a \
+        "{} flows. Busiest link: {} route{} ({}); {:.2} on average over the links used. Each flow gets {:.2} of a \
          link on average (1 would be no sharing).{lost}",
         load.pairs.len(),
         load.max,
+        if load.max == 1 { "" } else { "s" },
         busiest.map(|c| channel_name(s, c)).unwrap_or_default(),
         load.mean,
         load.share,
