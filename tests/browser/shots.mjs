@@ -1,12 +1,14 @@
 // Screenshots of the page at the sizes people use it (a look, not a test): 1280x720, 1024x768 with touch, 390x844,
 // in light and dark: the playground after running INFOCOM'03 Fig. 2 (or the preset given) to its victim's interval,
-// and with `--views` also the settings panel, the A/B comparison and a sweep. Usage, after `trunk build --release`:
-//   node tests/browser/shots.mjs [output folder] [preset] [--views]
+// and with `--views` also the settings panel, the A/B comparison and a sweep; with `--fabric` a generated 648-host
+// fabric (hosts folded) and a k=4 fat tree with a shift's routes on it. Usage, after `trunk build --release`:
+//   node tests/browser/shots.mjs [output folder] [preset] [--views] [--fabric]
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { serveDist, launchBrowser, openTab } from './harness.mjs';
 
-const args = process.argv.slice(2).filter((a) => a !== '--views');
+const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const fabric = process.argv.includes('--fabric');
 const views = process.argv.includes('--views');
 const out = args[0] ?? join(import.meta.dirname, 'output', 'shots');
 const preset = args[1] ?? 'infocom03-fig2';
@@ -36,6 +38,7 @@ try {
       await page.screenshot({ path: file });
       console.log(file, await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight]));
       if (views) await viewShots(page, `${size.name}-${colorScheme}`);
+      if (fabric) await fabricShots(page, `${size.name}-${colorScheme}`);
       await context.close();
     }
   }
@@ -69,4 +72,44 @@ async function viewShots(page, tag) {
   await page.waitForFunction(() => /done/.test(document.querySelector('[data-testid=sweep-status]')?.innerText ?? ''), null, { timeout: 120000 })
     .catch(() => console.log('sweep not done'));
   await shot('sweep');
+}
+
+/// A generated 648-host two-level fat tree (its hosts folded by leaf), then a k=4 fat tree with a shift's routes.
+async function fabricShots(page, tag) {
+  const shot = async (what) => {
+    const file = join(out, `${what}-${tag}.png`);
+    await page.screenshot({ path: file });
+    console.log(file);
+  };
+  const settings = async () => {
+    if (await page.getByTestId('phone-settings').isVisible()) await page.getByTestId('phone-settings').click();
+    else await openTab(page, 'settings');
+  };
+  const generate = async (shape, size) => {
+    await settings();
+    const section = page.getByTestId('generate-section');
+    if (!(await section.evaluate((d) => d.open))) await section.locator('summary').click();
+    await page.getByLabel('Shape').selectOption(shape);
+    await page.locator('#generate-a').fill(size);
+    await page.getByRole('button', { name: 'Generate' }).click();
+  };
+  const network = async () => {
+    if (await page.getByTestId('phone-network').isVisible()) await page.getByTestId('phone-network').click();
+    await page.waitForTimeout(300);
+  };
+  await generate('fabric_two_level', '36');
+  await page.getByTestId('node-spine-17').waitFor({ state: 'attached' });
+  await network();
+  await shot('fabric-648');
+  await generate('fabric_fat_tree', '4');
+  await page.getByTestId('node-core-3').waitFor({ state: 'attached' });
+  const tool = page.getByTestId('pattern-section');
+  if (!(await tool.evaluate((d) => d.open))) await tool.locator('summary').click();
+  await page.getByLabel('Shift by K').fill('4');
+  await page.getByTestId('pattern-show').click();
+  await page.getByTestId('pattern-summary').waitFor();
+  await page.getByTestId('pattern-summary').scrollIntoViewIfNeeded();
+  await shot('fabric-k4-shift-panel');
+  await network();
+  await shot('fabric-k4-shift');
 }
