@@ -15,6 +15,18 @@ const X5 = new URL('../../core/tests/fabrics/X5.topofile', import.meta.url);
 const nodes = (page) => page.locator('svg.topology [data-testid^="node-"]');
 const saved = (page) => page.evaluate(() => JSON.parse(localStorage.getItem('ibcc.playground.scenario')));
 
+/** Opens a page and generates a fabric with Settings > Generate a network (the size field is the first). */
+async function generated(shape, size, last) {
+  const page = await openPage(browser, server.url);
+  await openTab(page, 'settings');
+  await page.getByText('Generate a network').click();
+  await page.getByLabel('Shape').selectOption(shape);
+  await page.locator('#generate-a').fill(size);
+  await page.getByRole('button', { name: 'Generate' }).click();
+  await page.getByTestId(`node-${last}`).waitFor();
+  return page;
+}
+
 /** Each drawn node's centre, by id, in view units (a folded group's as its switch's id with a "fold:" prefix). */
 const centres = (page) => page.evaluate(() => Object.fromEntries([...document.querySelectorAll('svg.topology [data-testid^="node-"], svg.topology [data-testid^="fold-"]')]
   .map((g) => { const b = g.getBBox(); return [g.dataset.testid.replace(/^node-/, '').replace(/^fold-/, 'fold:'), [b.x + b.width / 2, b.y + b.height / 2]]; })));
@@ -128,13 +140,7 @@ test('a 648-host two-level fat tree is generated and fits one screen; the routin
 });
 
 test('a shift on a generated fat tree: its routes drawn and the busiest named, minhop against ftree; then run it', async () => {
-  const page = await openPage(browser, server.url);
-  await openTab(page, 'settings');
-  await page.getByText('Generate a network').click();
-  await page.getByLabel('Shape').selectOption('fabric_fat_tree');
-  await page.getByLabel('k', { exact: true }).fill('4');
-  await page.getByRole('button', { name: 'Generate' }).click();
-  await page.getByTestId('fabric-counts').waitFor({ state: 'attached' });
+  const page = await generated('fabric_fat_tree', '4', 'core-3');
   assert.equal(await nodes(page).count(), 16 + 20);
 
   const busiest = async () => {
@@ -174,13 +180,7 @@ test('a shift on a generated fat tree: its routes drawn and the busiest named, m
 });
 
 test('pick a host, choose another, and read the route hop by hop as ibtracert prints it, marked on the drawing', async () => {
-  const page = await openPage(browser, server.url);
-  await openTab(page, 'settings');
-  await page.getByText('Generate a network').click();
-  await page.getByLabel('Shape').selectOption('fabric_fat_tree');
-  await page.getByLabel('k', { exact: true }).fill('4');
-  await page.getByRole('button', { name: 'Generate' }).click();
-  await page.getByTestId('node-h-3-1-1').waitFor();
+  const page = await generated('fabric_fat_tree', '4', 'h-3-1-1');
   await page.getByTestId('node-h-0-0-0').click();
   await page.getByTestId('panel-selection').waitFor();
   await page.getByTestId('route-show').click();
@@ -207,7 +207,8 @@ test('a ring has a credit loop, said in words and marked; dfsssp on two VLs rout
   await page.getByLabel('Switches', { exact: true }).fill('6');
   await page.getByLabel('Hosts per switch').fill('1');
   await page.getByRole('button', { name: 'Generate' }).click();
-  await page.getByTestId('node-sw-5').waitFor();
+  await page.getByTestId('node-h-5-0').waitFor();
+  assert.equal(await nodes(page).count(), 12);
   await page.getByText('Credit loops').click();
   await page.getByTestId('credit-loop-check').click();
   const said = await page.getByTestId('credit-loop').innerText();

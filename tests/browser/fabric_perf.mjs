@@ -4,33 +4,17 @@
 // main-thread task while it runs at 1 ms/s, and the events per second at "as fast as possible" (issue 30's targets:
 // 30 frames/s or more, no task over 50 ms).
 // Usage, after `trunk build --release`: node tests/browser/fabric_perf.mjs [seconds, default 5]
-import { serveDist, launchBrowser } from './harness.mjs';
+import { serveDist, launchBrowser, watchFrames, observeLongTasks, shownEvents } from './harness.mjs';
 
 const seconds = Number(process.argv[2] ?? 5);
 const server = await serveDist();
 const browser = await launchBrowser();
 
-/** Frames per second and the longest main-thread task over `s` seconds. */
-const watch = (page, s) => page.evaluate((s) => new Promise((done) => {
-  window.__longTasks = [];
-  let frames = 0;
-  const start = performance.now();
-  const tick = () => {
-    frames++;
-    if (performance.now() - start < s * 1000) requestAnimationFrame(tick);
-    else done({ fps: frames / s, longest: Math.max(0, ...window.__longTasks) });
-  };
-  requestAnimationFrame(tick);
-}), s);
-const events = async (page) => Number(await page.getByTestId('sim-time').getAttribute('data-events'));
+const [watch, events] = [watchFrames, shownEvents];
 
 try {
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 720 } })).newPage();
-  await page.addInitScript(() => {
-    window.__longTasks = [];
-    new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longTasks.push(e.duration); })
-      .observe({ type: 'longtask', buffered: true });
-  });
+  await observeLongTasks(page);
   await page.goto(server.url);
   await page.getByTestId('side-settings').click();
   await page.getByText('Generate a network').click();

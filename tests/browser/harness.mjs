@@ -228,3 +228,26 @@ export async function linkOf(page, testid) {
   await page.waitForFunction((id) => document.querySelector(`[data-testid="${id}"]`)?.value.includes('#'), testid);
   return page.getByTestId(testid).inputValue();
 }
+
+/** Frames per second and the longest main-thread task over `s` seconds (tasks as `observeLongTasks` records them). */
+export const watchFrames = (page, s) => page.evaluate((s) => new Promise((done) => {
+  window.__longTasks = [];
+  let frames = 0;
+  const start = performance.now();
+  const tick = () => {
+    frames++;
+    if (performance.now() - start < s * 1000) requestAnimationFrame(tick);
+    else done({ fps: frames / s, longest: Math.max(0, ...window.__longTasks) });
+  };
+  requestAnimationFrame(tick);
+}), s);
+
+/** Records the page's long main-thread tasks (in `window.__longTasks`) from its first script on. */
+export const observeLongTasks = (page) => page.addInitScript(() => {
+  window.__longTasks = [];
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longTasks.push(e.duration); })
+    .observe({ type: 'longtask', buffered: true });
+});
+
+/** The simulation's events so far, as the page shows them. */
+export const shownEvents = async (page) => Number(await page.getByTestId('sim-time').getAttribute('data-events'));

@@ -6,7 +6,7 @@
 // - at the preset's own speed: the frame rate and the longest main-thread task;
 // - while dragging the timeline back and forth: the longest main-thread task.
 // Usage, after `trunk build --release`: node tests/browser/perf.mjs [preset, default infocom03-fig4b] [seconds, default 5]
-import { serveDist, launchBrowser, DIST } from './harness.mjs';
+import { serveDist, launchBrowser, DIST, watchFrames, observeLongTasks, shownEvents } from './harness.mjs';
 import { readdir, readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
@@ -16,29 +16,12 @@ const seconds = Number(process.argv[3] ?? 5);
 const server = await serveDist();
 const browser = await launchBrowser();
 
-/** Frames per second and the longest main-thread task over `s` seconds. */
-const watch = (page, s) => page.evaluate((s) => new Promise((done) => {
-  window.__longTasks = [];
-  let frames = 0;
-  const start = performance.now();
-  const tick = () => {
-    frames++;
-    if (performance.now() - start < s * 1000) requestAnimationFrame(tick);
-    else done({ fps: frames / s, longest: Math.max(0, ...window.__longTasks) });
-  };
-  requestAnimationFrame(tick);
-}), s);
-
-const events = async (page) => Number(await page.getByTestId('sim-time').getAttribute('data-events'));
+const [watch, events] = [watchFrames, shownEvents];
 
 try {
   const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
   const page = await context.newPage();
-  await page.addInitScript(() => {
-    window.__longTasks = [];
-    new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longTasks.push(e.duration); })
-      .observe({ type: 'longtask', buffered: true });
-  });
+  await observeLongTasks(page);
   const t0 = Date.now();
   await page.goto(server.url);
   await page.waitForFunction(() => !document.querySelector('[data-testid=run]')?.disabled);
