@@ -332,7 +332,7 @@ impl Routing {
         kinds: &[NodeKind],
         ids: &[&str],
         links: &[(NodeId, NodeId)],
-        fabric: Option<&Fabric>,
+        fabric: Option<Fabric>,
         vls: u8,
     ) -> Result<Option<Tables>, ScenarioError> {
         let root_nodes = self.check(kinds, ids, links)?;
@@ -341,7 +341,7 @@ impl Routing {
         let mut tables = Tables { parts: Vec::new(), at: alloc::vec![None; n], notes: Vec::new() };
         if let Some(f) = fabric {
             // The fabric as its file gives it: OpenSM routes it whole from its first node.
-            let ports = fabric_ports(f);
+            let ports = fabric_ports(&f);
             let roots: Vec<u64> = root_nodes.iter().map(|&r| f.nodes[r].node_guid).collect();
             let part = route_part(f, engine, roots, ports, vls)?;
             tables.notes.extend(part.routed.notes.iter().cloned());
@@ -375,7 +375,7 @@ impl Routing {
                 .iter()
                 .map(|node| (0..=node.ports).map(|p| p.checked_sub(1).map(PortId::from)).collect())
                 .collect();
-            let routed = route_part(&fabric, engine, roots, ports, vls)?;
+            let routed = route_part(fabric, engine, roots, ports, vls)?;
             for note in &routed.routed.notes {
                 tables.notes.push(if linked > 1 {
                     format!("in the part with {}: {note}", ids[part[0]])
@@ -433,23 +433,23 @@ fn parts(n: usize, links: &[(NodeId, NodeId)]) -> Vec<Vec<usize>> {
 
 /// Routes one fabric with `engine` (updn from `roots` if any are given), and reads its hosts' LIDs.
 fn route_part(
-    f: &Fabric,
+    f: Fabric,
     engine: Engine,
     roots: Vec<u64>,
     ports: Vec<Vec<Option<PortId>>>,
     vls: u8,
 ) -> Result<Part, ScenarioError> {
     let roots = if roots.is_empty() { Roots::Found } else { Roots::Given(roots) };
-    let routed = route(f, &Options { roots, vls, ..Options::new(engine) })
+    let routed = route(&f, &Options { roots, vls, ..Options::new(engine) })
         .map_err(|e| routing_error("routing.engine", Problem::Routing(e)))?;
     let is_host: Vec<bool> = f.nodes.iter().map(|n| !n.is_switch()).collect();
     let lid = (0..f.nodes.len())
-        .map(|i| match first_cabled(f, i) {
+        .map(|i| match first_cabled(&f, i) {
             Some(port) if is_host[i] => routed.addressing.port(PortRef { node: i, port }).map_or(0, |p| p.base),
             _ => 0,
         })
         .collect();
-    Ok(Part { fabric: f.clone(), routed, ports, lid, is_host })
+    Ok(Part { fabric: f, routed, ports, lid, is_host })
 }
 
 /// A node's first cabled port.

@@ -200,7 +200,7 @@ impl Scenario {
     pub(crate) fn compile(&self) -> Result<Compiled, ScenarioError> {
         self.compile_with(|s, net| {
             let fabric = s.fabric.as_ref().map(|b| b.fabric_of(s)).transpose()?;
-            Ok(match s.routing.tables(&net.kinds, &net.ids, &net.ends, fabric.as_ref(), s.data_vls())? {
+            Ok(match s.routing.tables(&net.kinds, &net.ids, &net.ends, fabric, s.data_vls())? {
                 None => (Topology::new(&net.is_host, &net.links, &net.destinations), Vec::new(), Vec::new()),
                 Some(t) => {
                     let mut lanes: Vec<(NodeId, NodeId, u8)> = net
@@ -249,7 +249,7 @@ impl Scenario {
     fn tables(&self, net: &Network<'_>) -> Result<super::routing::Tables, String> {
         let fabric = self.fabric.as_ref().map(|f| f.fabric_of(self)).transpose().map_err(|e| e.to_string())?;
         self.routing
-            .tables(&net.kinds, &net.ids, &net.ends, fabric.as_ref(), self.data_vls())
+            .tables(&net.kinds, &net.ids, &net.ends, fabric, self.data_vls())
             .map_err(|e| e.to_string())?
             .ok_or_else(|| {
                 String::from(

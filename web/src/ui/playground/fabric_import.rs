@@ -4,7 +4,6 @@
 
 use super::super::document::{use_doc, Action, Origin};
 use super::generate::keep_settings;
-use ibcc_core::fabric::netfile;
 use ibcc_core::scenario::{scenario_of, NodeKind, Scenario};
 use yew::prelude::*;
 
@@ -13,9 +12,8 @@ pub fn import(name: &str, text: &str, base: &Scenario) -> Result<Scenario, Strin
     if text.trim().is_empty() {
         return Err(String::from("nothing to read: paste a fabric file, drop one here, or open one"));
     }
-    // The reader's own message names the line; the scenario's would wrap it in field names.
-    netfile::parse(text).map_err(|e| format!("{name}: {e}"))?;
-    let s = scenario_of(name, text, base.duration_ns).map_err(|e| format!("{name}: {e}"))?;
+    // The reader's own message (the problem) names the line; the whole error would wrap it in field names.
+    let s = scenario_of(name, text, base.duration_ns).map_err(|e| format!("{name}: {}", e.problem))?;
     keep_settings(s, base).map_err(|e| format!("{name}: {e}"))
 }
 

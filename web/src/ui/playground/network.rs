@@ -176,28 +176,27 @@ fn fold_of_links(s: &Scenario, lay: &Layout) -> Vec<Option<usize>> {
 /// A folded group's links as one pair of lanes from its switch: each direction as its busiest link, blocked or a
 /// root if any of them is, so congestion among its hosts still shows.
 fn fold_links(s: &Scenario, lay: &Layout, in_fold: &[Option<usize>], live: Option<&Live>, decor: &Decor) -> Vec<Html> {
-    let mut out = Vec::new();
-    for (k, f) in lay.folds.iter().enumerate() {
-        let (sw, at) = (lay.positions[f.switch], f.at);
-        let mut looks = [LaneLook::default(); 2];
-        for (i, l) in s.links.iter().enumerate().filter(|(i, _)| in_fold[*i] == Some(k)) {
-            // Lane 0 runs from the switch down to the group, lane 1 back up.
-            let down = usize::from(node_index(s, &l.a) != Some(f.switch));
-            for (lane, ch) in [(0, 2 * i + down), (1, 2 * i + 1 - down)] {
-                let look = &mut looks[lane];
-                if let Some((load, _)) = decor.load {
-                    let routes = load.routes.get(ch).copied().unwrap_or(0);
-                    look.rate = Some(look.rate.unwrap_or(0.0).max(load_look(routes, load.max).rate.unwrap_or(0.0)));
-                    continue;
-                }
-                let Some((v, snap)) = live.and_then(|v| v.snapshot.links.get(ch).map(|snap| (v, snap))) else {
-                    continue;
-                };
-                look.rate = Some(look.rate.unwrap_or(0.0).max(snap.rate));
-                look.blocked |= v.tree.blocked(ch);
-                look.root |= v.tree.root(ch);
+    // Each group's two lanes (lane 0 from the switch down to the group, lane 1 back up), its links read in one pass.
+    let mut looks = vec![[LaneLook::default(); 2]; lay.folds.len()];
+    for (i, l) in s.links.iter().enumerate() {
+        let Some(k) = in_fold[i] else { continue };
+        let down = usize::from(node_index(s, &l.a) != Some(lay.folds[k].switch));
+        for (lane, ch) in [(0, 2 * i + down), (1, 2 * i + 1 - down)] {
+            let look = &mut looks[k][lane];
+            if let Some((load, _)) = decor.load {
+                let routes = load.routes.get(ch).copied().unwrap_or(0);
+                look.rate = Some(look.rate.unwrap_or(0.0).max(load_look(routes, load.max).rate.unwrap_or(0.0)));
+                continue;
             }
+            let Some((v, snap)) = live.and_then(|v| v.snapshot.links.get(ch).map(|snap| (v, snap))) else { continue };
+            look.rate = Some(look.rate.unwrap_or(0.0).max(snap.rate));
+            look.blocked |= v.tree.blocked(ch);
+            look.root |= v.tree.root(ch);
         }
+    }
+    let mut out = Vec::new();
+    for (f, looks) in lay.folds.iter().zip(looks) {
+        let (sw, at) = (lay.positions[f.switch], f.at);
         let id = &s.nodes[f.switch].id;
         let (d1, d2) = offset_line(sw, at, 4.0);
         let (u1, u2) = offset_line(at, sw, 4.0);
