@@ -51,7 +51,7 @@ pub struct ScenarioArgs {
 pub struct LoadArgs {
     #[command(flatten)]
     routing: Routing,
-    /// shift:K, permutation, bisection or all_to_all, among the CA ports in the file's node order (under ftree, in
+    /// shift:K, permutation, bisection, all_to_all or hotspot:K, among the CA ports in the file's node order (under ftree, in
     /// its compute-node order).
     #[arg(long, value_parser = Pattern::parse)]
     pattern: Pattern,
@@ -493,6 +493,7 @@ fn pattern_name(p: Pattern) -> String {
         Pattern::Permutation => String::from("permutation"),
         Pattern::Bisection => String::from("bisection"),
         Pattern::AllToAll => String::from("all_to_all"),
+        Pattern::Hotspot(k) => format!("hotspot:{k}"),
     }
 }
 

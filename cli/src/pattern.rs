@@ -10,7 +10,7 @@ use ibcc_core::sim::pattern_load;
 pub struct Args {
     /// Scenario JSON file, `-`, `preset:NAME` or a share link: its network, settings and routing are kept.
     scenario: String,
-    /// shift:K, permutation, bisection or all_to_all, among the hosts in the order of `nodes`.
+    /// shift:K, permutation, bisection, all_to_all or hotspot:K, among the hosts in the order of `nodes`.
     #[arg(long, value_parser = Pattern::parse)]
     pattern: Pattern,
     /// Seed of a random pattern.

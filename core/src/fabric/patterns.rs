@@ -12,7 +12,10 @@
 //! - `permutation`: host i sends to host p(i) for a random permutation p (a host drawn to itself sends nothing);
 //! - `bisection`: the hosts split at random into two halves of n/2 (one left out if n is odd), each host of one half
 //!   paired with one of the other, and each pair sending both ways (the links are full duplex);
-//! - `all_to_all`: every host to every other.
+//! - `all_to_all`: every host to every other;
+//! - `hotspot k`: k hosts, spread evenly through the order (host round(j n / (k + 1)) for j = 1..k), all send to
+//!   host 0: an incast, the classic congestion tree's root at host 0's link, usually over a permutation of
+//!   background flows.
 
 use super::hops::NO_PATH;
 use super::lfts::Lfts;
@@ -30,19 +33,24 @@ pub enum Pattern {
     Permutation,
     Bisection,
     AllToAll,
+    Hotspot(usize),
 }
 
 impl Pattern {
-    /// Reads `shift:K`, `permutation`, `bisection` or `all_to_all` (also `all-to-all`).
+    /// Reads `shift:K`, `permutation`, `bisection`, `all_to_all` (also `all-to-all`) or `hotspot:K`.
     pub fn parse(s: &str) -> Result<Self, String> {
         match s {
             "permutation" => Ok(Self::Permutation),
             "bisection" => Ok(Self::Bisection),
             "all_to_all" | "all-to-all" => Ok(Self::AllToAll),
-            _ => match s.strip_prefix("shift:").map(str::parse::<usize>) {
-                Some(Ok(k)) => Ok(Self::Shift(k)),
+            _ => match (
+                s.strip_prefix("shift:").map(str::parse::<usize>),
+                s.strip_prefix("hotspot:").map(str::parse::<usize>),
+            ) {
+                (Some(Ok(k)), _) => Ok(Self::Shift(k)),
+                (_, Some(Ok(k))) => Ok(Self::Hotspot(k)),
                 _ => Err(alloc::format!(
-                    "{s:?}: a pattern is shift:K (K a whole number), permutation, bisection or all_to_all"
+                    "{s:?}: a pattern is shift:K, permutation, bisection, all_to_all or hotspot:K (K a whole number)"
                 )),
             },
         }
@@ -75,6 +83,13 @@ impl Pattern {
                 (0..half).flat_map(|i| [(p[i], p[half + i]), (p[half + i], p[i])]).collect()
             }
             Self::AllToAll => (0..n).flat_map(|i| (0..n).filter(move |&j| j != i).map(move |j| (i, j))).collect(),
+            Self::Hotspot(k) => {
+                if k == 0 || k >= n {
+                    return Err(alloc::format!("hotspot:{k} needs 1 to {} senders among the {n} hosts", n - 1));
+                }
+                // Rounded to the nearest host; j n / (k + 1) rises by at least 1 per j when k < n, so no repeats.
+                (1..=k).map(|j| ((2 * j * n + k + 1) / (2 * (k + 1)), 0)).collect()
+            }
         })
     }
 }
@@ -282,5 +297,25 @@ mod tests {
         assert!(Pattern::AllToAll.pairs(1, &mut rng).is_err());
         assert_eq!(Pattern::parse("shift:4"), Ok(Pattern::Shift(4)));
         assert!(Pattern::parse("shift:x").unwrap_err().contains("shift:K"));
+        assert_eq!(Pattern::parse("hotspot:3"), Ok(Pattern::Hotspot(3)));
+    }
+
+    /// A hot spot's senders are spread evenly through the hosts and distinct, for every size it allows.
+    #[test]
+    fn a_hot_spot_spreads_its_senders_into_host_0() {
+        let mut rng = Rng::new(1, 0);
+        assert_eq!(Pattern::Hotspot(3).pairs(16, &mut rng).unwrap(), [(4, 0), (8, 0), (12, 0)]);
+        assert_eq!(Pattern::Hotspot(2).pairs(648, &mut rng).unwrap(), [(216, 0), (432, 0)]);
+        for n in 2..40 {
+            for k in 1..n {
+                let p = Pattern::Hotspot(k).pairs(n, &mut rng).unwrap();
+                let mut senders: Vec<usize> = p.iter().map(|&(s, d)| if d == 0 { s } else { 0 }).collect();
+                senders.dedup();
+                assert_eq!(senders.len(), k, "{k} of {n}");
+                assert!(senders.iter().all(|&s| (1..n).contains(&s)), "{k} of {n}: {senders:?}");
+            }
+            assert!(Pattern::Hotspot(n).pairs(n, &mut rng).unwrap_err().contains("1 to"));
+            assert!(Pattern::Hotspot(0).pairs(n, &mut rng).is_err());
+        }
     }
 }

@@ -35,6 +35,27 @@ pub fn with_flows(s: &Scenario, pairs: &[(usize, usize)], group: &str) -> Scenar
     next
 }
 
+/// `s` with `pairs` among its hosts added to its flows (a hot spot over a permutation of background flows), in
+/// group `group`, named `{group}0`, `{group}1`, ... (skipping a name a flow has already).
+pub fn plus_flows(s: &Scenario, pairs: &[(usize, usize)], group: &str) -> Scenario {
+    let hosts = hosts(s);
+    let mut next = s.clone();
+    // The names already taken that this group's could collide with (a list: the page carries no set of strings).
+    let taken: Vec<&str> = s.flows.iter().map(|f| f.id.as_str()).filter(|id| id.starts_with(group)).collect();
+    let mut n = 0;
+    for &(a, b) in pairs {
+        let id = loop {
+            let id = format!("{group}{n}");
+            n += 1;
+            if !taken.contains(&id.as_str()) {
+                break id;
+            }
+        };
+        next.flows.push(Flow { group: String::from(group), ..Flow::new(&id, hosts[a], hosts[b]) });
+    }
+    next
+}
+
 /// The routes `pairs` take under `s`'s routing: [`Load::routes`] per channel of the simulation's topology (link `i`
 /// gives channels `2i`, from `a` to `b`, and `2i + 1`, back), the busiest, the mean and each flow's share.
 pub fn load(s: &Scenario, pairs: &[(usize, usize)]) -> Result<Load, ScenarioError> {
@@ -94,6 +115,26 @@ mod tests {
         assert_eq!(load.routes, routes);
         // ftree spreads a shift: no channel carries two of its routes (the fat-tree engine's point).
         assert_eq!(load.max, 1);
+    }
+
+    /// A hot spot added over a shift: the shift's flows stay, the hot spot's join them with names of their own
+    /// (one taken already is skipped), and the scenario still routes and checks.
+    #[test]
+    fn a_hot_spot_is_added_over_the_background_flows() {
+        let s = fat_tree("ftree");
+        let shift = with_flows(&s, &pairs(&s, Pattern::Shift(4), 1).unwrap(), "shift");
+        let mut taken = shift.clone();
+        taken.flows[0].id = String::from("hotspot1");
+        let both = plus_flows(&taken, &pairs(&s, Pattern::Hotspot(3), 1).unwrap(), "hotspot");
+        assert_eq!(both.flows.len(), 19);
+        assert_eq!(both.flows[..16], taken.flows[..]);
+        let added: Vec<(&str, &str, &str)> =
+            both.flows[16..].iter().map(|f| (f.id.as_str(), f.src.as_str(), f.dst.as_str())).collect();
+        let h = hosts(&s);
+        assert_eq!(added, [("hotspot0", h[4], h[0]), ("hotspot2", h[8], h[0]), ("hotspot3", h[12], h[0])]);
+        assert!(both.flows[16..].iter().all(|f| f.group == "hotspot"));
+        both.check().unwrap();
+        Simulation::new(&both).unwrap();
     }
 
     #[test]
