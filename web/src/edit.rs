@@ -265,6 +265,14 @@ pub struct History<T> {
     redo: Vec<T>,
 }
 
+impl<T> History<T> {
+    /// Whether both hold the same states, each pair compared by `same`.
+    pub fn same(&self, o: &Self, same: impl Fn(&T, &T) -> bool) -> bool {
+        let all = |a: &[T], b: &[T]| a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same(x, y));
+        all(&self.undo, &o.undo) && all(&self.redo, &o.redo)
+    }
+}
+
 impl<T> Default for History<T> {
     fn default() -> Self {
         Self { undo: Vec::new(), redo: Vec::new() }

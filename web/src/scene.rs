@@ -3,6 +3,7 @@
 
 use crate::levels::{levels, Fold, Placed};
 use ibcc_core::scenario::Scenario;
+use std::collections::HashMap;
 
 /// Where each node is drawn, in the scenario's coordinates, and the box around them all.
 #[derive(Debug, Clone, PartialEq)]
@@ -147,16 +148,31 @@ const LINE_PICK: f64 = 7.0;
 /// A point in view coordinates.
 pub type Point = (f64, f64);
 
+/// Each node's index by its id (a large fabric has thousands: searching the list per link or flow would be
+/// quadratic).
+pub fn node_indices(s: &Scenario) -> HashMap<&str, usize> {
+    s.nodes.iter().enumerate().map(|(i, n)| (n.id.as_str(), i)).collect()
+}
+
+/// Each link's two ends as node indices (`None` for a link naming a node that is not there).
+pub fn link_ends(s: &Scenario) -> Vec<Option<(usize, usize)>> {
+    let index = node_indices(s);
+    s.links.iter().map(|l| Some((*index.get(l.a.as_str())?, *index.get(l.b.as_str())?))).collect()
+}
+
 /// The flows' curves: for each flow with known ends, its start, control point and end.
 pub fn flow_curves(s: &Scenario, lay: &Layout) -> Vec<Option<(Point, Point, Point)>> {
-    let index = |id: &str| s.nodes.iter().position(|n| n.id == id);
-    let mut seen: Vec<(usize, usize)> = Vec::new();
+    let index = node_indices(s);
+    let index = |id: &str| index.get(id).copied();
+    // How many flows between the same two nodes (either way) came before: each bends further out.
+    let mut seen: HashMap<(usize, usize), usize> = HashMap::new();
     s.flows
         .iter()
         .map(|f| {
             let (a, b) = (index(&f.src)?, index(&f.dst)?);
-            let k = seen.iter().filter(|&&p| p == (a, b) || p == (b, a)).count();
-            seen.push((a, b));
+            let count = seen.entry((a.min(b), a.max(b))).or_default();
+            let k = *count;
+            *count += 1;
             let (pa, pb) = (lay.positions[a], lay.positions[b]);
             Some((pa, flow_control(pa, pb, k), pb))
         })
@@ -189,11 +205,10 @@ const SWITCH_REACH: f64 = 26.0;
 /// that neighbouring lanes' bars do not overlap (16 inputs stay readable), but within the half of each link next to
 /// the switch; where that is not enough room, the bars get narrower.
 pub fn buffer_spots(s: &Scenario, lay: &Layout) -> Vec<BufferSpot> {
-    let index = |id: &str| s.nodes.iter().position(|n| n.id == id);
     // Per switch: its incoming channels, with the sender's position.
     let mut incoming: Vec<Vec<(u32, Point)>> = vec![Vec::new(); s.nodes.len()];
-    for (i, l) in s.links.iter().enumerate() {
-        let (Some(a), Some(b)) = (index(&l.a), index(&l.b)) else { continue };
+    for (i, ends) in link_ends(s).into_iter().enumerate() {
+        let Some((a, b)) = ends else { continue };
         for (ch, from, to) in [(2 * i as u32, a, b), (2 * i as u32 + 1, b, a)] {
             if s.nodes[to].kind == ibcc_core::scenario::NodeKind::Switch && from != to {
                 incoming[to].push((ch, lay.positions[from]));
@@ -285,12 +300,11 @@ pub fn hit_test_with(s: &Scenario, lay: &Layout, p: Point, show_flows: bool, spo
             }
         }
     }
-    let index = |id: &str| s.nodes.iter().position(|n| n.id == id);
-    s.links
-        .iter()
+    link_ends(s)
+        .into_iter()
         .enumerate()
-        .filter_map(|(i, l)| {
-            let (a, b) = (index(&l.a)?, index(&l.b)?);
+        .filter_map(|(i, ends)| {
+            let (a, b) = ends?;
             Some((i, segment_distance(p, lay.positions[a], lay.positions[b])))
         })
         .filter(|&(_, d)| d <= LINE_PICK + 4.0)
@@ -317,10 +331,9 @@ pub fn channel_ends(s: &Scenario, c: u32) -> Option<(String, String)> {
 
 /// Where a node or link is, for moving the keyboard's focus: nodes at their centre, links at their middle.
 pub fn focus_items(s: &Scenario, lay: &Layout) -> Vec<(Hit, Point)> {
-    let index = |id: &str| s.nodes.iter().position(|n| n.id == id);
     let nodes = lay.positions.iter().enumerate().map(|(i, &p)| (Hit::Node(i), p));
-    let links = s.links.iter().enumerate().filter_map(|(i, l)| {
-        let (a, b) = (lay.positions[index(&l.a)?], lay.positions[index(&l.b)?]);
+    let links = link_ends(s).into_iter().enumerate().filter_map(|(i, ends)| {
+        let (a, b) = ends.map(|(a, b)| (lay.positions[a], lay.positions[b]))?;
         Some((Hit::Link(i), ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0)))
     });
     nodes.chain(links).collect()

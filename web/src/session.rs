@@ -216,7 +216,10 @@ pub fn thin(points: Vec<(f64, f64)>, max: usize) -> Vec<(f64, f64)> {
 /// switches (where congestion spreads), and every group of flows.
 fn rate_curves(sim: &Simulation, report: &Report, results: &Results) -> Vec<Curve> {
     let s = sim.scenario();
-    let is_switch = |id: &str| s.nodes.iter().any(|n| n.id == id && n.kind == NodeKind::Switch);
+    // A set, not a search of the nodes per link: a large fabric has a thousand links and as many nodes.
+    let switches: std::collections::HashSet<&str> =
+        s.nodes.iter().filter(|n| n.kind == NodeKind::Switch).map(|n| n.id.as_str()).collect();
+    let is_switch = |id: &str| switches.contains(id);
     // By data packets carried so far: meaningful from the first packet, unlike utilization (0 before measure.from).
     let by_use = |a: &&ibcc_core::sim::LinkResult, b: &&ibcc_core::sim::LinkResult| a.data_packets.cmp(&b.data_packets);
     let used = || results.links.iter().enumerate().filter(|(_, l)| l.data_packets > 0);

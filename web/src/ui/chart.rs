@@ -61,9 +61,10 @@ fn figure<'a>(curves: &'a [Curve], a: &'a Axes, title: Option<&'a str>, scale: f
     }
 }
 
-/// Draws on `canvas` at its CSS size times `scale` pixels.
-fn paint(canvas: &HtmlCanvasElement, curves: &[Curve], a: &Axes, title: Option<&str>, scale: f64) {
-    let (w, h) = (f64::from(canvas.client_width()).max(200.0), f64::from(canvas.client_height()).max(120.0));
+/// Draws on `canvas` at its CSS size (`size`, as last observed: reading it here, just after the page changed, would
+/// make the browser lay the page out there and then) times `scale` pixels.
+fn paint(canvas: &HtmlCanvasElement, size: (i32, i32), curves: &[Curve], a: &Axes, title: Option<&str>, scale: f64) {
+    let (w, h) = (f64::from(size.0).max(200.0), f64::from(size.1).max(120.0));
     let (pw, ph) = ((w * scale).round() as u32, (h * scale).round() as u32);
     if canvas.width() != pw || canvas.height() != ph {
         canvas.set_width(pw);
@@ -103,9 +104,11 @@ pub fn Chart(p: &ChartProps) -> Html {
     }
     {
         let canvas = canvas.clone();
-        use_effect_with((p.curves.clone(), p.axes.clone(), *size, theme), move |(curves, axes, _, _)| {
+        use_effect_with((p.curves.clone(), p.axes.clone(), *size, theme), move |(curves, axes, size, _)| {
             if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
-                paint(&c, curves, axes, None, theme::pixel_ratio());
+                // Before the first observation (the observer reports the size as it starts), measured once.
+                let size = if *size == (0, 0) { (c.client_width(), c.client_height()) } else { *size };
+                paint(&c, size, curves, axes, None, theme::pixel_ratio());
             }
         });
     }

@@ -19,7 +19,7 @@ pub struct Message {
     pub at: Option<(f64, f64)>,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Doc {
     pub scenario: Rc<Scenario>,
     pub origin: Origin,
@@ -35,6 +35,44 @@ pub struct Doc {
     /// A comparison a lesson step asked for and the A/B view has not opened yet: B, and the step's text.
     /// ... and what of A to hold back (an unanswered exercise's question about A's run).
     pub compare: Option<Rc<(Scenario, String, Option<ibcc_core::sim::Metric>)>>,
+}
+
+/// Compared by address where a part is a scenario: every edit makes new scenarios (so an address is a version),
+/// and the document is compared each time its context is provided, at every frame of a run, where comparing a
+/// large fabric's scenarios and their undo history field by field cost more than drawing the frame.
+impl PartialEq for Doc {
+    fn eq(&self, o: &Self) -> bool {
+        let state = |a: &(Rc<Scenario>, Origin), b: &(Rc<Scenario>, Origin)| Rc::ptr_eq(&a.0, &b.0) && a.1 == b.1;
+        Rc::ptr_eq(&self.scenario, &o.scenario)
+            && self.origin == o.origin
+            && self.history.same(&o.history, state)
+            && self.selection == o.selection
+            && self.message == o.message
+            && self.loads == o.loads
+            && self.shows == o.shows
+            && match (&self.compare, &o.compare) {
+                (Some(a), Some(b)) => Rc::ptr_eq(a, b),
+                (None, None) => true,
+                _ => false,
+            }
+    }
+}
+
+/// An `Rc` compared by address, as a memo's or a component's key: the document replaces its scenario on every
+/// edit, so a new address is a new scenario, and two large scenarios are never compared field by field per frame.
+#[derive(Debug)]
+pub struct Same<T>(pub Rc<T>);
+
+impl<T> Clone for Same<T> {
+    fn clone(&self) -> Self {
+        Self(self.0.clone())
+    }
+}
+
+impl<T> PartialEq for Same<T> {
+    fn eq(&self, o: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &o.0)
+    }
 }
 
 pub enum Action {

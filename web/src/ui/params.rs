@@ -6,6 +6,7 @@
 //! the run follows it (see `playground/live.rs`: a marking change applies from the moment it is made, anything else
 //! makes a new run).
 
+use super::document::Same;
 use super::fields::{Choice, NumberField};
 use ibcc_core::cc::pft::{Detection, PftConfig, Throttling};
 use ibcc_core::scenario::{AckCoalescing, Scenario, Transport, VirtualLanes};
@@ -352,7 +353,7 @@ const EXTRA: &[Pick] = &[
     },
 ];
 
-#[derive(Properties, PartialEq)]
+#[derive(Properties)]
 pub struct ParamsProps {
     pub scenario: Rc<Scenario>,
     /// A new, valid scenario.
@@ -365,6 +366,16 @@ pub struct ParamsProps {
     pub locked: Option<Callback<&'static str, Option<String>>>,
 }
 
+/// The scenario compared by address (`Same`): a large fabric's is not compared field by field each render.
+impl PartialEq for ParamsProps {
+    fn eq(&self, o: &Self) -> bool {
+        Rc::ptr_eq(&self.scenario, &o.scenario)
+            && self.on_change == o.on_change
+            && self.prefix == o.prefix
+            && self.locked == o.locked
+    }
+}
+
 #[component]
 pub fn ParamsPanel(p: &ParamsProps) -> Html {
     // Text of fields whose last edit was refused, with the reason.
@@ -374,7 +385,7 @@ pub fn ParamsPanel(p: &ParamsProps) -> Html {
     // A preset or an accepted edit replaces the scenario: drafts of the old one no longer apply.
     {
         let (drafts, pick_error) = (drafts.clone(), pick_error.clone());
-        use_effect_with(p.scenario.clone(), move |_| {
+        use_effect_with(Same(p.scenario.clone()), move |_| {
             drafts.set(BTreeMap::new());
             pick_error.set(None);
         });

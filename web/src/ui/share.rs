@@ -2,7 +2,7 @@
 //! copy by hand), a scenario JSON file to download, and a JSON file to open. Opening a link happens when the page
 //! loads (`share_codec::opened`, then `from_link`).
 
-use super::document::{use_doc, Action, Origin};
+use super::document::{use_doc, Action, Origin, Same};
 use super::download::download_text;
 use super::share_codec::use_payload;
 use crate::course::Sheet;
@@ -143,7 +143,7 @@ fn title(s: &Scenario) -> String {
 pub fn OpenInPlayground(p: &PlotShownProps) -> Html {
     let doc = use_doc();
     let plot = p.plot;
-    let json = use_memo((doc.scenario.clone(), plot), |(s, plot)| shared_json(s, *plot));
+    let json = use_memo((Same(doc.scenario.clone()), plot), |(s, plot)| shared_json(&s.0, *plot));
     let payload = use_payload(Some((*json).clone()));
     let name = title(&doc.scenario);
     // No address until the link is made (a moment after a change), so a click never opens another scenario.
@@ -161,12 +161,19 @@ pub fn OpenInPlayground(p: &PlotShownProps) -> Html {
     }
 }
 
-#[derive(Properties, PartialEq)]
+#[derive(Properties)]
 pub struct ShareProps {
     pub scenario: Rc<Scenario>,
     pub plot: PlotKind,
     /// A scenario opened from a file, with the file's name.
     pub on_open: Callback<(Scenario, String)>,
+}
+
+/// The scenario compared by address (`Same`): a large fabric's is not compared field by field each render.
+impl PartialEq for ShareProps {
+    fn eq(&self, o: &Self) -> bool {
+        Rc::ptr_eq(&self.scenario, &o.scenario) && self.plot == o.plot && self.on_open == o.on_open
+    }
 }
 #[component]
 pub fn ShareBar(p: &ShareProps) -> Html {
@@ -177,14 +184,14 @@ pub fn ShareBar(p: &ShareProps) -> Html {
     // A new scenario or plot makes the shown link stale.
     {
         let (link, copied) = (link.clone(), copied.clone());
-        use_effect_with((p.scenario.clone(), p.plot), move |_| {
+        use_effect_with((Same(p.scenario.clone()), p.plot), move |_| {
             link.set(None);
             copied.set(false);
         });
     }
     // The link is made in the background as the scenario changes, so a click copies it at once (a clipboard
     // write must follow the click closely).
-    let json = use_memo((p.scenario.clone(), p.plot), |(s, plot)| shared_json(s, *plot));
+    let json = use_memo((Same(p.scenario.clone()), p.plot), |(s, plot)| shared_json(&s.0, *plot));
     let payload = use_payload(Some((*json).clone()));
     // The link, or the embed code around it, copied to the clipboard (and shown to copy by hand).
     let offer = |embed: bool| {

@@ -3,7 +3,7 @@
 //! reach both through contexts (`use_live`, `use_sim`); the worker keeps the simulation off the main thread.
 
 use super::super::bridge::SimWorker;
-use super::super::document::Doc;
+use super::super::document::{Doc, Same};
 use crate::driver::{FrameMsg, Speed, Status};
 use crate::moments::{self, StepSize, SPEEDS};
 use crate::protocol::{FromWorker, ToWorker};
@@ -443,7 +443,7 @@ pub fn use_sim() -> Rc<Sim> {
 pub fn use_run_follows(doc: &Doc, live: &LiveCtx, sim: &Rc<Sim>) {
     let (sim2, live2) = (sim.clone(), live.clone());
     let last_loads = use_mut_ref(|| None::<u32>);
-    use_effect_with((doc.scenario.clone(), doc.loads), move |(scenario, loads)| {
+    use_effect_with((Same(doc.scenario.clone()), doc.loads), move |(Same(scenario), loads)| {
         let fresh = *last_loads.borrow() != Some(*loads);
         *last_loads.borrow_mut() = Some(*loads);
         match live2.run_scenario.as_ref() {

@@ -2,6 +2,7 @@
 //! buffers, marks), over the whole run's time axis with the measured interval shaded, filling in as the run goes.
 
 use super::super::chart::{Axes, Chart};
+use super::super::document::Same;
 use super::live::{use_live, use_sim};
 use super::network::groups;
 use super::HighlightCtx;
@@ -20,7 +21,8 @@ pub fn Plot() -> Html {
     let highlight = use_context::<HighlightCtx>();
     let kind = live.kind;
     let scenario = live.run_scenario.clone();
-    let groups = use_memo(scenario.clone(), |s| Rc::new(s.as_ref().map(|s| groups(s)).unwrap_or_default()));
+    let groups =
+        use_memo(scenario.clone().map(Same), |s| Rc::new(s.as_ref().map(|s| groups(&s.0)).unwrap_or_default()));
     let window_ms = scenario.as_ref().map_or(2.0, |s| s.measure.window_ns as f64 / 1e6);
     let (desc, top) = y_axis(kind, window_ms);
     // Before the first frame, the axis spans the scenario's run.

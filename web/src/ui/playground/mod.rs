@@ -18,6 +18,7 @@ mod inspector;
 mod legend;
 mod lessons;
 pub mod live;
+mod live_layer;
 mod live_plot;
 mod network;
 mod pattern_tool;
@@ -123,12 +124,20 @@ pub type ExerciseCtx = UseStateHandle<Option<OpenExercise>>;
 
 /// A traffic pattern's routes, drawn on the network it was worked out on (the pattern tool's answer); the
 /// playground provides it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct LoadShown {
     pub on: Rc<ibcc_core::scenario::Scenario>,
     pub load: Rc<crate::protocol::PatternLoad>,
     /// Whether each lane is labelled with its routes (not for a credit loop's links, one each).
     pub counted: bool,
+}
+
+/// The same answer on the same network: compared by address, not field by field (a large fabric's scenario is
+/// hundreds of kilobytes, and the context is compared at every frame).
+impl PartialEq for LoadShown {
+    fn eq(&self, o: &Self) -> bool {
+        Rc::ptr_eq(&self.on, &o.on) && Rc::ptr_eq(&self.load, &o.load) && self.counted == o.counted
+    }
 }
 
 pub type LoadCtx = UseStateHandle<Option<LoadShown>>;

@@ -76,12 +76,10 @@ pub fn SidePanel(p: &SideProps) -> Html {
         });
     }
     let current = *p.tab;
-    let on_settings = {
-        let d = doc.dispatcher();
-        Callback::from(move |next: Scenario| {
-            d.dispatch(Action::Edit { next: Box::new(next), select: None, note: None })
-        })
-    };
+    // The same callback from render to render, so the settings are not rendered again at every frame of a run.
+    let on_settings = use_callback(doc.dispatcher(), |next: Scenario, d| {
+        d.dispatch(Action::Edit { next: Box::new(next), select: None, note: None })
+    });
     // A tab list as the ARIA pattern has it: one tab stop, the arrows (and Home, End) move between the tabs.
     let on_tab_key = {
         let tab = p.tab.clone();
