@@ -2,10 +2,13 @@
 //! through the gesture state machine (`gesture.rs`, fed by `canvas_input.rs`); the drawing is `topology.rs`. The
 //! drawing is one tab stop; inside it the arrows move the focus between nodes and links.
 
+use super::super::document::Same;
 use super::super::document::{use_doc, Action};
+use super::super::theme;
 use super::canvas_input::{apply, handlers, hit_of, use_native_listeners, use_undo_keys, Feed};
 use super::legend::Legend;
 use super::live::use_live;
+use super::live_layer;
 use super::network::{self, Decor, Live};
 use super::tools::CanvasTools;
 use super::{HighlightCtx, LoadCtx};
@@ -13,13 +16,15 @@ use crate::card::figures;
 use crate::edit::Selection;
 use crate::gesture::{Card, Gestures, Input, NoScene, Preview, Scene};
 use crate::scene::{
-    all_in_view, buffer_spots, focus_items, highlight_points, hit_test_with, layout_open, BufferSpot, Hit, Layout,
-    Point,
+    all_in_view, buffer_spots, flow_curves, focus_items, highlight_points, hit_test_with, layout_open, link_ends,
+    BufferSpot, Hit, Layout, Point,
 };
 use ibcc_core::scenario::Scenario;
 use ibcc_core::sim::Metric;
 use std::cell::RefCell;
 use std::rc::Rc;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 /// What the gestures see of the drawing.
@@ -52,8 +57,43 @@ pub fn Canvas() -> Html {
     let s = doc.scenario.clone();
     // The switches whose folded hosts are shown one by one (a large fabric's: `levels.rs`).
     let open = use_state(Vec::<usize>::new);
-    let base = use_memo((s.clone(), (*open).clone()), |(s, open)| layout_open(s, open));
-    let spots = use_memo((s.clone(), base.clone()), |(s, lay)| buffer_spots(s, lay));
+    let base = use_memo((Same(s.clone()), (*open).clone()), |(s, open)| layout_open(&s.0, open));
+    let spots = use_memo((Same(s.clone()), Same(base.clone())), |(s, lay)| buffer_spots(&s.0, &lay.0));
+    // A large network's live marks are painted on a canvas layer (`live_layer.rs`), from this geometry.
+    let layered = live_layer::layered(&s, &base);
+    let geometry = use_memo((Same(s.clone()), Same(base.clone())), |(s, lay)| {
+        let ends = link_ends(&s.0);
+        let in_fold = network::fold_of_links(&ends, &lay.0);
+        (ends, in_fold, flow_curves(&s.0, &lay.0))
+    });
+    let layer = use_node_ref();
+    let theme = theme::use_theme();
+    // The drawing's boxes, measured when it is resized (then the layer is repainted; the SVG rescales by itself),
+    // and the stylesheet's colours, read once per theme.
+    let boxes = use_mut_ref(live_layer::Boxes::default);
+    let css = use_mut_ref(|| None::<(ibcc_view::palette::Theme, live_layer::Css)>);
+    {
+        let (svg, redraw, boxes) = (svg.clone(), redraw.clone(), boxes.clone());
+        use_effect_with((), move |_| {
+            let observer = svg.cast::<web_sys::Element>().and_then(|el| {
+                let cb = Closure::<dyn FnMut()>::new({
+                    let el = el.clone();
+                    move || {
+                        *boxes.borrow_mut() = live_layer::Boxes::of(&el);
+                        redraw.force_update();
+                    }
+                });
+                let ro = web_sys::ResizeObserver::new(cb.as_ref().unchecked_ref()).ok()?;
+                ro.observe(&el);
+                Some((ro, cb))
+            });
+            move || {
+                if let Some((ro, _cb)) = observer {
+                    ro.disconnect();
+                }
+            }
+        });
+    }
     let gestures = use_mut_ref(|| Gestures::new(base.view_box));
     {
         let mut g = gestures.borrow_mut();
@@ -189,12 +229,71 @@ pub fn Canvas() -> Html {
         text
     });
     let vb = format!("{:.1} {:.1} {:.1} {:.1}", view.0, view.1, view.2, view.3);
+    // Layered: the SVG keeps what stays put between frames (re-rendered only when that changes), and the canvas
+    // under it is repainted after this render.
+    let drawing = if layered {
+        let lay = if moving.is_some() { Rc::new(lay.clone()) } else { base.clone() };
+        html! {
+            <network::Still s={s.clone()} lay={lay} selection={doc.selection.clone()} focus={g.focus} highlight={hl.clone()}
+                load={shown.as_ref().map(|l| (l.load.clone(), l.counted))} />
+        }
+    } else {
+        network::draw(&s, &lay, moving.as_deref().unwrap_or(&spots), now.as_ref(), &decor, false)
+    };
+    // After the DOM is updated (the canvas is there, at its size): the layer, painted from owned copies.
+    {
+        let moved = moving.as_ref().map(|sp| {
+            let lay = Rc::new(lay.clone());
+            let curves = flow_curves(&s, &lay);
+            (lay, Rc::new(sp.clone()), curves)
+        });
+        let (layer, svg, s, base, spots, geometry) =
+            (layer.clone(), svg.clone(), s.clone(), base.clone(), spots.clone(), geometry.clone());
+        let frame = frame.cloned();
+        let (selection, focus, highlight, show_flows) = (doc.selection.clone(), g.focus, hl.clone(), *show_flows);
+        let load = shown.as_ref().map(|l| (l.load.clone(), l.counted));
+        let (boxes, css) = (boxes.clone(), css.clone());
+        use_effect(move || {
+            let (Some(canvas), Some(el)) = (layer.cast::<web_sys::HtmlCanvasElement>(), svg.cast::<web_sys::Element>())
+            else {
+                return;
+            };
+            let mut css = css.borrow_mut();
+            if css.as_ref().is_none_or(|(t, _)| *t != theme) {
+                *css = Some((theme, live_layer::Css::read(&el)));
+            }
+            let Some((_, css)) = css.as_ref() else { return };
+            let (ends, in_fold, curves) = &*geometry;
+            let (lay, spots, curves): (&Layout, &[BufferSpot], _) = match &moved {
+                Some((lay, spots, curves)) => (lay, spots, curves),
+                None => (&base, &spots, curves),
+            };
+            let geo = live_layer::Geometry { s: &s, lay, ends, in_fold, spots, curves };
+            let now = frame.as_ref().map(|f| Live {
+                snapshot: &f.frame.snapshot,
+                tree: &f.frame.tree,
+                recent_marks: &f.frame.recent_marks,
+            });
+            let decor = Decor {
+                selection: selection.as_ref(),
+                focus,
+                highlight: highlight.as_ref(),
+                show_flows,
+                load: load.as_ref().map(|(l, counted)| (&**l, *counted)),
+            };
+            live_layer::paint(&canvas, *boxes.borrow(), css, view, &geo, now.as_ref(), &decor, theme);
+        });
+    }
     html! {
         <div class="canvas-panel" data-testid="canvas-panel">
             <CanvasTools feed={feed.clone()} tool={g.tool} can_undo={doc.history.can_undo()} can_redo={doc.history.can_redo()}
                 on_undo={undo} on_redo={redo} show_flows={*show_flows} on_flows={toggle_flows} />
             <div class="canvas-stage">
-                <svg ref={svg} class={classes!("topology", format!("tool-{:?}", g.tool).to_ascii_lowercase())} data-testid="topology"
+              <div class="drawing">
+                if layered {
+                    <canvas ref={layer} class="live-layer" aria-hidden="true" data-testid="live-layer" />
+                }
+                <svg ref={svg} class={classes!("topology", format!("tool-{:?}", g.tool).to_ascii_lowercase(), layered.then_some("layered"))} data-testid="topology"
                     tabindex="0" role="application" aria-roledescription="network drawing"
                     aria-label="Network: arrows move between nodes and links, Enter selects, arrows move a selected node, Delete deletes"
                     aria-activedescendant={active} viewBox={vb.clone()} data-viewbox={vb} preserveAspectRatio="xMidYMid meet"
@@ -206,12 +305,13 @@ pub fn Canvas() -> Html {
                             { "Drag a switch or a host here from the palette." }
                         </text>
                     }
-                    { network::draw(&s, &lay, moving.as_deref().unwrap_or(&spots), now.as_ref(), &decor) }
+                    { drawing }
                     { preview(g.preview, &lay) }
                     // In a group that is always there: a list that changes length would make Yew rebuild its
                     // siblings (and the drawing would lose the keyboard's focus).
                     <g class="callout-slot">{ callout(&doc, view) }</g>
                 </svg>
+              </div>
                 <p class="visually-hidden" role="status" aria-live="polite" data-testid="canvas-announce">{ announce }</p>
                 <Legend groups={network::groups(&s)} vls={s.data_vls()} />
                 <div class="card-slot">{ for card }</div>

@@ -11,10 +11,11 @@ use crate::congestion::Tree;
 use crate::course::Highlight;
 use crate::edit::Selection;
 pub use crate::scene::groups;
-use crate::scene::{channel_ends, flow_curves, offset_line, vl_levels, BufferSpot, Hit, Layout, Point};
+use crate::scene::{channel_ends, flow_curves, link_ends, offset_line, vl_levels, BufferSpot, Hit, Layout, Point};
 use ibcc_core::scenario::{NodeKind, Scenario};
 use ibcc_core::sim::Snapshot;
 use ibcc_view::palette::{self, Colour};
+use std::rc::Rc;
 use yew::prelude::*;
 
 fn f1(x: f64) -> String {
@@ -133,8 +134,17 @@ pub struct Live<'a> {
     pub recent_marks: &'a [u64],
 }
 
-fn node_index(s: &Scenario, id: &str) -> Option<usize> {
-    s.nodes.iter().position(|n| n.id == id)
+impl Live<'_> {
+    /// Flow `i`'s part in the congestion tree now.
+    pub fn role(&self, i: usize) -> Option<Role> {
+        if self.tree.contributor.get(i) == Some(&true) {
+            Some(Role::Contributor)
+        } else if self.tree.victim.get(i) == Some(&true) {
+            Some(Role::Victim)
+        } else {
+            None
+        }
+    }
 }
 
 /// What the drawing shows besides the network.
@@ -154,6 +164,17 @@ fn load_look(routes: u32, max: u32) -> LaneLook {
     LaneLook { rate: Some(routes as f32 / max.max(1) as f32), ..LaneLook::default() }
 }
 
+/// Channel `ch`'s look now: a pattern's routes when one is shown, else the run's rate and its part in the tree
+/// (grey and thin with neither).
+pub fn lane_look(ch: usize, live: Option<&Live>, decor: &Decor) -> LaneLook {
+    if let Some((load, _)) = decor.load {
+        return load_look(load.routes.get(ch).copied().unwrap_or(0), load.max);
+    }
+    live.and_then(|v| v.snapshot.links.get(ch).map(|snap| (v, snap)))
+        .map(|(v, snap)| LaneLook { rate: Some(snap.rate), blocked: v.tree.blocked(ch), root: v.tree.root(ch) })
+        .unwrap_or_default()
+}
+
 /// A lane's number of routes, a third of the way from its sending end (so a link's two directions' numbers stand
 /// apart, each near where its traffic leaves).
 fn load_label(p1: Point, p2: Point, routes: u32, id: &str) -> Html {
@@ -162,48 +183,62 @@ fn load_label(p1: Point, p2: Point, routes: u32, id: &str) -> Html {
 }
 
 /// Per link: the folded group it is drawn in, if one of its ends is a folded host.
-fn fold_of_links(s: &Scenario, lay: &Layout) -> Vec<Option<usize>> {
-    let mut fold_of = vec![None; s.nodes.len()];
+pub fn fold_of_links(ends: &[Option<(usize, usize)>], lay: &Layout) -> Vec<Option<usize>> {
+    let mut fold_of = vec![None; lay.positions.len()];
     for (k, f) in lay.folds.iter().enumerate() {
         for &h in &f.hosts {
             fold_of[h] = Some(k);
         }
     }
-    let end = |id: &str| node_index(s, id).and_then(|i| fold_of[i]);
-    s.links.iter().map(|l| end(&l.a).or_else(|| end(&l.b))).collect()
+    ends.iter().map(|e| e.and_then(|(a, b)| fold_of[a].or(fold_of[b]))).collect()
 }
 
-/// A folded group's links as one pair of lanes from its switch: each direction as its busiest link, blocked or a
-/// root if any of them is, so congestion among its hosts still shows.
-fn fold_links(s: &Scenario, lay: &Layout, in_fold: &[Option<usize>], live: Option<&Live>, decor: &Decor) -> Vec<Html> {
-    // Each group's two lanes (lane 0 from the switch down to the group, lane 1 back up), its links read in one pass.
+/// Each folded group's two lanes (0: from its switch down to the group, 1: back up), its links read in one pass:
+/// each direction as its busiest link, blocked or a root if any of them is, so congestion among its hosts still
+/// shows.
+pub fn fold_looks(
+    lay: &Layout,
+    ends: &[Option<(usize, usize)>],
+    in_fold: &[Option<usize>],
+    live: Option<&Live>,
+    decor: &Decor,
+) -> Vec<[LaneLook; 2]> {
     let mut looks = vec![[LaneLook::default(); 2]; lay.folds.len()];
-    for (i, l) in s.links.iter().enumerate() {
-        let Some(k) = in_fold[i] else { continue };
-        let down = usize::from(node_index(s, &l.a) != Some(lay.folds[k].switch));
+    for (i, e) in ends.iter().enumerate() {
+        let (Some(k), Some((a, _))) = (in_fold[i], e) else { continue };
+        let down = usize::from(*a != lay.folds[k].switch);
         for (lane, ch) in [(0, 2 * i + down), (1, 2 * i + 1 - down)] {
+            let one = lane_look(ch, live, decor);
             let look = &mut looks[k][lane];
-            if let Some((load, _)) = decor.load {
-                let routes = load.routes.get(ch).copied().unwrap_or(0);
-                look.rate = Some(look.rate.unwrap_or(0.0).max(load_look(routes, load.max).rate.unwrap_or(0.0)));
-                continue;
+            if one.rate.is_some() {
+                look.rate = Some(look.rate.unwrap_or(0.0).max(one.rate.unwrap_or(0.0)));
             }
-            let Some((v, snap)) = live.and_then(|v| v.snapshot.links.get(ch).map(|snap| (v, snap))) else { continue };
-            look.rate = Some(look.rate.unwrap_or(0.0).max(snap.rate));
-            look.blocked |= v.tree.blocked(ch);
-            look.root |= v.tree.root(ch);
+            look.blocked |= one.blocked;
+            look.root |= one.root;
         }
     }
+    looks
+}
+
+/// A folded group's two lanes: from its switch down to the group's box, and back up.
+pub fn fold_lanes(lay: &Layout, k: usize) -> [(Point, Point); 2] {
+    let (sw, at) = (lay.positions[lay.folds[k].switch], lay.folds[k].at);
+    [offset_line(sw, at, 4.0), offset_line(at, sw, 4.0)]
+}
+
+/// A folded group's links as one pair of lanes from its switch (`fold_looks`). Layered, only their description
+/// is here: the canvas under the drawing paints them.
+fn fold_links(s: &Scenario, lay: &Layout, looks: &[[LaneLook; 2]], layered: bool) -> Vec<Html> {
     let mut out = Vec::new();
-    for (f, looks) in lay.folds.iter().zip(looks) {
-        let (sw, at) = (lay.positions[f.switch], f.at);
+    for (k, (f, looks)) in lay.folds.iter().zip(looks).enumerate() {
         let id = &s.nodes[f.switch].id;
-        let (d1, d2) = offset_line(sw, at, 4.0);
-        let (u1, u2) = offset_line(at, sw, 4.0);
+        let [(d1, d2), (u1, u2)] = fold_lanes(lay, k);
         out.push(html! {
             <g class="link fold-link" role="img" aria-label={format!("the links of {id}'s {} hosts", f.hosts.len())}>
-                { lane(d1, d2, looks[0], &format!("{id}->hosts")) }
-                { lane(u1, u2, looks[1], &format!("hosts->{id}")) }
+                if !layered {
+                    { lane(d1, d2, looks[0], &format!("{id}->hosts")) }
+                    { lane(u1, u2, looks[1], &format!("hosts->{id}")) }
+                }
             </g>
         });
     }
@@ -228,13 +263,29 @@ fn folds(s: &Scenario, lay: &Layout) -> Vec<Html> {
         .collect()
 }
 
-fn links(s: &Scenario, lay: &Layout, in_fold: &[Option<usize>], live: Option<&Live>, decor: &Decor) -> Vec<Html> {
+/// Where the fresh-marks dot of a lane from `p1` to `p2` sits: near the sending end, as marks are made as packets
+/// leave toward a congested output.
+pub fn mark_spot(p1: Point, p2: Point) -> Point {
+    (p1.0 + (p2.0 - p1.0) * 0.3, p1.1 + (p2.1 - p1.1) * 0.3)
+}
+
+/// Each link's group: its lanes and marks (layered: only what stays put between frames, its selection, focus and
+/// lesson marks and its routes' numbers, as the canvas paints the rest).
+fn links(
+    s: &Scenario,
+    lay: &Layout,
+    ends: &[Option<(usize, usize)>],
+    in_fold: &[Option<usize>],
+    live: Option<&Live>,
+    decor: &Decor,
+    layered: bool,
+) -> Vec<Html> {
     let mut out = Vec::new();
     for (i, l) in s.links.iter().enumerate() {
         if in_fold[i].is_some() {
             continue;
         }
-        let (Some(a), Some(b)) = (node_index(s, &l.a), node_index(s, &l.b)) else { continue };
+        let Some((a, b)) = ends[i] else { continue };
         let (pa, pb) = (lay.positions[a], lay.positions[b]);
         let mut parts = Vec::new();
         if decor.selection == Some(&Selection::Link(i)) {
@@ -253,24 +304,18 @@ fn links(s: &Scenario, lay: &Layout, in_fold: &[Option<usize>], live: Option<&Li
                     <line x1={f1(p1.0)} y1={f1(p1.1)} x2={f1(p2.0)} y2={f1(p2.1)} class="lesson-mark" data-testid={format!("highlight-{id}")} />
                 });
             }
+            if !layered {
+                parts.push(lane(p1, p2, lane_look(ch, live, decor), &id));
+            }
             if let Some((load, counted)) = decor.load {
                 let routes = load.routes.get(ch).copied().unwrap_or(0);
-                parts.push(lane(p1, p2, load_look(routes, load.max), &id));
                 if routes > 0 && counted {
                     parts.push(load_label(p1, p2, routes, &id));
                 }
-                continue;
+            } else if !layered {
+                let fresh = live.and_then(|v| v.recent_marks.get(ch)).copied().unwrap_or(0);
+                parts.push(mark_dot(mark_spot(p1, p2), fresh, &id));
             }
-            let look = live.and_then(|v| v.snapshot.links.get(ch).map(|snap| (v, snap))).map(|(v, snap)| LaneLook {
-                rate: Some(snap.rate),
-                blocked: v.tree.blocked(ch),
-                root: v.tree.root(ch),
-            });
-            parts.push(lane(p1, p2, look.unwrap_or_default(), &id));
-            // Near the sending end: marks are made as packets leave toward a congested output.
-            let fresh = live.and_then(|v| v.recent_marks.get(ch)).copied().unwrap_or(0);
-            let at = (p1.0 + (p2.0 - p1.0) * 0.3, p1.1 + (p2.1 - p1.1) * 0.3);
-            parts.push(mark_dot(at, fresh, &id));
         }
         out.push(html! {
             <g id={format!("item-link-{i}")} class="link" role="img" aria-label={format!("link {} — {}", l.a, l.b)}>{ for parts }</g>
@@ -306,15 +351,7 @@ fn flows(s: &Scenario, lay: &Layout, live: Option<&Live>, decor: &Decor) -> Vec<
     let mut out = Vec::new();
     for (i, (f, curve)) in s.flows.iter().zip(curves).enumerate() {
         let Some((a, c, b)) = curve else { continue };
-        let role = live.and_then(|v| {
-            if v.tree.contributor.get(i) == Some(&true) {
-                Some(Role::Contributor)
-            } else if v.tree.victim.get(i) == Some(&true) {
-                Some(Role::Victim)
-            } else {
-                None
-            }
-        });
+        let role = live.and_then(|v| v.role(i));
         let off = live.and_then(|v| v.snapshot.flows.get(i)).is_some_and(|f| !f.active);
         let colour = groups.iter().position(|g| *g == f.group).map_or(palette::GREY, |k| colours[k]);
         let class = classes!(
@@ -375,22 +412,78 @@ pub fn defs() -> Html {
     }
 }
 
-/// The whole drawing (without the `<svg>` element, which the canvas owns).
-pub fn draw(s: &Scenario, lay: &Layout, spots: &[BufferSpot], live: Option<&Live>, decor: &Decor) -> Html {
-    let in_fold = fold_of_links(s, lay);
+/// The whole drawing (without the `<svg>` element, which the canvas owns). `layered`: a large network, whose
+/// lanes, marks, buffers and flows a canvas under the drawing paints each frame (`live_layer.rs`); here are only
+/// what stays put between frames, so that a frame does not rebuild thousands of SVG elements.
+pub fn draw(
+    s: &Scenario,
+    lay: &Layout,
+    spots: &[BufferSpot],
+    live: Option<&Live>,
+    decor: &Decor,
+    layered: bool,
+) -> Html {
+    let ends = link_ends(s);
+    let in_fold = fold_of_links(&ends, lay);
+    let looks = if layered {
+        vec![[LaneLook::default(); 2]; lay.folds.len()]
+    } else {
+        fold_looks(lay, &ends, &in_fold, live, decor)
+    };
     html! {
         <>
             { defs() }
-            { for links(s, lay, &in_fold, live, decor) }
-            { for fold_links(s, lay, &in_fold, live, decor) }
-            if let Some(v) = live {
+            { for links(s, lay, &ends, &in_fold, live, decor, layered) }
+            { for fold_links(s, lay, &looks, layered) }
+            if let Some(v) = live.filter(|_| !layered) {
                 { for buffers(s, spots, &in_fold, v.snapshot, decor.highlight) }
             }
-            if decor.show_flows || matches!(decor.highlight, Some(Highlight::Flow(_))) {
+            if !layered && (decor.show_flows || matches!(decor.highlight, Some(Highlight::Flow(_)))) {
                 { for flows(s, lay, live, decor) }
             }
             { for nodes(s, lay, decor) }
             { for folds(s, lay) }
         </>
     }
+}
+
+#[derive(Properties)]
+pub struct StillProps {
+    pub s: Rc<Scenario>,
+    pub lay: Rc<Layout>,
+    pub selection: Option<Selection>,
+    pub focus: Option<Hit>,
+    pub highlight: Option<Highlight>,
+    pub load: Option<(Rc<crate::protocol::PatternLoad>, bool)>,
+}
+
+/// Compared by address where a field is large, so that a frame of the run, which changes none of these, costs no
+/// comparison of the scenario and no render.
+impl PartialEq for StillProps {
+    fn eq(&self, o: &Self) -> bool {
+        Rc::ptr_eq(&self.s, &o.s)
+            && Rc::ptr_eq(&self.lay, &o.lay)
+            && self.selection == o.selection
+            && self.focus == o.focus
+            && self.highlight == o.highlight
+            && match (&self.load, &o.load) {
+                (Some((a, x)), Some((b, y))) => Rc::ptr_eq(a, b) && x == y,
+                (None, None) => true,
+                _ => false,
+            }
+    }
+}
+
+/// A layered drawing's SVG part (`draw` with `layered`): re-rendered only when what it shows changes, never for a
+/// frame of the run.
+#[component]
+pub fn Still(p: &StillProps) -> Html {
+    let decor = Decor {
+        selection: p.selection.as_ref(),
+        focus: p.focus,
+        highlight: p.highlight.as_ref(),
+        show_flows: false,
+        load: p.load.as_ref().map(|(l, counted)| (&**l, *counted)),
+    };
+    draw(&p.s, &p.lay, &[], None, &decor, true)
 }
