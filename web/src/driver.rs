@@ -379,6 +379,11 @@ impl Driver {
         }
     }
 
+    /// Whether the run goes as fast as it can (rather than at a speed, or toward a time).
+    pub fn flat_out(&self) -> bool {
+        self.goal == Goal::Play(None)
+    }
+
     /// Whether there is something new to show.
     pub fn dirty(&self) -> bool {
         self.dirty
