@@ -4,7 +4,7 @@
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { serveDist, closePages, launchBrowser, openPage, screenshot, openTab } from './harness.mjs';
+import { serveDist, closePages, launchBrowser, openPage, screenshot, openTab, runPast } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launchBrowser(); });
@@ -137,6 +137,38 @@ test('a 648-host two-level fat tree is generated and fits one screen; the routin
   await page.getByLabel('Routing engine').selectOption('ftree');
   await page.waitForFunction(() => JSON.parse(localStorage.getItem('ibcc.playground.scenario')).routing?.engine === 'ftree');
   assert.deepEqual(page.errors, []);
+});
+
+test('a hot spot over a shift on the 648-host fabric: its congestion tree painted on the layer, found among 684 flows', async () => {
+  const page = await generated('fabric_two_level', '36', 'spine-17');
+  const layer = page.getByTestId('live-layer');
+  const painted = (what) => layer.getAttribute(`data-${what}`).then(Number);
+  // A large network's live marks go on a canvas under the SVG, which keeps the nodes and groups (and no lanes).
+  assert.equal(await layer.count(), 1);
+  assert.equal(await page.locator('svg.topology [data-testid^="link-"]').count(), 0);
+  await page.getByText('Network and run').click();
+  await page.getByLabel('Routing engine').selectOption('ftree');
+  await page.getByText('Traffic pattern').click();
+  await page.getByLabel('Shift by K').fill('18');
+  await page.getByTestId('pattern-show').click();
+  await page.getByTestId('pattern-flows').click();
+  // The hot spot: 36 hosts spread over the leaves, added over the shift in a group of its own.
+  await page.getByLabel('Pattern', { exact: true }).selectOption('hotspot');
+  await page.getByLabel('Senders K').fill('36');
+  await page.getByTestId('pattern-show').click();
+  // ftree brings every route to one host down one spine, so all 36 share spine-0's cable to leaf-0 (and the host's).
+  assert.match(await page.getByTestId('pattern-summary').innerText(), /^36 flows\. Busiest link: 36 routes \(spine-0->leaf-0\)/);
+  await page.getByTestId('pattern-add').click();
+  const flows = saved(page).then((s) => s.flows);
+  assert.equal((await flows).length, 684);
+  assert.equal((await flows).filter((f) => f.group === 'hotspot').length, 36);
+  await runPast(page, 0.3);
+  // Every flow painted; the root (where the 36 meet) and the 37 flows feeding it found.
+  assert.equal(await painted('flows'), 684);
+  assert.ok(await painted('roots') >= 1, 'a root of the congestion tree');
+  assert.equal(await painted('contributors'), 37, "the hot spot's 36 and the shift's flow into h-0-0");
+  assert.ok(await painted('buffers') > 0 && await painted('full') > 0, 'buffers filling, some full');
+  await screenshot(page, 'fabric-648-hotspot');
 });
 
 test('a shift on a generated fat tree: its routes drawn and the busiest named, minhop against ftree; then run it', async () => {

@@ -134,7 +134,12 @@ test('an embedded scenario leaves the visitor\'s own saved work alone', async ()
 // 207.2: a pattern's load, a route as ibtracert prints it, the channel-dependency check, whose dependencies are
 // sorted as plain numbers to keep it 5 KB smaller). Generating fabrics in the worker instead was tried: the page
 // lost 1.8 KB and the worker gained 4.5.
-const BUDGET_KB = { page: 515, worker: 210 };
+// The page's moved to 530 KB for the live layer of large fabrics (512.2 -> 527.9 KB, issue 30's "smooth at scale":
+// lanes, buffers, marks and flows painted on a canvas in batches, the SVG kept for what stays put, the hot-spot
+// pattern added over the flows, scenarios compared by address): a 648-host fabric went from 8 to about 30 frames
+// a second with no task over 50 ms (tests/browser/fabric_perf.mjs). Its lookups by name use a hash map, not a
+// sorted list, and the canvas's batches are plain lists, not ordered maps (3.7 KB less than the first version).
+const BUDGET_KB = { page: 530, worker: 210 };
 
 test('the release wasm stays within its size budget, with no name section or debug data', async () => {
   const files = await readdir(DIST);

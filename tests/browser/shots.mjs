@@ -101,6 +101,24 @@ async function fabricShots(page, tag) {
   await page.getByTestId('node-spine-17').waitFor({ state: 'attached' });
   await network();
   await shot('fabric-648');
+  // A hot spot over a shift of background flows, run a moment: the congestion tree on the canvas layer.
+  await settings();
+  const tool648 = page.getByTestId('pattern-section');
+  if (!(await tool648.evaluate((d) => d.open))) await tool648.locator('summary').click();
+  await page.getByLabel('Shift by K').fill('18');
+  await page.getByTestId('pattern-show').click();
+  await page.getByTestId('pattern-flows').click();
+  await page.getByLabel('Pattern', { exact: true }).selectOption('hotspot');
+  await page.getByLabel('Senders K').fill('36');
+  await page.getByTestId('pattern-show').click();
+  await page.getByTestId('pattern-add').click();
+  await network();
+  await page.getByTestId('speed').selectOption({ label: '1 ms/s' });
+  await page.getByTestId('run').click();
+  await page.waitForFunction(() => parseFloat(document.querySelector('[data-testid=sim-time]').innerText) > 0.5, null, { timeout: 60_000 });
+  await page.getByTestId('run').click();
+  await page.waitForTimeout(300);
+  await shot('fabric-648-run');
   await generate('fabric_fat_tree', '4');
   await page.getByTestId('node-core-3').waitFor({ state: 'attached' });
   const tool = page.getByTestId('pattern-section');

@@ -1,6 +1,8 @@
 //! The self-test pages, run by the simulation worker (`crate::selftest`) and shown here:
 //! - `?selftest=fingerprints`: the golden runs' fingerprints (tests/golden/fingerprints.txt);
-//! - `?selftest=bench&duration=MS`: `ibcc bench`'s scenarios, the same figures as `ibcc bench --json`;
+//! - `?selftest=bench&duration=MS`: `ibcc bench`'s scenarios, the same figures as `ibcc bench --json`; with
+//!   `&saved=1`, the playground's saved scenario instead (the worker's own speed on it, without the page drawing:
+//!   tests/browser/fabric_perf.mjs);
 //! - `?selftest=routing`: OpenSM's engines on the 648-host fat tree, timed in the page (`ibcc bench --routing --json`).
 
 use super::bridge::SimWorker;
@@ -17,8 +19,8 @@ fn query() -> String {
 pub enum Test {
     /// The golden runs' fingerprints.
     Fingerprints,
-    /// The benchmark's scenarios of this many simulated ms.
-    Bench { duration_ms: u64 },
+    /// The benchmark's scenarios (or the playground's saved one) of this many simulated ms.
+    Bench { duration_ms: u64, saved: bool },
     /// Routing times, measured in the page.
     Routing,
 }
@@ -37,7 +39,7 @@ pub fn requested() -> Option<Test> {
             .and_then(|v| v.parse::<u64>().ok())
             .filter(|&d| (1..=1000).contains(&d))
             .unwrap_or(100);
-        Some(Test::Bench { duration_ms })
+        Some(Test::Bench { duration_ms, saved: q.split(['?', '&']).any(|kv| kv == "saved=1") })
     } else {
         None
     }
@@ -68,11 +70,25 @@ pub fn SelfTest(p: &SelfTestProps) -> Html {
             let message = match test {
                 Test::Routing => ToWorker::RoutingBench,
                 Test::Fingerprints => ToWorker::Fingerprints { runs: ibcc_core::presets::golden_runs() },
-                Test::Bench { duration_ms } => ToWorker::Bench {
+                Test::Bench { duration_ms, saved: false } => ToWorker::Bench {
                     scenarios: ibcc_core::presets::bench_scenarios(duration_ms)
                         .into_iter()
                         .map(|(name, s)| (name.to_owned(), s))
                         .collect(),
+                },
+                Test::Bench { duration_ms, saved: true } => match super::document::restore() {
+                    Ok(Some((mut s, _))) => {
+                        // Measurement starts within the shorter run (it counts no events of its own).
+                        s.duration_ns = duration_ms * 1_000_000;
+                        s.measure.from_ns = s.measure.from_ns.min(s.duration_ns / 2);
+                        s.measure.to_ns = None;
+                        if let Err(e) = s.check() {
+                            return outcome.set(Some(Err(format!("the saved scenario: {e}"))));
+                        }
+                        ToWorker::Bench { scenarios: vec![("saved".to_owned(), s)] }
+                    }
+                    Ok(None) => return outcome.set(Some(Err("no scenario is saved in this browser".into()))),
+                    Err(e) => return outcome.set(Some(Err(format!("the saved scenario: {e}")))),
                 },
             };
             match SimWorker::start(on_message, on_error) {

@@ -1,7 +1,8 @@
 //! The pattern tool (Settings > Traffic pattern): a shift, a random permutation, a bisection or all-to-all among
 //! the network's hosts, routed by the scenario's engine; the drawing shows each link's routes (`LoadCtx`) and this
-//! says the busiest. One click makes the pattern the scenario's flows, to run. A worker of its own routes it
-//! (`ToWorker::Pattern`), off the page's main thread.
+//! says the busiest. One click makes the pattern the scenario's flows, to run, or adds it to them (a hot spot over
+//! a permutation of background flows). A worker of its own routes it (`ToWorker::Pattern`), off the page's main
+//! thread.
 
 use super::super::bridge::SimWorker;
 use super::super::document::{use_doc, Action};
@@ -9,17 +10,29 @@ use super::super::fields::{Choice, NumberField};
 use super::{LoadCtx, LoadShown};
 use crate::protocol::{FromWorker, PatternLoad, ToWorker};
 use ibcc_core::scenario::{NodeKind, Scenario};
+use ibcc_core::sim::pattern_load;
 use std::rc::Rc;
 use yew::prelude::*;
 
-/// The pattern as the worker reads it, or what is wrong with the shift.
-fn pattern(kind: &str, shift: &str, hosts: usize) -> Result<String, String> {
+/// The pattern as the worker reads it, or what is wrong with its number (the shift, or the hot spot's senders).
+fn pattern(kind: &str, k: &str, hosts: usize) -> Result<String, String> {
+    let number = |what: &str| match k.trim().parse::<usize>() {
+        Ok(k) if k >= 1 && k < hosts => Ok(k),
+        _ => Err(format!("{what} must be a whole number from 1 to {}", hosts.saturating_sub(1).max(1))),
+    };
     match kind {
-        "shift" => match shift.trim().parse::<usize>() {
-            Ok(k) if k >= 1 && k < hosts => Ok(format!("shift:{k}")),
-            _ => Err(format!("the shift must be a whole number from 1 to {}", hosts.saturating_sub(1).max(1))),
-        },
+        "shift" => Ok(format!("shift:{}", number("the shift")?)),
+        "hotspot" => Ok(format!("hotspot:{}", number("the number of senders")?)),
         other => Ok(other.to_owned()),
+    }
+}
+
+/// The group a pattern's flows are in: a hot spot's are told apart from the background's (a colour of their own).
+fn group(kind: &str) -> &'static str {
+    if kind == "hotspot" {
+        "hotspot"
+    } else {
+        "pattern"
     }
 }
 
@@ -57,6 +70,7 @@ pub fn PatternTool() -> Html {
     let kind = use_state(|| String::from("shift"));
     let hosts = doc.scenario.nodes.iter().filter(|n| n.kind == NodeKind::Host).count();
     let shift = use_state(|| String::from("1"));
+    let senders = use_state(|| String::from("8"));
     let error = use_state(|| None::<String>);
     let answer = use_state(|| None::<(Rc<Scenario>, Rc<PatternLoad>)>);
     let set = |h: &UseStateHandle<String>| {
@@ -64,11 +78,12 @@ pub fn PatternTool() -> Html {
         Callback::from(move |v: String| h.set(v))
     };
     let on_show = {
-        let (kind, shift, error, answer, shown) =
-            (kind.clone(), shift.clone(), error.clone(), answer.clone(), shown.clone());
+        let (kind, shift, senders, error, answer, shown) =
+            (kind.clone(), shift.clone(), senders.clone(), error.clone(), answer.clone(), shown.clone());
         let s = doc.scenario.clone();
         Callback::from(move |_| {
-            let p = match pattern(&kind, &shift, hosts) {
+            let k = if *kind == "hotspot" { &senders } else { &shift };
+            let p = match pattern(&kind, k, hosts) {
                 Ok(p) => p,
                 Err(e) => return error.set(Some(e)),
             };
@@ -90,14 +105,18 @@ pub fn PatternTool() -> Html {
     };
     // The answer holds for the network it was worked out on.
     let current = (*answer).clone().filter(|(on, _)| Rc::ptr_eq(on, &doc.scenario));
-    let on_flows = {
-        let (d, current) = (doc.dispatcher(), current.clone());
+    // The pattern's flows instead of the scenario's, or added to them.
+    let make_flows = |add: bool| {
+        let (d, current, group) = (doc.dispatcher(), current.clone(), group(&kind));
         Callback::from(move |_| {
             let Some((s, load)) = &current else { return };
             let pairs: Vec<(usize, usize)> = load.pairs.iter().map(|&(a, b)| (a as usize, b as usize)).collect();
-            let next = ibcc_core::sim::pattern_load::with_flows(s, &pairs, "pattern");
-            let note = Some(format!("{} flows of the pattern", pairs.len()));
-            d.dispatch(Action::Edit { next: Box::new(next), select: None, note });
+            let (next, note) = if add {
+                (pattern_load::plus_flows(s, &pairs, group), format!("{} flows of the pattern added", pairs.len()))
+            } else {
+                (pattern_load::with_flows(s, &pairs, group), format!("{} flows of the pattern", pairs.len()))
+            };
+            d.dispatch(Action::Edit { next: Box::new(next), select: None, note: Some(note) });
         })
     };
     let on_hide = {
@@ -114,6 +133,7 @@ pub fn PatternTool() -> Html {
         ("permutation".into(), "random permutation".into()),
         ("bisection".into(), "bisection: random halves, pairs both ways".into()),
         ("all_to_all".into(), "all-to-all".into()),
+        ("hotspot".into(), "hot spot: K hosts all send to the first".into()),
     ];
     html! {
         <details class="generate" data-testid="pattern-section">
@@ -124,6 +144,10 @@ pub fn PatternTool() -> Html {
                 <NumberField id="pattern-shift" label="Shift by K" unit="hosts" help={format!("1 to {}: host i sends to host i + K.", hosts.saturating_sub(1))}
                     value={(*shift).clone()} error={None::<AttrValue>} on_change={set(&shift)} />
             }
+            if *kind == "hotspot" {
+                <NumberField id="pattern-senders" label="Senders K" unit="hosts" help={format!("1 to {}, spread evenly through the hosts, all sending to the first: added over background flows, it grows a congestion tree.", hosts.saturating_sub(1))}
+                    value={(*senders).clone()} error={None::<AttrValue>} on_change={set(&senders)} />
+            }
             if let Some(e) = &*error {
                 <p class="error" role="alert" data-testid="pattern-error">{ e }</p>
             }
@@ -132,7 +156,8 @@ pub fn PatternTool() -> Html {
                 <p role="status" data-testid="pattern-summary">{ summary(s, load) }</p>
                 <p class="muted">{ "On the drawing, each link is as wide as its routes, with their number." }</p>
                 <div class="row">
-                    <button onclick={on_flows} data-testid="pattern-flows">{ "Make these the flows" }</button>
+                    <button onclick={make_flows(false)} data-testid="pattern-flows">{ "Make these the flows" }</button>
+                    <button onclick={make_flows(true)} data-testid="pattern-add">{ "Add to the flows" }</button>
                     <button onclick={on_hide} data-testid="pattern-hide">{ "Hide the routes" }</button>
                 </div>
             }
