@@ -123,6 +123,7 @@ async function fabricShots(page, tag) {
   await page.getByTestId('node-core-3').waitFor({ state: 'attached' });
   const tool = page.getByTestId('pattern-section');
   if (!(await tool.evaluate((d) => d.open))) await tool.locator('summary').click();
+  await page.getByLabel('Pattern', { exact: true }).selectOption('shift');
   await page.getByLabel('Shift by K').fill('4');
   await page.getByTestId('pattern-show').click();
   await page.getByTestId('pattern-summary').waitFor();

@@ -118,9 +118,12 @@ pub fn paint(
 
     let mut counts = Counts::default();
     lanes(&ctx, g, live, decor, theme, &mut counts);
-    if let Some(v) = live.filter(|_| decor.load.is_none()) {
-        marks(&ctx, g, v, theme, &mut counts);
-        buffers(&ctx, g, v, theme, css, &mut counts);
+    // As the SVG: buffers whenever there is a run, fresh marks only when no pattern's routes are shown.
+    if let Some(v) = live {
+        if decor.load.is_none() {
+            marks(&ctx, g, v, theme, &mut counts);
+        }
+        buffers(&ctx, g, v, decor, theme, css, &mut counts);
     }
     if decor.show_flows || matches!(decor.highlight, Some(Highlight::Flow(_))) {
         flows(&ctx, g, live, decor, theme, css, &mut counts);
@@ -290,8 +293,16 @@ fn quad(ctx: &CanvasRenderingContext2d, spot: &BufferSpot, x: f64, y: f64, w: f6
 }
 
 /// Each switch input buffer (outside folded groups): its frame, and a bar per data VL filling from the switch end,
-/// amber when full.
-fn buffers(ctx: &CanvasRenderingContext2d, g: &Geometry, v: &Live, theme: Theme, css: &Css, n: &mut Counts) {
+/// amber when full, with lines between the VLs; the one a lesson step points at boxed.
+fn buffers(
+    ctx: &CanvasRenderingContext2d,
+    g: &Geometry,
+    v: &Live,
+    decor: &Decor,
+    theme: Theme,
+    css: &Css,
+    n: &mut Counts,
+) {
     let mut spot_of: Vec<Option<&BufferSpot>> = vec![None; 2 * g.s.links.len()];
     for p in g.spots {
         if let Some(at) = spot_of.get_mut(p.channel as usize) {
@@ -337,6 +348,33 @@ fn buffers(ctx: &CanvasRenderingContext2d, g: &Geometry, v: &Live, theme: Theme,
         ctx.set_fill_style_str(colour.hex(theme));
         ctx.fill();
         ctx.set_global_alpha(1.0);
+    }
+    ctx.begin_path();
+    for (b, spot) in shown.iter().filter(|(b, _)| b.vl_fill.len() > 1) {
+        let stripe = spot.width / b.vl_fill.len() as f64;
+        for k in 1..b.vl_fill.len() {
+            let y = -spot.width / 2.0 + stripe * k as f64;
+            let (sin, cos) = spot.angle_deg.to_radians().sin_cos();
+            let at = |u: f64| (spot.centre.0 + u * cos - y * sin, spot.centre.1 + u * sin + y * cos);
+            segment(ctx, (at(-spot.length / 2.0), at(spot.length / 2.0)));
+        }
+    }
+    stroke(ctx, &css.muted, 0.6, 1.0);
+    // What a lesson step points at: the buffer at switch `at` fed from `from`.
+    if let Some(Highlight::Buffer { at, from }) = decor.highlight {
+        let named = |ch: u32| {
+            let l = &g.s.links[ch as usize / 2];
+            if ch % 2 == 0 {
+                l.a == *from && l.b == *at
+            } else {
+                l.b == *from && l.a == *at
+            }
+        };
+        ctx.begin_path();
+        for (_, spot) in shown.iter().filter(|(b, _)| named(b.channel)) {
+            quad(ctx, spot, -spot.length / 2.0 - 4.0, -spot.width / 2.0 - 4.0, spot.length + 8.0, spot.width + 8.0);
+        }
+        stroke(ctx, palette::SELECTION.hex(theme), 3.0, 1.0);
     }
 }
 
@@ -399,30 +437,31 @@ fn flows(
         }
         let (colour, off, emphasis) = (b / 6, (b / 3) % 2 == 1, b % 3);
         let colour = colours.get(colour).copied().unwrap_or(palette::GREY);
-        let alpha = if off {
-            0.25
-        } else if emphasis > 0 {
+        // As the stylesheet: a selected flow or a lesson's is drawn in full even when off.
+        let alpha = if emphasis > 0 {
             1.0
+        } else if off {
+            0.25
         } else {
             0.9
         };
         let width = [2.5, 4.0, 4.5][emphasis];
         stroke(ctx, colour.hex(theme), width, alpha);
-        // Arrowheads where each curve arrives, along its last direction.
+        // Arrowheads where each curve arrives, along its last direction, as the SVG's marker draws them: six
+        // stroke widths long and wide, the tip 0.6 of a width past the end, opaque.
         ctx.begin_path();
         for &(_, c, b) in &curves {
             let (dx, dy) = (b.0 - c.0, b.1 - c.1);
             let len = (dx * dx + dy * dy).sqrt().max(1e-9);
             let (ux, uy) = (dx / len, dy / len);
-            let (bx, by) = (b.0 - ux * 9.0, b.1 - uy * 9.0);
-            ctx.move_to(b.0, b.1);
-            ctx.line_to(bx - uy * 4.0, by + ux * 4.0);
-            ctx.line_to(bx + uy * 4.0, by - ux * 4.0);
-            ctx.line_to(b.0, b.1);
+            let tip = (b.0 + ux * 0.6 * width, b.1 + uy * 0.6 * width);
+            let (bx, by) = (tip.0 - ux * 6.0 * width, tip.1 - uy * 6.0 * width);
+            ctx.move_to(tip.0, tip.1);
+            ctx.line_to(bx - uy * 3.0 * width, by + ux * 3.0 * width);
+            ctx.line_to(bx + uy * 3.0 * width, by - ux * 3.0 * width);
+            ctx.line_to(tip.0, tip.1);
         }
-        ctx.set_global_alpha(alpha);
         ctx.set_fill_style_str(&css.muted);
         ctx.fill();
-        ctx.set_global_alpha(1.0);
     }
 }

@@ -72,7 +72,8 @@ pub fn PatternTool() -> Html {
     let shift = use_state(|| String::from("1"));
     let senders = use_state(|| String::from("8"));
     let error = use_state(|| None::<String>);
-    let answer = use_state(|| None::<(Rc<Scenario>, Rc<PatternLoad>)>);
+    // The answer, with the network it was worked out on and the kind of pattern it is.
+    let answer = use_state(|| None::<(Rc<Scenario>, Rc<PatternLoad>, String)>);
     let set = |h: &UseStateHandle<String>| {
         let h = h.clone();
         Callback::from(move |v: String| h.set(v))
@@ -87,7 +88,8 @@ pub fn PatternTool() -> Html {
                 Ok(p) => p,
                 Err(e) => return error.set(Some(e)),
             };
-            let (error, answer, shown, on) = (error.clone(), answer.clone(), shown.clone(), s.clone());
+            let (error, answer, shown, on, asked) =
+                (error.clone(), answer.clone(), shown.clone(), s.clone(), (*kind).clone());
             let reply = Callback::from(move |m: Result<FromWorker, String>| match m {
                 Ok(FromWorker::Patterned { load: Ok(load) }) => {
                     error.set(None);
@@ -95,7 +97,7 @@ pub fn PatternTool() -> Html {
                     if let Some(shown) = &shown {
                         shown.set(Some(LoadShown { on: on.clone(), load: load.clone(), counted: true }));
                     }
-                    answer.set(Some((on.clone(), load)));
+                    answer.set(Some((on.clone(), load, asked.clone())));
                 }
                 Ok(FromWorker::Patterned { load: Err(e) }) | Err(e) => error.set(Some(e)),
                 Ok(_) => {}
@@ -104,12 +106,14 @@ pub fn PatternTool() -> Html {
         })
     };
     // The answer holds for the network it was worked out on.
-    let current = (*answer).clone().filter(|(on, _)| Rc::ptr_eq(on, &doc.scenario));
+    let current = (*answer).clone().filter(|(on, _, _)| Rc::ptr_eq(on, &doc.scenario));
     // The pattern's flows instead of the scenario's, or added to them.
     let make_flows = |add: bool| {
-        let (d, current, group) = (doc.dispatcher(), current.clone(), group(&kind));
+        let (d, current) = (doc.dispatcher(), current.clone());
         Callback::from(move |_| {
-            let Some((s, load)) = &current else { return };
+            // In the group of the pattern worked out, whatever the menu says now.
+            let Some((s, load, kind)) = &current else { return };
+            let group = group(kind);
             let pairs: Vec<(usize, usize)> = load.pairs.iter().map(|&(a, b)| (a as usize, b as usize)).collect();
             let (next, note) = if add {
                 (pattern_load::plus_flows(s, &pairs, group), format!("{} flows of the pattern added", pairs.len()))
@@ -152,7 +156,7 @@ pub fn PatternTool() -> Html {
                 <p class="error" role="alert" data-testid="pattern-error">{ e }</p>
             }
             <button onclick={on_show} data-testid="pattern-show">{ "Show its routes" }</button>
-            if let Some((s, load)) = &current {
+            if let Some((s, load, _)) = &current {
                 <p role="status" data-testid="pattern-summary">{ summary(s, load) }</p>
                 <p class="muted">{ "On the drawing, each link is as wide as its routes, with their number." }</p>
                 <div class="row">
