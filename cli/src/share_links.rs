@@ -1,7 +1,7 @@
 //! `ibcc link` and `ibcc unlink`: share links (the page's `#s=` URL fragment) from scenarios and back.
 
 use crate::exit::Error;
-use ibcc_core::scenario::share_link::{embed_code, encode, Shared};
+use ibcc_core::scenario::share_link::{embed_code, encode, fits, Shared, TOO_LONG_ADVICE};
 use ibcc_view::names::PlotKind;
 
 /// The page's address, to which a link's fragment is appended.
@@ -32,6 +32,7 @@ pub fn link(args: &Args) -> Result<(), Error> {
     let scenario = crate::input::load(&args.scenario)?;
     let scenario_name = scenario.name.clone();
     let link = encode(&Shared { scenario, plot: args.plot.map(|p| p.id().into()) });
+    fits(&link).map_err(|e| format!("{}: {e}; {TOO_LONG_ADVICE}", args.scenario))?;
     let base = &args.base;
     if args.embed {
         crate::output::print(&(embed_code(base, &link, &scenario_name) + "\n"));

@@ -88,6 +88,19 @@ pub fn pack<T: Serialize>(value: &T) -> String {
     wrap(&miniz_oxide::deflate::compress_to_vec(&json_of(value), 9))
 }
 
+/// Whether a link just made can be opened: one longer than [`MAX_LINK_CHARS`] would be refused by every reader
+/// (a fabric of several thousand hosts), so its maker says so at once, rather than hand out a link that fails.
+pub fn fits(link: &str) -> Result<(), ShareLinkError> {
+    let chars = link.chars().count();
+    if chars > MAX_LINK_CHARS {
+        return Err(ShareLinkError::TooLong { chars });
+    }
+    Ok(())
+}
+
+/// What to do with a scenario too large for a link: the message that goes with [`fits`]'s refusal.
+pub const TOO_LONG_ADVICE: &str = "a network this large travels as a scenario file instead (Save JSON in the page)";
+
 /// The JSON a link of `value` carries (compact), before it is deflated.
 pub fn json_of<T: Serialize>(value: &T) -> Vec<u8> {
     serde_json::to_vec(value).expect("plain data always serializes")
@@ -218,6 +231,17 @@ mod tests {
             assert!(link.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b)), "URL-safe: {}", p.name);
             assert_eq!(decode(&link).unwrap(), shared, "{}", p.name);
         }
+    }
+
+    /// A link the readers would refuse is refused as it is made, by the same count; one at the limit fits.
+    #[test]
+    fn a_link_too_long_to_open_is_refused_when_made() {
+        let at_limit = "1.".to_string() + &"A".repeat(MAX_LINK_CHARS - 2);
+        assert_eq!(fits(&at_limit), Ok(()));
+        assert_ne!(unwrap(&at_limit), Err(ShareLinkError::TooLong { chars: MAX_LINK_CHARS }));
+        let over = at_limit + "A";
+        assert_eq!(fits(&over), Err(ShareLinkError::TooLong { chars: MAX_LINK_CHARS + 1 }));
+        assert_eq!(unwrap(&over), Err(ShareLinkError::TooLong { chars: MAX_LINK_CHARS + 1 }));
     }
 
     #[test]

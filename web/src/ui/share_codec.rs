@@ -5,7 +5,7 @@
 //! by either opens in both. The browser works asynchronously: links are made in the background as the scenario
 //! changes ([`use_payload`]) and opened before the app starts ([`opened`]).
 
-use ibcc_core::scenario::share_link::{read_json, unwrap, wrap, ShareLinkError, MAX_JSON_BYTES};
+use ibcc_core::scenario::share_link::{fits, read_json, unwrap, wrap, ShareLinkError, MAX_JSON_BYTES, TOO_LONG_ADVICE};
 use serde_json::Value;
 use std::rc::Rc;
 use wasm_bindgen::prelude::wasm_bindgen;
@@ -71,7 +71,13 @@ async fn through(bytes: &[u8], stream: &Transform, limit: usize) -> Result<Optio
 pub async fn pack(json: &[u8]) -> Result<String, String> {
     let stream = Transform::compressing("deflate-raw").map_err(|_| no_streams())?;
     let deflated = through(json, &stream, usize::MAX).await;
-    deflated.ok().flatten().map(|d| wrap(&d)).ok_or_else(|| String::from("the browser could not compress the link"))
+    let link = deflated
+        .ok()
+        .flatten()
+        .map(|d| wrap(&d))
+        .ok_or_else(|| String::from("the browser could not compress the link"))?;
+    fits(&link).map_err(|e| format!("{e}: {TOO_LONG_ADVICE}"))?;
+    Ok(link)
 }
 
 /// The JSON value a link payload holds (not yet checked as a scenario or an exercise).
