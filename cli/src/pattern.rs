@@ -25,7 +25,7 @@ pub fn run(args: &Args) -> Result<(), Error> {
     let s = load(&args.scenario)?;
     let pairs = pattern_load::pairs(&s, args.pattern, args.seed).map_err(Error::Refused)?;
     let s = pattern_load::with_flows(&s, &pairs, &args.group);
-    let load =
+    let (load, _) =
         pattern_load::load(&s, &pairs).map_err(|e| format!("{}: with the pattern's flows: {e}", args.scenario))?;
     eprintln!(
         "ibcc: {} flows among {} hosts, routed by {:?}: most routes on one link {}, mean {:.3} over the links used; each flow's share of a link {:.4}",

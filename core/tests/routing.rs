@@ -296,7 +296,7 @@ fn the_credit_loop_is_found_before_the_run_and_gone_where_routing_breaks_it() {
     let ring = ring_of_six();
     let around: Vec<(String, String)> = (0..6).map(|i| (format!("s{i}"), format!("s{}", (i + 1) % 6))).collect();
     let mut s = ring.clone();
-    let (cycle, lane) = s.credit_loop().unwrap().expect("minhop's ring has a credit loop");
+    let (cycle, lane) = s.credit_loop().unwrap().0.expect("minhop's ring has a credit loop");
     // The same links as the run's deadlock (either way round the ring, from any switch).
     let mut sorted = cycle.clone();
     sorted.sort();
@@ -307,15 +307,20 @@ fn the_credit_loop_is_found_before_the_run_and_gone_where_routing_breaks_it() {
     assert_eq!(lane, 0);
     s.routing =
         ibcc_core::scenario::Routing { engine: RoutingEngine::Updn, roots: vec!["s0".into()], ..Default::default() };
-    assert_eq!(s.credit_loop().unwrap(), None);
+    let (found, notes) = s.credit_loop().unwrap();
+    assert_eq!(found, None);
+    // What the page shows beside the answer: the engine's own words, the root named.
+    assert_eq!(notes, ["updn: 1 root switch: s0"]);
     let mut s = with_vls(ring.clone(), 2);
     s.routing.engine = RoutingEngine::Dfsssp;
-    assert_eq!(s.credit_loop().unwrap(), None, "dfsssp's lanes break it");
+    assert_eq!(s.credit_loop().unwrap().0, None, "dfsssp's lanes break it");
     let mut s = ring;
     s.routing.engine = RoutingEngine::Dfsssp;
-    assert!(s.credit_loop().unwrap().is_some(), "one VL: dfsssp falls back to minhop");
+    let (found, notes) = s.credit_loop().unwrap();
+    assert!(found.is_some(), "one VL: dfsssp falls back to minhop");
+    assert!(notes.iter().any(|n| n.starts_with("dfsssp") && n.contains("falls back to minhop")), "{notes:?}");
     let fat_tree = ibcc_core::presets::find("fattree4-hotspot").unwrap().scenario();
-    assert_eq!(fat_tree.credit_loop().unwrap(), None);
+    assert_eq!(fat_tree.credit_loop().unwrap().0, None);
     s.routing.engine = RoutingEngine::FirstListed;
     assert!(s.credit_loop().unwrap_err().contains("pick one of OpenSM's engines"));
 }

@@ -256,5 +256,15 @@ test('a ring has a credit loop, said in words and marked; dfsssp on two VLs rout
   await page.waitForFunction(() => JSON.parse(localStorage.getItem('ibcc.playground.scenario')).routing?.engine === 'dfsssp');
   await page.getByTestId('credit-loop-check').click();
   assert.match(await page.getByTestId('credit-loop').innerText(), /^No credit loop/);
+  // What dfsssp says: the ring's cycle needs both lanes.
+  assert.match(await page.getByTestId('routing-note').innerText(), /^Routing: dfsssp: 2 of 2 virtual lanes needed to break every cycle/);
+  // updn looks for root switches as OpenSM does and, on a ring where every switch looks alike, finds none: it
+  // falls back to minhop, loop and all, and says so.
+  await page.getByLabel('Routing engine').selectOption('updn');
+  await page.waitForFunction(() => JSON.parse(localStorage.getItem('ibcc.playground.scenario')).routing?.engine === 'updn');
+  await page.getByTestId('credit-loop-check').click();
+  await page.getByText('Routing: updn').waitFor();
+  assert.match(await page.getByTestId('credit-loop').innerText(), /^A credit loop/);
+  assert.match(await page.getByTestId('routing-note').innerText(), /^Routing: updn found no root switch .* falls back to minhop/);
   assert.deepEqual(page.errors, []);
 });

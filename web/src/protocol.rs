@@ -139,7 +139,7 @@ pub enum FromWorker {
     /// A `CreditLoop`'s cycle: its link directions in order, its lane, and its channels (once each, as a pattern
     /// draws them); `None` if there is none.
     CreditLooped {
-        found: Result<Option<(ibcc_core::scenario::LinkCycle, u8, PatternLoad)>, String>,
+        found: Result<Looped, String>,
     },
 }
 
@@ -156,6 +156,8 @@ pub struct PatternLoad {
     pub share: f64,
     /// Pairs with no route.
     pub lost: u32,
+    /// What the routing engine said of the network: updn's roots, a fallback to minhop.
+    pub notes: Vec<String>,
 }
 
 /// What the worker answers to `ToWorker::Pattern`.
@@ -173,8 +175,12 @@ fn trace(s: &Scenario, from: &str, to: &str) -> Result<(String, PatternLoad), St
 }
 
 /// What the worker answers to `ToWorker::CreditLoop`.
-fn credit_loop(s: &Scenario) -> Result<Option<(ibcc_core::scenario::LinkCycle, u8, PatternLoad)>, String> {
-    let Some((cycle, lane)) = s.credit_loop()? else { return Ok(None) };
+/// The loop (its links, VL and the drawing's marks), if there is one, and what the engine said.
+pub type Looped = (Option<(ibcc_core::scenario::LinkCycle, u8, PatternLoad)>, Vec<String>);
+
+fn credit_loop(s: &Scenario) -> Result<Looped, String> {
+    let (found, notes) = s.credit_loop()?;
+    let Some((cycle, lane)) = found else { return Ok((None, notes)) };
     let mut routes = vec![0u32; 2 * s.links.len()];
     for (a, b) in &cycle {
         let along = s.links.iter().position(|l| l.a == *a && l.b == *b).map(|i| 2 * i);
@@ -183,12 +189,12 @@ fn credit_loop(s: &Scenario) -> Result<Option<(ibcc_core::scenario::LinkCycle, u
             routes[c] = 1;
         }
     }
-    let load = PatternLoad { pairs: Vec::new(), routes, max: 1, mean: 1.0, share: 1.0, lost: 0 };
-    Ok(Some((cycle, lane, load)))
+    let load = PatternLoad { pairs: Vec::new(), routes, max: 1, mean: 1.0, share: 1.0, lost: 0, notes };
+    Ok((Some((cycle, lane, load.clone())), load.notes))
 }
 
 fn pairs_load(s: &Scenario, pairs: Vec<(usize, usize)>) -> Result<PatternLoad, String> {
-    let load = ibcc_core::sim::pattern_load::load(s, &pairs).map_err(|e| e.to_string())?;
+    let (load, notes) = ibcc_core::sim::pattern_load::load(s, &pairs).map_err(|e| e.to_string())?;
     Ok(PatternLoad {
         pairs: pairs.iter().map(|&(a, b)| (a as u32, b as u32)).collect(),
         routes: load.routes,
@@ -196,6 +202,7 @@ fn pairs_load(s: &Scenario, pairs: Vec<(usize, usize)>) -> Result<PatternLoad, S
         mean: load.mean,
         share: load.share,
         lost: load.lost as u32,
+        notes,
     })
 }
 
@@ -487,11 +494,11 @@ mod tests {
         // A credit loop: none on the fat tree; a ring's, each of its links marked once.
         let mut check =
             |s: &Scenario| w.handle(&ToWorker::CreditLoop { scenario: Box::new(s.clone()) }.to_bytes(), &|| 0.0);
-        assert!(matches!(&check(&s)[..], [FromWorker::CreditLooped { found: Ok(None) }]));
+        assert!(matches!(&check(&s)[..], [FromWorker::CreditLooped { found: Ok((None, _)) }]));
         let f = ibcc_core::fabric::shapes::ring(6, 1, (ibcc_core::fabric::Width::X4, ibcc_core::fabric::Speed::Sdr));
         let ring = ibcc_core::scenario::scenario_of("ring", &ibcc_core::fabric::write_net(&f.unwrap()), 1).unwrap();
         let replies = check(&ring);
-        let [FromWorker::CreditLooped { found: Ok(Some((cycle, 0, load))) }] = &replies[..] else {
+        let [FromWorker::CreditLooped { found: Ok((Some((cycle, 0, load)), _)) }] = &replies[..] else {
             panic!("{replies:?}")
         };
         assert_eq!(cycle.len(), 6);

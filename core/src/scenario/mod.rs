@@ -23,7 +23,7 @@ mod validate;
 pub(crate) use error::Quoted;
 pub use error::{Element, Problem, ScenarioError};
 pub(crate) use validate::Compiled;
-pub use validate::{Limits, LinkCycle, LIMITS};
+pub use validate::{CreditLoop, Limits, LinkCycle, LIMITS};
 
 // The blocks each mechanism owns, re-exported so the format reads as one (the layers below never import this).
 pub use crate::cc::ibcc::IbCcConfig;

@@ -162,6 +162,9 @@ fn check_source(element: impl Fn() -> Element, s: &Source) -> Result<(), Scenari
 /// Link directions `(from id, to id)`, each leading to the next and the last to the first.
 pub type LinkCycle = Vec<(String, String)>;
 
+/// A credit loop: the link directions it runs along, and its virtual lane.
+pub type CreditLoop = (LinkCycle, u8);
+
 impl Scenario {
     /// Checks everything; `Ok` means the scenario runs.
     pub fn validate(&self) -> Result<(), ScenarioError> {
@@ -237,12 +240,13 @@ impl Scenario {
 
     /// A credit loop the routes between all hosts can close under the scenario's engine (a cycle of channel
     /// dependencies, as `ibcc fabric check` finds it), as the link directions `(from id, to id)` it runs along,
-    /// and its virtual lane; `None` if the routes have none.
-    pub fn credit_loop(&self) -> Result<Option<(LinkCycle, u8)>, String> {
+    /// and its virtual lane (`None` if the routes have none); and what the engine said (updn's roots, a fallback).
+    pub fn credit_loop(&self) -> Result<(Option<CreditLoop>, Vec<String>), String> {
         let (net, _) = self.checked().map_err(|e| e.to_string())?;
         let id = |n: NodeId| String::from(net.ids[n as usize]);
-        let found = self.tables(&net)?.credit_loop();
-        Ok(found.map(|c| (c.channels.iter().map(|&(a, b)| (id(a), id(b))).collect(), c.lane)))
+        let tables = self.tables(&net)?;
+        let found = tables.credit_loop();
+        Ok((found.map(|c| (c.channels.iter().map(|&(a, b)| (id(a), id(b))).collect(), c.lane)), tables.notes))
     }
 
     /// The network's OpenSM tables (the papers' first-listed routing has none).

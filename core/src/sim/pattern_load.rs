@@ -57,8 +57,9 @@ pub fn plus_flows(s: &Scenario, pairs: &[(usize, usize)], group: &str) -> Scenar
 }
 
 /// The routes `pairs` take under `s`'s routing: [`Load::routes`] per channel of the simulation's topology (link `i`
-/// gives channels `2i`, from `a` to `b`, and `2i + 1`, back), the busiest, the mean and each flow's share.
-pub fn load(s: &Scenario, pairs: &[(usize, usize)]) -> Result<Load, ScenarioError> {
+/// gives channels `2i`, from `a` to `b`, and `2i + 1`, back), the busiest, the mean and each flow's share; and what
+/// the engine said of the network (updn's roots, a fallback to minhop).
+pub fn load(s: &Scenario, pairs: &[(usize, usize)]) -> Result<(Load, Vec<String>), ScenarioError> {
     // Routes are laid toward the flows' destinations: one flow into each host makes every host one, so any pair's
     // route is known, whatever the pattern (all-to-all would be more flows than a scenario takes).
     let n = hosts(s).len();
@@ -82,7 +83,7 @@ pub fn load(s: &Scenario, pairs: &[(usize, usize)]) -> Result<Load, ScenarioErro
             None => lost += 1,
         }
     }
-    Ok(Load::of(routes, &paths, lost))
+    Ok((Load::of(routes, &paths, lost), sim.routing_notes().to_vec()))
 }
 
 #[cfg(test)]
@@ -101,7 +102,7 @@ mod tests {
     fn a_pattern_s_load_is_its_flows_routes() {
         let s = fat_tree("ftree");
         let pairs = pairs(&s, Pattern::Shift(4), 1).unwrap();
-        let load = load(&s, &pairs).unwrap();
+        let (load, _) = load(&s, &pairs).unwrap();
         assert_eq!((load.flows, load.lost), (16, 0));
         let run = with_flows(&s, &pairs, "shift");
         let sim = Simulation::new(&run).unwrap();
@@ -142,7 +143,7 @@ mod tests {
         let s = fat_tree("minhop");
         let pairs = pairs(&s, Pattern::AllToAll, 1).unwrap();
         assert_eq!(pairs.len(), 16 * 15);
-        let load = load(&s, &pairs).unwrap();
+        let (load, _) = load(&s, &pairs).unwrap();
         assert_eq!((load.flows, load.lost), (240, 0));
         // Every host sends 15 routes up its link and receives 15 down it.
         assert!(load.max >= 15);

@@ -37,19 +37,19 @@ pub fn CreditLoops() -> Html {
     let doc = use_doc();
     let shown = use_context::<LoadCtx>();
     // The answer, for the network it was worked out on.
-    let answer = use_state(|| None::<(Rc<Scenario>, Result<String, String>)>);
+    let answer = use_state(|| None::<(Rc<Scenario>, Result<(String, Vec<String>), String>)>);
     let on_check = {
         let (answer, shown, s) = (answer.clone(), shown.clone(), doc.scenario.clone());
         Callback::from(move |_| {
             let (answer, shown, on) = (answer.clone(), shown.clone(), s.clone());
             let reply = Callback::from(move |m: Result<FromWorker, String>| {
                 let text = match m {
-                    Ok(FromWorker::CreditLooped { found }) => found.map(|found| {
+                    Ok(FromWorker::CreditLooped { found }) => found.map(|(found, notes)| {
                         let load = found.as_ref().map(|(_, _, load)| load.clone());
                         if let (Some(shown), Some(load)) = (&shown, load) {
                             shown.set(Some(LoadShown { on: on.clone(), load: Rc::new(load), counted: false }));
                         }
-                        said(&found.map(|(cycle, lane, _)| (cycle, lane)))
+                        (said(&found.map(|(cycle, lane, _)| (cycle, lane))), notes)
                     }),
                     Ok(_) => return,
                     Err(e) => Err(e),
@@ -67,7 +67,12 @@ pub fn CreditLoops() -> Html {
             <button onclick={on_check} data-testid="credit-loop-check">{ "Look for a credit loop" }</button>
             {
                 match current {
-                    Some(Ok(text)) => html! { <p role="status" data-testid="credit-loop">{ text }</p> },
+                    Some(Ok((text, notes))) => html! {
+                        <>
+                            <p role="status" data-testid="credit-loop">{ text }</p>
+                            <super::pattern_tool::RoutingNotes notes={notes} />
+                        </>
+                    },
                     Some(Err(e)) => html! { <p class="error" role="alert" data-testid="credit-loop-error">{ e }</p> },
                     None => html! {},
                 }

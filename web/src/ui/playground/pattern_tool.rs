@@ -158,6 +158,7 @@ pub fn PatternTool() -> Html {
             <button onclick={on_show} data-testid="pattern-show">{ "Show its routes" }</button>
             if let Some((s, load, _)) = &current {
                 <p role="status" data-testid="pattern-summary">{ summary(s, load) }</p>
+                <RoutingNotes notes={load.notes.clone()} />
                 <p class="muted">{ "On the drawing, each link is as wide as its routes, with their number." }</p>
                 <div class="row">
                     <button onclick={make_flows(false)} data-testid="pattern-flows">{ "Make these the flows" }</button>
@@ -166,5 +167,20 @@ pub fn PatternTool() -> Html {
                 </div>
             }
         </details>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct NotesProps {
+    pub notes: Vec<String>,
+}
+
+/// What the routing engine said of the network (updn's root switches, a fallback to minhop), in its words.
+#[component]
+pub fn RoutingNotes(p: &NotesProps) -> Html {
+    html! {
+        for n in &p.notes {
+            <p class="muted" data-testid="routing-note">{ format!("Routing: {n}.") }</p>
+        }
     }
 }
