@@ -190,6 +190,8 @@ test('a shift on a generated fat tree: its routes drawn and the busiest named, m
   // The drawing labels each lane with its routes; the busiest number is among them, none above it.
   const labels = (await page.locator('svg.topology [data-testid^="routes-"]').allTextContents()).map(Number);
   assert.equal(Math.max(...labels), minhop);
+  // ... and the legend says what a lane's width means now.
+  assert.match(await page.getByTestId('legend-rate').innerText(), /routes on a link/);
 
   // ftree lays a shift so that no channel carries two of its routes (core's tests check the same natively).
   await page.locator('details', { hasText: 'Network and run' }).locator('summary').first().click();
@@ -208,6 +210,7 @@ test('a shift on a generated fat tree: its routes drawn and the busiest named, m
   await page.waitForFunction(() => parseFloat(document.querySelector('[data-testid=sim-time]').innerText) > 1);
   await page.getByRole('button', { name: 'Pause' }).click();
   assert.equal(await page.locator('svg.topology [data-testid^="routes-"]').count(), 0, 'a run shows its rates');
+  assert.match(await page.getByTestId('legend-rate').innerText(), /link rate/);
   assert.deepEqual(page.errors, []);
 });
 

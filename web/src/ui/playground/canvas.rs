@@ -313,7 +313,7 @@ pub fn Canvas() -> Html {
                 </svg>
               </div>
                 <p class="visually-hidden" role="status" aria-live="polite" data-testid="canvas-announce">{ announce }</p>
-                <Legend groups={network::groups(&s)} vls={s.data_vls()} />
+                <Legend groups={network::groups(&s)} vls={s.data_vls()} routes={shown.is_some()} />
                 <div class="card-slot">{ for card }</div>
             </div>
         </div>

@@ -51,6 +51,10 @@ pub struct LegendProps {
     /// Data VLs per port: with more than one, each buffer bar is a stripe per VL.
     #[prop_or(1)]
     pub vls: u8,
+    /// A traffic pattern's routes are drawn (the pattern tool, a route, a credit loop): a lane's width is its share
+    /// of the busiest lane's routes, not a rate.
+    #[prop_or_default]
+    pub routes: bool,
 }
 
 #[component]
@@ -79,8 +83,13 @@ pub fn Legend(p: &LegendProps) -> Html {
             if *open {
                 <ul aria-label="Legend">
                     <li data-testid="legend-rate">
-                        <span class="rates">{ rate(0.0, "idle") }{ rate(0.5, "50%") }{ rate(1.0, "100%") }</span>
-                        <span>{ Mark::Rate.meaning() }</span>
+                        if p.routes {
+                            <span class="rates">{ rate(0.0, "none") }{ rate(0.5, "half") }{ rate(1.0, "most") }</span>
+                            <span>{ "routes on a link: thicker carries more of the pattern's routes" }</span>
+                        } else {
+                            <span class="rates">{ rate(0.0, "idle") }{ rate(0.5, "50%") }{ rate(1.0, "100%") }</span>
+                            <span>{ Mark::Rate.meaning() }</span>
+                        }
                     </li>
                     for m in Mark::ALL.into_iter().filter(|m| *m != Mark::Rate) {
                         <li data-testid={format!("legend-{}", m.id())}>{ sample(drawing(m)) }<span>{ m.meaning() }</span></li>
