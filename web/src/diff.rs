@@ -75,7 +75,11 @@ fn mechanisms(s: &Scenario) -> Vec<(&'static str, String)> {
         ("Transport", words("flows[].transport")),
         ("ACK coalescing", coalescing),
         ("Data VLs", vls.to_string()),
-        ("Routing", words("routing.engine")),
+        // The field itself: a scenario without a routing block has none to read, and routes by the default engine.
+        (
+            "Routing",
+            ibcc_view::settings::value_label("routing.engine", &ibcc_core::scenario::to_value(&s.routing.engine)),
+        ),
     ]
 }
 
@@ -219,6 +223,10 @@ mod tests {
         b.switch.buffer_packets += 1;
         let changes = mechanism_changes(&a, &b);
         assert_eq!(changes, ["Source response: none → LIPD", "Annex A10: on → off"], "{changes:?}");
+        // A scenario without a routing block routes by the default engine, minhop, and says so (not "none").
+        let mut c = a.clone();
+        c.routing.engine = ibcc_core::scenario::RoutingEngine::Ftree;
+        assert_eq!(mechanism_changes(&a, &c), ["Routing: minhop (OpenSM's default) → fat tree (ftree)"]);
         assert!(differences(&a, &b).len() > 100, "the raw list has every CCT entry: it is folded on the page");
         let p = ibcc_core::presets::find("pft-two-switch").unwrap().scenario();
         let mut off = p.clone();
