@@ -4,7 +4,7 @@
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { serveDist, closePages, launchBrowser, openPage, screenshot, openTab, runPast } from './harness.mjs';
+import { serveDist, closePages, launchBrowser, openPage, screenshot, openTab, runPast, pattern } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launchBrowser(); });
@@ -149,16 +149,10 @@ test('a hot spot over a shift on the 648-host fabric: its congestion tree painte
   await page.getByText('Network and run').click();
   await page.getByLabel('Routing engine').selectOption('ftree');
   await page.getByText('Traffic pattern').click();
-  await page.getByLabel('Shift by K').fill('18');
-  await page.getByTestId('pattern-show').click();
-  await page.getByTestId('pattern-flows').click();
-  // The hot spot: 36 hosts spread over the leaves, added over the shift in a group of its own.
-  await page.getByLabel('Pattern', { exact: true }).selectOption('hotspot');
-  await page.getByLabel('Senders K').fill('36');
-  await page.getByTestId('pattern-show').click();
-  // ftree brings every route to one host down one spine, so all 36 share spine-0's cable to leaf-0 (and the host's).
-  assert.match(await page.getByTestId('pattern-summary').innerText(), /^36 flows\. Busiest link: 36 routes \(spine-0->leaf-0\)/);
-  await page.getByTestId('pattern-add').click();
+  await pattern(page, 'shift', 18, 'flows');
+  // The hot spot: 36 hosts spread over the leaves, added over the shift in a group of its own. ftree brings every
+  // route to one host down one spine, so all 36 share spine-0's cable to leaf-0 (and the host's).
+  assert.match(await pattern(page, 'hotspot', 36, 'add'), /^36 flows\. Busiest link: 36 routes \(spine-0->leaf-0\)/);
   const flows = saved(page).then((s) => s.flows);
   assert.equal((await flows).length, 684);
   assert.equal((await flows).filter((f) => f.group === 'hotspot').length, 36);

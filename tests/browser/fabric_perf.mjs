@@ -7,7 +7,7 @@
 // Then the worker's own speed on the same scenario with nothing drawn (the page's share of it: target 80%), and the
 // 1,024-host k=16 fat tree: generated, routed, run.
 // Usage, after `trunk build --release`: node tests/browser/fabric_perf.mjs [seconds, default 5] [benchmark ms, default 1]
-import { serveDist, launchBrowser, watchFrames, observeLongTasks, shownEvents } from './harness.mjs';
+import { serveDist, launchBrowser, watchFrames, observeLongTasks, shownEvents, pattern } from './harness.mjs';
 
 const seconds = Number(process.argv[2] ?? 5);
 const benchMs = Number(process.argv[3] ?? 1);
@@ -31,17 +31,11 @@ try {
   await page.getByText('Network and run').click();
   await page.getByLabel('Routing engine').selectOption('ftree');
   await page.getByText('Traffic pattern').click();
-  await page.getByLabel('Shift by K').fill('18');
   t0 = Date.now();
-  await page.getByTestId('pattern-show').click();
-  await page.getByTestId('pattern-summary').waitFor();
-  console.log(`shift by 18 routed in a worker and drawn in ${Date.now() - t0} ms: ${await page.getByTestId('pattern-summary').innerText()}`);
-  await page.getByTestId('pattern-flows').click();
+  const shift = await pattern(page, 'shift', 18, 'flows');
+  console.log(`shift by 18 routed in a worker and drawn in ${Date.now() - t0} ms: ${shift}`);
   // A hot spot over it: 36 hosts (two per leaf) all sending to the first.
-  await page.getByLabel('Pattern', { exact: true }).selectOption('hotspot');
-  await page.getByLabel('Senders K').fill('36');
-  await page.getByTestId('pattern-show').click();
-  await page.getByTestId('pattern-add').click();
+  await pattern(page, 'hotspot', 36, 'add');
   await page.getByLabel('Duration').fill('20000');
   await page.getByLabel('Duration').blur();
 
@@ -89,12 +83,9 @@ try {
   await big.getByText('Network and run').click();
   await big.getByLabel('Routing engine').selectOption('ftree');
   await big.getByText('Traffic pattern').click();
-  await big.getByLabel('Shift by K').fill('512');
   t0 = Date.now();
-  await big.getByTestId('pattern-show').click();
-  await big.getByTestId('pattern-summary').waitFor({ timeout: 120_000 });
-  console.log(`shift by 512 routed and drawn in ${Date.now() - t0} ms: ${await big.getByTestId('pattern-summary').innerText()}`);
-  await big.getByTestId('pattern-flows').click();
+  const big512 = await pattern(big, 'shift', 512, 'flows', 120_000);
+  console.log(`shift by 512 routed and drawn in ${Date.now() - t0} ms: ${big512}`);
   await big.getByTestId('speed').selectOption({ label: '1 ms/s' });
   t0 = Date.now();
   await big.getByTestId('run').click();

@@ -249,5 +249,18 @@ export const observeLongTasks = (page) => page.addInitScript(() => {
     .observe({ type: 'longtask', buffered: true });
 });
 
+/**
+ * Settings > Traffic pattern (open): works out a `shift` by `k` or a `hotspot` of `k` senders and shows its routes;
+ * resolves to the summary once it is there, `then` ('flows': make them the flows, 'add': add them, or nothing).
+ */
+export async function pattern(page, kind, k, then, timeout = 30_000) {
+  await page.getByLabel('Pattern', { exact: true }).selectOption(kind);
+  await page.getByLabel(kind === 'hotspot' ? 'Senders K' : 'Shift by K').fill(String(k));
+  await page.getByTestId('pattern-show').click();
+  const summary = await page.getByTestId('pattern-summary').innerText({ timeout });
+  if (then) await page.getByTestId(`pattern-${then}`).click();
+  return summary;
+}
+
 /** The simulation's events so far, as the page shows them. */
 export const shownEvents = async (page) => Number(await page.getByTestId('sim-time').getAttribute('data-events'));

@@ -5,7 +5,7 @@
 //   node tests/browser/shots.mjs [output folder] [preset] [--views] [--fabric]
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { serveDist, launchBrowser, openTab } from './harness.mjs';
+import { serveDist, launchBrowser, openTab, pattern } from './harness.mjs';
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const fabric = process.argv.includes('--fabric');
@@ -105,13 +105,8 @@ async function fabricShots(page, tag) {
   await settings();
   const tool648 = page.getByTestId('pattern-section');
   if (!(await tool648.evaluate((d) => d.open))) await tool648.locator('summary').click();
-  await page.getByLabel('Shift by K').fill('18');
-  await page.getByTestId('pattern-show').click();
-  await page.getByTestId('pattern-flows').click();
-  await page.getByLabel('Pattern', { exact: true }).selectOption('hotspot');
-  await page.getByLabel('Senders K').fill('36');
-  await page.getByTestId('pattern-show').click();
-  await page.getByTestId('pattern-add').click();
+  await pattern(page, 'shift', 18, 'flows');
+  await pattern(page, 'hotspot', 36, 'add');
   await network();
   await page.getByTestId('speed').selectOption({ label: '1 ms/s' });
   await page.getByTestId('run').click();
@@ -123,10 +118,7 @@ async function fabricShots(page, tag) {
   await page.getByTestId('node-core-3').waitFor({ state: 'attached' });
   const tool = page.getByTestId('pattern-section');
   if (!(await tool.evaluate((d) => d.open))) await tool.locator('summary').click();
-  await page.getByLabel('Pattern', { exact: true }).selectOption('shift');
-  await page.getByLabel('Shift by K').fill('4');
-  await page.getByTestId('pattern-show').click();
-  await page.getByTestId('pattern-summary').waitFor();
+  await pattern(page, 'shift', 4);
   await page.getByTestId('pattern-summary').scrollIntoViewIfNeeded();
   await shot('fabric-k4-shift-panel');
   await network();
