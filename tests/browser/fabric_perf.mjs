@@ -33,7 +33,7 @@ try {
   await page.getByText('Traffic pattern').click();
   t0 = Date.now();
   const shift = await pattern(page, 'shift', 18, 'flows');
-  console.log(`shift by 18 routed in a worker and drawn in ${Date.now() - t0} ms: ${shift}`);
+  console.log(`shift by 18 routed in a worker, drawn and made the flows in ${Date.now() - t0} ms: ${shift}`);
   // A hot spot over it: 36 hosts (two per leaf) all sending to the first.
   await pattern(page, 'hotspot', 36, 'add');
   await page.getByLabel('Duration').fill('20000');
@@ -85,7 +85,7 @@ try {
   await big.getByText('Traffic pattern').click();
   t0 = Date.now();
   const big512 = await pattern(big, 'shift', 512, 'flows', 120_000);
-  console.log(`shift by 512 routed and drawn in ${Date.now() - t0} ms: ${big512}`);
+  console.log(`shift by 512 routed, drawn and made the flows in ${Date.now() - t0} ms: ${big512}`);
   await big.getByTestId('speed').selectOption({ label: '1 ms/s' });
   t0 = Date.now();
   await big.getByTestId('run').click();
