@@ -71,7 +71,7 @@ pub enum ToWorker {
     },
     /// Time OpenSM's engines (`crate::selftest::routing`).
     RoutingBench,
-    /// The load of a traffic pattern (`shift:K`, `permutation`, `bisection`, `all_to_all`) on the scenario's network
+    /// The load of a traffic pattern (`Pattern::parse`: `shift:K`, `hotspot:K`...) on the scenario's network
     /// under its routing (`ibcc_core::sim::pattern_load`); random patterns are drawn from `seed`.
     Pattern {
         scenario: Box<Scenario>,
@@ -174,10 +174,10 @@ fn trace(s: &Scenario, from: &str, to: &str) -> Result<(String, PatternLoad), St
     Ok((text, pairs_load(s, vec![(at(from), at(to))])?))
 }
 
-/// What the worker answers to `ToWorker::CreditLoop`.
-/// The loop (its links, VL and the drawing's marks), if there is one, and what the engine said.
+/// A credit loop (its links, VL and the drawing's marks), if there is one, and what the engine said.
 pub type Looped = (Option<(ibcc_core::scenario::LinkCycle, u8, PatternLoad)>, Vec<String>);
 
+/// What the worker answers to `ToWorker::CreditLoop`.
 fn credit_loop(s: &Scenario) -> Result<Looped, String> {
     let (found, notes) = s.credit_loop()?;
     let Some((cycle, lane)) = found else { return Ok((None, notes)) };
@@ -189,8 +189,8 @@ fn credit_loop(s: &Scenario) -> Result<Looped, String> {
             routes[c] = 1;
         }
     }
-    let load = PatternLoad { pairs: Vec::new(), routes, max: 1, mean: 1.0, share: 1.0, lost: 0, notes };
-    Ok((Some((cycle, lane, load.clone())), load.notes))
+    let load = PatternLoad { pairs: Vec::new(), routes, max: 1, mean: 1.0, share: 1.0, lost: 0, notes: Vec::new() };
+    Ok((Some((cycle, lane, load)), notes))
 }
 
 fn pairs_load(s: &Scenario, pairs: Vec<(usize, usize)>) -> Result<PatternLoad, String> {

@@ -125,6 +125,15 @@ struct Part {
     is_host: Vec<bool>,
 }
 
+/// A cycle of channel dependencies among the routes: each link direction `(from, to)` (scenario nodes) is followed
+/// by the next; packets waiting for credit on each could wait on each other for ever (a credit loop, deadlock).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChannelLoop {
+    pub channels: Vec<(NodeId, NodeId)>,
+    /// The virtual lane it is on (dfsssp's layers; 0 otherwise).
+    pub lane: u8,
+}
+
 impl Tables {
     /// The port a packet at `at` for host `dest` leaves by.
     pub fn next(&self, at: NodeId, dest: NodeId) -> Option<PortId> {
@@ -161,9 +170,7 @@ impl Tables {
         };
         layers.sl(slid, dlid, pick)
     }
-}
 
-impl Tables {
     /// The route from host `src` to host `dst` as `ibtracert` prints it (each port entered, with its LIDs), or why
     /// the packet would not arrive.
     pub fn tracert(&self, src: NodeId, dst: NodeId) -> Result<String, String> {
@@ -180,21 +187,10 @@ impl Tables {
             .map_err(|lost| lost.describe(f))?;
         Ok(write_tracert(f, a, &r))
     }
-}
 
-/// A cycle of channel dependencies among the routes: each link direction `(from, to)` (scenario nodes) is followed
-/// by the next; packets waiting for credit on each could wait on each other for ever (a credit loop, deadlock).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CreditLoop {
-    pub channels: Vec<(NodeId, NodeId)>,
-    /// The virtual lane it is on (dfsssp's layers; 0 otherwise).
-    pub lane: u8,
-}
-
-impl Tables {
     /// A credit loop the routes of all host pairs can close, in the first part of the network that has one
     /// (OpenSM's routes checked as `ibcc fabric check` checks them, each route on its dfsssp lane); `None` if none.
-    pub fn credit_loop(&self) -> Option<CreditLoop> {
+    pub fn credit_loop(&self) -> Option<ChannelLoop> {
         for (k, part) in self.parts.iter().enumerate() {
             let c = check(&part.fabric, &part.routed.addressing, &part.routed.lfts, part.routed.layers.as_ref());
             let Some(cycle) = c.cycle else { continue };
@@ -213,7 +209,7 @@ impl Tables {
                     Some((node[ch.switch], node[to.node]))
                 })
                 .collect();
-            return Some(CreditLoop { channels, lane: c.cycle_lane });
+            return Some(ChannelLoop { channels, lane: c.cycle_lane });
         }
         None
     }

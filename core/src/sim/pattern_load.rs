@@ -1,6 +1,6 @@
-//! A traffic pattern on a scenario's network (a shift, a random permutation, a bisection, all-to-all among its
-//! hosts, in the order of `nodes`) and the load its routing puts on each link: what `ibcc pattern` prints and the
-//! page's pattern tool draws. The pattern's flows can then replace the scenario's, to run it.
+//! A traffic pattern on a scenario's network (a shift, a random permutation, a bisection, all-to-all or a hot spot
+//! among its hosts, in the order of `nodes`) and the load its routing puts on each link: what `ibcc pattern` prints
+//! and the page's pattern tool draws. The pattern's flows can then replace the scenario's, or join them, to run it.
 
 use super::Simulation;
 use crate::fabric::patterns::{Load, Pattern};

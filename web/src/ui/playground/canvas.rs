@@ -2,8 +2,7 @@
 //! through the gesture state machine (`gesture.rs`, fed by `canvas_input.rs`); the drawing is `topology.rs`. The
 //! drawing is one tab stop; inside it the arrows move the focus between nodes and links.
 
-use super::super::document::Same;
-use super::super::document::{use_doc, Action};
+use super::super::document::{use_doc, Action, Same};
 use super::super::theme;
 use super::canvas_input::{apply, handlers, hit_of, use_native_listeners, use_undo_keys, Feed};
 use super::legend::Legend;
@@ -64,7 +63,8 @@ pub fn Canvas() -> Html {
     let geometry = use_memo((Same(s.clone()), Same(base.clone())), |(s, lay)| {
         let ends = link_ends(&s.0);
         let in_fold = network::fold_of_links(&ends, &lay.0);
-        (ends, in_fold, flow_curves(&s.0, &lay.0))
+        let segments = live_layer::segments(&lay.0, &ends, &in_fold);
+        (ends, in_fold, flow_curves(&s.0, &lay.0), segments)
     });
     let layer = use_node_ref();
     let theme = theme::use_theme();
@@ -231,8 +231,15 @@ pub fn Canvas() -> Html {
     let vb = format!("{:.1} {:.1} {:.1} {:.1}", view.0, view.1, view.2, view.3);
     // Layered: the SVG keeps what stays put between frames (re-rendered only when that changes), and the canvas
     // under it is repainted after this render.
+    // A node being dragged moves the layered drawing's layout too (its lanes and buffers and flows with it).
+    let moved = moving.as_ref().filter(|_| layered).map(|sp| {
+        let lay = Rc::new(lay.clone());
+        let curves = flow_curves(&s, &lay);
+        let segments = live_layer::segments(&lay, &geometry.0, &geometry.1);
+        (lay, Rc::new(sp.clone()), curves, segments)
+    });
     let drawing = if layered {
-        let lay = if moving.is_some() { Rc::new(lay.clone()) } else { base.clone() };
+        let lay = moved.as_ref().map_or_else(|| base.clone(), |(lay, ..)| lay.clone());
         html! {
             <network::Still s={s.clone()} lay={lay} selection={doc.selection.clone()} focus={g.focus} highlight={hl.clone()}
                 load={shown.as_ref().map(|l| (l.load.clone(), l.counted))} />
@@ -242,11 +249,6 @@ pub fn Canvas() -> Html {
     };
     // After the DOM is updated (the canvas is there, at its size): the layer, painted from owned copies.
     {
-        let moved = moving.as_ref().map(|sp| {
-            let lay = Rc::new(lay.clone());
-            let curves = flow_curves(&s, &lay);
-            (lay, Rc::new(sp.clone()), curves)
-        });
         let (layer, svg, s, base, spots, geometry) =
             (layer.clone(), svg.clone(), s.clone(), base.clone(), spots.clone(), geometry.clone());
         let frame = frame.cloned();
@@ -263,12 +265,12 @@ pub fn Canvas() -> Html {
                 *css = Some((theme, live_layer::Css::read(&el)));
             }
             let Some((_, css)) = css.as_ref() else { return };
-            let (ends, in_fold, curves) = &*geometry;
-            let (lay, spots, curves): (&Layout, &[BufferSpot], _) = match &moved {
-                Some((lay, spots, curves)) => (lay, spots, curves),
-                None => (&base, &spots, curves),
+            let (ends, in_fold, curves, segments) = &*geometry;
+            let (lay, spots, curves, segments): (&Layout, &[BufferSpot], &[_], &[_]) = match &moved {
+                Some((lay, spots, curves, segments)) => (lay, spots, curves, segments),
+                None => (&base, &spots, curves, segments),
             };
-            let geo = live_layer::Geometry { s: &s, lay, ends, in_fold, spots, curves };
+            let geo = live_layer::Geometry { s: &s, lay, ends, in_fold, spots, curves, segments };
             let now = frame.as_ref().map(|f| Live {
                 snapshot: &f.frame.snapshot,
                 tree: &f.frame.tree,

@@ -32,6 +32,25 @@ pub struct Geometry<'a> {
     pub in_fold: &'a [Option<usize>],
     pub spots: &'a [BufferSpot],
     pub curves: &'a [Option<(Point, Point, Point)>],
+    /// Each drawn link direction (outside folded groups): its channel and its lane's two ends ([`segments`]).
+    pub segments: &'a [(usize, (Point, Point))],
+}
+
+/// Each link direction drawn on its own (not in a folded group): its channel (`2i` from link `i`'s `a` to `b`,
+/// `2i + 1` back) and its lane's ends, offset to its side as the SVG draws it. They move only with the layout.
+pub fn segments(
+    lay: &Layout,
+    ends: &[Option<(usize, usize)>],
+    in_fold: &[Option<usize>],
+) -> Vec<(usize, (Point, Point))> {
+    let mut out = Vec::with_capacity(2 * ends.len());
+    for (i, e) in ends.iter().enumerate() {
+        let (Some((a, b)), None) = (e, in_fold[i]) else { continue };
+        let (pa, pb) = (lay.positions[*a], lay.positions[*b]);
+        out.push((2 * i, offset_line(pa, pb, 4.0)));
+        out.push((2 * i + 1, offset_line(pb, pa, 4.0)));
+    }
+    out
 }
 
 /// What was painted, by kind.
@@ -204,13 +223,8 @@ fn lanes(
     theme: Theme,
     n: &mut Counts,
 ) {
-    let mut all: Vec<((Point, Point), LaneLook)> = Vec::with_capacity(2 * g.s.links.len());
-    for (i, e) in g.ends.iter().enumerate() {
-        let (Some((a, b)), None) = (e, g.in_fold[i]) else { continue };
-        let (pa, pb) = (g.lay.positions[*a], g.lay.positions[*b]);
-        all.push((offset_line(pa, pb, 4.0), lane_look(2 * i, live, decor)));
-        all.push((offset_line(pb, pa, 4.0), lane_look(2 * i + 1, live, decor)));
-    }
+    let mut all: Vec<((Point, Point), LaneLook)> =
+        g.segments.iter().map(|&(ch, seg)| (seg, lane_look(ch, live, decor))).collect();
     for (k, looks) in fold_looks(g.lay, g.ends, g.in_fold, live, decor).into_iter().enumerate() {
         let [down, up] = fold_lanes(g.lay, k);
         all.push((down, looks[0]));
@@ -260,20 +274,16 @@ fn lanes(
 /// Packets marked lately: a yellow dot near each lane's sending end, bigger for more.
 fn marks(ctx: &CanvasRenderingContext2d, g: &Geometry, v: &Live, theme: Theme, n: &mut Counts) {
     ctx.begin_path();
-    for (i, e) in g.ends.iter().enumerate() {
-        let (Some((a, b)), None) = (e, g.in_fold[i]) else { continue };
-        let (pa, pb) = (g.lay.positions[*a], g.lay.positions[*b]);
-        for (ch, seg) in [(2 * i, offset_line(pa, pb, 4.0)), (2 * i + 1, offset_line(pb, pa, 4.0))] {
-            let fresh = v.recent_marks.get(ch).copied().unwrap_or(0);
-            if fresh == 0 {
-                continue;
-            }
-            let r = (2.5 + (fresh as f64).log10() * 1.5).min(6.0);
-            let (x, y) = mark_spot(seg.0, seg.1);
-            ctx.move_to(x + r, y);
-            ctx.arc(x, y, r, 0.0, core::f64::consts::TAU).ok();
-            n.marks += 1;
+    for &(ch, seg) in g.segments {
+        let fresh = v.recent_marks.get(ch).copied().unwrap_or(0);
+        if fresh == 0 {
+            continue;
         }
+        let r = (2.5 + (fresh as f64).log10() * 1.5).min(6.0);
+        let (x, y) = mark_spot(seg.0, seg.1);
+        ctx.move_to(x + r, y);
+        ctx.arc(x, y, r, 0.0, core::f64::consts::TAU).ok();
+        n.marks += 1;
     }
     ctx.set_fill_style_str(Mark::Ecn.colour().hex(theme));
     ctx.fill();

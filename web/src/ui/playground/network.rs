@@ -226,16 +226,16 @@ pub fn fold_lanes(lay: &Layout, k: usize) -> [(Point, Point); 2] {
     [offset_line(sw, at, 4.0), offset_line(at, sw, 4.0)]
 }
 
-/// A folded group's links as one pair of lanes from its switch (`fold_looks`). Layered, only their description
-/// is here: the canvas under the drawing paints them.
-fn fold_links(s: &Scenario, lay: &Layout, looks: &[[LaneLook; 2]], layered: bool) -> Vec<Html> {
+/// A folded group's links as one pair of lanes from its switch, as `looks` (`fold_looks`) says; without looks
+/// (layered), only their description: the canvas under the drawing paints them.
+fn fold_links(s: &Scenario, lay: &Layout, looks: Option<&[[LaneLook; 2]]>) -> Vec<Html> {
     let mut out = Vec::new();
-    for (k, (f, looks)) in lay.folds.iter().zip(looks).enumerate() {
+    for (k, f) in lay.folds.iter().enumerate() {
         let id = &s.nodes[f.switch].id;
         let [(d1, d2), (u1, u2)] = fold_lanes(lay, k);
         out.push(html! {
             <g class="link fold-link" role="img" aria-label={format!("the links of {id}'s {} hosts", f.hosts.len())}>
-                if !layered {
+                if let Some(looks) = looks.and_then(|l| l.get(k)) {
                     { lane(d1, d2, looks[0], &format!("{id}->hosts")) }
                     { lane(u1, u2, looks[1], &format!("hosts->{id}")) }
                 }
@@ -425,16 +425,12 @@ pub fn draw(
 ) -> Html {
     let ends = link_ends(s);
     let in_fold = fold_of_links(&ends, lay);
-    let looks = if layered {
-        vec![[LaneLook::default(); 2]; lay.folds.len()]
-    } else {
-        fold_looks(lay, &ends, &in_fold, live, decor)
-    };
+    let looks = (!layered).then(|| fold_looks(lay, &ends, &in_fold, live, decor));
     html! {
         <>
             { defs() }
             { for links(s, lay, &ends, &in_fold, live, decor, layered) }
-            { for fold_links(s, lay, &looks, layered) }
+            { for fold_links(s, lay, looks.as_deref()) }
             if let Some(v) = live.filter(|_| !layered) {
                 { for buffers(s, spots, &in_fold, v.snapshot, decor.highlight) }
             }
