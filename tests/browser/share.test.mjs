@@ -19,6 +19,7 @@ async function runToEnd(page) {
   await page.getByRole('button', { name: 'Run' }).click();
   const end = parseFloat((await page.locator('.clock .end').innerText()).replace('/', ''));
   await waitSim(page, end);
+  await openTab(page, 'results');
   return page.getByTestId('results-table').textContent();
 }
 

@@ -5,9 +5,11 @@
 use crate::scene::{channel_ends, Hit};
 use crate::session::Frame;
 use ibcc_core::scenario::{NodeKind, Scenario};
+use ibcc_core::sim::Results;
 
-/// The card's title and lines for `hit`, with the run's frame if the drawing shows the run.
-pub fn figures(s: &Scenario, hit: Hit, frame: Option<&Frame>) -> (String, Vec<String>) {
+/// The card's title and lines for `hit`, with the run's frame and results if the drawing shows the run.
+pub fn figures(s: &Scenario, hit: Hit, shown: Option<(&Frame, &Results)>) -> (String, Vec<String>) {
+    let frame = shown.map(|(f, _)| f);
     match hit {
         Hit::Node(i) => {
             let Some(n) = s.nodes.get(i) else { return (String::new(), Vec::new()) };
@@ -27,9 +29,9 @@ pub fn figures(s: &Scenario, hit: Hit, frame: Option<&Frame>) -> (String, Vec<St
                 l.bandwidth_gbps.unwrap_or(s.link.bandwidth_gbps),
                 l.propagation_ns.unwrap_or(s.link.propagation_ns)
             )];
-            if let Some(f) = frame {
+            if let Some((f, r)) = shown {
                 for ch in [2 * i, 2 * i + 1] {
-                    lines.push(channel_line(s, f, ch));
+                    lines.push(channel_line(s, f, r, ch));
                 }
             }
             (format!("Link {} — {}", l.a, l.b), lines)
@@ -45,7 +47,7 @@ pub fn figures(s: &Scenario, hit: Hit, frame: Option<&Frame>) -> (String, Vec<St
                     }
                 }
             }
-            if let Some(r) = frame.and_then(|f| f.results.buffers.iter().find(|r| r.node == to && r.from == from)) {
+            if let Some(r) = shown.and_then(|(_, r)| r.buffers.iter().find(|r| r.node == to && r.from == from)) {
                 lines.push(format!("{:.2} packets on average over the measurement", r.mean_packets));
             }
             (format!("Input buffer of {to} from {from}"), lines)
@@ -56,7 +58,7 @@ pub fn figures(s: &Scenario, hit: Hit, frame: Option<&Frame>) -> (String, Vec<St
             if !f.group.is_empty() {
                 lines.push(format!("group {}", f.group));
             }
-            if let Some(fr) = frame {
+            if let Some((fr, results)) = shown {
                 if let Some(snap) = fr.snapshot.flows.get(i) {
                     lines.push(format!(
                         "rate limit {:.1}%, window {}, {} outstanding, {}",
@@ -66,7 +68,7 @@ pub fn figures(s: &Scenario, hit: Hit, frame: Option<&Frame>) -> (String, Vec<St
                         if snap.active { "sending" } else { "off" }
                     ));
                 }
-                if let Some(r) = fr.results.flows.get(i) {
+                if let Some(r) = results.flows.get(i) {
                     lines.push(format!(
                         "throughput {:.1}% of its link, {} marks",
                         100.0 * r.throughput_fraction,
@@ -84,10 +86,10 @@ pub fn figures(s: &Scenario, hit: Hit, frame: Option<&Frame>) -> (String, Vec<St
     }
 }
 
-fn channel_line(s: &Scenario, f: &Frame, ch: usize) -> String {
+fn channel_line(s: &Scenario, f: &Frame, results: &Results, ch: usize) -> String {
     let name = channel_ends(s, ch as u32).map_or_else(String::new, |(a, b)| format!("{a}->{b}"));
     let Some(snap) = f.snapshot.links.get(ch) else { return name };
-    let result = f.results.links.get(ch);
+    let result = results.links.get(ch);
     // With several VLs, which of them (the tree is per VL).
     let on = |bits: Option<&u16>| match bits.copied().filter(|_| s.data_vls() > 1) {
         Some(m) if m != 0 => {
@@ -127,9 +129,9 @@ mod tests {
         s.measure.to_ns = None;
         let mut run = Session::new(&s, Vec::new()).unwrap();
         run.advance(u64::MAX, || true);
-        let f = run.frame();
+        let (f, r) = (run.frame(), run.results());
         let link = s.links.iter().position(|l| (l.a == "B" && l.b == "BC") || (l.a == "BC" && l.b == "B")).unwrap();
-        let (title, lines) = figures(&s, Hit::Link(link), Some(&f));
+        let (title, lines) = figures(&s, Hit::Link(link), Some((&f, &r)));
         assert!(title.starts_with("Link "), "{title}");
         assert!(
             lines.iter().any(|l| l.starts_with("B->BC: ") && l.contains("Root of the congestion tree")),
@@ -143,7 +145,7 @@ mod tests {
             .map(|b| b.channel)
             .find(|&c| channel_ends(&s, c) == Some(("A".into(), "B".into())))
             .unwrap();
-        let (title, lines) = figures(&s, Hit::Buffer(ch), Some(&f));
+        let (title, lines) = figures(&s, Hit::Buffer(ch), Some((&f, &r)));
         assert_eq!(title, "Input buffer of B from A");
         assert!(lines[0].contains("100% full") && lines[1].contains("waits for B->BC"), "{lines:?}");
         let (title, lines) = figures(&s, Hit::Flow(0), None);

@@ -7,7 +7,7 @@
 
 use crate::session::{Frame, PaperNumber, Session};
 use ibcc_core::scenario::Scenario;
-use ibcc_core::sim::{Measurement, NeedsRestart};
+use ibcc_core::sim::{Measurement, NeedsRestart, Results};
 use ibcc_view::names::PlotKind;
 use ibcc_view::plot::Curve;
 use serde::{Deserialize, Serialize};
@@ -48,7 +48,7 @@ enum Goal {
     },
 }
 
-/// A frame for the page: the run's present, and the curves when they were recomputed.
+/// A frame for the page: the run's present, and the curves and results when they were recomputed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FrameMsg {
     pub time_ps: u64,
@@ -63,6 +63,9 @@ pub struct FrameMsg {
     pub frame: Frame,
     pub kind: PlotKind,
     pub curves: Option<Vec<Curve>>,
+    /// The measurements so far, with the curves only: on a large fabric they are hundreds of kilobytes, more than
+    /// every frame should carry (the page keeps the last ones).
+    pub results: Option<Results>,
 }
 
 /// An estimate of one checkpoint's size: the core's rate series (one counter per channel and group per sample,
@@ -394,11 +397,13 @@ impl Driver {
     pub fn frame(&mut self, wall_ms: f64) -> FrameMsg {
         let moving = matches!(self.goal, Goal::Play(_) | Goal::To { .. });
         let due = self.curves_at_ms.is_none_or(|at| moving && wall_ms - at >= CURVES_EVERY_MS);
-        let curves = due.then(|| {
+        let (curves, results) = if due {
             self.curves_at_ms = Some(wall_ms);
             let results = self.run.results();
-            self.run.curves(self.kind, &results, MAX_CURVES)
-        });
+            (Some(self.run.curves(self.kind, &results, MAX_CURVES)), Some(results))
+        } else {
+            (None, None)
+        };
         self.dirty = false;
         FrameMsg {
             time_ps: self.now_ps(),
@@ -410,6 +415,7 @@ impl Driver {
             frame: self.run.frame(),
             kind: self.kind,
             curves,
+            results,
         }
     }
 }
@@ -464,7 +470,9 @@ mod tests {
             assert_eq!(d.now_ps(), t);
         }
         let got = d.frame(0.0);
-        assert_eq!(got.frame, want.frame, "snapshot, results, congestion tree and marks alike");
+        assert_eq!(got.frame, want.frame, "snapshot, congestion tree and marks alike");
+        assert!(got.results.is_some(), "a paused run's frame has its results");
+        assert_eq!(got.results, want.results);
         assert_eq!(got.curves, want.curves);
         assert_eq!(d.status(), Status::Paused);
     }
@@ -556,16 +564,18 @@ mod tests {
         d.seek(5_000_000_000, None);
         until_idle(&mut d);
         let want = d.frame(0.0);
-        assert!(want.frame.results.totals.marked_packets > 0, "naive marking marks");
+        let marks = |f: &FrameMsg| f.results.as_ref().unwrap().totals.marked_packets;
+        assert!(marks(&want) > 0, "naive marking marks");
         assert_eq!(want.retunes_ps, [2_000_000_000]);
         // Back before the change: unmarked; forward again: the change applies at 2 ms as before.
         d.seek(1_000_000_000, None);
         until_idle(&mut d);
         assert_eq!(d.scenario().marking.policy, MarkingPolicy::None);
-        assert_eq!(d.frame(0.0).frame.results.totals.marked_packets, 0);
+        assert_eq!(marks(&d.frame(0.0)), 0);
         d.seek(5_000_000_000, None);
         until_idle(&mut d);
-        assert_eq!(d.frame(0.0).frame, want.frame);
+        let again = d.frame(0.0);
+        assert_eq!((&again.frame, &again.results), (&want.frame, &want.results));
         // A change the model cannot make during a run is refused and nothing moves.
         let mut other = marked.clone();
         other.switch.buffer_packets = 8;
@@ -606,9 +616,11 @@ mod tests {
         d.tick(&at(50.0), 5.0);
         assert!(d.frame(50.0).curves.is_some(), "playing begins with them");
         d.tick(&at(60.0), 5.0);
-        assert!(d.frame(60.0).curves.is_none(), "less than 100 ms later: not yet");
+        let f = d.frame(60.0);
+        assert!(f.curves.is_none() && f.results.is_none(), "less than 100 ms later: not yet, nor the results");
         d.pause();
-        assert!(d.frame(61.0).curves.is_some(), "a pause shows the curves up to where it stops");
+        let f = d.frame(61.0);
+        assert!(f.curves.is_some() && f.results.is_some(), "a pause shows the curves up to where it stops");
         d.set_plot(PlotKind::Buffers);
         let f = d.frame(20.0);
         assert_eq!(f.kind, PlotKind::Buffers);

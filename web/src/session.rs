@@ -20,7 +20,6 @@ const SLICE_EVENTS: u64 = 2_000;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Frame {
     pub snapshot: Snapshot,
-    pub results: Results,
     pub tree: Tree,
     /// Per channel: marks in the recent past.
     pub recent_marks: Vec<u64>,
@@ -168,7 +167,6 @@ impl Session {
         let tree = congestion::tree(&snapshot, recent.stall, &self.paths, &self.flow_vls);
         Frame {
             snapshot,
-            results: report.results(&self.sim),
             tree,
             recent_marks: recent.marks,
             end_ns: self.sim.end() as f64 / 1000.0,
@@ -270,7 +268,8 @@ mod tests {
             slices % 7 != 0
         }) {}
         let f = run.frame();
-        let name = |c: usize| f.results.links[c].id.clone();
+        let results = run.results();
+        let name = |c: usize| results.links[c].id.clone();
         assert_eq!(f.reported[0].paper, "about 15%");
         let channels = f.tree.stall.len();
         let roots: Vec<String> = (0..channels).filter(|&c| f.tree.root(c)).map(name).collect();
@@ -279,9 +278,9 @@ mod tests {
         assert!(blocked.contains(&String::from("A->B")), "{blocked:?}");
         assert_eq!(f.reported.len(), 2, "Fig. 2 reports the victim's rate and the inter-switch link's");
         assert_eq!(f.reported[0].ours, None, "measured over 40-60 ms: not reached in 2 ms");
-        let curves = run.curves(PlotKind::Rates, &f.results, 8);
+        let curves = run.curves(PlotKind::Rates, &results, 8);
         assert_eq!(curves[0].label, "B->BC");
-        let buffers = run.curves(PlotKind::Buffers, &f.results, 8);
+        let buffers = run.curves(PlotKind::Buffers, &results, 8);
         assert!(!buffers.is_empty() && buffers.len() <= 8, "{}", buffers.len());
         let labels: Vec<&str> = buffers.iter().map(|c| c.label.as_str()).collect();
         assert!(labels.len() <= 4, "alike buffers are one curve each: {labels:?}");
@@ -297,8 +296,7 @@ mod tests {
         let s = find("infocom03-fig2").unwrap().scenario();
         let mut run = Session::new(&s, Vec::new()).unwrap();
         run.advance(20_000_000_000, || true);
-        let f = run.frame();
-        let curves = run.curves(PlotKind::Rates, &f.results, 8);
+        let curves = run.curves(PlotKind::Rates, &run.results(), 8);
         for c in &curves {
             let last = c.points.last().map_or(0.0, |p| p.0);
             assert!(last >= 19.8, "{} ends at {last} ms at 20 ms", c.label);

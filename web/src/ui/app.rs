@@ -3,9 +3,9 @@
 //! work on: the scenario from a share link, an exercise link, the browser's saved work, or the default preset.
 
 use super::compare::Compare;
-use super::document::{preset_scenario, restore, save, Doc, DocCtx, Origin, DEFAULT_PRESET};
+use super::document::{preset_scenario, restore, save, Doc, DocCtx, Origin, Same, DEFAULT_PRESET};
 use super::finc_explorer::FincExplorer;
-use super::playground::live::{use_run_follows, Live, LiveCtx, Sim, SimCtx};
+use super::playground::live::{use_run_follows, Live, LiveCtx, RunCtx, Sim, SimCtx};
 use super::playground::{Embedded, HighlightCtx, Playground};
 use super::selftest_page::{self, SelfTest};
 use super::share;
@@ -120,8 +120,8 @@ fn Shell(p: &AppProps) -> Html {
             }
         });
     }
-    // Every change is kept at once.
-    use_effect_with((doc.scenario.clone(), doc.origin.clone()), {
+    // Every change is kept at once. (The scenario by address: the shell re-renders at every frame of the run.)
+    use_effect_with((Same(doc.scenario.clone()), doc.origin.clone()), {
         let doc = doc.clone();
         move |_| {
             if !embedded {
@@ -173,6 +173,7 @@ fn Shell(p: &AppProps) -> Html {
     html! {
         <ContextProvider<DocCtx> context={doc.clone()}>
         <ContextProvider<LiveCtx> context={live.clone()}>
+        <ContextProvider<RunCtx> context={RunCtx(live.run_scenario.clone().map(Same))}>
         <ContextProvider<SimCtx> context={SimCtx(sim.clone())}>
         <ContextProvider<HighlightCtx> context={highlight.clone()}>
             if embedded {
@@ -222,6 +223,7 @@ fn Shell(p: &AppProps) -> Html {
             }
         </ContextProvider<HighlightCtx>>
         </ContextProvider<SimCtx>>
+        </ContextProvider<RunCtx>>
         </ContextProvider<LiveCtx>>
         </ContextProvider<DocCtx>>
     }

@@ -13,7 +13,7 @@ use crate::driver::{FrameMsg, Status};
 use crate::protocol::{FromWorker, ToWorker};
 use crate::trace::y_axis;
 use ibcc_core::scenario::Scenario;
-use ibcc_core::sim::Metric;
+use ibcc_core::sim::{Metric, Results};
 use ibcc_view::names::PlotKind;
 use ibcc_view::plot::{Curve, YAxis};
 use ibcc_view::settings;
@@ -30,6 +30,8 @@ struct Side {
     // (Shared, not copied: a reducer's state is cloned at every frame.)
     frame: Option<Rc<FrameMsg>>,
     curves: Rc<Vec<Curve>>,
+    /// The last results (they come with some frames only).
+    results: Option<Rc<Results>>,
     error: Option<String>,
 }
 
@@ -54,6 +56,9 @@ impl Reducible for Sides {
                 let mut f = *f;
                 if let Some(c) = f.curves.take() {
                     next.0[i].curves = Rc::new(c);
+                }
+                if let Some(r) = f.results.take() {
+                    next.0[i].results = Some(Rc::new(r));
                 }
                 next.0[i].frame = Some(Rc::new(f));
             }
@@ -357,11 +362,14 @@ pub fn Compare() -> Html {
     };
     // Side by side only at the same simulated time (in practice, all at their ends: the runs go as fast as each
     // can): results of runs at different times would differ by how far each has got, not by their settings.
+    // (Results come with some frames only; a run's last frame, at its end, always has them.)
     let frames: Vec<&Rc<FrameMsg>> = all.iter().filter_map(|s| s.frame.as_ref()).collect();
+    let results: Vec<&Results> = all.iter().filter_map(|s| s.results.as_deref()).collect();
     let together = frames.len() == n
-        && (frames.iter().all(|f| f.time_ps == frames[0].time_ps) || frames.iter().all(|f| f.time_ps >= f.end_ps));
+        && results.len() == n
+        && (results.iter().all(|r| r.simulated_ns == results[0].simulated_ns)
+            || frames.iter().all(|f| f.time_ps >= f.end_ps));
     let (rows, over, waiting) = if together {
-        let results: Vec<&ibcc_core::sim::Results> = frames.iter().map(|f| &f.frame.results).collect();
         let over = results.iter().any(|r| r.aggregate_throughput() > 1.0005);
         let mut rows = compare_rows(&results);
         if let Some(Metric::GroupRate { group }) = &hidden {

@@ -211,7 +211,8 @@ pub fn Canvas() -> Html {
         show_flows: *show_flows,
         load: shown.as_ref().map(|l| (&*l.load, l.counted)),
     };
-    let card = g.card.map(|c| card_html(&s, c, frame.map(|f| &f.frame), g.rect(), &gestures, &redraw, hidden.as_ref()));
+    let card_now = frame.zip(live.results.as_deref()).map(|(f, r)| (&f.frame, r));
+    let card = g.card.map(|c| card_html(&s, c, card_now, g.rect(), &gestures, &redraw, hidden.as_ref()));
     let active = g.focus.and_then(|h| match h {
         Hit::Node(i) => Some(format!("item-node-{i}")),
         Hit::Link(i) => Some(format!("item-link-{i}")),
@@ -352,13 +353,13 @@ fn callout(doc: &super::super::document::Doc, view: (f64, f64, f64, f64)) -> Htm
 fn card_html(
     s: &Scenario,
     c: Card,
-    frame: Option<&crate::session::Frame>,
+    shown: Option<(&crate::session::Frame, &ibcc_core::sim::Results)>,
     rect: (f64, f64, f64, f64),
     gestures: &Rc<RefCell<Gestures>>,
     redraw: &UseForceUpdateHandle,
     hidden: Option<&Metric>,
 ) -> Html {
-    let (title, mut lines) = figures(s, c.hit, frame);
+    let (title, mut lines) = figures(s, c.hit, shown);
     // What an open exercise asks for stays out of the card too: the flows of its group (their rates add up to it),
     // or its link's line.
     match (hidden, c.hit) {

@@ -8,7 +8,7 @@ use super::live::use_live;
 use super::route_trace::RouteTo;
 use crate::edit::{self, Selection};
 use ibcc_core::scenario::{NodeKind, RoutingEngine, Scenario, SwitchOverride, Traffic, Transport};
-use ibcc_core::sim::Metric;
+use ibcc_core::sim::{Metric, Results};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -295,12 +295,12 @@ fn transport_choice(
 }
 
 /// What the selection does now, in the run shown.
-fn live_figures(s: &Scenario, sel: &Selection, f: &crate::session::Frame) -> Option<String> {
+fn live_figures(s: &Scenario, sel: &Selection, f: &crate::session::Frame, r: &Results) -> Option<String> {
     match sel {
         Selection::Flow(id) => {
             let i = s.flows.iter().position(|f| &f.id == id)?;
             let snap = f.snapshot.flows.get(i)?;
-            let r = f.results.flows.get(i)?;
+            let r = r.flows.get(i)?;
             Some(format!(
                 "Now: rate limit {:.1}%, window {}, {} outstanding. Throughput {:.1}%, {} marks.",
                 100.0 * snap.rate_limit,
@@ -312,10 +312,36 @@ fn live_figures(s: &Scenario, sel: &Selection, f: &crate::session::Frame) -> Opt
         }
         Selection::Link(i) => {
             let (ab, ba) = (f.snapshot.links.get(2 * i)?, f.snapshot.links.get(2 * i + 1)?);
-            let name = |c: usize| f.results.links.get(c).map_or(String::new(), |r| r.id.clone());
+            let name = |c: usize| r.links.get(c).map_or(String::new(), |r| r.id.clone());
             Some(format!("Now: {} {:.1}%, {} {:.1}%.", name(2 * i), 100.0 * ab.rate, name(2 * i + 1), 100.0 * ba.rate))
         }
         Selection::Node(_) => None,
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct LiveFiguresProps {
+    sel: Selection,
+    /// What an open exercise asks for: held back.
+    held: bool,
+}
+
+/// The selection's figures in the run shown: a component of its own, so that the run's frames redraw this line and
+/// not the whole inspector.
+#[component]
+fn LiveFigures(p: &LiveFiguresProps) -> Html {
+    let doc = use_doc();
+    let live = use_live();
+    let shown = live.frame.as_ref().zip(live.results.as_ref()).filter(|_| !live.pending);
+    let text = if p.held {
+        Some(format!("Now: {}.", super::HIDDEN))
+    } else {
+        shown.and_then(|(f, r)| live_figures(&doc.scenario, &p.sel, &f.frame, r))
+    };
+    html! {
+        if let Some(text) = text {
+            <p class="live-figures" data-testid="selection-live">{ text }</p>
+        }
     }
 }
 
@@ -376,7 +402,6 @@ fn Connect(p: &ConnectProps) -> Html {
 #[component]
 pub fn Inspector() -> Html {
     let doc = use_doc();
-    let live = use_live();
     let hidden = super::use_hidden_measure();
     // The field whose last value was refused: (selection, field id, text, reason).
     let refused = use_state(|| None::<Refused>);
@@ -443,7 +468,6 @@ pub fn Inspector() -> Html {
                 error={error.map(AttrValue::from)} on_change={on_commit} on_commit_only=true text={f.unit.is_empty()} />
         }
     });
-    let frame = live.frame.as_ref().filter(|_| !live.pending).map(|f| &f.frame);
     // (Not what an open exercise asks for: a flow of its group, or its link.)
     let held = match (&hidden, &sel) {
         (Some(Metric::GroupRate { group }), Selection::Flow(id)) => {
@@ -455,8 +479,6 @@ pub fn Inspector() -> Html {
             .is_some_and(|l| *link == format!("{}->{}", l.a, l.b) || *link == format!("{}->{}", l.b, l.a)),
         _ => false,
     };
-    let live =
-        if held { Some(format!("Now: {}.", super::HIDDEN)) } else { frame.and_then(|f| live_figures(s, &sel, f)) };
     let connect = match &sel {
         Selection::Node(id) if s.nodes.iter().any(|n| n.id == *id && n.kind == NodeKind::Host) => html! {
             <><Connect node={id.clone()} /><RouteTo from={id.clone()} /></>
@@ -509,9 +531,7 @@ pub fn Inspector() -> Html {
     html! {
         <section class="inspector" aria-label="Selection" data-testid="inspector">
             <h3 data-testid="selection-title">{ title }</h3>
-            if let Some(text) = live {
-                <p class="live-figures" data-testid="selection-live">{ text }</p>
-            }
+            <LiveFigures sel={sel.clone()} {held} />
             { for fields }
             { connect }
             <button class="danger" onclick={delete} data-testid="delete-selection">{ "Delete" }</button>

@@ -494,14 +494,14 @@ fn ExerciseView(p: &ExerciseProps) -> Html {
             answer.set(input.value());
         })
     };
-    let live = use_live();
+    let run_scenario = super::live::use_run_scenario();
     let sim = use_sim();
     // Verdicts given so far (the page shows the count, so a test can wait for a new one).
     let checks = use_mut_ref(|| 0u32);
     let check = {
         let (e, answer, verdict, answers, sim, checks, wrong) =
             (e.clone(), answer.clone(), verdict.clone(), p.answers.clone(), sim.clone(), checks.clone(), wrong.clone());
-        let ran = live.run_scenario.clone();
+        let ran = run_scenario.clone();
         Callback::from(move |_| {
             let Some(a) = crate::number::parse(answer.trim().trim_end_matches('%')) else {
                 *checks.borrow_mut() += 1;
@@ -544,7 +544,7 @@ fn ExerciseView(p: &ExerciseProps) -> Html {
     // The measured interval's end, where the answer can be read.
     let to_end = {
         let (sim, e) = (sim.clone(), e.clone());
-        let ran = live.run_scenario.clone();
+        let ran = run_scenario.clone();
         Callback::from(move |_| {
             let Some(ran) = ran.as_ref() else { return };
             let end = e.measure.to_ns.unwrap_or_else(|| ran.measure.until_ns(ran.duration_ns)).min(ran.duration_ns);

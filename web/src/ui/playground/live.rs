@@ -9,7 +9,7 @@ use crate::moments::{self, StepSize, SPEEDS};
 use crate::protocol::{FromWorker, ToWorker};
 use crate::session::same_run;
 use ibcc_core::scenario::Scenario;
-use ibcc_core::sim::Measurement;
+use ibcc_core::sim::{Measurement, Results};
 use ibcc_view::names::PlotKind;
 use ibcc_view::plot::Curve;
 use std::cell::{Cell, RefCell};
@@ -31,6 +31,8 @@ pub struct Live {
     pub frame: Option<Rc<FrameMsg>>,
     /// The plot's curves (they come with some frames only).
     pub curves: Rc<Vec<Curve>>,
+    /// The measurements so far (they come with the curves).
+    pub results: Option<Rc<Results>>,
     /// The scenario the run follows (the document's, unless an edit waits for a restart).
     pub run_scenario: Option<Rc<Scenario>>,
     /// The document differs from the run in a way that needs a restart.
@@ -57,6 +59,7 @@ impl Default for Live {
         Self {
             frame: None,
             curves: Rc::new(Vec::new()),
+            results: None,
             run_scenario: None,
             pending: false,
             notice: None,
@@ -142,6 +145,7 @@ impl Reducible for Live {
                 l.error = None;
                 l.frame = None;
                 l.curves = Rc::new(Vec::new());
+                l.results = None;
                 l.seeking_to = None;
                 l.seek_at = None;
                 l.seeks_sent = 0;
@@ -152,16 +156,20 @@ impl Reducible for Live {
             LiveAction::Failed(e) => {
                 l.error = Some(e);
                 l.frame = None;
+                l.results = None;
                 l.run_scenario = None;
             }
             LiveAction::Frame(f) if f.status == Status::Seeking && l.frame.is_some() => {
                 l.seek_at = Some(f.time_ps);
                 l.frames += 1;
             }
-            LiveAction::Frame(f) => {
+            LiveAction::Frame(mut f) => {
                 l.seek_at = None;
-                if let Some(c) = f.curves.clone() {
+                if let Some(c) = f.curves.take() {
                     l.curves = Rc::new(c);
+                }
+                if let Some(r) = f.results.take() {
+                    l.results = Some(Rc::new(r));
                 }
                 // (A frame of an earlier seek of a drag does not end the seek the page is waiting for.)
                 let answers_last = f.seeks == l.seeks_sent;
@@ -425,6 +433,17 @@ impl PartialEq for SimCtx {
 }
 
 pub type LiveCtx = UseReducerHandle<Live>;
+
+/// The scenario the run follows, by address: for what changes with the run, not with its frames (a component that
+/// reads the whole [`LiveCtx`] re-renders at every frame).
+#[derive(Clone, PartialEq)]
+pub struct RunCtx(pub Option<Same<Scenario>>);
+
+/// The scenario the run follows.
+#[hook]
+pub fn use_run_scenario() -> Option<Rc<Scenario>> {
+    use_context::<RunCtx>().and_then(|r| r.0.map(|s| s.0))
+}
 
 #[hook]
 pub fn use_live() -> LiveCtx {

@@ -70,6 +70,14 @@ struct Counts {
 /// lanes batch into a few paths.
 const STEPS: f32 = 20.0;
 
+/// How much of [`palette::rate_width`]'s growth with rate a lane shows: all of it on a drawing of a few hundred
+/// lanes, less as they crowd (a quarter on a fabric of thousands), so that crossing cables stay apart on screen.
+/// It also bounds the canvas's work: painting is paid per pixel covered, and on the 648-host fabric lanes as wide
+/// as the SVG's cost a third of the frame rate (tests/browser/fabric_perf.mjs).
+fn rate_growth(lanes: usize) -> f32 {
+    (100.0 / lanes.max(1) as f32).sqrt().clamp(0.25, 1.0)
+}
+
 /// Lanes are batched by look: 0 idle, then each step of rate, plain and dashed (blocked).
 fn lane_batch(look: LaneLook) -> usize {
     match look.rate {
@@ -230,6 +238,7 @@ fn lanes(
         all.push((down, looks[0]));
         all.push((up, looks[1]));
     }
+    let growth = rate_growth(all.len());
     let mut batches: Vec<Vec<(Point, Point)>> = vec![Vec::new(); 3 + 2 * STEPS as usize];
     for &(seg, look) in &all {
         batches[lane_batch(look)].push(seg);
@@ -245,7 +254,8 @@ fn lanes(
         } else {
             let r = ((b - 1) / 2) as f32 / STEPS;
             dash(ctx, (b - 1) % 2 == 1);
-            stroke(ctx, &mix(palette::INK_FULL, palette::INK_IDLE, theme, r), f64::from(palette::rate_width(r)), 1.0);
+            let width = palette::rate_width(r * growth);
+            stroke(ctx, &mix(palette::INK_FULL, palette::INK_IDLE, theme, r), f64::from(width), 1.0);
         }
     }
     dash(ctx, false);

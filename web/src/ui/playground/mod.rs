@@ -156,9 +156,8 @@ pub fn use_unanswered_exercise() -> Option<OpenExercise> {
 /// observe, explain). A step on another run (another buffer size, another arbiter) shows its values.
 #[hook]
 pub fn use_hidden_measure() -> Option<ibcc_core::sim::Metric> {
-    let live = live::use_live();
     let open = use_unanswered_exercise();
-    let run = live.run_scenario.clone();
+    let run = live::use_run_scenario();
     let asks = open.and_then(|o| o.asks);
     let key = (run.as_ref().map(|r| Rc::as_ptr(r) as usize), asks.as_ref().map(|e| Rc::as_ptr(e) as usize));
     let own = use_memo(key, move |_| match (&run, &asks) {
@@ -311,7 +310,7 @@ fn Messages() -> Html {
             if let Some(e) = &live.error {
                 <p class="error" role="alert" data-testid="run-error">{ e }</p>
             }
-            if let Some(d) = live.frame.as_ref().and_then(|f| f.frame.results.deadlock.as_ref()) {
+            if let Some(d) = live.results.as_ref().and_then(|r| r.deadlock.as_ref()) {
                 <p class="error" role="alert" data-testid="deadlock">{ deadlock_text(d) }</p>
             }
             if let Some(m) = &doc.message {

@@ -66,10 +66,9 @@ pub fn ResultsTable() -> Html {
         _ => None,
     };
     let held = || html! { <td class="muted" data-testid="hidden-measure">{ super::HIDDEN }</td> };
-    let Some(f) = live.frame.as_ref() else {
+    let Some(r) = live.results.as_ref() else {
         return html! { <p class="muted" data-testid="results-table">{ "No run yet." }</p> };
     };
-    let r = &f.frame.results;
     let colours = ibcc_view::palette::group_colours(&r.groups.iter().map(|g| g.name.as_str()).collect::<Vec<_>>());
     let colours: Vec<(String, String)> =
         r.groups.iter().zip(colours).map(|(g, c)| (g.name.clone(), crate::ui::theme::paint(c))).collect();

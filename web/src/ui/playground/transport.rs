@@ -136,7 +136,7 @@ pub fn Transport() -> Html {
                 <div class="clock">
                     <output data-testid="sim-time" aria-label="Simulated time" class={classes!(live.seeking_to.is_some().then_some("seeking"))}
                         title={live.seek_at.map(|at| format!("computing: at {:.3} ms", at as f64 / 1e9))}
-                        data-events={live.frame.as_ref().map_or(0, |f| f.frame.results.events).to_string()}>
+                        data-events={live.results.as_ref().map_or(0, |r| r.events).to_string()}>
                         { format!("{time:.3} ms") }{ if live.seeking_to.is_some() { "…" } else { "" } }
                     </output>
                     <span class="muted end">{ format!("/ {} ms", trim(end)) }</span>
