@@ -91,7 +91,8 @@ pub const CUSTOM: &str = "custom";
 const GROUPS: &[(&str, &[&str])] = &[
     ("The papers' experiments", &["infocom03-", "globecom02-"]),
     ("Other mechanisms on the same network", &["hp-", "vl-", "pft-two", "a10-two"]),
-    ("Fat trees", &["fattree", "pft-fat", "a10-fat"]),
+    ("Fat trees", &["fattree4-hotspot", "pft-fat", "a10-fat"]),
+    ("Fabrics routed as OpenSM routes them", &["fattree4-shift", "ring6", "fabric32"]),
 ];
 
 /// The presets as the picker groups them.

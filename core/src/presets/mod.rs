@@ -5,10 +5,12 @@
 //! 40 to 60 ms (INFOCOM'03 §III); the papers show the same time axis for Figs. 2-4, and we use it for all of them.
 //! Results are measured over the victim's 40-60 ms, where the papers read their numbers.
 
+mod fabrics;
 mod fat_tree;
 mod parking_lot;
 mod two_switch;
 
+pub use fabrics::{fabric32_hotspot, fattree4_shift, ring6};
 pub use fat_tree::{fat_tree, fat_tree_hotspot, fat_tree_shift};
 pub use parking_lot::parking_lot;
 pub use two_switch::TwoSwitch;
@@ -492,6 +494,50 @@ pub const PRESETS: &[Preset] = &[
         reported: &[],
         build: || fattree_hotspot(None, Some(IbCcConfig::default())),
     },
+    Preset {
+        name: "fattree4-shift",
+        title: "How OpenSM routes a fat tree: a shift under minhop",
+        source: "OpenSM",
+        figure: "A shift by 4 on the k=4 fat tree as OpenSM finds it, routed by minhop.",
+        description: "The 3-level k=4 fat tree (16 hosts, 20 switches), generated as OpenSM would discover it. \
+                      Every host sends to the host four on, in another pod, with no window. Minhop, OpenSM's \
+                      default, balances each switch's routes by how many destinations use each port, switch by \
+                      switch: some core links get two of the shift's routes, and every flow gets half a link. Set \
+                      the routing engine to ftree: it routes destinations leaf by leaf, one route a link, and every \
+                      flow gets a whole link. The pattern tool shows each link's routes.",
+        paper_reports: "Not in the papers: OpenSM's routing (minhop and ftree, as OpenSM 3.3.23 fills the tables).",
+        reported: &[],
+        build: fattree4_shift,
+    },
+    Preset {
+        name: "ring6-deadlock",
+        title: "A credit loop on a ring: deadlock, and how routing breaks it",
+        source: "OpenSM",
+        figure: "A ring of six switches, each host sending two switches on, routed by minhop.",
+        description: "Shortest paths on a ring chase each other round it: each link's packets wait for credit on \
+                      the next link, whose packets wait on the next, back to the first (a cycle in the channel \
+                      dependency graph, a credit loop). With no window the buffers fill and the run deadlocks; the \
+                      credit-loop check names the cycle. updn with a root given routes round the root, and dfsssp \
+                      puts the routes that close the cycle on a second virtual lane: either breaks the loop.",
+        paper_reports: "Not in the papers: credit loops and deadlock-free routing in InfiniBand fabrics.",
+        reported: &[],
+        build: ring6,
+    },
+    Preset {
+        name: "fabric32-hotspot",
+        title: "A hot spot on a real fabric",
+        source: "OpenSM",
+        figure: "A hot spot over background traffic on a two-level fat tree of 8-port switches, routed by ftree.",
+        description: "32 hosts on 8 leaves under 4 spines, routed by ftree. Every host sends to the same host on \
+                      the next leaf (the background, which ftree spreads with one route a link), and 8 hosts spread \
+                      over the leaves also send to the first host: its link is the root of a congestion tree that \
+                      grows back through the spines, and background flows that share a buffer with the hot spot's \
+                      packets become its victims. No congestion control: turn on marking and a source response, or \
+                      Annex A10, and compare.",
+        paper_reports: "Not in the papers: their mechanisms on a fabric routed as OpenSM routes it.",
+        reported: &[],
+        build: fabric32_hotspot,
+    },
 ];
 
 /// The fat-tree hot spot over 20 ms, measured from 5 ms, with no window and the given NIC / Annex A10 control.
@@ -531,7 +577,8 @@ const GOLDEN_NS: u64 = 4 * NS_PER_MS;
 /// The runs whose fingerprints are recorded (tests/golden/fingerprints.txt) and compared natively and in the
 /// browser: every preset cut to its first 4 ms (its flows' starts brought forward as in the golden scenario, so
 /// each runs), the golden scenario, and one with ACK coalescing, which no preset has. Together they exercise
-/// every marking policy, source response, PFT, Annex A10, virtual lanes, unreliable flows and ON/OFF traffic.
+/// every marking policy, source response, PFT, Annex A10, virtual lanes, unreliable flows, ON/OFF traffic and
+/// OpenSM's engines (minhop, ftree, and dfsssp with its lanes on the ring).
 pub fn golden_runs() -> Vec<(String, Scenario)> {
     let mut runs: Vec<(String, Scenario)> = PRESETS
         .iter()
@@ -544,6 +591,13 @@ pub fn golden_runs() -> Vec<(String, Scenario)> {
                 // Starts and stops keep their order, in the first 4 ms.
                 f.start_ns = f.start_ns * short / full;
                 f.stop_ns = f.stop_ns.map(|t| t * short / full);
+            }
+            if p.name == "ring6-deadlock" {
+                // Its deadlock stops it within a thousand events: the golden run is its cure, dfsssp's lanes (and
+                // each flow's SL from them), which no other preset exercises.
+                s.routing.engine = crate::scenario::RoutingEngine::Dfsssp;
+                s.virtual_lanes =
+                    Some(VirtualLanes { data_vls: 2, sl_to_vl: Vec::new(), arbitration: Default::default() });
             }
             (String::from(p.name), s)
         })
