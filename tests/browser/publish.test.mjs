@@ -139,7 +139,9 @@ test('an embedded scenario leaves the visitor\'s own saved work alone', async ()
 // pattern added over the flows, scenarios compared by address): a 648-host fabric went from 8 to about 30 frames
 // a second with no task over 50 ms (tests/browser/fabric_perf.mjs). Its lookups by name use a hash map, not a
 // sorted list, and the canvas's batches are plain lists, not ordered maps (3.7 KB less than the first version).
-const BUDGET_KB = { page: 530, worker: 210 };
+// Then to 535 KB (527.9 -> 532.3 KB) for the fabric lessons' three presets (fabrics generated and patterned in the
+// page, as the picker builds every preset) and the frame's results kept apart from it (a run context by address).
+const BUDGET_KB = { page: 535, worker: 210 };
 
 test('the release wasm stays within its size budget, with no name section or debug data', async () => {
   const files = await readdir(DIST);
