@@ -328,3 +328,39 @@ fn the_credit_loop_is_found_before_the_run_and_gone_where_routing_breaks_it() {
     s.routing.engine = RoutingEngine::FirstListed;
     assert!(s.credit_loop().unwrap_err().contains("pick one of OpenSM's engines"));
 }
+
+/// A site's forwarding tables replayed (OpenSM's `file` engine): the k=4 fat tree's shift, routed by minhop but given
+/// ftree's tables, as `opensm-lfts.dump` writes them, forwards every flow as ftree does; tables that do not fit the
+/// fabric are refused naming the line, and a network drawn by hand (no GUIDs a dump could name) refuses them.
+#[test]
+fn given_forwarding_tables_replace_the_engine_s() {
+    use ibcc_core::fabric::{lfts::write_dump, netfile, route};
+    let s = ibcc_core::presets::fattree4_shift();
+    assert_eq!(s.routing.engine, RoutingEngine::Minhop);
+    let fabric = netfile::parse(&s.fabric.as_ref().unwrap().topology).unwrap();
+    let ftree = route::route(&fabric, &route::Options::new(route::Engine::Ftree)).unwrap();
+    let dump = write_dump(&fabric, &ftree.addressing, &ftree.lfts);
+    let mut replayed = s.clone();
+    replayed.routing.engine = RoutingEngine::Minhop;
+    replayed.routing.tables = dump.clone();
+    let want = routes(&s, RoutingEngine::Ftree);
+    assert_eq!(routes(&replayed, RoutingEngine::Minhop), want, "ftree's routes, from its tables");
+    assert_ne!(routes(&s, RoutingEngine::Minhop), want, "minhop's own routes differ");
+    let notes = replayed.routing_notes().unwrap();
+    assert!(notes[0].starts_with("forwarding by the tables given (20 of 20 switches"), "{notes:?}");
+
+    // A port the switch lacks, named with its line.
+    let line = dump.lines().position(|l| l.starts_with("0x")).unwrap();
+    let mut broken: Vec<String> = dump.lines().map(String::from).collect();
+    broken[line] = broken[line].split(' ').next().unwrap().to_owned() + " 099 : (Channel Adapter portguid 0x0: 'x')";
+    replayed.routing.tables = broken.join("\n");
+    let Err(e) = Simulation::new(&replayed).map(|_| ()) else { panic!("a port the switch lacks is refused") };
+    let e = e.to_string();
+    assert!(e.contains(&format!("line {}", line + 1)), "{e}");
+
+    let mut drawn = ibcc_core::presets::find("fattree4-hotspot").unwrap().scenario();
+    drawn.routing.tables = dump;
+    let Err(e) = Simulation::new(&drawn).map(|_| ()) else { panic!("tables without a fabric are refused") };
+    let e = e.to_string();
+    assert!(e.contains("bring the fabric"), "{e}");
+}

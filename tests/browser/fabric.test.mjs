@@ -4,6 +4,7 @@
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { serveDist, closePages, launchBrowser, openPage, screenshot, openTab, runPast, pattern } from './harness.mjs';
 
 let server, browser;
@@ -12,6 +13,7 @@ afterEach(() => closePages());
 after(async () => { await browser?.close(); await server?.close(); });
 
 const X5 = new URL('../../core/tests/fabrics/X5.topofile', import.meta.url);
+const FTREE_TABLES = new URL('./fixtures/fattree4-ftree.lfts.dump', import.meta.url);
 const nodes = (page) => page.locator('svg.topology [data-testid^="node-"]');
 const saved = (page) => page.evaluate(() => JSON.parse(localStorage.getItem('ibcc.playground.scenario')));
 
@@ -263,5 +265,57 @@ test('a ring has a credit loop, said in words and marked; dfsssp on two VLs rout
   await page.getByText('Routing: updn').waitFor();
   assert.match(await page.getByTestId('credit-loop').innerText(), /^A credit loop/);
   assert.match(await page.getByTestId('routing-note').innerText(), /^Routing: updn found no root switch .* falls back to minhop/);
+  // Given a root, as OpenSM's -a gives one, updn routes round it: no loop. A host is no root: refused in place.
+  const roots = page.getByLabel('updn root switches');
+  await roots.fill('h-0-0');
+  await roots.press('Enter');
+  assert.match(await page.locator('.field', { has: roots }).innerText(), /h-0-0/);
+  assert.equal(JSON.parse(await page.evaluate(() => localStorage.getItem('ibcc.playground.scenario'))).routing.roots, undefined);
+  await roots.fill('sw-0');
+  await roots.press('Enter');
+  await page.waitForFunction(() => JSON.parse(localStorage.getItem('ibcc.playground.scenario')).routing?.roots?.[0] === 'sw-0');
+  await page.getByTestId('credit-loop-check').click();
+  await page.getByText('Routing: updn: 1 root switch').waitFor();
+  assert.match(await page.getByTestId('credit-loop').innerText(), /^No credit loop/);
+  assert.deepEqual(page.errors, []);
+});
+
+// A site's own routing: the k=4 fat tree's shift routed by minhop funnels two routes onto some links; ftree's tables
+// (tests/browser/fixtures: as `ibcc fabric route` writes OpenSM's dump) pasted in its place spread it as ftree does.
+// A file that does not fit the fabric is refused naming its line, and the scenario stays as it was.
+test('a fabric\'s own forwarding tables replace the engine\'s; a bad line is named and changes nothing', async () => {
+  const dump = await readFile(FTREE_TABLES, 'utf8');
+  const page = await openPage(browser, server.url);
+  await page.getByLabel('Scenario').selectOption('fattree4-shift');
+  await openTab(page, 'settings');
+  await page.getByTestId('pattern-section').locator('summary').click();
+  assert.match(await pattern(page, 'shift', 4), /Busiest link: 2 routes/);
+  await page.getByTestId('fabric-section').locator('summary').click();
+  // A port core-0 does not have, on the dump's fourth line.
+  const lines = dump.split('\n');
+  lines[3] = lines[3].replace(/^(0x[0-9a-f]+) \d+/, '$1 077');
+  // Pasted: a switch this fabric does not have.
+  await page.getByTestId('tables-text').fill("Unicast lids [0-1] of switch Lid 1 guid 0x00000000deadbeef ('other'):\n0x0001 000 # Switch");
+  await page.getByTestId('tables-use').click();
+  assert.equal(await page.getByTestId('tables-error').innerText(), 'the pasted tables: line 1: switch 0x00000000deadbeef is not in the fabric');
+  // (Opened as files, as a site's dump would be: pasting 40 KB through the browser's editing takes seconds here.)
+  await page.getByTestId('tables-file').setInputFiles({ name: 'bad.dump', mimeType: 'text/plain', buffer: Buffer.from(lines.join('\n')) });
+  const error = await page.getByTestId('tables-error').filter({ hasText: 'bad.dump' }).innerText();
+  assert.match(error, /^bad\.dump: line 4: /, error);
+  assert.equal((await saved(page)).routing, undefined, 'the scenario is as it was');
+  await page.getByTestId('tables-file').setInputFiles(fileURLToPath(FTREE_TABLES));
+  await page.getByTestId('tables-given').waitFor();
+  assert.equal((await saved(page)).routing.tables, dump);
+  assert.match(await pattern(page, 'shift', 4), /Busiest link: 1 route\b/);
+  assert.match(await page.getByTestId('routing-note').innerText(), /forwarding by the tables given \(20 of 20 switches/);
+  await screenshot(page, 'fabric-tables');
+  // Run: every flow of the shift now has a link of its own.
+  await runPast(page, 2);
+  await openTab(page, 'results');
+  assert.match(await page.getByTestId('group-shift').innerText(), /\b9[89]\.\d%|1[45]\d\d\.\d%/);
+  await openTab(page, 'settings');
+  await page.getByTestId('tables-drop').click();
+  await page.waitForFunction(() => !JSON.parse(localStorage.getItem('ibcc.playground.scenario')).routing?.tables);
+  assert.match(await pattern(page, 'shift', 4), /Busiest link: 2 routes/);
   assert.deepEqual(page.errors, []);
 });

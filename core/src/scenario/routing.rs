@@ -10,6 +10,7 @@
 
 use super::{Element, NodeKind, Problem, ScenarioError};
 use crate::fabric::check::check;
+use crate::fabric::lfts::read as read_lfts;
 use crate::fabric::model::{Cable, Fabric, FabricNode, PortRef, Speed, Width};
 use crate::fabric::paths::{trace, write_tracert};
 use crate::fabric::route::{route, Engine, Options, Routed};
@@ -32,6 +33,11 @@ pub struct Routing {
     /// dfsssp: what a flow's SL does with the lanes its route's lane is spread over.
     #[serde(skip_serializing_if = "SpareLanes::is_default")]
     pub spare_lanes: SpareLanes,
+    /// A site's own forwarding tables, as OpenSM's `opensm-lfts.dump` or `ibroute` / `dump_lfts.sh` print them,
+    /// forwarded by instead of the engine's (OpenSM's `file` engine: the engine still assigns the LIDs). Only for a
+    /// scenario of a real fabric (a `fabric` block), whose switches' GUIDs the file names; empty: the engine's.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub tables: String,
 }
 
 /// dfsssp needs some virtual lanes to break every cycle; OpenSM spreads the busiest lanes' routes over the rest,
@@ -339,11 +345,23 @@ impl Routing {
             // The fabric as its file gives it: OpenSM routes it whole from its first node.
             let ports = fabric_ports(&f);
             let roots: Vec<u64> = root_nodes.iter().map(|&r| f.nodes[r].node_guid).collect();
-            let part = route_part(f, engine, roots, ports, vls)?;
+            let mut part = route_part(f, engine, roots, ports, vls)?;
+            if !self.tables.is_empty() {
+                given_tables(&mut part, &self.tables)?;
+            }
             tables.notes.extend(part.routed.notes.iter().cloned());
             tables.at = (0..n).map(|i| Some((0, i))).collect();
             tables.parts.push(part);
             return Ok(Some(tables));
+        }
+        if !self.tables.is_empty() {
+            return Err(routing_error(
+                "routing.tables",
+                Problem::Routing(String::from(
+                    "forwarding tables name a real fabric's switches by GUID: bring the fabric they were dumped from \
+                     first (its ibnetdiscover output or ibsim net file)",
+                )),
+            ));
         }
         let parts = parts(n, links);
         let linked = parts.iter().filter(|p| p.len() > 1).count();
@@ -446,6 +464,25 @@ fn route_part(
         })
         .collect();
     Ok(Part { fabric: f, routed, ports, lid, is_host })
+}
+
+/// `part` forwarding by the tables in `text` (`opensm-lfts.dump` or `ibroute` output) instead of its engine's, as
+/// OpenSM's `file` engine loads them: the engine's LIDs stay, its tables and any dfsssp lanes go. A file that does
+/// not fit the fabric (a switch it lacks, a port or LID past its own) is refused, naming the line.
+fn given_tables(part: &mut Part, text: &str) -> Result<(), ScenarioError> {
+    let a = &part.routed.addressing;
+    let lfts = read_lfts(text, &part.fabric, &a.switches, a.max_lid())
+        .map_err(|e| routing_error("routing.tables", Problem::Routing(format!("the forwarding tables: {e}"))))?;
+    let listed = lfts.tables.iter().filter(|t| t.iter().any(|&p| p != crate::fabric::hops::NO_PATH)).count();
+    part.routed.lfts = lfts;
+    part.routed.layers = None;
+    part.routed.notes = alloc::vec![format!(
+        "forwarding by the tables given ({listed} of {} switches have entries), as OpenSM's file engine; LIDs as {} \
+         assigns them",
+        part.routed.lfts.switches.len(),
+        part.routed.engine.name()
+    )];
+    Ok(())
 }
 
 /// A node's first cabled port.

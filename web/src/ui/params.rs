@@ -9,7 +9,7 @@
 use super::document::Same;
 use super::fields::{Choice, NumberField};
 use ibcc_core::cc::pft::{Detection, PftConfig, Throttling};
-use ibcc_core::scenario::{AckCoalescing, Scenario, Transport, VirtualLanes};
+use ibcc_core::scenario::{AckCoalescing, RoutingEngine, Scenario, Transport, VirtualLanes};
 use ibcc_view::settings::{self, Setting};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -94,7 +94,7 @@ fn choice_value(s: &Scenario, path: &str) -> String {
         Some(Value::Bool(b)) => b.to_string(),
         // A scenario without a routing block routes as the format's default engine.
         None if path == "routing.engine" => {
-            ibcc_core::scenario::to_value(&ibcc_core::scenario::RoutingEngine::default()).as_str().unwrap_or("").into()
+            ibcc_core::scenario::to_value(&RoutingEngine::default()).as_str().unwrap_or("").into()
         }
         _ => String::new(),
     }
@@ -205,6 +205,9 @@ const SOURCE_NUM: &[Num] = &[
         },
     },
 ];
+
+/// The id of updn's roots field (after the prefix).
+const ROOTS_ID: &str = "updn-roots";
 
 const NETWORK: &[Pick] = &[
     pick("routing-engine", "routing.engine"),
@@ -466,6 +469,40 @@ pub fn ParamsPanel(p: &ParamsProps) -> Html {
                 locked={lock(f.path)} />
         }
     };
+    // updn's root switches (OpenSM's -a / root_guid_file): by name, found as OpenSM finds them when empty. A list, so
+    // not in the settings registry of numbers and choices; shown while updn routes.
+    let roots_field = {
+        let (scenario, on_change, edits) = (p.scenario.clone(), p.on_change.clone(), drafts.clone());
+        let on_edit = Callback::from(move |text: String| {
+            let mut next = (*scenario).clone();
+            next.routing.roots =
+                text.split([',', ' ']).map(str::trim).filter(|r| !r.is_empty()).map(String::from).collect();
+            let mut d = (*edits).clone();
+            match next.check() {
+                Ok(()) => {
+                    d.remove(ROOTS_ID);
+                    edits.set(d);
+                    on_change.emit(next);
+                }
+                Err(e) => {
+                    d.insert(ROOTS_ID, (text, e.to_string()));
+                    edits.set(d);
+                }
+            }
+        });
+        let (value, error) = match drafts.get(ROOTS_ID) {
+            Some((text, message)) => (text.clone(), Some(AttrValue::from(message.clone()))),
+            None => (p.scenario.routing.roots.join(", "), None),
+        };
+        html! {
+            if p.scenario.routing.engine == RoutingEngine::Updn {
+                <NumberField id={format!("{}{ROOTS_ID}", p.prefix)} label="updn root switches" unit="" text=true
+                    help="The switches updn routes up to and down from, by name, separated by commas (OpenSM's -a). Empty: found as OpenSM finds them, the switches from which nearly every host is the same number of hops away (a fat tree's top switches); a ring has none."
+                    placeholder="found as OpenSM finds them" {value} {error} on_change={on_edit} on_commit_only=true
+                    path="routing.roots" locked={lock("routing.engine")} />
+            }
+        }
+    };
     let toggle_keys = {
         let keys = keys.clone();
         Callback::from(move |_: Event| keys.set(!*keys))
@@ -494,6 +531,7 @@ pub fn ParamsPanel(p: &ParamsProps) -> Html {
             <details>
                 <summary>{ "Network and run" }</summary>
                 { for NETWORK.iter().map(pick_field) }
+                { roots_field }
                 { for NETWORK_NUM.iter().map(num_field) }
             </details>
             <details>

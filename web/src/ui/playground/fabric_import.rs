@@ -1,9 +1,12 @@
 //! Bring a fabric: an `ibnetdiscover` topology or an ibsim net file, pasted, dropped or opened, becomes the network
 //! (routed by the scenario's engine, drawn in levels). A file that cannot be read gets the line that is wrong, here,
-//! and the current network stays as it is.
+//! and the current network stays as it is. A fabric's own forwarding tables (`opensm-lfts.dump`, `ibroute` output)
+//! can then replace the engine's, as OpenSM's `file` engine replays a site's routing.
 
+use super::super::bridge::SimWorker;
 use super::super::document::{use_doc, Action, Origin};
 use super::generate::keep_settings;
+use crate::protocol::{FromWorker, ToWorker};
 use ibcc_core::scenario::{scenario_of, NodeKind, Scenario};
 use yew::prelude::*;
 
@@ -91,6 +94,7 @@ pub fn FabricImport() -> Html {
             now.links.len()
         )
     });
+    let tables = html! { if now.fabric.is_some() { <Tables /> } };
     html! {
         <details class="generate" data-testid="fabric-section">
             <summary>{ "Bring a fabric" }</summary>
@@ -111,6 +115,107 @@ pub fn FabricImport() -> Html {
                     data-testid="fabric-file" class="visually-hidden" />
                 <label class="file-button" for="fabric-file">{ "Open a fabric file…" }</label>
             </div>
+            { tables }
         </details>
+    }
+}
+
+/// The fabric's own forwarding tables, pasted or opened: a worker routes the fabric (for its LIDs) and reads them
+/// against it, so a file that does not fit is refused here, naming its line, before the scenario changes.
+#[component]
+fn Tables() -> Html {
+    let doc = use_doc();
+    let text = use_state(String::new);
+    let error = use_state(|| None::<String>);
+    let checking = use_state(|| false);
+    let apply = {
+        let (error, checking, base, d) = (error.clone(), checking.clone(), doc.scenario.clone(), doc.dispatcher());
+        Callback::from(move |(name, body): (String, String)| {
+            if body.trim().is_empty() {
+                error.set(Some(String::from("nothing to read: paste the tables, or open their file")));
+                return;
+            }
+            let mut next = (*base).clone();
+            next.routing.tables = body;
+            checking.set(true);
+            error.set(None);
+            let (error, checking, d) = (error.clone(), checking.clone(), d.clone());
+            let candidate = next.clone();
+            let reply = Callback::from(move |m: Result<FromWorker, String>| {
+                checking.set(false);
+                match m {
+                    Ok(FromWorker::CreditLooped { found: Ok(_) }) => {
+                        error.set(None);
+                        let note = Some(format!("Forwarding by the tables in {name}."));
+                        d.dispatch(Action::Edit { next: Box::new(candidate.clone()), select: None, note });
+                    }
+                    Ok(FromWorker::CreditLooped { found: Err(e) }) | Err(e) => {
+                        // The reader's words (the line and what is wrong with it), not the scenario field's frame.
+                        let said = e.split_once("the forwarding tables: ").map_or(e.as_str(), |(_, rest)| rest);
+                        error.set(Some(format!("{name}: {said}")));
+                    }
+                    Ok(_) => {}
+                }
+            });
+            SimWorker::ask(&ToWorker::CreditLoop { scenario: Box::new(next) }, reply);
+        })
+    };
+    let on_input = {
+        let text = text.clone();
+        Callback::from(move |e: InputEvent| {
+            let area: web_sys::HtmlTextAreaElement = e.target_unchecked_into();
+            text.set(area.value());
+        })
+    };
+    let on_use = {
+        let (apply, text) = (apply.clone(), text.clone());
+        Callback::from(move |_| apply.emit((String::from("the pasted tables"), (*text).clone())))
+    };
+    let on_file = {
+        let (apply, error) = (apply.clone(), error.clone());
+        Callback::from(move |e: Event| {
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+            input.set_value("");
+            let (apply, error, name) = (apply.clone(), error.clone(), file.name());
+            wasm_bindgen_futures::spawn_local(async move {
+                match read(file).await {
+                    Some(body) => apply.emit((name, body)),
+                    None => error.set(Some(format!("{name}: could not be read as text"))),
+                }
+            });
+        })
+    };
+    let given = !doc.scenario.routing.tables.is_empty();
+    let on_drop_tables = {
+        let (base, d) = (doc.scenario.clone(), doc.dispatcher());
+        Callback::from(move |_| {
+            let mut next = (*base).clone();
+            next.routing.tables.clear();
+            d.dispatch(Action::Edit { next: Box::new(next), select: None, note: None });
+        })
+    };
+    html! {
+        <div class="fabric-tables" data-testid="tables-section">
+            <label for="tables-text">{ "Its own forwarding tables (optional)" }</label>
+            if given {
+                <p data-testid="tables-given">
+                    { format!("The switches forward by the tables given ({} lines), not the routing engine's.", doc.scenario.routing.tables.lines().count()) }
+                    { " " }<button class="linklike" onclick={on_drop_tables} data-testid="tables-drop">{ "Use the engine's again" }</button>
+                </p>
+            }
+            <textarea id="tables-text" rows="3" spellcheck="false" value={(*text).clone()} oninput={on_input}
+                data-testid="tables-text" placeholder="opensm-lfts.dump, or ibroute / dump_lfts.sh output" aria-describedby="tables-help" />
+            <p id="tables-help" class="muted">{ "A site's routing, replayed as OpenSM's file engine does: the switches forward by these tables instead of the engine's (which still assigns the LIDs)." }</p>
+            if let Some(e) = &*error {
+                <p class="error" role="alert" data-testid="tables-error">{ e }</p>
+            }
+            <div class="row">
+                <button onclick={on_use} disabled={*checking} data-testid="tables-use">{ if *checking { "Checking…" } else { "Use these tables" } }</button>
+                <input id="tables-file" type="file" accept=".dump,.txt,.out,text/plain" onchange={on_file}
+                    data-testid="tables-file" class="visually-hidden" />
+                <label class="file-button" for="tables-file">{ "Open a tables file…" }</label>
+            </div>
+        </div>
     }
 }
