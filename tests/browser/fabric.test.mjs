@@ -319,3 +319,30 @@ test('a fabric\'s own forwarding tables replace the engine\'s; a bad line is nam
   assert.match(await pattern(page, 'shift', 4), /Busiest link: 2 routes/);
   assert.deepEqual(page.errors, []);
 });
+
+// Parallel cables (a trunk between two switches) are drawn as one wider link with their count; each cable keeps its
+// own group for the keyboard and screen readers, and a run's rate on them is their mean.
+test('parallel cables are one thick link with their count', async () => {
+  const page = await openPage(browser, server.url);
+  await openTab(page, 'settings');
+  await page.getByTestId('generate-section').locator('summary').click();
+  await page.getByLabel('Shape').selectOption('fabric_parallel');
+  await page.getByLabel('Cables').fill('4');
+  await page.getByLabel('Hosts per switch').fill('4');
+  await page.getByRole('button', { name: 'Generate' }).click();
+  await page.getByTestId('node-h-1-3').waitFor();
+  assert.equal(await page.getByTestId('cables-sw-0-sw-1').textContent(), '×4');
+  assert.equal(await page.locator('svg.topology [data-testid="link-sw-0->sw-1"]').count(), 1, 'one lane each way');
+  assert.equal(await page.locator('svg.topology g.link[aria-label="link sw-0 — sw-1"]').count(), 4, 'each cable named');
+  // Every host sends to the host across: the four cables share the traffic, and the trunk is wide and busy.
+  await page.getByTestId('pattern-section').locator('summary').click();
+  assert.match(await pattern(page, 'shift', 4, 'flows'), /Busiest link: 1 route\b/);
+  await runPast(page, 1);
+  const rate = Number(await page.getByTestId('link-sw-0->sw-1').getAttribute('data-rate'));
+  assert.ok(rate > 0.9, `the trunk's mean rate ${rate}`);
+  const width = await page.getByTestId('link-sw-0->sw-1').evaluate((l) => parseFloat(l.style.strokeWidth));
+  const host = await page.getByTestId('link-h-0-0->sw-0').evaluate((l) => parseFloat(l.style.strokeWidth));
+  assert.ok(width > 1.5 * host, `the trunk (${width}) is drawn wider than one cable (${host})`);
+  await screenshot(page, 'fabric-parallel');
+  assert.deepEqual(page.errors, []);
+});

@@ -160,6 +160,25 @@ pub fn link_ends(s: &Scenario) -> Vec<Option<(usize, usize)>> {
     s.links.iter().map(|l| Some((*index.get(l.a.as_str())?, *index.get(l.b.as_str())?))).collect()
 }
 
+/// Parallel cables, drawn as one link with their count: for each link that is the first joining its two nodes, every
+/// link joining them (itself first); empty for the others (and for a link with an unknown end).
+pub fn cable_groups(ends: &[Option<(usize, usize)>]) -> Vec<Vec<usize>> {
+    let mut first: HashMap<(usize, usize), usize> = HashMap::new();
+    let mut groups = vec![Vec::new(); ends.len()];
+    for (i, e) in ends.iter().enumerate() {
+        let Some((a, b)) = *e else { continue };
+        let f = *first.entry((a.min(b), a.max(b))).or_insert(i);
+        groups[f].push(i);
+    }
+    groups
+}
+
+/// The channels of `group`'s links that run from node `from` (link `j` gives `2j` from its `a` to its `b`, `2j + 1`
+/// back).
+pub fn group_channels(group: &[usize], ends: &[Option<(usize, usize)>], from: usize) -> Vec<usize> {
+    group.iter().filter_map(|&j| ends[j].map(|(a, _)| 2 * j + usize::from(a != from))).collect()
+}
+
 /// The flows' curves: for each flow with known ends, its start, control point and end.
 pub fn flow_curves(s: &Scenario, lay: &Layout) -> Vec<Option<(Point, Point, Point)>> {
     let index = node_indices(s);

@@ -83,6 +83,10 @@ fn generate(shape: &str, a: &str, b: &str, base: &Scenario) -> Result<Scenario, 
             let k = even(a, "K", 48)?;
             of_fabric(&format!("two-level fat tree of {k}-port switches"), shapes::two_level(k, CABLE), d)?
         }
+        "fabric_parallel" => {
+            let (c, h) = (num(a, "cables", 16)?, num(b, "hosts per switch", 16)?);
+            of_fabric(&format!("two switches joined by {c} cables"), shapes::parallel(c, h, CABLE), d)?
+        }
         _ => {
             let (n, h) = (num(a, "switches", 64)?, num(b, "hosts per switch", 16)?);
             if n < 3 {
@@ -112,6 +116,7 @@ pub fn Generate() -> Html {
                 "two_switch" => ("5", "1"),
                 "fabric_two_level" => ("36", ""),
                 "ring" => ("6", "2"),
+                "fabric_parallel" => ("4", "4"),
                 _ => ("4", ""),
             };
             a.set(da.into());
@@ -138,6 +143,7 @@ pub fn Generate() -> Html {
         ("fabric_fat_tree".into(), "fabric: 3-level fat tree (k-ary)".into()),
         ("fabric_two_level".into(), "fabric: 2-level fat tree (K-port switches)".into()),
         ("ring".into(), "fabric: ring of switches".into()),
+        ("fabric_parallel".into(), "fabric: two switches, parallel cables".into()),
     ];
     let (a_label, a_help, b_label) = match shape.as_str() {
         "two_switch" => (
@@ -151,6 +157,11 @@ pub fn Generate() -> Html {
         "fabric_two_level" => {
             ("K", "Ports per switch (even, 4 to 48): K^2/2 hosts on K leaves under K/2 spines, no flows yet.", None)
         }
+        "fabric_parallel" => (
+            "Cables",
+            "Cables between the two switches (1 to 16), drawn as one link with their count; no flows yet.",
+            Some("Hosts per switch"),
+        ),
         _ => ("Switches", "Switches in a ring (3 to 64), each with its hosts, no flows yet.", Some("Hosts per switch")),
     };
     html! {
@@ -161,7 +172,7 @@ pub fn Generate() -> Html {
             <NumberField id="generate-a" label={a_label} unit="" help={a_help} value={(*a).clone()} error={None::<AttrValue>} on_change={set(&a)} />
             if let Some(label) = b_label {
                 <NumberField id="generate-b" label={label} unit=""
-                    help={if *shape == "ring" { "1 to 16" } else { "Sources on A sending to BC across the inter-switch link." }}
+                    help={if *shape == "ring" || *shape == "fabric_parallel" { "1 to 16" } else { "Sources on A sending to BC across the inter-switch link." }}
                     value={(*b).clone()} error={None::<AttrValue>} on_change={set(&b)} />
             }
             if let Some(e) = &*error {

@@ -9,10 +9,12 @@
 //! `data-buffers`, `data-full`, `data-flows`, `data-victims`, `data-contributors`), for tests and for the
 //! drawing's description.
 
-use super::network::{fold_lanes, fold_looks, lane_look, mark_spot, Decor, LaneLook, Live, Role};
+use super::network::{
+    cables_look, cables_width, fold_lanes, fold_looks, lane_look, mark_spot, Decor, LaneLook, Live, Role,
+};
 use crate::course::Highlight;
 use crate::edit::Selection;
-use crate::scene::{offset_line, vl_levels, BufferSpot, Layout, Point};
+use crate::scene::{cable_groups, group_channels, offset_line, vl_levels, BufferSpot, Layout, Point};
 use ibcc_core::scenario::Scenario;
 use ibcc_view::palette::{self, Colour, Mark, Theme};
 use wasm_bindgen::{JsCast, JsValue};
@@ -32,23 +34,29 @@ pub struct Geometry<'a> {
     pub in_fold: &'a [Option<usize>],
     pub spots: &'a [BufferSpot],
     pub curves: &'a [Option<(Point, Point, Point)>],
-    /// Each drawn link direction (outside folded groups): its channel and its lane's two ends ([`segments`]).
-    pub segments: &'a [(usize, (Point, Point))],
+    /// Each drawn link direction (outside folded groups) ([`segments`]).
+    pub segments: &'a [Segment],
 }
 
-/// Each link direction drawn on its own (not in a folded group): its channel (`2i` from link `i`'s `a` to `b`,
-/// `2i + 1` back) and its lane's ends, offset to its side as the SVG draws it. They move only with the layout.
-pub fn segments(
-    lay: &Layout,
-    ends: &[Option<(usize, usize)>],
-    in_fold: &[Option<usize>],
-) -> Vec<(usize, (Point, Point))> {
+/// One lane: a link direction, or the same direction of parallel cables drawn as one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Segment {
+    /// Its channels, one a cable (`2i` from link `i`'s `a` to `b`, `2i + 1` back).
+    pub channels: Vec<usize>,
+    /// Its two ends, offset to its side as the SVG draws it.
+    pub ends: (Point, Point),
+}
+
+/// Each link direction drawn on its own (not in a folded group; parallel cables once, with the first). They move
+/// only with the layout.
+pub fn segments(lay: &Layout, ends: &[Option<(usize, usize)>], in_fold: &[Option<usize>]) -> Vec<Segment> {
+    let groups = cable_groups(ends);
     let mut out = Vec::with_capacity(2 * ends.len());
     for (i, e) in ends.iter().enumerate() {
-        let (Some((a, b)), None) = (e, in_fold[i]) else { continue };
+        let (Some((a, b)), None, false) = (e, in_fold[i], groups[i].is_empty()) else { continue };
         let (pa, pb) = (lay.positions[*a], lay.positions[*b]);
-        out.push((2 * i, offset_line(pa, pb, 4.0)));
-        out.push((2 * i + 1, offset_line(pb, pa, 4.0)));
+        out.push(Segment { channels: group_channels(&groups[i], ends, *a), ends: offset_line(pa, pb, 4.0) });
+        out.push(Segment { channels: group_channels(&groups[i], ends, *b), ends: offset_line(pb, pa, 4.0) });
     }
     out
 }
@@ -231,8 +239,19 @@ fn lanes(
     theme: Theme,
     n: &mut Counts,
 ) {
-    let mut all: Vec<((Point, Point), LaneLook)> =
-        g.segments.iter().map(|&(ch, seg)| (seg, lane_look(ch, live, decor))).collect();
+    // Parallel cables' lanes are wider than one cable's: painted on their own after the batches.
+    let mut all: Vec<((Point, Point), LaneLook)> = g
+        .segments
+        .iter()
+        .filter(|seg| seg.channels.len() == 1)
+        .map(|seg| (seg.ends, lane_look(seg.channels[0], live, decor)))
+        .collect();
+    let trunks: Vec<((Point, Point), LaneLook, usize)> = g
+        .segments
+        .iter()
+        .filter(|seg| seg.channels.len() > 1)
+        .map(|seg| (seg.ends, cables_look(&seg.channels, live, decor), seg.channels.len()))
+        .collect();
     for (k, looks) in fold_looks(g.lay, g.ends, g.in_fold, live, decor).into_iter().enumerate() {
         let [down, up] = fold_lanes(g.lay, k);
         all.push((down, looks[0]));
@@ -257,6 +276,17 @@ fn lanes(
             let width = palette::rate_width(r * growth);
             stroke(ctx, &mix(palette::INK_FULL, palette::INK_IDLE, theme, r), f64::from(width), 1.0);
         }
+    }
+    for &(seg, look, cables) in &trunks {
+        ctx.begin_path();
+        segment(ctx, seg);
+        dash(ctx, look.blocked);
+        let (colour, width) = match look.rate {
+            None => (String::from(palette::INK_IDLE.hex(theme)), 1.5),
+            Some(r) => (mix(palette::INK_FULL, palette::INK_IDLE, theme, r), palette::rate_width(r * growth)),
+        };
+        stroke(ctx, &colour, f64::from(width * cables_width(cables)), 1.0);
+        all.push((seg, look));
     }
     dash(ctx, false);
     // The tree's halos over the lanes (translucent): among a thousand busy lanes, under them they would be lost.
@@ -284,8 +314,9 @@ fn lanes(
 /// Packets marked lately: a yellow dot near each lane's sending end, bigger for more.
 fn marks(ctx: &CanvasRenderingContext2d, g: &Geometry, v: &Live, theme: Theme, n: &mut Counts) {
     ctx.begin_path();
-    for &(ch, seg) in g.segments {
-        let fresh = v.recent_marks.get(ch).copied().unwrap_or(0);
+    for s in g.segments {
+        let (seg, fresh) =
+            (s.ends, s.channels.iter().map(|&c| v.recent_marks.get(c).copied().unwrap_or(0)).sum::<u64>());
         if fresh == 0 {
             continue;
         }

@@ -11,7 +11,10 @@ use crate::congestion::Tree;
 use crate::course::Highlight;
 use crate::edit::Selection;
 pub use crate::scene::groups;
-use crate::scene::{channel_ends, flow_curves, link_ends, offset_line, vl_levels, BufferSpot, Hit, Layout, Point};
+use crate::scene::{
+    cable_groups, channel_ends, flow_curves, group_channels, link_ends, offset_line, vl_levels, BufferSpot, Hit,
+    Layout, Point,
+};
 use ibcc_core::scenario::{NodeKind, Scenario};
 use ibcc_core::sim::Snapshot;
 use ibcc_view::palette::{self, Colour};
@@ -33,6 +36,16 @@ pub struct LaneLook {
 
 /// One direction of a link from `a` to `b` (already offset to its side).
 pub fn lane(a: Point, b: Point, look: LaneLook, testid: &str) -> Html {
+    cable_lane(a, b, look, testid, 1)
+}
+
+/// How much wider than one cable's lane the lane of `cables` parallel cables is drawn.
+pub fn cables_width(cables: usize) -> f32 {
+    1.0 + 0.25 * (cables.max(1) - 1).min(4) as f32
+}
+
+/// One direction of `cables` parallel cables from `a` to `b`, drawn as one lane (wider for more cables).
+pub fn cable_lane(a: Point, b: Point, look: LaneLook, testid: &str, cables: usize) -> Html {
     let (x1, y1, x2, y2) = (f1(a.0), f1(a.1), f1(b.0), f1(b.1));
     // Always drawn (hidden when the lane has no part in the tree), so the drawing keeps its shape as a run goes on
     // and each frame only changes attributes.
@@ -48,7 +61,7 @@ pub fn lane(a: Point, b: Point, look: LaneLook, testid: &str) -> Html {
         },
         Some(r) => html! {
             <line x1={x1} y1={y1} x2={x2} y2={y2} class={classes!("lane", look.blocked.then_some("blocked"))}
-                style={format!("stroke: {}; stroke-width: {}", palette::rate_paint(r), palette::rate_width(r))}
+                style={format!("stroke: {}; stroke-width: {}", palette::rate_paint(r), palette::rate_width(r) * cables_width(cables))}
                 data-testid={format!("link-{testid}")} data-rate={format!("{r:.4}")} />
         },
     };
@@ -175,6 +188,30 @@ pub fn lane_look(ch: usize, live: Option<&Live>, decor: &Decor) -> LaneLook {
         .unwrap_or_default()
 }
 
+/// The look of one direction of parallel cables (`channels`, one a cable): their mean rate (or share of a pattern's
+/// busiest lane), blocked or a root if any of them is.
+pub fn cables_look(channels: &[usize], live: Option<&Live>, decor: &Decor) -> LaneLook {
+    match channels {
+        [ch] => lane_look(*ch, live, decor),
+        _ => {
+            let looks: Vec<LaneLook> = channels.iter().map(|&ch| lane_look(ch, live, decor)).collect();
+            let rates: Vec<f32> = looks.iter().filter_map(|l| l.rate).collect();
+            LaneLook {
+                rate: (!rates.is_empty()).then(|| rates.iter().sum::<f32>() / rates.len() as f32),
+                blocked: looks.iter().any(|l| l.blocked),
+                root: looks.iter().any(|l| l.root),
+            }
+        }
+    }
+}
+
+/// Parallel cables' count, at the middle of their link.
+fn cables_label(pa: Point, pb: Point, n: usize, id: &str) -> Html {
+    let (x, y) = ((pa.0 + pb.0) / 2.0, (pa.1 + pb.1) / 2.0);
+    // (Above the lane, clear of its widest look.)
+    html! { <text x={f1(x)} y={f1(y - 16.0)} class="cables-label" data-testid={format!("cables-{id}")}>{ format!("×{n}") }</text> }
+}
+
 /// A lane's number of routes, a third of the way from its sending end (so a link's two directions' numbers stand
 /// apart, each near where its traffic leaves).
 fn load_label(p1: Point, p2: Point, routes: u32, id: &str) -> Html {
@@ -281,6 +318,7 @@ fn links(
     layered: bool,
 ) -> Vec<Html> {
     let mut out = Vec::new();
+    let groups = cable_groups(ends);
     for (i, l) in s.links.iter().enumerate() {
         if in_fold[i].is_some() {
             continue;
@@ -288,6 +326,11 @@ fn links(
         let Some((a, b)) = ends[i] else { continue };
         let (pa, pb) = (lay.positions[a], lay.positions[b]);
         let mut parts = Vec::new();
+        // Parallel cables are drawn once, with the first (each keeps its group, for keyboard and screen readers).
+        let group = &groups[i];
+        if group.len() > 1 {
+            parts.push(cables_label(pa, pb, group.len(), &format!("{}-{}", l.a, l.b)));
+        }
         if decor.selection == Some(&Selection::Link(i)) {
             parts
                 .push(html! { <line class="selected-halo" x1={f1(pa.0)} y1={f1(pa.1)} x2={f1(pb.0)} y2={f1(pb.1)} /> });
@@ -295,8 +338,11 @@ fn links(
         if decor.focus == Some(Hit::Link(i)) {
             parts.push(html! { <line class="focus-ring" x1={f1(pa.0)} y1={f1(pa.1)} x2={f1(pb.0)} y2={f1(pb.1)} data-testid="focus-ring" /> });
         }
-        for (dir, (from, to, pf, pt)) in [(a, b, pa, pb), (b, a, pb, pa)].into_iter().enumerate() {
-            let ch = 2 * i + dir;
+        for (from, to, pf, pt) in [(a, b, pa, pb), (b, a, pb, pa)] {
+            if group.is_empty() {
+                break;
+            }
+            let channels = group_channels(group, ends, from);
             let (p1, p2) = offset_line(pf, pt, 4.0);
             let id = format!("{}->{}", s.nodes[from].id, s.nodes[to].id);
             if decor.highlight == Some(&Highlight::Link(id.clone())) {
@@ -305,15 +351,16 @@ fn links(
                 });
             }
             if !layered {
-                parts.push(lane(p1, p2, lane_look(ch, live, decor), &id));
+                parts.push(cable_lane(p1, p2, cables_look(&channels, live, decor), &id, group.len()));
             }
             if let Some((load, counted)) = decor.load {
-                let routes = load.routes.get(ch).copied().unwrap_or(0);
+                let routes: u32 = channels.iter().map(|&c| load.routes.get(c).copied().unwrap_or(0)).sum();
                 if routes > 0 && counted {
                     parts.push(load_label(p1, p2, routes, &id));
                 }
             } else if !layered {
-                let fresh = live.and_then(|v| v.recent_marks.get(ch)).copied().unwrap_or(0);
+                let fresh: u64 =
+                    channels.iter().map(|&c| live.and_then(|v| v.recent_marks.get(c)).copied().unwrap_or(0)).sum();
                 parts.push(mark_dot(mark_spot(p1, p2), fresh, &id));
             }
         }
