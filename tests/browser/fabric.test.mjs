@@ -346,3 +346,21 @@ test('parallel cables are one thick link with their count', async () => {
   await screenshot(page, 'fabric-parallel');
   assert.deepEqual(page.errors, []);
 });
+
+// Zoomed in, every link end says its port number (the fabric file's: a generated k=4 tree cables each edge switch's
+// hosts to its ports 1 and 2, its uplinks from port 3); at the whole drawing none clutter it.
+test('zooming in shows every link end\'s port number', async () => {
+  const page = await openPage(browser, server.url);
+  await page.getByLabel('Scenario').selectOption('fattree4-shift');
+  await page.getByTestId('node-edge-0-0').waitFor();
+  const labels = page.locator('svg.topology .port-label');
+  assert.equal(await labels.count(), 0, 'none at the whole drawing');
+  for (let i = 0; i < 6 && (await labels.count()) === 0; i++) await page.getByTestId('zoom-in').click();
+  assert.ok(await labels.count() > 0, 'shown zoomed in');
+  const at = async (id) => (await page.locator(`svg.topology [data-testid^="port-${id}"]`).allTextContents()).map(Number);
+  const edge = await at('edge-0-0-');
+  assert.ok(edge.includes(1) && edge.includes(2) && edge.some((p) => p >= 3), `edge-0-0's ports ${edge}`);
+  assert.deepEqual([...new Set(await at('h-0-0-0-'))], [1], 'a host cabled on its port 1');
+  await screenshot(page, 'fabric-ports');
+  assert.deepEqual(page.errors, []);
+});

@@ -107,6 +107,27 @@ impl FabricBlock {
     }
 }
 
+/// Each link's port numbers at its two ends (its `a`'s, its `b`'s): a fabric's as its file gives them; any other
+/// network's as it is routed (each node's links in order, from port 1). 0 for an end naming no node.
+pub fn link_ports(s: &Scenario) -> Vec<(u8, u8)> {
+    if let Some(f) = s.fabric.as_ref().and_then(|b| parse(&b.topology).ok()) {
+        let cables = links_of(&f);
+        if cables.len() == s.links.len() {
+            return cables.iter().map(|c| (c.a.port, c.b.port)).collect();
+        }
+    }
+    let index: alloc::collections::BTreeMap<&str, usize> =
+        s.nodes.iter().enumerate().map(|(i, n)| (n.id.as_str(), i)).collect();
+    let mut next = alloc::vec![0u8; s.nodes.len()];
+    let mut port = |id: &str| {
+        index.get(id).map_or(0, |&i| {
+            next[i] = next[i].saturating_add(1);
+            next[i]
+        })
+    };
+    s.links.iter().map(|l| (port(&l.a), port(&l.b))).collect()
+}
+
 /// A scenario of the fabric in `topology` (no flows yet), routed by `routing`.
 pub fn scenario_of(name: &str, topology: &str, duration_ns: u64) -> Result<Scenario, ScenarioError> {
     let f = parse(topology).map_err(|e| fabric_error(format!("{e}")))?;
@@ -114,4 +135,30 @@ pub fn scenario_of(name: &str, topology: &str, duration_ns: u64) -> Result<Scena
     (s.nodes, s.links) = network(&f);
     s.fabric = Some(FabricBlock { topology: String::from(topology) });
     Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn link_ports_are_the_file_s_or_the_link_order() {
+        let s = crate::presets::fattree4_shift();
+        let ports = link_ports(&s);
+        let f = parse(&s.fabric.as_ref().unwrap().topology).unwrap();
+        let cables = links_of(&f);
+        assert_eq!(ports.len(), s.links.len());
+        for (i, l) in s.links.iter().enumerate() {
+            assert_eq!(f.nodes[cables[i].a.node].name, l.a, "link {i} in the file's order");
+            assert_eq!(ports[i], (cables[i].a.port, cables[i].b.port));
+        }
+        // A network drawn by hand: each node's links in order, from port 1 (as it is routed).
+        let fig2 = crate::presets::find("infocom03-fig2").unwrap().scenario();
+        let p = link_ports(&fig2);
+        let at = |i: usize| if fig2.links[i].a == "B" { p[i].0 } else { p[i].1 };
+        let b: Vec<usize> =
+            (0..fig2.links.len()).filter(|&i| fig2.links[i].a == "B" || fig2.links[i].b == "B").collect();
+        assert!(b.len() > 2);
+        assert_eq!(b.iter().map(|&i| at(i)).collect::<Vec<u8>>(), (1..=b.len() as u8).collect::<Vec<u8>>());
+    }
 }

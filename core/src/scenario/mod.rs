@@ -14,7 +14,7 @@ mod json;
 pub use json::{from_value, pretty_json, to_value};
 mod path;
 mod routing;
-pub use fabric_block::{network, scenario_of, FabricBlock};
+pub use fabric_block::{link_ports, network, scenario_of, FabricBlock};
 pub use routing::{Routing, RoutingEngine, SpareLanes};
 pub mod share_link;
 pub use path::Settings;

@@ -66,6 +66,7 @@ pub fn Canvas() -> Html {
         let segments = live_layer::segments(&lay.0, &ends, &in_fold);
         (ends, in_fold, flow_curves(&s.0, &lay.0), segments)
     });
+    let link_ports = use_memo(Same(s.clone()), |s| Rc::new(ibcc_core::scenario::link_ports(&s.0)));
     let layer = use_node_ref();
     let theme = theme::use_theme();
     // The drawing's boxes, measured when it is resized (then the layer is repainted; the SVG rescales by itself),
@@ -204,12 +205,18 @@ pub fn Canvas() -> Html {
     let running = frame.is_some_and(|f| f.frame.snapshot.time_ns > 0.0);
     let shown =
         use_context::<LoadCtx>().and_then(|c| (*c).clone()).filter(|l| Rc::ptr_eq(&l.on, &doc.scenario) && !running);
+    // Zoomed in to a third of the whole drawing or closer, every link end is labelled with its port number, the
+    // labels about 12 screen pixels high whatever the zoom.
+    let content_w = boxes.borrow().content.2;
+    let port_size = (view.2 <= base.view_box.2 / PORTS_ZOOM && content_w > 0.0).then(|| 12.0 * view.2 / content_w);
+    let ports = port_size.map(|size| ((*link_ports).clone(), (size * 4.0).round() / 4.0));
     let decor = Decor {
         selection: doc.selection.as_ref(),
         focus: g.focus,
         highlight: hl.as_ref(),
         show_flows: *show_flows,
         load: shown.as_ref().map(|l| (&*l.load, l.counted)),
+        ports: ports.as_ref().map(|(p, size)| (&p[..], *size)),
     };
     let card_now = frame.zip(live.results.as_deref()).map(|(f, r)| (&f.frame, r));
     let card = g.card.map(|c| card_html(&s, c, card_now, g.rect(), &gestures, &redraw, hidden.as_ref()));
@@ -243,7 +250,7 @@ pub fn Canvas() -> Html {
         let lay = moved.as_ref().map_or_else(|| base.clone(), |(lay, ..)| lay.clone());
         html! {
             <network::Still s={s.clone()} lay={lay} selection={doc.selection.clone()} focus={g.focus} highlight={hl.clone()}
-                load={shown.as_ref().map(|l| (l.load.clone(), l.counted))} />
+                load={shown.as_ref().map(|l| (l.load.clone(), l.counted))} ports={ports.clone()} />
         }
     } else {
         network::draw(&s, &lay, moving.as_deref().unwrap_or(&spots), now.as_ref(), &decor, false)
@@ -283,6 +290,8 @@ pub fn Canvas() -> Html {
                 highlight: highlight.as_ref(),
                 show_flows,
                 load: load.as_ref().map(|(l, counted)| (&**l, *counted)),
+                // (The SVG labels the ports: the canvas paints none.)
+                ports: None,
             };
             live_layer::paint(&canvas, *boxes.borrow(), css, view, &geo, now.as_ref(), &decor, theme);
         });
@@ -334,6 +343,9 @@ fn preview(p: Option<Preview>, lay: &Layout) -> Html {
         _ => html! {},
     }
 }
+
+/// How far in from the whole drawing the port numbers are shown.
+const PORTS_ZOOM: f64 = 3.0;
 
 /// A message next to where an edit was tried, drawn at a constant size whatever the zoom.
 fn callout(doc: &super::super::document::Doc, view: (f64, f64, f64, f64)) -> Html {

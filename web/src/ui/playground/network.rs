@@ -169,6 +169,9 @@ pub struct Decor<'a> {
     /// A traffic pattern's routes to draw instead of a run's rates (the pattern tool, a route, a credit loop), and
     /// whether to label each lane with its number.
     pub load: Option<(&'a crate::protocol::PatternLoad, bool)>,
+    /// Zoomed in far enough to read them: each link's port numbers at its two ends (`scenario::link_ports`), and
+    /// the labels' size in view units (about 10 screen pixels).
+    pub ports: Option<(&'a [(u8, u8)], f64)>,
 }
 
 /// How a lane carrying `routes` of a pattern whose busiest lane carries `max` looks: as wide as its share of the
@@ -210,6 +213,36 @@ fn cables_label(pa: Point, pb: Point, n: usize, id: &str) -> Html {
     let (x, y) = ((pa.0 + pb.0) / 2.0, (pa.1 + pb.1) / 2.0);
     // (Above the lane, clear of its widest look.)
     html! { <text x={f1(x)} y={f1(y - 16.0)} class="cables-label" data-testid={format!("cables-{id}")}>{ format!("×{n}") }</text> }
+}
+
+/// The port numbers of `group`'s cables at node `at`'s end of their link (`at` to `to`), near that end.
+fn port_label(
+    group: &[usize],
+    ends: &[Option<(usize, usize)>],
+    (ports, size): (&[(u8, u8)], f64),
+    (at, kind, pa, pb): (usize, NodeKind, Point, Point),
+    id: &str,
+) -> Html {
+    let numbers: Vec<String> = group
+        .iter()
+        .filter_map(|&j| Some((ends[j]?, ports.get(j)?)))
+        .map(|((a, _), &(pa_port, pb_port))| if a == at { pa_port } else { pb_port }.to_string())
+        .collect();
+    let (dx, dy) = (pb.0 - pa.0, pb.1 - pa.1);
+    let len = (dx * dx + dy * dy).sqrt().max(1e-9);
+    // Along the link just past the node's shape (`node_shape`), beside it by one label's height.
+    let (ux, uy) = (dx / len, dy / len);
+    let edge = match kind {
+        NodeKind::Switch => (22.0 / ux.abs().max(1e-9)).min(16.0 / uy.abs().max(1e-9)),
+        NodeKind::Host => 13.0,
+    };
+    let along = (edge + 1.2 * size).min(len / 2.5);
+    let (x, y) = (pa.0 + dx / len * along - dy / len * size, pa.1 + dy / len * along + dx / len * size);
+    html! {
+        <text x={f1(x)} y={f1(y)} class="port-label" style={format!("font-size: {size:.2}px")} data-testid={format!("port-{id}")}>
+            { numbers.join(",") }
+        </text>
+    }
 }
 
 /// A lane's number of routes, a third of the way from its sending end (so a link's two directions' numbers stand
@@ -371,6 +404,26 @@ fn links(
     out
 }
 
+/// Every link end's port number, over the lanes (none in folded groups; parallel cables' together).
+fn port_labels(
+    s: &Scenario,
+    lay: &Layout,
+    ends: &[Option<(usize, usize)>],
+    in_fold: &[Option<usize>],
+    ports: (&[(u8, u8)], f64),
+) -> Vec<Html> {
+    let groups = cable_groups(ends);
+    let mut out = Vec::new();
+    for (i, l) in s.links.iter().enumerate() {
+        let (Some((a, b)), None, false) = (ends[i], in_fold[i], groups[i].is_empty()) else { continue };
+        let (pa, pb) = (lay.positions[a], lay.positions[b]);
+        for (at, p1, p2, name) in [(a, pa, pb, &l.a), (b, pb, pa, &l.b)] {
+            out.push(port_label(&groups[i], ends, ports, (at, s.nodes[at].kind, p1, p2), &format!("{name}-{i}")));
+        }
+    }
+    out
+}
+
 fn buffers(
     s: &Scenario,
     spots: &[BufferSpot],
@@ -478,6 +531,9 @@ pub fn draw(
             { defs() }
             { for links(s, lay, &ends, &in_fold, live, decor, layered) }
             { for fold_links(s, lay, looks.as_deref()) }
+            if let Some(ports) = decor.ports {
+                { for port_labels(s, lay, &ends, &in_fold, ports) }
+            }
             if let Some(v) = live.filter(|_| !layered) {
                 { for buffers(s, spots, &in_fold, v.snapshot, decor.highlight) }
             }
@@ -498,7 +554,11 @@ pub struct StillProps {
     pub focus: Option<Hit>,
     pub highlight: Option<Highlight>,
     pub load: Option<(Rc<crate::protocol::PatternLoad>, bool)>,
+    pub ports: Option<(Rc<LinkPorts>, f64)>,
 }
+
+/// Each link's port numbers at its two ends (`scenario::link_ports`).
+pub type LinkPorts = Vec<(u8, u8)>;
 
 /// Compared by address where a field is large, so that a frame of the run, which changes none of these, costs no
 /// comparison of the scenario and no render.
@@ -510,6 +570,11 @@ impl PartialEq for StillProps {
             && self.focus == o.focus
             && self.highlight == o.highlight
             && match (&self.load, &o.load) {
+                (Some((a, x)), Some((b, y))) => Rc::ptr_eq(a, b) && x == y,
+                (None, None) => true,
+                _ => false,
+            }
+            && match (&self.ports, &o.ports) {
                 (Some((a, x)), Some((b, y))) => Rc::ptr_eq(a, b) && x == y,
                 (None, None) => true,
                 _ => false,
@@ -527,6 +592,7 @@ pub fn Still(p: &StillProps) -> Html {
         highlight: p.highlight.as_ref(),
         show_flows: false,
         load: p.load.as_ref().map(|(l, counted)| (&**l, *counted)),
+        ports: p.ports.as_ref().map(|(ports, size)| (&ports[..], *size)),
     };
     draw(&p.s, &p.lay, &[], None, &decor, true)
 }
