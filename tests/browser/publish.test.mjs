@@ -144,7 +144,9 @@ test('an embedded scenario leaves the visitor\'s own saved work alone', async ()
 // Then both for a site's own forwarding tables (issue 30's "an LFT dump for a site's own routing"): the worker's to
 // 215 KB (209.3 -> 212.1 KB: it reads opensm-lfts.dump and ibroute output against the fabric it routes), the page's
 // to 540 KB (532.3 -> 536.1 KB: the tables' form, checked by a worker before the scenario changes, and updn's roots).
-const BUDGET_KB = { page: 540, worker: 215 };
+// The page's then to 545 KB (536.1 -> 541.2 KB): parallel cables drawn as one link, link ends' port numbers when
+// zoomed in, and the Results tables kept in the page but redrawn only while shown (a component of their own).
+const BUDGET_KB = { page: 545, worker: 215 };
 
 test('the release wasm stays within its size budget, with no name section or debug data', async () => {
   const files = await readdir(DIST);

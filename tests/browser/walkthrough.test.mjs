@@ -39,6 +39,8 @@ const DO = {
     await f.press('Enter');
   },
   'source.response': async (page, v) => (await settingField(page, 'input-response')).selectOption(v),
+  'marking.policy': async (page, v) => (await settingField(page, 'input-marking-policy')).selectOption(v),
+  'routing.engine': async (page, v) => (await settingField(page, 'input-routing-engine')).selectOption(v),
   'source.persistent_state': async (page, v) => (await settingField(page, 'input-persistent')).selectOption(v ? 'true' : 'false'),
   'switch.arbitration': async (page, v) => (await settingField(page, 'input-arbitration')).selectOption(v),
   'virtual_lanes.data_vls': async (page, v) => {

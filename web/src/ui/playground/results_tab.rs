@@ -2,10 +2,10 @@
 //! and fairness, the busiest links and each flow, all over the measurement interval as far as the run has reached
 //! it, and the packet totals since the start.
 
-use super::super::document::{use_doc, Action, DocCtx};
+use super::super::document::{use_doc, Action, DocCtx, Same};
 use super::live::use_live;
 use crate::edit::Selection;
-use ibcc_core::sim::{FlowResult, Metric};
+use ibcc_core::sim::{FlowResult, Metric, Results};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -51,9 +51,38 @@ pub fn PaperTable() -> Html {
     }
 }
 
+#[derive(Properties, PartialEq)]
+pub struct ResultsTableProps {
+    /// Whether the Results tab is shown.
+    pub shown: bool,
+}
+
+/// The run's results, passed on only while the tab is shown: a run's frames redraw these tables (hundreds of rows on
+/// a large fabric) only when someone can see them, and they stay in the page, folded rows and all, while hidden.
 #[component]
-pub fn ResultsTable() -> Html {
+pub fn ResultsTable(p: &ResultsTableProps) -> Html {
     let live = use_live();
+    let kept = use_mut_ref(|| None::<(Rc<Results>, f64)>);
+    if p.shown || kept.borrow().is_none() {
+        let from_ns = live.run_scenario.as_ref().map_or(0.0, |s| s.measure.from_ns as f64);
+        *kept.borrow_mut() = live.results.clone().map(|r| (r, from_ns));
+    }
+    let shown = kept.borrow().clone();
+    match shown {
+        Some((results, from_ns)) => html! { <Tables results={Same(results)} {from_ns} /> },
+        None => html! { <p class="muted" data-testid="results-table">{ "No run yet." }</p> },
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct TablesProps {
+    results: Same<Results>,
+    /// Where the run's measurement begins.
+    from_ns: f64,
+}
+
+#[component]
+fn Tables(p: &TablesProps) -> Html {
     let doc = use_doc();
     // An open exercise's value stays out of the tables until it is answered.
     let hidden = super::use_hidden_measure();
@@ -66,13 +95,11 @@ pub fn ResultsTable() -> Html {
         _ => None,
     };
     let held = || html! { <td class="muted" data-testid="hidden-measure">{ super::HIDDEN }</td> };
-    let Some(r) = live.results.as_ref() else {
-        return html! { <p class="muted" data-testid="results-table">{ "No run yet." }</p> };
-    };
+    let r = &p.results.0;
     let colours = ibcc_view::palette::group_colours(&r.groups.iter().map(|g| g.name.as_str()).collect::<Vec<_>>());
     let colours: Vec<(String, String)> =
         r.groups.iter().zip(colours).map(|(g, c)| (g.name.clone(), crate::ui::theme::paint(c))).collect();
-    let from_ns = live.run_scenario.as_ref().map_or(0.0, |s| s.measure.from_ns as f64);
+    let from_ns = p.from_ns;
     let before = r.simulated_ns < from_ns;
     let window = format!("{:.1} to {:.1} ms", r.measured_from_ns / 1e6, r.measured_to_ns / 1e6);
     let mut links: Vec<_> = r.links.iter().filter(|l| l.data_packets > 0).collect();

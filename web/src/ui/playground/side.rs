@@ -136,8 +136,7 @@ pub fn SidePanel(p: &SideProps) -> Html {
             { panel(SideTab::Lesson, html! { <LessonsPanel linked={p.exercise.clone()} /> }) }
             { panel(SideTab::Selection, html! { <Inspector /> }) }
             { panel(SideTab::Settings, html! { <><ParamsPanel scenario={doc.scenario.clone()} on_change={on_settings} locked={locked} /><Generate /><FabricImport /><PatternTool /><CreditLoops /></> }) }
-            // (Drawn only while shown: its tables follow every frame of a run, hundreds of rows on a large fabric.)
-            { panel(SideTab::Results, if current == SideTab::Results { html! { <><PaperTable /><ResultsTable /></> } } else { html! {} }) }
+            { panel(SideTab::Results, html! { <><PaperTable /><ResultsTable shown={current == SideTab::Results} /></> }) }
         </aside>
     }
 }
