@@ -358,6 +358,12 @@ fn given_forwarding_tables_replace_the_engine_s() {
     let e = e.to_string();
     assert!(e.contains(&format!("line {}", line + 1)), "{e}");
 
+    // Nor are they ignored under the papers' first-listed rule, which has no tables to replace.
+    replayed.routing.tables = dump.clone();
+    replayed.routing.engine = RoutingEngine::FirstListed;
+    let Err(e) = Simulation::new(&replayed).map(|_| ()) else { panic!("tables under first_listed are refused") };
+    assert!(e.to_string().contains("one of OpenSM's engines"), "{e}");
+
     let mut drawn = ibcc_core::presets::find("fattree4-hotspot").unwrap().scenario();
     drawn.routing.tables = dump;
     let Err(e) = Simulation::new(&drawn).map(|_| ()) else { panic!("tables without a fabric are refused") };

@@ -338,6 +338,17 @@ impl Routing {
         vls: u8,
     ) -> Result<Option<Tables>, ScenarioError> {
         let root_nodes = self.check(kinds, ids, links)?;
+        if !self.tables.is_empty() && (fabric.is_none() || self.engine.opensm().is_none()) {
+            // (Never ignored: a run the tables were given for but that forwards by something else would mislead.)
+            return Err(routing_error(
+                "routing.tables",
+                Problem::Routing(String::from(
+                    "forwarding tables name a real fabric's switches by GUID and its LIDs as an OpenSM engine assigns \
+                     them: bring the fabric they were dumped from first (its ibnetdiscover output or ibsim net file), \
+                     routed by one of OpenSM's engines",
+                )),
+            ));
+        }
         let Some(engine) = self.engine.opensm() else { return Ok(None) };
         let n = kinds.len();
         let mut tables = Tables { parts: Vec::new(), at: alloc::vec![None; n], notes: Vec::new() };
@@ -353,15 +364,6 @@ impl Routing {
             tables.at = (0..n).map(|i| Some((0, i))).collect();
             tables.parts.push(part);
             return Ok(Some(tables));
-        }
-        if !self.tables.is_empty() {
-            return Err(routing_error(
-                "routing.tables",
-                Problem::Routing(String::from(
-                    "forwarding tables name a real fabric's switches by GUID: bring the fabric they were dumped from \
-                     first (its ibnetdiscover output or ibsim net file)",
-                )),
-            ));
         }
         let parts = parts(n, links);
         let linked = parts.iter().filter(|p| p.len() > 1).count();

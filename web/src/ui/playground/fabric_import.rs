@@ -25,6 +25,34 @@ async fn read(file: web_sys::File) -> Option<String> {
     wasm_bindgen_futures::JsFuture::from(file.text()).await.ok().and_then(|t| t.as_string())
 }
 
+/// Reads `file`, then gives `done` its name and text, or says in `error` that it could not be read.
+fn read_then(file: web_sys::File, done: Callback<(String, String)>, error: UseStateHandle<Option<String>>) {
+    let name = file.name();
+    wasm_bindgen_futures::spawn_local(async move {
+        match read(file).await {
+            Some(body) => done.emit((name, body)),
+            None => error.set(Some(format!("{name}: could not be read as text"))),
+        }
+    });
+}
+
+/// The file picked in a file input, which is emptied so that picking the same file again reads it again.
+fn picked(e: &Event) -> Option<web_sys::File> {
+    let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+    let file = input.files().and_then(|f| f.get(0))?;
+    input.set_value("");
+    Some(file)
+}
+
+/// A textarea's text kept in `text` as it is typed or pasted.
+fn typed(text: &UseStateHandle<String>) -> Callback<InputEvent> {
+    let text = text.clone();
+    Callback::from(move |e: InputEvent| {
+        let area: web_sys::HtmlTextAreaElement = e.target_unchecked_into();
+        text.set(area.value());
+    })
+}
+
 #[component]
 pub fn FabricImport() -> Html {
     let doc = use_doc();
@@ -43,26 +71,14 @@ pub fn FabricImport() -> Html {
     };
     let from_file = {
         let (load, error, text) = (load.clone(), error.clone(), text.clone());
-        Callback::from(move |file: web_sys::File| {
-            let (load, error, text, name) = (load.clone(), error.clone(), text.clone(), file.name());
-            wasm_bindgen_futures::spawn_local(async move {
-                match read(file).await {
-                    Some(body) => {
-                        text.set(body.clone());
-                        load.emit((name, body));
-                    }
-                    None => error.set(Some(format!("{name}: could not be read as text"))),
-                }
-            });
-        })
+        // (The file's text is shown in the box too, to read or correct.)
+        let shown = Callback::from(move |(name, body): (String, String)| {
+            text.set(body.clone());
+            load.emit((name, body));
+        });
+        Callback::from(move |file: web_sys::File| read_then(file, shown.clone(), error.clone()))
     };
-    let on_input = {
-        let text = text.clone();
-        Callback::from(move |e: InputEvent| {
-            let area: web_sys::HtmlTextAreaElement = e.target_unchecked_into();
-            text.set(area.value());
-        })
-    };
+    let on_input = typed(&text);
     let on_drop = {
         let from_file = from_file.clone();
         Callback::from(move |e: DragEvent| {
@@ -75,9 +91,7 @@ pub fn FabricImport() -> Html {
     };
     let on_drag_over = Callback::from(|e: DragEvent| e.prevent_default());
     let on_file = Callback::from(move |e: Event| {
-        let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-        if let Some(file) = input.files().and_then(|f| f.get(0)) {
-            input.set_value("");
+        if let Some(file) = picked(&e) {
             from_file.emit(file);
         }
     });
@@ -160,13 +174,7 @@ fn Tables() -> Html {
             SimWorker::ask(&ToWorker::CreditLoop { scenario: Box::new(next) }, reply);
         })
     };
-    let on_input = {
-        let text = text.clone();
-        Callback::from(move |e: InputEvent| {
-            let area: web_sys::HtmlTextAreaElement = e.target_unchecked_into();
-            text.set(area.value());
-        })
-    };
+    let on_input = typed(&text);
     let on_use = {
         let (apply, text) = (apply.clone(), text.clone());
         Callback::from(move |_| apply.emit((String::from("the pasted tables"), (*text).clone())))
@@ -174,16 +182,9 @@ fn Tables() -> Html {
     let on_file = {
         let (apply, error) = (apply.clone(), error.clone());
         Callback::from(move |e: Event| {
-            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-            let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
-            input.set_value("");
-            let (apply, error, name) = (apply.clone(), error.clone(), file.name());
-            wasm_bindgen_futures::spawn_local(async move {
-                match read(file).await {
-                    Some(body) => apply.emit((name, body)),
-                    None => error.set(Some(format!("{name}: could not be read as text"))),
-                }
-            });
+            if let Some(file) = picked(&e) {
+                read_then(file, apply.clone(), error.clone());
+            }
         })
     };
     let given = !doc.scenario.routing.tables.is_empty();

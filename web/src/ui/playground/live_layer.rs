@@ -281,11 +281,15 @@ fn lanes(
         ctx.begin_path();
         segment(ctx, seg);
         dash(ctx, look.blocked);
+        // (As the SVG: an idle trunk is a plain lane; a busy one wider for more cables.)
         let (colour, width) = match look.rate {
             None => (String::from(palette::INK_IDLE.hex(theme)), 1.5),
-            Some(r) => (mix(palette::INK_FULL, palette::INK_IDLE, theme, r), palette::rate_width(r * growth)),
+            Some(r) => (
+                mix(palette::INK_FULL, palette::INK_IDLE, theme, r),
+                palette::rate_width(r * growth) * cables_width(cables),
+            ),
         };
-        stroke(ctx, &colour, f64::from(width * cables_width(cables)), 1.0);
+        stroke(ctx, &colour, f64::from(width), 1.0);
         all.push((seg, look));
     }
     dash(ctx, false);

@@ -341,17 +341,9 @@ pub fn mark_spot(p1: Point, p2: Point) -> Point {
 
 /// Each link's group: its lanes and marks (layered: only what stays put between frames, its selection, focus and
 /// lesson marks and its routes' numbers, as the canvas paints the rest).
-fn links(
-    s: &Scenario,
-    lay: &Layout,
-    ends: &[Option<(usize, usize)>],
-    in_fold: &[Option<usize>],
-    live: Option<&Live>,
-    decor: &Decor,
-    layered: bool,
-) -> Vec<Html> {
+fn links(s: &Scenario, lay: &Layout, w: &Wiring, live: Option<&Live>, decor: &Decor, layered: bool) -> Vec<Html> {
+    let Wiring { ends, groups, in_fold } = *w;
     let mut out = Vec::new();
-    let groups = cable_groups(ends);
     for (i, l) in s.links.iter().enumerate() {
         if in_fold[i].is_some() {
             continue;
@@ -404,15 +396,18 @@ fn links(
     out
 }
 
+/// How the links are drawn: their ends (node indices), their parallel cables ([`cable_groups`]) and the folded group
+/// each is drawn in, if any.
+#[derive(Clone, Copy)]
+struct Wiring<'a> {
+    ends: &'a [Option<(usize, usize)>],
+    groups: &'a [Vec<usize>],
+    in_fold: &'a [Option<usize>],
+}
+
 /// Every link end's port number, over the lanes (none in folded groups; parallel cables' together).
-fn port_labels(
-    s: &Scenario,
-    lay: &Layout,
-    ends: &[Option<(usize, usize)>],
-    in_fold: &[Option<usize>],
-    ports: (&[(u8, u8)], f64),
-) -> Vec<Html> {
-    let groups = cable_groups(ends);
+fn port_labels(s: &Scenario, lay: &Layout, w: &Wiring, ports: (&[(u8, u8)], f64)) -> Vec<Html> {
+    let Wiring { ends, groups, in_fold } = *w;
     let mut out = Vec::new();
     for (i, l) in s.links.iter().enumerate() {
         let (Some((a, b)), None, false) = (ends[i], in_fold[i], groups[i].is_empty()) else { continue };
@@ -524,15 +519,17 @@ pub fn draw(
     layered: bool,
 ) -> Html {
     let ends = link_ends(s);
+    let groups = cable_groups(&ends);
     let in_fold = fold_of_links(&ends, lay);
+    let wiring = Wiring { ends: &ends, groups: &groups, in_fold: &in_fold };
     let looks = (!layered).then(|| fold_looks(lay, &ends, &in_fold, live, decor));
     html! {
         <>
             { defs() }
-            { for links(s, lay, &ends, &in_fold, live, decor, layered) }
+            { for links(s, lay, &wiring, live, decor, layered) }
             { for fold_links(s, lay, looks.as_deref()) }
             if let Some(ports) = decor.ports {
-                { for port_labels(s, lay, &ends, &in_fold, ports) }
+                { for port_labels(s, lay, &wiring, ports) }
             }
             if let Some(v) = live.filter(|_| !layered) {
                 { for buffers(s, spots, &in_fold, v.snapshot, decor.highlight) }
