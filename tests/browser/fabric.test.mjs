@@ -49,8 +49,8 @@ test('paste a public fabric: its switches, hosts and links, drawn in levels, hos
   assert.deepEqual([s, h], [switches, cas], counts);
   // Drawn: every switch, and every host on its own or in its switch's folded group (89 hosts: a switch's more than
   // four fold).
-  const folded = (await page.locator('svg.topology [data-testid^="fold-"]').allTextContents())
-    .map((t) => Number(t.match(/(\d+) hosts/)[1]));
+  const folded = (await page.locator('svg.topology [data-testid^="fold-"]').evaluateAll((gs) => gs.map((g) => g.getAttribute('aria-label'))))
+    .map((t) => Number(t.match(/^(\d+) hosts/)[1]));
   assert.ok(folded.length > 0, 'some hosts are folded');
   assert.equal(await nodes(page).count() + folded.reduce((a, b) => a + b, 0), switches + cas);
   assert.match(await page.getByLabel('Scenario').locator('option:checked').innerText(), /pasted fabric/);
@@ -111,7 +111,24 @@ test('a 648-host two-level fat tree is generated and fits one screen; the routin
   // The switches, and each leaf's 18 hosts as one group.
   assert.equal(await nodes(page).count(), 54);
   assert.equal(await page.locator('svg.topology [data-testid^="fold-"]').count(), 36);
-  assert.equal(await page.getByTestId('fold-leaf-3').textContent(), '18 hosts');
+  assert.match(await page.getByTestId('fold-leaf-3').getAttribute('aria-label'), /^18 hosts of leaf-3, folded/);
+  // Its labels readable, as a map's: none under 11 screen pixels, none over another; the groups' counts as "18"
+  // where "18 hosts" does not fit, on at least every other group, and some switches named.
+  const labels = await page.locator('svg.topology .labels text').evaluateAll((ts) => ts.map((t) => {
+    const r = t.getBoundingClientRect();
+    return { text: t.textContent, px: parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a, r: [r.left, r.top, r.right, r.bottom] };
+  }));
+  assert.ok(labels.every((l) => l.px >= 10.9), labels.map((l) => l.px).join(' '));
+  for (const [i, a] of labels.entries()) {
+    for (const b of labels.slice(i + 1)) {
+      const meet = a.r[0] < b.r[2] - 1 && b.r[0] < a.r[2] - 1 && a.r[1] < b.r[3] - 1 && b.r[1] < a.r[3] - 1;
+      assert.ok(!meet, `${a.text} and ${b.text} overlap`);
+    }
+  }
+  const texts = labels.map((l) => l.text);
+  const counts = texts.filter((t) => t === '18 hosts' || t === '18');
+  assert.ok(counts.length >= 18 && new Set(counts).size === 1, texts.join(' '));
+  assert.ok(texts.filter((t) => /^(spine|leaf)-/.test(t)).length >= 10, texts.join(' '));
   // On one 1280x720 screen, as a tree: the spines on top, the leaves below them and the hosts at the bottom, the
   // levels well apart (the panel's height used, not a strip), and a switch still a visible box.
   const box = async (id) => page.getByTestId(`node-${id}`).boundingBox();

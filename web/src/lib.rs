@@ -5,6 +5,7 @@
 //! - [`scene`], [`levels`], [`card`]: what the canvas draws where (layout, a fabric's levels, buffer bars, picking,
 //!   keyboard navigation);
 //!   the figures its cards show;
+//! - [`labels`]: which node labels fit, and their size, at a zoom;
 //! - [`gesture`]: the canvas's mouse, touch and keyboard gestures as a state machine;
 //! - [`congestion`]: the congestion tree (roots, blocked links, victim flows) read from snapshots;
 //! - [`session`], [`trace`]: a run as the page shows it (frames, the page's sampled series);
@@ -24,6 +25,7 @@ pub mod driver;
 pub mod edit;
 pub mod gesture;
 pub mod jsonbin;
+pub mod labels;
 #[cfg(test)]
 mod lesson_claims;
 pub mod levels;

@@ -210,6 +210,7 @@ pub fn Canvas() -> Html {
     let content_w = boxes.borrow().content.2;
     let port_size = (view.2 <= base.view_box.2 / PORTS_ZOOM && content_w > 0.0).then(|| 12.0 * view.2 / content_w);
     let ports = port_size.map(|size| ((*link_ports).clone(), (size * 4.0).round() / 4.0));
+    let label_size = crate::labels::size(view.2, content_w);
     let decor = Decor {
         selection: doc.selection.as_ref(),
         focus: g.focus,
@@ -217,6 +218,7 @@ pub fn Canvas() -> Html {
         show_flows: *show_flows,
         load: shown.as_ref().map(|l| (&*l.load, l.counted)),
         ports: ports.as_ref().map(|(p, size)| (&p[..], *size)),
+        label_size,
     };
     let card_now = frame.zip(live.results.as_deref()).map(|(f, r)| (&f.frame, r));
     let card = g.card.map(|c| card_html(&s, c, card_now, g.rect(), &gestures, &redraw, hidden.as_ref()));
@@ -250,7 +252,7 @@ pub fn Canvas() -> Html {
         let lay = moved.as_ref().map_or_else(|| base.clone(), |(lay, ..)| lay.clone());
         html! {
             <network::Still s={s.clone()} lay={lay} selection={doc.selection.clone()} focus={g.focus} highlight={hl.clone()}
-                load={shown.as_ref().map(|l| (l.load.clone(), l.counted))} ports={ports.clone()} />
+                load={shown.as_ref().map(|l| (l.load.clone(), l.counted))} ports={ports.clone()} {label_size} />
         }
     } else {
         network::draw(&s, &lay, moving.as_deref().unwrap_or(&spots), now.as_ref(), &decor, false)
@@ -290,8 +292,9 @@ pub fn Canvas() -> Html {
                 highlight: highlight.as_ref(),
                 show_flows,
                 load: load.as_ref().map(|(l, counted)| (&**l, *counted)),
-                // (The SVG labels the ports: the canvas paints none.)
+                // (The SVG labels the ports and nodes: the canvas paints neither.)
                 ports: None,
+                label_size: crate::labels::BASE,
             };
             live_layer::paint(&canvas, *boxes.borrow(), css, view, &geo, now.as_ref(), &decor, theme);
         });

@@ -10,6 +10,7 @@ use super::super::theme::paint;
 use crate::congestion::Tree;
 use crate::course::Highlight;
 use crate::edit::Selection;
+use crate::labels::{self, Label};
 pub use crate::scene::groups;
 use crate::scene::{
     cable_groups, channel_ends, flow_curves, group_channels, link_ends, offset_line, vl_levels, BufferSpot, Hit,
@@ -172,6 +173,8 @@ pub struct Decor<'a> {
     /// Zoomed in far enough to read them: each link's port numbers at its two ends (`scenario::link_ports`), and
     /// the labels' size in view units (about 10 screen pixels).
     pub ports: Option<(&'a [(u8, u8)], f64)>,
+    /// The node labels' font size in view units (`labels::size`: never under 11 screen pixels).
+    pub label_size: f64,
 }
 
 /// How a lane carrying `routes` of a pattern whose busiest lane carries `max` looks: as wide as its share of the
@@ -326,7 +329,6 @@ fn folds(s: &Scenario, lay: &Layout) -> Vec<Html> {
                 <g class="node fold" data-testid={format!("fold-{id}")} role="img"
                     aria-label={format!("{} hosts of {id}, folded: pick one to show them", f.hosts.len())}>
                     <rect x={f1(x - 30.0)} y={f1(y - 14.0)} width="60" height="28" rx="14" class="host" />
-                    <text x={f1(x)} y={f1(y + 4.0)} text-anchor="middle" class="node-label">{ format!("{} hosts", f.hosts.len()) }</text>
                 </g>
             }
         })
@@ -470,6 +472,75 @@ pub fn node_shape(kind: NodeKind, x: f64, y: f64) -> Html {
     }
 }
 
+/// Which node and group labels are drawn, and at what size: those that fit (`labels::fit`), the selected or
+/// focused node's first, then the switches', then the groups' and hosts'.
+struct Names {
+    nodes: Vec<bool>,
+    /// Each group's label ("18 hosts"; "18" for every group when one's "18 hosts" would not fit), or none.
+    folds: Vec<Option<String>>,
+    size: f64,
+}
+
+impl Names {
+    fn new(s: &Scenario, lay: &Layout, decor: &Decor) -> Self {
+        let folded = lay.folded();
+        let mut all = Vec::new();
+        for (i, (n, &at)) in s.nodes.iter().zip(&lay.positions).enumerate() {
+            let picked = decor.selection == Some(&Selection::Node(n.id.clone())) || decor.focus == Some(Hit::Node(i));
+            let rank = if picked {
+                0
+            } else if n.kind == NodeKind::Switch {
+                1
+            } else {
+                2
+            };
+            // (A folded host's label is never drawn: it sits where nothing else can.)
+            let at = if folded[i] { (f64::NAN, f64::NAN) } else { at };
+            all.push(Label { at, chars: n.id.chars().count(), rank });
+        }
+        // Each group says how many hosts it holds: "18 hosts" if every group's fits, else "18" for all of them.
+        let n = s.nodes.len();
+        let counts: Vec<String> = lay.folds.iter().map(|f| f.hosts.len().to_string()).collect();
+        let with = |all: &mut Vec<Label>, extra: usize| {
+            all.truncate(n);
+            all.extend(lay.folds.iter().zip(&counts).map(|(f, c)| Label { at: f.at, chars: c.len() + extra, rank: 2 }));
+            labels::fit(all, decor.label_size)
+        };
+        let mut shown = with(&mut all, " hosts".len());
+        let long = shown[n..].iter().all(|&on| on);
+        if !long {
+            shown = with(&mut all, 0);
+        }
+        let folds = (counts.into_iter().zip(&shown[n..]))
+            .map(|(c, &on)| on.then(|| if long { format!("{c} hosts") } else { c }))
+            .collect();
+        Names { nodes: shown[..n].to_vec(), folds, size: decor.label_size }
+    }
+
+    /// The labels that fit, over every node and group (a label wider than its node would be hidden under the
+    /// next one's shape otherwise); the nodes' own descriptions name them for screen readers.
+    fn draw(&self, s: &Scenario, lay: &Layout) -> Html {
+        let nodes = s.nodes.iter().zip(&lay.positions).zip(&self.nodes).filter(|(_, &shown)| shown);
+        let folds = lay.folds.iter().zip(&self.folds).filter_map(|(f, t)| Some((f.at, t.clone()?)));
+        html! {
+            <g class="labels" aria-hidden="true">
+                { for nodes.map(|((n, &(x, y)), _)| self.text(x, y, n.id.clone())) }
+                { for folds.map(|((x, y), t)| self.text(x, y, t)) }
+            </g>
+        }
+    }
+
+    fn text(&self, x: f64, y: f64, text: String) -> Html {
+        // Larger than the drawing's own size, a label spills over its node and the lanes: it gets a halo.
+        let (style, class) = if self.size > labels::BASE {
+            (Some(format!("font-size: {:.1}px", self.size)), classes!("node-label", "halo"))
+        } else {
+            (None, classes!("node-label"))
+        };
+        html! { <text x={f1(x)} y={f1(y + 0.35 * self.size)} text-anchor="middle" {class} {style}>{ text }</text> }
+    }
+}
+
 fn nodes(s: &Scenario, lay: &Layout, decor: &Decor) -> Vec<Html> {
     let folded = lay.folded();
     s.nodes
@@ -489,7 +560,6 @@ fn nodes(s: &Scenario, lay: &Layout, decor: &Decor) -> Vec<Html> {
                         <circle cx={f1(x)} cy={f1(y)} r="30" class="focus-ring" data-testid="focus-ring" />
                     }
                     { node_shape(n.kind, x, y) }
-                    <text x={f1(x)} y={f1(y + 4.0)} text-anchor="middle" class="node-label">{ &n.id }</text>
                 </g>
             }
         })
@@ -523,6 +593,7 @@ pub fn draw(
     let in_fold = fold_of_links(&ends, lay);
     let wiring = Wiring { ends: &ends, groups: &groups, in_fold: &in_fold };
     let looks = (!layered).then(|| fold_looks(lay, &ends, &in_fold, live, decor));
+    let names = Names::new(s, lay, decor);
     html! {
         <>
             { defs() }
@@ -539,6 +610,7 @@ pub fn draw(
             }
             { for nodes(s, lay, decor) }
             { for folds(s, lay) }
+            { names.draw(s, lay) }
         </>
     }
 }
@@ -552,6 +624,7 @@ pub struct StillProps {
     pub highlight: Option<Highlight>,
     pub load: Option<(Rc<crate::protocol::PatternLoad>, bool)>,
     pub ports: Option<(Rc<LinkPorts>, f64)>,
+    pub label_size: f64,
 }
 
 /// Each link's port numbers at its two ends (`scenario::link_ports`).
@@ -576,6 +649,7 @@ impl PartialEq for StillProps {
                 (None, None) => true,
                 _ => false,
             }
+            && self.label_size == o.label_size
     }
 }
 
@@ -590,6 +664,7 @@ pub fn Still(p: &StillProps) -> Html {
         show_flows: false,
         load: p.load.as_ref().map(|(l, counted)| (&**l, *counted)),
         ports: p.ports.as_ref().map(|(ports, size)| (&ports[..], *size)),
+        label_size: p.label_size,
     };
     draw(&p.s, &p.lay, &[], None, &decor, true)
 }

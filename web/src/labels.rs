@@ -1,0 +1,109 @@
+//! Node labels that stay readable at any zoom, as a map's place names do: never drawn smaller than
+//! [`MIN_PX`] screen pixels, and where, at that size, two would overlap (a 32-host fabric on a phone, a 648-host
+//! one on a laptop), only the first is drawn. Switches come before hosts and the selection before both, so the
+//! tree's shape stays named; zooming in gives the labels room and brings the others back.
+
+use crate::scene::Point;
+use std::collections::HashMap;
+
+/// A label's smallest height on screen, in pixels.
+pub const MIN_PX: f64 = 11.0;
+/// A label's height in view units when the drawing is shown at its own size or larger.
+pub const BASE: f64 = 11.0;
+/// Width of a character as a share of the font size (a sans-serif's average, digits and hyphens included).
+const CHAR_EM: f64 = 0.6;
+/// Room kept between two labels, as a share of the font size.
+const GAP_EM: f64 = 0.4;
+
+/// The labels' font size in view units when `view_w` view units are shown across `screen_w` pixels: [`BASE`], or
+/// larger so as to be [`MIN_PX`] on screen, in steps of a fifth (so that a pinch re-lays the labels a few times,
+/// not at every frame of it).
+pub fn size(view_w: f64, screen_w: f64) -> f64 {
+    if !(screen_w > 0.0 && view_w > 0.0) {
+        return BASE;
+    }
+    let want = MIN_PX * view_w / screen_w;
+    if want <= BASE {
+        return BASE;
+    }
+    BASE * 1.2f64.powf((want / BASE).log(1.2).ceil())
+}
+
+/// One label to place: centred at `at`, `chars` long; a lower `rank` is placed first.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Label {
+    pub at: Point,
+    pub chars: usize,
+    pub rank: u8,
+}
+
+/// Which of `labels` are drawn at font size `size` (view units): each in turn, by rank then by order, unless its
+/// box would overlap one already placed. A label at no place (not finite) is not drawn.
+pub fn fit(labels: &[Label], size: f64) -> Vec<bool> {
+    let mut order: Vec<usize> = (0..labels.len()).collect();
+    order.sort_by_key(|&i| (labels[i].rank, i));
+    let gap = GAP_EM * size;
+    // Placed boxes by the band of height `size` their centre is in: a box can only meet those of its own band and
+    // the two beside it.
+    let mut bands: HashMap<i64, Vec<(f64, f64, f64, f64)>> = HashMap::new();
+    let mut shown = vec![false; labels.len()];
+    for i in order {
+        let Label { at: (x, y), chars, .. } = labels[i];
+        if !(x.is_finite() && y.is_finite()) {
+            continue;
+        }
+        let half = CHAR_EM * size * chars as f64 / 2.0 + gap / 2.0;
+        let b = (x - half, y - size / 2.0, x + half, y + size / 2.0);
+        let band = (y / size).floor() as i64;
+        let meets = (band - 1..=band + 1)
+            .filter_map(|k| bands.get(&k))
+            .flatten()
+            .any(|o| b.0 < o.2 && o.0 < b.2 && b.1 < o.3 && o.1 < b.3);
+        if !meets {
+            bands.entry(band).or_default().push(b);
+            shown[i] = true;
+        }
+    }
+    shown
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(n: usize, spacing: f64, chars: usize) -> Vec<Label> {
+        (0..n).map(|i| Label { at: (i as f64 * spacing, 0.0), chars, rank: 1 }).collect()
+    }
+
+    #[test]
+    fn labels_are_never_smaller_than_min_px_on_screen() {
+        assert_eq!(size(1000.0, 1000.0), BASE, "at its own size the drawing keeps its labels");
+        assert_eq!(size(500.0, 1000.0), BASE, "zoomed in, they grow with the drawing");
+        for (view_w, screen_w) in [(1000.0, 370.0), (4000.0, 1200.0), (20000.0, 390.0)] {
+            let px = size(view_w, screen_w) * screen_w / view_w;
+            assert!((MIN_PX..MIN_PX * 1.2 + 1e-9).contains(&px), "{view_w} on {screen_w}: {px} px");
+        }
+        assert_eq!(size(1000.0, 0.0), BASE, "a drawing not yet laid out");
+    }
+
+    #[test]
+    fn crowded_labels_are_thinned_and_room_brings_them_back() {
+        // Seven characters at 11 units are about 46 wide: at a spacing of 60 all fit, at 30 every other one.
+        assert!(fit(&row(8, 60.0, 7), 11.0).iter().all(|&s| s));
+        let thin = fit(&row(8, 30.0, 7), 11.0);
+        assert_eq!(thin, [true, false, true, false, true, false, true, false]);
+        // Labels in different rows do not meet.
+        let mut two = row(4, 30.0, 7);
+        two.extend(row(4, 30.0, 7).into_iter().map(|l| Label { at: (l.at.0, 40.0), ..l }));
+        assert_eq!(fit(&two, 11.0).iter().filter(|&&s| s).count(), 4);
+    }
+
+    #[test]
+    fn the_first_ranked_are_placed_first() {
+        let mut labels = row(3, 30.0, 7);
+        labels[1].rank = 0;
+        assert_eq!(fit(&labels, 11.0), [false, true, false]);
+        labels[1].at = (f64::NAN, f64::NAN);
+        assert_eq!(fit(&labels, 11.0), [true, false, true], "a label with no place is not drawn and blocks none");
+    }
+}
