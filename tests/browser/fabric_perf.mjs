@@ -2,19 +2,52 @@
 // 648-host two-level fat tree of 36-port switches generated in the page, a shift by 18 hosts made its flows (every
 // host sends, each leaf's traffic to the next leaf), routed by ftree, and a hot spot over it (36 hosts, two per
 // leaf, sending to the first, in flows of their own); then the frame rate and the longest
-// main-thread task while it runs at 1 ms/s, and the events per second at "as fast as possible" (issue 30's targets:
-// 30 frames/s or more, no task over 50 ms).
-// Then the worker's own speed on the same scenario with nothing drawn (the page's share of it: target 80%), and the
-// 1,024-host k=16 fat tree: generated, routed, run.
-// Usage, after `trunk build --release`: node tests/browser/fabric_perf.mjs [seconds, default 5] [benchmark ms, default 1]
-import { serveDist, launchBrowser, watchFrames, observeLongTasks, shownEvents, pattern } from './harness.mjs';
+// main-thread task while it runs at 1 ms/s (issue 30's targets: 30 frames/s or more, no task over 50 ms); the events
+// per second of a run from 0 at "as fast as possible", and the worker's own on the same run with nothing drawn (the
+// page's share of it: target 80%); and the 1,024-host k=16 fat tree: generated, routed, run.
+// Usage, after `trunk build --release`:
+//   node tests/browser/fabric_perf.mjs [seconds, default 5] [µs run flat out, default 400] [pairs, default 3]
+import { serveDist, launchBrowser, watchFrames, observeLongTasks, pattern, pause } from './harness.mjs';
 
 const seconds = Number(process.argv[2] ?? 5);
-const benchMs = Number(process.argv[3] ?? 1);
+const fastUs = Number(process.argv[3] ?? 400);
+const pairs = Number(process.argv[4] ?? 3);
+
+/** Presses Reset and Run at "as fast as possible" and measures the run from its first frame (the worker has routed
+ * and built it) to its last: events per second, animation frames per second, the longest main-thread task. */
+async function flatOut(page) {
+  await page.getByTestId('speed').selectOption({ label: 'as fast as possible' });
+  await page.getByTestId('reset').click();
+  await page.waitForFunction(() => parseFloat(document.querySelector('[data-testid=sim-time]').innerText) === 0);
+  await page.getByTestId('run').click();
+  return page.evaluate(() => new Promise((done) => {
+    const shown = () => document.querySelector('[data-testid=sim-time]');
+    let first = null;
+    let frames = 0;
+    const tick = () => {
+      const t = parseFloat(shown().innerText);
+      const events = Number(shown().getAttribute('data-events'));
+      const now = performance.now();
+      if (first === null && t > 0) {
+        first = { now, events };
+        window.__longTasks = [];
+      } else if (first !== null) {
+        frames++;
+      }
+      if (first !== null && !/Pause/.test(document.querySelector('[data-testid=run]').innerText)) {
+        const s = (now - first.now) / 1000;
+        done({ rate: (events - first.events) / s, events, fps: frames / s, longest: Math.max(0, ...window.__longTasks), s });
+      } else {
+        requestAnimationFrame(tick);
+      }
+    };
+    requestAnimationFrame(tick);
+  }));
+}
 const server = await serveDist();
 const browser = await launchBrowser();
 
-const [watch, events] = [watchFrames, shownEvents];
+const watch = watchFrames;
 
 try {
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 720 } })).newPage();
@@ -36,8 +69,6 @@ try {
   console.log(`shift by 18 routed in a worker, drawn and made the flows in ${Date.now() - t0} ms: ${shift}`);
   // A hot spot over it: 36 hosts (two per leaf) all sending to the first.
   await pattern(page, 'hotspot', 36, 'add');
-  await page.getByLabel('Duration').fill('20000');
-  await page.getByLabel('Duration').blur();
 
   await page.getByTestId('speed').selectOption({ label: '1 ms/s' });
   await page.evaluate(() => { window.__longTasks = []; });
@@ -48,24 +79,43 @@ try {
   const own = await watch(page, seconds);
   console.log(`running at 1 ms/s: ${own.fps.toFixed(1)} frames/s, longest main-thread task ${own.longest.toFixed(0)} ms`);
 
-  await page.getByTestId('speed').selectOption({ label: 'as fast as possible' });
-  await page.waitForTimeout(1000);
-  const [e0, w0] = [await events(page), Date.now()];
-  const fast = await watch(page, seconds);
-  const [e1, w1] = [await events(page), Date.now()];
-  const inPage = (e1 - e0) / ((w1 - w0) / 1000);
-  console.log(`as fast as possible: ${(inPage / 1e6).toFixed(2)} M events/s in the page, ${fast.fps.toFixed(1)} frames/s, longest task ${fast.longest.toFixed(0)} ms`);
-
-  // The worker's own speed on the same scenario (saved by the page as it is edited), with nothing drawn: the
-  // self-test page's benchmark, run alone (the playground closed first, so the two do not share the cores).
+  // "As fast as possible" against the worker alone, over the same simulated span (a run of its own from 0 to
+  // `fastUs`): the same events both ways (checked), so the two speeds are measured on the same work. The two cores
+  // are shared with whatever else the machine runs, and the worker alone swings by a third from one run to the
+  // next: the two are measured in turn, `pairs` times, and each pair's ratio printed with their median.
+  await pause(page);
+  for (const [field, value] of [['Measure from', '0'], ['Measure until', ''], ['Duration', String(fastUs / 1000)]]) {
+    await page.getByLabel(field).fill(value);
+    await page.getByLabel(field).blur();
+  }
   const context = page.context();
-  await page.close();
-  const bench = await context.newPage();
-  await bench.goto(`${server.url}?selftest=bench&saved=1&duration=${benchMs}`);
-  const row = JSON.parse(await bench.getByTestId('bench-json').textContent({ timeout: 300_000 }));
-  const alone = row.events / (row.wall_s ?? row.wall_ms / 1000);
-  console.log(`the worker alone: ${(alone / 1e6).toFixed(2)} M events/s (${row.events} events in ${benchMs} ms simulated); the page keeps ${(100 * inPage / alone).toFixed(0)}% of it (target 80%)`);
-  await bench.close();
+  const ratios = [];
+  let playground = page;
+  for (let pair = 0; pair < pairs; pair++) {
+    if (!playground) {
+      // The edited scenario, saved by the page, comes back with it.
+      playground = await context.newPage();
+      await observeLongTasks(playground);
+      await playground.goto(server.url);
+    }
+    const fast = await flatOut(playground);
+    console.log(`as fast as possible, 0 to ${fastUs} µs: ${(fast.rate / 1e6).toFixed(2)} M events/s in the page over ${fast.s.toFixed(1)} s, ${fast.fps.toFixed(1)} frames/s, longest task ${fast.longest.toFixed(0)} ms`);
+    // The worker's own speed on the same scenario (saved by the page as it is edited, with its duration), with
+    // nothing drawn: the self-test page's benchmark, run alone (the playground closed first, so that the two do
+    // not share the cores).
+    await playground.close();
+    playground = null;
+    const bench = await context.newPage();
+    await bench.goto(`${server.url}?selftest=bench&saved=1`);
+    const row = JSON.parse(await bench.getByTestId('bench-json').textContent({ timeout: 300_000 }));
+    await bench.close();
+    const alone = row.events / (row.wall_s ?? row.wall_ms / 1000);
+    if (row.events !== fast.events) console.log(`(the page counted ${fast.events} events, the worker alone ${row.events}: not the same run)`);
+    ratios.push(fast.rate / alone);
+    console.log(`the worker alone: ${(alone / 1e6).toFixed(2)} M events/s (${row.events} events); the page keeps ${(100 * fast.rate / alone).toFixed(0)}% of it`);
+  }
+  const median = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)];
+  console.log(`the page at "as fast as possible" keeps ${ratios.map((r) => `${(100 * r).toFixed(0)}%`).join(', ')} of the worker alone: median ${(100 * median).toFixed(0)}% (target 80%)`);
 
   // The largest generated fabric: a 3-level fat tree of 16-port switches (1,024 hosts), a shift by 512.
   const big = await context.newPage();

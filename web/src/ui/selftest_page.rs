@@ -1,8 +1,8 @@
 //! The self-test pages, run by the simulation worker (`crate::selftest`) and shown here:
 //! - `?selftest=fingerprints`: the golden runs' fingerprints (tests/golden/fingerprints.txt);
 //! - `?selftest=bench&duration=MS`: `ibcc bench`'s scenarios, the same figures as `ibcc bench --json`; with
-//!   `&saved=1`, the playground's saved scenario instead (the worker's own speed on it, without the page drawing:
-//!   tests/browser/fabric_perf.mjs);
+//!   `&saved=1`, the playground's saved scenario instead, for its own duration unless one is given (the worker's
+//!   own speed on it, without the page drawing: tests/browser/fabric_perf.mjs);
 //! - `?selftest=routing`: OpenSM's engines on the 648-host fat tree, timed in the page (`ibcc bench --routing --json`).
 
 use super::bridge::SimWorker;
@@ -20,7 +20,7 @@ pub enum Test {
     /// The golden runs' fingerprints.
     Fingerprints,
     /// The benchmark's scenarios (or the playground's saved one) of this many simulated ms.
-    Bench { duration_ms: u64, saved: bool },
+    Bench { duration_ms: Option<u64>, saved: bool },
     /// Routing times, measured in the page.
     Routing,
 }
@@ -37,8 +37,7 @@ pub fn requested() -> Option<Test> {
             .split(['?', '&'])
             .find_map(|kv| kv.strip_prefix("duration="))
             .and_then(|v| v.parse::<u64>().ok())
-            .filter(|&d| (1..=1000).contains(&d))
-            .unwrap_or(100);
+            .filter(|&d| (1..=1000).contains(&d));
         Some(Test::Bench { duration_ms, saved: q.split(['?', '&']).any(|kv| kv == "saved=1") })
     } else {
         None
@@ -71,17 +70,19 @@ pub fn SelfTest(p: &SelfTestProps) -> Html {
                 Test::Routing => ToWorker::RoutingBench,
                 Test::Fingerprints => ToWorker::Fingerprints { runs: ibcc_core::presets::golden_runs() },
                 Test::Bench { duration_ms, saved: false } => ToWorker::Bench {
-                    scenarios: ibcc_core::presets::bench_scenarios(duration_ms)
+                    scenarios: ibcc_core::presets::bench_scenarios(duration_ms.unwrap_or(100))
                         .into_iter()
                         .map(|(name, s)| (name.to_owned(), s))
                         .collect(),
                 },
                 Test::Bench { duration_ms, saved: true } => match super::document::restore() {
                     Ok(Some((mut s, _))) => {
-                        // Measurement starts within the shorter run (it counts no events of its own).
-                        s.duration_ns = duration_ms * 1_000_000;
-                        s.measure.from_ns = s.measure.from_ns.min(s.duration_ns / 2);
-                        s.measure.to_ns = None;
+                        if let Some(ms) = duration_ms {
+                            // Measurement starts within the shorter run (it counts no events of its own).
+                            s.duration_ns = ms * 1_000_000;
+                            s.measure.from_ns = s.measure.from_ns.min(s.duration_ns / 2);
+                            s.measure.to_ns = None;
+                        }
                         if let Err(e) = s.check() {
                             return outcome.set(Some(Err(format!("the saved scenario: {e}"))));
                         }
