@@ -187,6 +187,9 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
         let (lesson, go, lessons) = (lesson.clone(), go.clone(), lessons.lessons.clone());
         move |i: Option<usize>| {
             lesson.set(i.and_then(|i| lessons.get(i)).map(|l| l.id.clone()));
+            if i.is_some() {
+                super::start::put_away();
+            }
             if let Some(first) = i.and_then(|i| lessons.get(i)).and_then(|l| l.steps.first()) {
                 go(first, 0, false);
             }
@@ -331,7 +334,9 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
             if let Some(Err(e)) = p.linked.as_deref() {
                 <p class="error" role="alert" data-testid="exercise-link-error">{ format!("This exercise link could not be opened: {e}") }</p>
             }
-            if p.linked.is_none() {
+            // (A lesson picked from the list puts the card away too: it stood above the lesson, which a phone
+            // then showed below the fold.)
+            if p.linked.is_none() && index.is_none() {
                 <super::start::StartCard on_start={start(0)} on_explore={show.clone().map(|s| s.reform(|_: MouseEvent| PhoneView::Network))} />
             }
             <div class="field">

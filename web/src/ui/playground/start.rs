@@ -11,6 +11,11 @@ pub fn first_visit() -> bool {
     storage::load_text(SEEN).is_none()
 }
 
+/// Puts the card away for good (a lesson begun another way than from it).
+pub fn put_away() {
+    storage::save_text(SEEN, "1");
+}
+
 #[derive(Properties, PartialEq)]
 pub struct StartProps {
     /// Starts the first lesson.
@@ -29,7 +34,7 @@ pub fn StartCard(p: &StartProps) -> Html {
     let away = |then: Option<Callback<MouseEvent>>| {
         let shown = shown.clone();
         Callback::from(move |e: MouseEvent| {
-            storage::save_text(SEEN, "1");
+            put_away();
             shown.set(false);
             if let Some(t) = &then {
                 t.emit(e);
