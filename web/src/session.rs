@@ -235,11 +235,21 @@ fn rate_curves(sim: &Simulation, report: &Report, results: &Results) -> Vec<Curv
         .collect();
     for g in report.groups() {
         if let Some(points) = report.group_rate_series(g, sim.now()) {
-            // A group's rate adds its flows' shares of their own links: above 100% when they send more than one
-            // link's worth (a hot spot filling the tree's buffers), so the label says it is a sum.
-            let n = s.flows.iter().filter(|f| f.group == *g).count();
+            // Flows to one host share its link, and their sum says how much of it they get (above 100% while a
+            // hot spot fills the tree's buffers). Flows to many hosts are each measured against their own link:
+            // their sum would be hundreds of links' worth (a permutation on a fabric), flattening every other
+            // curve, so their mean says how well each does.
+            let flows: Vec<_> = s.flows.iter().filter(|f| f.group == *g).collect();
+            let n = flows.len();
+            let one_host = flows.iter().all(|f| f.dst == flows[0].dst);
             let name = ibcc_view::names::group_curve(g);
-            let label = if n > 1 { format!("{name} (sum of {n})") } else { name };
+            let (label, points) = match (n, one_host) {
+                (0 | 1, _) => (name, points),
+                (_, true) => (format!("{name} (sum of {n})"), points),
+                (_, false) => {
+                    (format!("{name} (mean of {n})"), points.into_iter().map(|(t, r)| (t, r / n as f64)).collect())
+                }
+            };
             curves.push(Curve::new(label, to_ms(points), What::Group(g.clone())));
         }
     }
@@ -304,6 +314,23 @@ mod tests {
         // A group of several flows is their sum (it may pass 100% of a link), and says so.
         let labels: Vec<&str> = curves.iter().map(|c| c.label.as_str()).collect();
         assert!(labels.contains(&"local flows (sum of 5)") && labels.contains(&"victim flows"), "{labels:?}");
+    }
+
+    #[test]
+    fn a_group_sending_to_many_hosts_is_drawn_as_its_mean() {
+        // The fabric's background is a shift (31 flows, each to its own host): its sum would be about 3,100% of a
+        // link; the hot spot's 8 flows all go to one host, and their sum is what that host's link gets.
+        let mut s = find("fabric32-hotspot").unwrap().scenario();
+        s.duration_ns = 300_000;
+        s.measure.from_ns = 0;
+        let mut run = Session::new(&s, Vec::new()).unwrap();
+        run.advance(300_000_000, || true);
+        let curves = run.curves(PlotKind::Rates, &run.results(), 8);
+        let curve = |label: &str| curves.iter().find(|c| c.label == label).unwrap_or_else(|| panic!("{label}"));
+        let peak = |label: &str| curve(label).points.iter().map(|p| p.1).fold(0.0, f64::max);
+        let background = peak("background flows (mean of 31)");
+        assert!(background > 20.0 && background <= 101.0, "{background}");
+        assert!(peak("hotspot flows (sum of 8)") > 50.0);
     }
 
     #[test]
