@@ -37,6 +37,22 @@ pub struct Label {
     pub rank: u8,
 }
 
+impl Label {
+    /// Half its width at font size `size`, in view units.
+    fn half(&self, size: f64) -> f64 {
+        CHAR_EM * size * self.chars as f64 / 2.0
+    }
+
+    /// Moved sideways, if need be, so that at font size `size` it lies between `left` and `right` (the drawing's
+    /// edges: the first and last switch of a wide row are named in full).
+    pub fn within(self, size: f64, (left, right): (f64, f64)) -> Label {
+        let half = self.half(size);
+        let x =
+            if right - left <= 2.0 * half { (left + right) / 2.0 } else { self.at.0.clamp(left + half, right - half) };
+        Label { at: (x, self.at.1), ..self }
+    }
+}
+
 /// Which of `labels` are drawn at font size `size` (view units): each in turn, by rank then by order, unless its
 /// box would overlap one already placed. A label at no place (not finite) is not drawn.
 pub fn fit(labels: &[Label], size: f64) -> Vec<bool> {
@@ -48,11 +64,11 @@ pub fn fit(labels: &[Label], size: f64) -> Vec<bool> {
     let mut bands: HashMap<i64, Vec<(f64, f64, f64, f64)>> = HashMap::new();
     let mut shown = vec![false; labels.len()];
     for i in order {
-        let Label { at: (x, y), chars, .. } = labels[i];
+        let Label { at: (x, y), .. } = labels[i];
         if !(x.is_finite() && y.is_finite()) {
             continue;
         }
-        let half = CHAR_EM * size * chars as f64 / 2.0 + gap / 2.0;
+        let half = labels[i].half(size) + gap / 2.0;
         let b = (x - half, y - size / 2.0, x + half, y + size / 2.0);
         let band = (y / size).floor() as i64;
         let meets = (band - 1..=band + 1)
@@ -96,6 +112,16 @@ mod tests {
         let mut two = row(4, 30.0, 7);
         two.extend(row(4, 30.0, 7).into_iter().map(|l| Label { at: (l.at.0, 40.0), ..l }));
         assert_eq!(fit(&two, 11.0).iter().filter(|&&s| s).count(), 4);
+    }
+
+    #[test]
+    fn a_label_at_the_edge_is_moved_inside() {
+        let l = Label { at: (5.0, 3.0), chars: 10, rank: 1 };
+        // Ten characters at 10 units: 60 wide.
+        assert_eq!(l.within(10.0, (0.0, 500.0)).at, (30.0, 3.0));
+        assert_eq!(Label { at: (495.0, 3.0), ..l }.within(10.0, (0.0, 500.0)).at, (470.0, 3.0));
+        assert_eq!(Label { at: (200.0, 3.0), ..l }.within(10.0, (0.0, 500.0)).at, (200.0, 3.0), "inside: kept");
+        assert_eq!(l.within(10.0, (0.0, 40.0)).at, (20.0, 3.0), "wider than the drawing: centred");
     }
 
     #[test]

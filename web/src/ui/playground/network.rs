@@ -475,14 +475,18 @@ pub fn node_shape(kind: NodeKind, x: f64, y: f64) -> Html {
 /// Which node and group labels are drawn, and at what size: those that fit (`labels::fit`), the selected or
 /// focused node's first, then the switches', then the groups' and hosts'.
 struct Names {
-    nodes: Vec<bool>,
-    /// Each group's label ("18 hosts"; "18" for every group when one's "18 hosts" would not fit), or none.
-    folds: Vec<Option<String>>,
+    /// Where each node's label is drawn, if it is.
+    nodes: Vec<Option<Point>>,
+    /// Each group's label ("18 hosts"; "18" for every group when one's "18 hosts" would not fit) and where, if it is
+    /// drawn.
+    folds: Vec<Option<(Point, String)>>,
     size: f64,
 }
 
 impl Names {
     fn new(s: &Scenario, lay: &Layout, decor: &Decor) -> Self {
+        let size = decor.label_size;
+        let edges = (lay.view_box.0, lay.view_box.0 + lay.view_box.2);
         let folded = lay.folded();
         let mut all = Vec::new();
         for (i, (n, &at)) in s.nodes.iter().zip(&lay.positions).enumerate() {
@@ -496,36 +500,37 @@ impl Names {
             };
             // (A folded host's label is never drawn: it sits where nothing else can.)
             let at = if folded[i] { (f64::NAN, f64::NAN) } else { at };
-            all.push(Label { at, chars: n.id.chars().count(), rank });
+            all.push(Label { at, chars: n.id.chars().count(), rank }.within(size, edges));
         }
         // Each group says how many hosts it holds: "18 hosts" if every group's fits, else "18" for all of them.
         let n = s.nodes.len();
         let counts: Vec<String> = lay.folds.iter().map(|f| f.hosts.len().to_string()).collect();
         let with = |all: &mut Vec<Label>, extra: usize| {
             all.truncate(n);
-            all.extend(lay.folds.iter().zip(&counts).map(|(f, c)| Label { at: f.at, chars: c.len() + extra, rank: 2 }));
-            labels::fit(all, decor.label_size)
+            let groups = lay.folds.iter().zip(&counts);
+            all.extend(groups.map(|(f, c)| Label { at: f.at, chars: c.len() + extra, rank: 2 }.within(size, edges)));
+            labels::fit(all, size)
         };
         let mut shown = with(&mut all, " hosts".len());
         let long = shown[n..].iter().all(|&on| on);
         if !long {
             shown = with(&mut all, 0);
         }
-        let folds = (counts.into_iter().zip(&shown[n..]))
-            .map(|(c, &on)| on.then(|| if long { format!("{c} hosts") } else { c }))
+        let at = |i: usize| shown[i].then_some(all[i].at);
+        let folds = (counts.into_iter().enumerate())
+            .map(|(k, c)| Some((at(n + k)?, if long { format!("{c} hosts") } else { c })))
             .collect();
-        Names { nodes: shown[..n].to_vec(), folds, size: decor.label_size }
+        Names { nodes: (0..n).map(at).collect(), folds, size }
     }
 
     /// The labels that fit, over every node and group (a label wider than its node would be hidden under the
     /// next one's shape otherwise); the nodes' own descriptions name them for screen readers.
-    fn draw(&self, s: &Scenario, lay: &Layout) -> Html {
-        let nodes = s.nodes.iter().zip(&lay.positions).zip(&self.nodes).filter(|(_, &shown)| shown);
-        let folds = lay.folds.iter().zip(&self.folds).filter_map(|(f, t)| Some((f.at, t.clone()?)));
+    fn draw(&self, s: &Scenario) -> Html {
+        let nodes = s.nodes.iter().zip(&self.nodes).filter_map(|(n, at)| Some((at.as_ref()?, n.id.clone())));
+        let folds = self.folds.iter().flatten().map(|(at, t)| (at, t.clone()));
         html! {
             <g class="labels" aria-hidden="true">
-                { for nodes.map(|((n, &(x, y)), _)| self.text(x, y, n.id.clone())) }
-                { for folds.map(|((x, y), t)| self.text(x, y, t)) }
+                { for nodes.chain(folds).map(|(&(x, y), t)| self.text(x, y, t)) }
             </g>
         }
     }
@@ -610,7 +615,7 @@ pub fn draw(
             }
             { for nodes(s, lay, decor) }
             { for folds(s, lay) }
-            { names.draw(s, lay) }
+            { names.draw(s) }
         </>
     }
 }
