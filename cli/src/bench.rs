@@ -5,7 +5,7 @@
 
 use crate::output::outln;
 use ibcc_core::presets::bench_scenarios;
-use ibcc_core::sim::Run;
+use ibcc_core::sim::{EventCounts, Run};
 use std::time::Instant;
 
 #[derive(Debug, clap::Args)]
@@ -26,11 +26,18 @@ pub struct Args {
     /// With `--routing`: also the 11,664-host fat tree (tens of seconds).
     #[arg(long, requires = "routing")]
     large: bool,
+    /// Count the events by kind instead (one run each, not timed): per data packet-hop (a data packet starting on a
+    /// link), and how many went through the event queue.
+    #[arg(long, conflicts_with = "routing")]
+    kinds: bool,
 }
 
 pub fn run(args: &Args) -> Result<(), String> {
     if args.routing {
         return routing(args);
+    }
+    if args.kinds {
+        return kinds(args);
     }
     if !args.json {
         outln!(
@@ -77,6 +84,46 @@ pub fn run(args: &Args) -> Result<(), String> {
             queued as f64 / wall,
             delivered as f64 / wall
         );
+    }
+    Ok(())
+}
+
+/// Where the events go: each kind's count per data packet-hop, and the part of it that was queued.
+fn kinds(args: &Args) -> Result<(), String> {
+    for (name, scenario) in bench_scenarios(args.duration_ms) {
+        let mut run = Run::new(&scenario).map_err(|e| e.to_string())?;
+        let mut counts = EventCounts::default();
+        run.run_until_with(run.end(), &mut counts);
+        let hops = counts.data_hops.max(1) as f64;
+        let (events, queued) = counts.total();
+        if args.json {
+            let kinds: serde_json::Map<String, serde_json::Value> = counts
+                .by_kind()
+                .filter(|k| k.1 > 0)
+                .map(|(k, n, q)| (format!("{k:?}"), serde_json::json!({ "events": n, "queued": q })))
+                .collect();
+            let doc = serde_json::json!({ "scenario": name, "sim_ms": scenario.duration_ns as f64 / 1e6,
+                "data_hops": counts.data_hops, "events": events, "queued": queued, "kinds": kinds });
+            outln!("{doc}");
+            continue;
+        }
+        outln!(
+            "{name}: {} data packet-hops, {:.2} events per hop ({:.2} queued)",
+            counts.data_hops,
+            events as f64 / hops,
+            queued as f64 / hops
+        );
+        outln!("  {:<10} {:>12} {:>8} {:>8}  what", "kind", "events", "per hop", "queued");
+        for (kind, n, q) in counts.by_kind().filter(|k| k.1 > 0) {
+            outln!(
+                "  {:<10} {:>12} {:>8.3} {:>8.3}  {}",
+                format!("{kind:?}"),
+                n,
+                n as f64 / hops,
+                q as f64 / hops,
+                kind.what()
+            );
+        }
     }
     Ok(())
 }

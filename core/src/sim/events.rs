@@ -27,3 +27,66 @@ pub(super) enum Event {
     /// A flow stops offering traffic: an OFF period, or its stop time.
     FlowOff { flow: u32, gen: u32 },
 }
+
+/// What kind of event happened, for counting them ([`crate::sim::Observer::on_event`], `ibcc bench --kinds`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum EventKind {
+    Eligible,
+    TxEnd,
+    Arrive,
+    Received,
+    Deliver,
+    Credit,
+    HostWake,
+    NicTimer,
+    FlowOn,
+    FlowOff,
+}
+
+impl EventKind {
+    pub const ALL: [EventKind; 10] = [
+        EventKind::Eligible,
+        EventKind::TxEnd,
+        EventKind::Arrive,
+        EventKind::Received,
+        EventKind::Deliver,
+        EventKind::Credit,
+        EventKind::HostWake,
+        EventKind::NicTimer,
+        EventKind::FlowOn,
+        EventKind::FlowOff,
+    ];
+
+    /// What happens at such an event, in a few words.
+    pub fn what(self) -> &'static str {
+        match self {
+            EventKind::Eligible => "a switch may start a packet (forwarding delay over)",
+            EventKind::TxEnd => "a packet's tail leaves its transmitter",
+            EventKind::Arrive => "a packet's head reaches a switch",
+            EventKind::Received => "a data packet is whole in a switch input",
+            EventKind::Deliver => "a packet reaches its host",
+            EventKind::Credit => "credit returns to a transmitter",
+            EventKind::HostWake => "a host's rate timer",
+            EventKind::NicTimer => "a NIC's congestion-control timer",
+            EventKind::FlowOn => "a flow starts or turns ON",
+            EventKind::FlowOff => "a flow stops or turns OFF",
+        }
+    }
+}
+
+impl Event {
+    pub(super) fn kind(&self) -> EventKind {
+        match self {
+            Event::Eligible { .. } => EventKind::Eligible,
+            Event::TxEnd { .. } => EventKind::TxEnd,
+            Event::Arrive { .. } => EventKind::Arrive,
+            Event::Received { .. } => EventKind::Received,
+            Event::Deliver { .. } => EventKind::Deliver,
+            Event::Credit { .. } => EventKind::Credit,
+            Event::HostWake { .. } => EventKind::HostWake,
+            Event::NicTimer { .. } => EventKind::NicTimer,
+            Event::FlowOn { .. } => EventKind::FlowOn,
+            Event::FlowOff { .. } => EventKind::FlowOff,
+        }
+    }
+}

@@ -21,6 +21,7 @@
 
 mod build;
 mod deadlock;
+mod event_counts;
 mod events;
 mod fingerprint;
 mod hosts;
@@ -39,6 +40,8 @@ mod transmit;
 mod watched;
 
 pub use deadlock::Deadlock;
+pub use event_counts::EventCounts;
+pub use events::EventKind;
 pub use fingerprint::Fingerprint;
 pub use measurement::{MeasureError, Measurement, Metric};
 pub use observe::{Observer, Sent};
@@ -299,6 +302,7 @@ impl Simulation {
     fn dispatch_until(&mut self, t: Time, obs: &mut impl Observer) -> bool {
         let Some(limit) = self.end.checked_sub(1) else { return false };
         let Some((_, event)) = self.queue.pop_until(t.min(limit)) else { return false };
+        obs.on_event(event.kind(), true);
         match event {
             Event::Eligible { node } => self.switch_pass(self.node_slot[node as usize] as usize, obs),
             Event::TxEnd { channel } => self.on_tx_end(channel, obs),

@@ -7,7 +7,7 @@
 //! Every hook has a no-op default and is called with the time it happens at. Observers are static types: with `()`
 //! the calls compile away.
 
-use super::Simulation;
+use super::{EventKind, Simulation};
 use crate::net::packet::Lane;
 use crate::net::topology::{ChannelId, PortId};
 use crate::time::Time;
@@ -29,6 +29,9 @@ pub struct Sent {
 /// What a run tells its observers. Flows and channels are numbered as in the scenario and the topology; switches
 /// by their order among the scenario's switches.
 pub trait Observer {
+    /// An event of `kind` is handled: `queued`, it came through the event queue; else it happened across a link
+    /// without propagation delay and was handled at once (both count in [`Simulation::events`]).
+    fn on_event(&mut self, _kind: EventKind, _queued: bool) {}
     /// A packet starts on a channel (ending the transmitter's credit stall, if it had one).
     fn on_send(&mut self, _sent: &Sent) {}
     /// With several data VLs: data VL `vl` of `channel`, which had been waiting for credit since `since`, gets it
@@ -62,6 +65,11 @@ impl Observer for () {}
 
 /// Two observers, told the same things in turn.
 impl<A: Observer, B: Observer> Observer for (A, B) {
+    #[inline]
+    fn on_event(&mut self, kind: EventKind, queued: bool) {
+        self.0.on_event(kind, queued);
+        self.1.on_event(kind, queued);
+    }
     #[inline]
     fn on_send(&mut self, sent: &Sent) {
         self.0.on_send(sent);
@@ -117,6 +125,12 @@ impl<A: Observer, B: Observer> Observer for (A, B) {
 
 /// An observer or none (a fingerprint kept only when asked for).
 impl<T: Observer> Observer for Option<T> {
+    #[inline]
+    fn on_event(&mut self, kind: EventKind, queued: bool) {
+        if let Some(o) = self {
+            o.on_event(kind, queued);
+        }
+    }
     #[inline]
     fn on_send(&mut self, sent: &Sent) {
         if let Some(o) = self {
@@ -177,6 +191,10 @@ impl<T: Observer> Observer for Option<T> {
 
 /// An observer lent to a step (so a caller keeps its own and can pair it with another).
 impl<T: Observer + ?Sized> Observer for &mut T {
+    #[inline]
+    fn on_event(&mut self, kind: EventKind, queued: bool) {
+        (**self).on_event(kind, queued);
+    }
     #[inline]
     fn on_send(&mut self, sent: &Sent) {
         (**self).on_send(sent);

@@ -1,7 +1,7 @@
 //! Putting packets on links: starting a transmission (the channel takes the receiver's credit), finishing it (freeing
 //! the sender's input buffer and returning that credit upstream), and credits arriving.
 
-use super::events::Event;
+use super::events::{Event, EventKind};
 use super::observe::{Observer, Sent};
 use super::Simulation;
 use crate::net::packet::{Lane, PacketId};
@@ -38,6 +38,7 @@ impl Simulation {
         if !to.host {
             if propagation == 0 {
                 self.immediate += 1;
+                obs.on_event(EventKind::Arrive, false);
                 self.arrive(channel, packet, obs);
             } else {
                 self.queue.schedule(now + propagation, Event::Arrive { channel, packet });
@@ -57,6 +58,7 @@ impl Simulation {
         if to.host {
             if propagation == 0 {
                 self.immediate += 1;
+                obs.on_event(EventKind::Deliver, false);
                 self.deliver(channel, sending.packet, obs);
             } else {
                 let t = self.queue.now() + propagation;
@@ -71,6 +73,7 @@ impl Simulation {
         let prop = self.channels[channel as usize].propagation();
         if prop == 0 {
             self.immediate += 1;
+            obs.on_event(EventKind::Credit, false);
             self.on_credit(channel, lane, blocks, obs);
         } else {
             let t = self.queue.now() + prop;
