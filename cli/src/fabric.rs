@@ -93,6 +93,15 @@ enum Shape {
     },
     /// Two switches joined by CABLES parallel cables, HOSTS hosts on each.
     Parallel { cables: u32, hosts: u32 },
+    /// LEAVES leaves of HOSTS hosts under SPINES spines, each leaf cabled to each spine `--cables` times (the PFT
+    /// paper's 120 nodes: leafspine 10 12 6 --cables 2).
+    Leafspine {
+        leaves: u32,
+        hosts: u32,
+        spines: u32,
+        #[arg(long, default_value_t = 1)]
+        cables: u32,
+    },
     /// A connected irregular fabric drawn from a seed.
     Random {
         #[arg(long)]
@@ -204,6 +213,9 @@ fn gen(args: &GenArgs) -> Result<(), Error> {
         Shape::Twolevel { k } => shapes::two_level(k, link),
         Shape::Ring { n, hosts } => shapes::ring(n, hosts, link),
         Shape::Parallel { cables, hosts } => shapes::parallel(cables, hosts, link),
+        Shape::Leafspine { leaves, hosts, spines, cables } => {
+            shapes::leaf_spine(shapes::LeafSpine { leaves, hosts, spines, cables }, link)
+        }
         Shape::Random { switches, ports, hosts, extra, seed } => {
             shapes::random(switches, ports, hosts, extra, seed, link)
         }

@@ -335,6 +335,12 @@ fn fabric_gen_route_check_and_path_work_together() {
     let ring = scratch("ring6.topo", &String::from_utf8(out.stdout).unwrap());
     let out = ibcc(&["fabric", "check", ring.to_str().unwrap()], None);
     assert!(String::from_utf8(out.stdout).unwrap().contains("a cycle of 6: \"sw-0\" port 2 -> \"sw-1\" port 2"));
+    // The PFT paper's 120 nodes: 10 leaves of 12 under 6 spines, two cables each.
+    let out = ibcc(&["fabric", "gen", "leafspine", "10", "12", "6", "--cables", "2"], None);
+    let pft = scratch("leafspine.topo", &String::from_utf8(out.stdout).unwrap());
+    let out = ibcc(&["fabric", "check", pft.to_str().unwrap(), "--engine", "ftree"], None);
+    let report = String::from_utf8(out.stdout).unwrap();
+    assert!(report.contains("16 switches, 120 CA ports") && report.contains("14280 of 14280"), "{report}");
 }
 
 #[test]
@@ -354,6 +360,7 @@ fn bad_fabric_input_exits_2_naming_the_file_and_line() {
     for (args, says) in [
         (vec!["fabric", "gen", "fattree", "5"], "even number"),
         (vec!["fabric", "gen", "ring", "6", "--link", "3xQDR"], "a width and speed"),
+        (vec!["fabric", "gen", "leafspine", "200", "12", "6", "--cables", "2"], "a switch has at most 254"),
         (vec!["fabric", "route", good, "--engine", "lash"], "the engines are"),
         (vec!["fabric", "path", good, "H1", "H9"], "\"H9\": no addressed port"),
         (vec!["fabric", "route", good, "--sm", "H9"], "\"H9\" is not in the fabric"),

@@ -21,6 +21,7 @@ use ibcc_core::fabric::{Fabric, Speed, Width};
 
 const UMAD2SIM: &str = "/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so";
 const SDR: (Width, Speed) = (Width::X4, Speed::Sdr);
+const LEAF_SPINE_120: shapes::LeafSpine = shapes::LeafSpine { leaves: 10, hosts: 12, spines: 6, cables: 2 };
 
 static RUNS: AtomicUsize = AtomicUsize::new(0);
 
@@ -295,7 +296,7 @@ impl<'a> Case<'a> {
 /// `case` as OpenSM runs it on a generated fabric where only the fat trees give the engine what it needs (updn its
 /// roots, ftree its tree): the others fall back to minhop.
 fn only_fat_trees_route<'a>(name: &str, case: Case<'a>) -> Case<'a> {
-    if name.starts_with("fattree") || name.starts_with("twolevel") {
+    if name.starts_with("fattree") || name.starts_with("twolevel") || name.starts_with("leafspine") {
         case
     } else {
         case.falls_back()
@@ -310,6 +311,8 @@ fn generated_fabrics() -> Vec<(String, Fabric)> {
         ("twolevel-36".to_owned(), shapes::two_level(36, SDR).unwrap()),
         ("ring-6".to_owned(), shapes::ring(6, 2, SDR).unwrap()),
         ("parallel-3x4".to_owned(), shapes::parallel(3, 4, SDR).unwrap()),
+        // The PFT paper's 120 nodes, as docs/gpcnet.md builds them: two cables from each leaf to each spine.
+        ("leafspine-120".to_owned(), shapes::leaf_spine(LEAF_SPINE_120, SDR).unwrap()),
     ];
     for seed in 1..=6 {
         let (switches, ports, hosts, extra) = [(6, 6, 10, 3), (12, 8, 30, 12), (20, 12, 60, 40)][seed as usize % 3];

@@ -364,6 +364,37 @@ test('parallel cables are one thick link with their count', async () => {
   assert.deepEqual(page.errors, []);
 });
 
+// The PFT paper's 120 nodes as docs/gpcnet.md builds them: a leaf and spine of any size, generated in the page,
+// with its trunks, its groups of hosts and a bad size refused in place.
+test('a leaf and spine of any size: the PFT paper\'s 120 nodes', async () => {
+  const page = await openPage(browser, server.url);
+  await openTab(page, 'settings');
+  await page.getByTestId('generate-section').locator('summary').click();
+  await page.getByLabel('Shape').selectOption('fabric_leaf_spine');
+  assert.deepEqual(
+    await Promise.all(['Leaves', 'Hosts per leaf', 'Spines', 'Cables per leaf and spine'].map((l) => page.getByLabel(l).inputValue())),
+    ['10', '12', '6', '2'],
+    'the paper\'s sizes come first',
+  );
+  await page.getByLabel('Hosts per leaf').fill('300');
+  await page.getByRole('button', { name: 'Generate' }).click();
+  assert.match(await page.getByTestId('generate-error').innerText(), /Hosts per leaf must be a whole number from 1 to 64/);
+  await page.getByLabel('Hosts per leaf').fill('12');
+  await page.getByRole('button', { name: 'Generate' }).click();
+  await page.getByTestId('node-spine-5').waitFor();
+  assert.equal(await nodes(page).count() - (await page.locator('svg.topology [data-testid^="node-h-"]').count()), 16, '10 leaves, 6 spines');
+  const folded = await page.locator('svg.topology [data-testid^="fold-"]').evaluateAll((gs) => gs.map((g) => g.getAttribute('aria-label')));
+  assert.equal(folded.length, 10, 'each leaf\'s 12 hosts as one group');
+  assert.ok(folded.every((t) => t.startsWith('12 hosts of leaf-')), folded.join('; '));
+  // Its 60 trunks of two cables: counted where the count fits, each cable named for screen readers.
+  const trunks = await page.locator('svg.topology .cables-label').allTextContents();
+  assert.ok(trunks.length >= 10 && trunks.every((t) => t === '×2'), trunks.join(' '));
+  const named = page.locator('svg.topology g.link[aria-label="link leaf-3 — spine-5"], svg.topology g.link[aria-label="link spine-5 — leaf-3"]');
+  assert.equal(await named.count(), 2);
+  assert.match(await page.getByLabel('Scenario').locator('option:checked').innerText(), /10 leaves of 12 hosts under 6 spines, 2 cables each/);
+  assert.deepEqual(page.errors, []);
+});
+
 // Zoomed in, every link end says its port number (the fabric file's: a generated k=4 tree cables each edge switch's
 // hosts to its ports 1 and 2, its uplinks from port 3); at the whole drawing none clutter it.
 test('zooming in shows every link end\'s port number', async () => {

@@ -119,13 +119,49 @@ fn up_port(half: usize, i: usize) -> u8 {
 /// port k/2+1+s goes to spine s's port 1+l. With 36-port switches: 648 hosts on 54 switches.
 pub fn two_level(k: u32, link: (Width, Speed)) -> Result<Fabric, GenerateError> {
     let ports = even_ports(k, "twolevel")?;
-    let h = usize::from(ports / 2);
+    let h = u32::from(ports / 2);
+    leaf_spine(LeafSpine { leaves: k, hosts: h, spines: h, cables: 1 }, link)
+}
+
+/// A two-level leaf-spine fabric of any size ([`leaf_spine`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LeafSpine {
+    pub leaves: u32,
+    /// Hosts on each leaf.
+    pub hosts: u32,
+    pub spines: u32,
+    /// Cables between each leaf and each spine.
+    pub cables: u32,
+}
+
+/// `leaves` leaves with `hosts` hosts each (ports 1..hosts) under `spines` spines, each leaf joined to each spine by
+/// `cables` cables: leaf l's ports hosts+1+s*cables.. go to spine s's ports 1+l*cables... Every switch has as many
+/// ports as the busier kind uses (switches of one model, as a fabric is built). The PFT paper's 120 nodes: 10 leaves
+/// of 12 under 6 spines, 2 cables each, 24-port switches.
+pub fn leaf_spine(shape: LeafSpine, link: (Width, Speed)) -> Result<Fabric, GenerateError> {
+    let LeafSpine { leaves, hosts, spines, cables } = shape;
+    let (leaf_ports, spine_ports) =
+        (u64::from(hosts) + u64::from(spines) * u64::from(cables), u64::from(leaves) * u64::from(cables));
+    if leaves == 0 || spines == 0 || cables == 0 || hosts == 0 {
+        return Err(GenerateError(format!(
+            "leafspine: leaves, hosts, spines and cables must each be at least 1 (got {leaves}, {hosts}, {spines}, {cables})"
+        )));
+    }
+    let ports = leaf_ports.max(spine_ports);
+    if ports > 254 {
+        return Err(GenerateError(format!(
+            "leafspine: a leaf needs {leaf_ports} ports and a spine {spine_ports}; a switch has at most 254"
+        )));
+    }
+    let (ports, h, c) = (ports as u8, hosts as usize, cables as usize);
     let mut b = Builder::new(link);
-    let spines: Vec<NodeIx> = (0..h).map(|s| b.switch(format!("spine-{s}"), ports)).collect();
-    for l in 0..usize::from(ports) {
+    let spine: Vec<NodeIx> = (0..spines).map(|s| b.switch(format!("spine-{s}"), ports)).collect();
+    for l in 0..leaves as usize {
         let leaf = b.switch(format!("leaf-{l}"), ports);
-        for (s, &spine) in spines.iter().enumerate() {
-            b.cable(leaf, up_port(h, s), spine, (l + 1) as u8);
+        for (s, &sp) in spine.iter().enumerate() {
+            for j in 0..c {
+                b.cable(leaf, (h + 1 + s * c + j) as u8, sp, (1 + l * c + j) as u8);
+            }
         }
         for i in 0..h {
             let host = b.ca(format!("h-{l}-{i}"), 1);
@@ -273,6 +309,27 @@ mod tests {
         let f = two_level(36, SDR).unwrap();
         assert_eq!(f.counts(), (54, 648));
         degree_ok(&f);
+    }
+
+    #[test]
+    fn a_leaf_spine_fabric_of_any_size_the_pft_papers_120_nodes() {
+        let shape = LeafSpine { leaves: 10, hosts: 12, spines: 6, cables: 2 };
+        let f = leaf_spine(shape, SDR).unwrap();
+        assert_eq!((f.counts(), f.cables.len()), ((16, 120), 120 + 10 * 6 * 2));
+        assert!(f.nodes.iter().filter(|n| n.is_switch()).all(|n| n.ports == 24), "24-port switches");
+        degree_ok(&f);
+        assert_eq!(parse(&write_net(&f)).unwrap(), f);
+        // Leaf 3's cables to spine 5 are its ports 12+1+5*2 and the next, on spine 5's ports 1+3*2 and the next.
+        let (leaf3, spine5) = (f.find("leaf-3").unwrap(), f.find("spine-5").unwrap());
+        assert_eq!(f.peer(leaf3, 23).map(|p| (p.node, p.port)), Some((spine5, 7)));
+        assert_eq!(f.peer(leaf3, 24).map(|p| (p.node, p.port)), Some((spine5, 8)));
+        // The two-level fat tree is its square case, cable for cable and GUID for GUID.
+        assert_eq!(
+            two_level(8, SDR).unwrap(),
+            leaf_spine(LeafSpine { leaves: 8, hosts: 4, spines: 4, cables: 1 }, SDR).unwrap()
+        );
+        assert!(leaf_spine(LeafSpine { cables: 0, ..shape }, SDR).unwrap_err().0.contains("at least 1"));
+        assert!(leaf_spine(LeafSpine { leaves: 200, ..shape }, SDR).unwrap_err().0.contains("a spine 400"));
     }
 
     #[test]

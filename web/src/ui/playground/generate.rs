@@ -1,6 +1,6 @@
 //! Generators for common shapes: the papers' two-switch network for given L and R, a parking lot, a k-ary fat tree
 //! with a hot spot; and fabrics as OpenSM would find them (a 3-level k-ary fat tree, a 2-level fat tree of K-port
-//! switches, a ring), routed by the scenario's routing engine and drawn in levels. A generated network keeps the
+//! switches, a leaf and spine of any size, a ring, two switches with parallel cables), routed by the scenario's routing engine and drawn in levels. A generated network keeps the
 //! current scenario's congestion control and run settings.
 
 use super::super::document::{use_doc, Action, Origin};
@@ -43,16 +43,101 @@ pub fn keep_settings(mut s: Scenario, base: &Scenario) -> Result<Scenario, Strin
     Ok(s)
 }
 
+/// One size a shape asks for: its label, its help and its first value.
+struct Field {
+    label: &'static str,
+    help: &'static str,
+    value: &'static str,
+}
+
+const fn field(label: &'static str, help: &'static str, value: &'static str) -> Field {
+    Field { label, help, value }
+}
+
+/// The shapes, in the menu's order: their value, their name, and the sizes each asks for.
+const SHAPES: [(&str, &str, &[Field]); 8] = [
+    (
+        "two_switch",
+        "two switches (INFOCOM'03 Fig. 1)",
+        &[
+            field("L (local sources)", "Sources on B sending to BC; a victim AV -> BV runs throughout.", "5"),
+            field("R (remote sources)", "Sources on A sending to BC across the inter-switch link.", "1"),
+        ],
+    ),
+    (
+        "parking_lot",
+        "parking lot",
+        &[field("Switches", "A line of switches, one source on each, all sending to D past the last.", "4")],
+    ),
+    (
+        "fat_tree",
+        "fat tree with a hot spot",
+        &[field("k", "Pods and ports per switch (even): k^3/4 hosts; all outside pod 0 send to h0.", "4")],
+    ),
+    (
+        "fabric_fat_tree",
+        "fabric: 3-level fat tree (k-ary)",
+        &[field("k", "Ports per switch (even, 4 to 16): k^3/4 hosts at 100 Gb/s, no flows yet.", "4")],
+    ),
+    (
+        "fabric_two_level",
+        "fabric: 2-level fat tree (K-port switches)",
+        &[field(
+            "K",
+            "Ports per switch (even, 4 to 48): K^2/2 hosts on K leaves under K/2 spines, no flows yet.",
+            "36",
+        )],
+    ),
+    (
+        "fabric_leaf_spine",
+        "fabric: leaf and spine of any size",
+        &[
+            field("Leaves", "1 to 64 leaf switches, no flows yet (the PFT paper's 120 nodes: 10, 12, 6, 2).", "10"),
+            field("Hosts per leaf", "1 to 64; at most 2,048 hosts in all.", "12"),
+            field("Spines", "1 to 32 spine switches.", "6"),
+            field("Cables per leaf and spine", "1 to 8, drawn as one link with their count.", "2"),
+        ],
+    ),
+    (
+        "ring",
+        "fabric: ring of switches",
+        &[
+            field("Switches", "Switches in a ring (3 to 64), each with its hosts, no flows yet.", "6"),
+            field("Hosts per switch", "1 to 16", "2"),
+        ],
+    ),
+    (
+        "fabric_parallel",
+        "fabric: two switches, parallel cables",
+        &[
+            field(
+                "Cables",
+                "Cables between the two switches (1 to 16), drawn as one link with their count; no flows yet.",
+                "4",
+            ),
+            field("Hosts per switch", "1 to 16", "4"),
+        ],
+    ),
+];
+
+/// The sizes `shape` asks for.
+fn fields(shape: &str) -> &'static [Field] {
+    SHAPES.iter().find(|(v, ..)| *v == shape).map_or(&[], |(_, _, f)| f)
+}
+
 /// The new network, with `base`'s settings; `Err` names the bad size.
-fn generate(shape: &str, a: &str, b: &str, base: &Scenario) -> Result<Scenario, String> {
-    let num = |s: &str, what: &str, max: u32| -> Result<u32, String> {
-        match s.trim().parse::<u32>() {
+fn generate(shape: &str, v: &[String], base: &Scenario) -> Result<Scenario, String> {
+    let at = |i: usize| v.get(i).map_or("", String::as_str);
+    let num = |i: usize, max: u32| -> Result<u32, String> {
+        let what = fields(shape).get(i).map_or("a size", |f| f.label);
+        match at(i).trim().parse::<u32>() {
             Ok(v) if v >= 1 && v <= max => Ok(v),
             _ => Err(format!("{what} must be a whole number from 1 to {max}")),
         }
     };
-    let even = |v: &str, what: &str, max: u32| -> Result<u32, String> {
-        match num(v, what, max)? {
+    let even = |i: usize, max: u32| -> Result<u32, String> {
+        let what = fields(shape).get(i).map_or("a size", |f| f.label);
+        match num(i, max)? {
             k if k % 2 == 0 && k >= 4 => Ok(k),
             _ => Err(format!("{what} must be even, from 4 to {max}")),
         }
@@ -60,35 +145,47 @@ fn generate(shape: &str, a: &str, b: &str, base: &Scenario) -> Result<Scenario, 
     let d = base.duration_ns;
     let s = match shape {
         "two_switch" => {
-            let (l, r) = (num(a, "L", 64)?, num(b, "R", 64)?);
+            let (l, r) = (num(0, 64)?, num(1, 64)?);
             TwoSwitch { remote: r, local: l, stagger_ns: 100_000, victim: Some((0, None)), dynamic: None }
                 .scenario(&format!("two-switch L={l} R={r}"), base.duration_ns)
         }
         "parking_lot" => {
-            let n = num(a, "switches", 32)?;
+            let n = num(0, 32)?;
             parking_lot(n, &format!("parking lot of {n}"), base.duration_ns)
         }
         "fat_tree" => {
-            let k = num(a, "k", 8)?;
+            let k = num(0, 8)?;
             if k % 2 == 1 || k < 4 {
                 return Err(String::from("k must be even, from 4 to 8"));
             }
             fat_tree_hotspot(k, &format!("fat tree k={k} hot spot"), base.duration_ns)
         }
         "fabric_fat_tree" => {
-            let k = even(a, "k", 16)?;
+            let k = even(0, 16)?;
             of_fabric(&format!("fat tree fabric k={k}"), shapes::fat_tree(k, CABLE), d)?
         }
         "fabric_two_level" => {
-            let k = even(a, "K", 48)?;
+            let k = even(0, 48)?;
             of_fabric(&format!("two-level fat tree of {k}-port switches"), shapes::two_level(k, CABLE), d)?
         }
+        "fabric_leaf_spine" => {
+            let (leaves, hosts, spines, cables) = (num(0, 64)?, num(1, 64)?, num(2, 32)?, num(3, 8)?);
+            if leaves * hosts > 2048 {
+                return Err(format!(
+                    "{leaves} leaves of {hosts} hosts is {} hosts: the page draws at most 2,048",
+                    leaves * hosts
+                ));
+            }
+            let shape = shapes::LeafSpine { leaves, hosts, spines, cables };
+            let name = format!("{leaves} leaves of {hosts} hosts under {spines} spines, {cables} cables each");
+            of_fabric(&name, shapes::leaf_spine(shape, CABLE), d)?
+        }
         "fabric_parallel" => {
-            let (c, h) = (num(a, "cables", 16)?, num(b, "hosts per switch", 16)?);
+            let (c, h) = (num(0, 16)?, num(1, 16)?);
             of_fabric(&format!("two switches joined by {c} cables"), shapes::parallel(c, h, CABLE), d)?
         }
         _ => {
-            let (n, h) = (num(a, "switches", 64)?, num(b, "hosts per switch", 16)?);
+            let (n, h) = (num(0, 64)?, num(1, 16)?);
             if n < 3 {
                 return Err(String::from("a ring needs 3 switches or more"));
             }
@@ -98,36 +195,38 @@ fn generate(shape: &str, a: &str, b: &str, base: &Scenario) -> Result<Scenario, 
     keep_settings(s, base)
 }
 
+/// The first values of `shape`'s sizes.
+fn first_values(shape: &str) -> Vec<String> {
+    fields(shape).iter().map(|f| f.value.to_owned()).collect()
+}
+
 #[component]
 pub fn Generate() -> Html {
     let doc = use_doc();
     let shape = use_state(|| String::from("two_switch"));
-    let a = use_state(|| String::from("5"));
-    let b = use_state(|| String::from("1"));
+    let values = use_state(|| first_values("two_switch"));
     let error = use_state(|| None::<String>);
-    let set = |h: &UseStateHandle<String>| {
-        let h = h.clone();
-        Callback::from(move |v: String| h.set(v))
-    };
     let on_shape = {
-        let (shape, a, b) = (shape.clone(), a.clone(), b.clone());
+        let (shape, values) = (shape.clone(), values.clone());
         Callback::from(move |v: String| {
-            let (da, db) = match v.as_str() {
-                "two_switch" => ("5", "1"),
-                "fabric_two_level" => ("36", ""),
-                "ring" => ("6", "2"),
-                "fabric_parallel" => ("4", "4"),
-                _ => ("4", ""),
-            };
-            a.set(da.into());
-            b.set(db.into());
+            values.set(first_values(&v));
             shape.set(v);
         })
     };
+    let on_value = |i: usize| {
+        let values = values.clone();
+        Callback::from(move |v: String| {
+            let mut next = (*values).clone();
+            if let Some(slot) = next.get_mut(i) {
+                *slot = v;
+            }
+            values.set(next);
+        })
+    };
     let on_click = {
-        let (shape, a, b, error, base, d) =
-            (shape.clone(), a.clone(), b.clone(), error.clone(), doc.scenario.clone(), doc.dispatcher());
-        Callback::from(move |_| match generate(&shape, &a, &b, &base) {
+        let (shape, values, error, base, d) =
+            (shape.clone(), values.clone(), error.clone(), doc.scenario.clone(), doc.dispatcher());
+        Callback::from(move |_| match generate(&shape, &values, &base) {
             Ok(s) => {
                 error.set(None);
                 let origin = Origin::Generated(s.name.clone());
@@ -136,45 +235,18 @@ pub fn Generate() -> Html {
             Err(e) => error.set(Some(e)),
         })
     };
-    let options: Vec<(AttrValue, AttrValue)> = vec![
-        ("two_switch".into(), "two switches (INFOCOM'03 Fig. 1)".into()),
-        ("parking_lot".into(), "parking lot".into()),
-        ("fat_tree".into(), "fat tree with a hot spot".into()),
-        ("fabric_fat_tree".into(), "fabric: 3-level fat tree (k-ary)".into()),
-        ("fabric_two_level".into(), "fabric: 2-level fat tree (K-port switches)".into()),
-        ("ring".into(), "fabric: ring of switches".into()),
-        ("fabric_parallel".into(), "fabric: two switches, parallel cables".into()),
-    ];
-    let (a_label, a_help, b_label) = match shape.as_str() {
-        "two_switch" => (
-            "L (local sources)",
-            "Sources on B sending to BC; a victim AV -> BV runs throughout.",
-            Some("R (remote sources)"),
-        ),
-        "parking_lot" => ("Switches", "A line of switches, one source on each, all sending to D past the last.", None),
-        "fat_tree" => ("k", "Pods and ports per switch (even): k^3/4 hosts; all outside pod 0 send to h0.", None),
-        "fabric_fat_tree" => ("k", "Ports per switch (even, 4 to 16): k^3/4 hosts at 100 Gb/s, no flows yet.", None),
-        "fabric_two_level" => {
-            ("K", "Ports per switch (even, 4 to 48): K^2/2 hosts on K leaves under K/2 spines, no flows yet.", None)
-        }
-        "fabric_parallel" => (
-            "Cables",
-            "Cables between the two switches (1 to 16), drawn as one link with their count; no flows yet.",
-            Some("Hosts per switch"),
-        ),
-        _ => ("Switches", "Switches in a ring (3 to 64), each with its hosts, no flows yet.", Some("Hosts per switch")),
-    };
+    let options: Vec<(AttrValue, AttrValue)> =
+        SHAPES.iter().map(|(v, name, _)| ((*v).into(), (*name).into())).collect();
+    let ids = ["generate-a", "generate-b", "generate-c", "generate-d"];
     html! {
         <details class="generate" data-testid="generate-section">
             <summary>{ "Generate a network" }</summary>
             <Choice id="generate-shape" label="Shape" help="Keeps the current congestion control and run settings."
                 options={options} value={(*shape).clone()} on_change={on_shape} />
-            <NumberField id="generate-a" label={a_label} unit="" help={a_help} value={(*a).clone()} error={None::<AttrValue>} on_change={set(&a)} />
-            if let Some(label) = b_label {
-                <NumberField id="generate-b" label={label} unit=""
-                    help={if *shape == "ring" || *shape == "fabric_parallel" { "1 to 16" } else { "Sources on A sending to BC across the inter-switch link." }}
-                    value={(*b).clone()} error={None::<AttrValue>} on_change={set(&b)} />
-            }
+            { for fields(&shape).iter().zip(ids).enumerate().map(|(i, (f, id))| html! {
+                <NumberField id={id} label={f.label} unit="" help={f.help}
+                    value={values.get(i).cloned().unwrap_or_default()} error={None::<AttrValue>} on_change={on_value(i)} />
+            }) }
             if let Some(e) = &*error {
                 <p class="error" role="alert" data-testid="generate-error">{ e }</p>
             }
