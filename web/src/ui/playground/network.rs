@@ -211,13 +211,6 @@ pub fn cables_look(channels: &[usize], live: Option<&Live>, decor: &Decor) -> La
     }
 }
 
-/// Parallel cables' count, at the middle of their link.
-fn cables_label(pa: Point, pb: Point, n: usize, id: &str) -> Html {
-    let (x, y) = ((pa.0 + pb.0) / 2.0, (pa.1 + pb.1) / 2.0);
-    // (Above the lane, clear of its widest look.)
-    html! { <text x={f1(x)} y={f1(y - 16.0)} class="cables-label" data-testid={format!("cables-{id}")}>{ format!("×{n}") }</text> }
-}
-
 /// The port numbers of `group`'s cables at node `at`'s end of their link (`at` to `to`), near that end.
 fn port_label(
     group: &[usize],
@@ -355,9 +348,6 @@ fn links(s: &Scenario, lay: &Layout, w: &Wiring, live: Option<&Live>, decor: &De
         let mut parts = Vec::new();
         // Parallel cables are drawn once, with the first (each keeps its group, for keyboard and screen readers).
         let group = &groups[i];
-        if group.len() > 1 {
-            parts.push(cables_label(pa, pb, group.len(), &format!("{}-{}", l.a, l.b)));
-        }
         if decor.selection == Some(&Selection::Link(i)) {
             parts
                 .push(html! { <line class="selected-halo" x1={f1(pa.0)} y1={f1(pa.1)} x2={f1(pb.0)} y2={f1(pb.1)} /> });
@@ -480,11 +470,13 @@ struct Names {
     /// Each group's label ("18 hosts"; "18" for every group when one's "18 hosts" would not fit) and where, if it is
     /// drawn.
     folds: Vec<Option<(Point, String)>>,
+    /// Parallel cables' count ("×4") at the middle of their link, where it fits: the link's id and the place.
+    trunks: Vec<(String, Point, usize)>,
     size: f64,
 }
 
 impl Names {
-    fn new(s: &Scenario, lay: &Layout, decor: &Decor) -> Self {
+    fn new(s: &Scenario, lay: &Layout, w: &Wiring, decor: &Decor) -> Self {
         let size = decor.label_size;
         let edges = (lay.view_box.0, lay.view_box.0 + lay.view_box.2);
         let folded = lay.folded();
@@ -505,22 +497,42 @@ impl Names {
         // Each group says how many hosts it holds: "18 hosts" if every group's fits, else "18" for all of them.
         let n = s.nodes.len();
         let counts: Vec<String> = lay.folds.iter().map(|f| f.hosts.len().to_string()).collect();
-        let with = |all: &mut Vec<Label>, extra: usize| {
-            all.truncate(n);
+        let groups = |extra: usize| {
             let groups = lay.folds.iter().zip(&counts);
-            all.extend(groups.map(|(f, c)| Label { at: f.at, chars: c.len() + extra, rank: 2 }.within(size, edges)));
-            labels::fit(all, size)
+            groups.map(move |(f, c)| Label { at: f.at, chars: c.len() + extra, rank: 2 }.within(size, edges))
         };
-        let mut shown = with(&mut all, " hosts".len());
-        let long = shown[n..].iter().all(|&on| on);
+        all.extend(groups(" hosts".len()));
+        let long = labels::fit(&all, size)[n..].iter().all(|&on| on);
         if !long {
-            shown = with(&mut all, 0);
+            all.truncate(n);
+            all.extend(groups(0));
         }
+        // Parallel cables are counted once, on the first (each keeps its group, for keyboard and screen readers),
+        // above the middle of their lane, after every name.
+        let places = lay.folds.len();
+        let trunks: Vec<(usize, usize)> = (0..s.links.len())
+            .filter(|&i| w.groups[i].len() > 1 && w.in_fold[i].is_none() && w.ends[i].is_some())
+            .map(|i| (i, w.groups[i].len()))
+            .collect();
+        for &(i, cables) in &trunks {
+            let (a, b) = w.ends[i].expect("a drawn link");
+            let ((xa, ya), (xb, yb)) = (lay.positions[a], lay.positions[b]);
+            let at = ((xa + xb) / 2.0, (ya + yb) / 2.0 - 1.5 * size);
+            all.push(Label { at, chars: 1 + cables.to_string().len(), rank: 3 }.within(size, edges));
+        }
+        // (Placed last, they leave the names where they were.)
+        let shown = labels::fit(&all, size);
         let at = |i: usize| shown[i].then_some(all[i].at);
         let folds = (counts.into_iter().enumerate())
             .map(|(k, c)| Some((at(n + k)?, if long { format!("{c} hosts") } else { c })))
             .collect();
-        Names { nodes: (0..n).map(at).collect(), folds, size }
+        let trunks = (trunks.into_iter().enumerate())
+            .filter_map(|(t, (i, cables))| {
+                let l = &s.links[i];
+                Some((format!("{}-{}", l.a, l.b), at(n + places + t)?, cables))
+            })
+            .collect();
+        Names { nodes: (0..n).map(at).collect(), folds, trunks, size }
     }
 
     /// The labels that fit, over every node and group (a label wider than its node would be hidden under the
@@ -528,9 +540,18 @@ impl Names {
     fn draw(&self, s: &Scenario) -> Html {
         let nodes = s.nodes.iter().zip(&self.nodes).filter_map(|(n, at)| Some((at.as_ref()?, n.id.clone())));
         let folds = self.folds.iter().flatten().map(|(at, t)| (at, t.clone()));
+        let trunks = self.trunks.iter().map(|(id, (x, y), n)| {
+            let style = (self.size > labels::BASE).then(|| format!("font-size: {:.1}px", self.size));
+            html! {
+                <text x={f1(*x)} y={f1(y + 0.35 * self.size)} class="cables-label" {style} data-testid={format!("cables-{id}")}>
+                    { format!("×{n}") }
+                </text>
+            }
+        });
         html! {
             <g class="labels" aria-hidden="true">
                 { for nodes.chain(folds).map(|(&(x, y), t)| self.text(x, y, t)) }
+                { for trunks }
             </g>
         }
     }
@@ -598,7 +619,7 @@ pub fn draw(
     let in_fold = fold_of_links(&ends, lay);
     let wiring = Wiring { ends: &ends, groups: &groups, in_fold: &in_fold };
     let looks = (!layered).then(|| fold_looks(lay, &ends, &in_fold, live, decor));
-    let names = Names::new(s, lay, decor);
+    let names = Names::new(s, lay, &wiring, decor);
     html! {
         <>
             { defs() }
