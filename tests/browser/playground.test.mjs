@@ -141,7 +141,7 @@ test('generate a two-switch network, a parking lot and a fat tree, and run them'
   await page.getByText('Generate a network').click();
   await page.getByLabel('L (local sources)').fill('0');
   await page.getByRole('button', { name: 'Generate' }).click();
-  assert.match(await page.getByTestId('generate-error').innerText(), /L must be a whole number from 1 to 64/);
+  assert.match(await page.getByTestId('generate-error').innerText(), /^L \(local sources\) must be a whole number from 1 to 64$/);
   await page.getByLabel('L (local sources)').fill('3');
   await page.getByLabel('R (remote sources)').fill('2');
   await page.getByRole('button', { name: 'Generate' }).click();

@@ -146,7 +146,11 @@ test('an embedded scenario leaves the visitor\'s own saved work alone', async ()
 // to 540 KB (532.3 -> 536.1 KB: the tables' form, checked by a worker before the scenario changes, and updn's roots).
 // The page's then to 545 KB (536.1 -> 541.2 KB): parallel cables drawn as one link, link ends' port numbers when
 // zoomed in, and the Results tables kept in the page but redrawn only while shown (a component of their own).
-const BUDGET_KB = { page: 545, worker: 215 };
+// Then to 550 KB (541.2 -> 546.9 KB): labels placed as a map's, never under 11 screen pixels and never over one
+// another (labels.rs, a plain list rather than a hash map: 0.6 KB less), the leaf and spine of any size in the
+// generator (the PFT paper's 120 nodes), and a fabric's many-host groups plotted as their mean. The way back under
+// is to load the fabric page's code only when a fabric is brought or generated.
+const BUDGET_KB = { page: 550, worker: 215 };
 
 test('the release wasm stays within its size budget, with no name section or debug data', async () => {
   const files = await readdir(DIST);
