@@ -46,9 +46,9 @@ mod tests {
 
     #[test]
     fn every_event_is_counted_once_by_kind() {
-        // Marking and rate control (host timers), PFT (NIC timers), a fabric (many hops).
-        // The papers' two-switch network has links without propagation delay: events across them are handled at
-        // once, not queued, and must be counted too.
+        // Marking and rate control (host timers), PFT (NIC timers), a fabric (many hops). The papers' two-switch
+        // network has links without propagation delay: events across them are handled at once, not queued, and
+        // must be counted too.
         for (name, ms, instant) in
             [("infocom03-fig4a", 3, true), ("pft-fattree4-hotspot", 1, false), ("fattree4-shift", 1, false)]
         {

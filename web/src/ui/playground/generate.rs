@@ -128,18 +128,18 @@ fn fields(shape: &str) -> &'static [Field] {
 /// The new network, with `base`'s settings; `Err` names the bad size.
 fn generate(shape: &str, v: &[String], base: &Scenario) -> Result<Scenario, String> {
     let at = |i: usize| v.get(i).map_or("", String::as_str);
+    // (An error names the size as its field is labelled.)
+    let what = |i: usize| fields(shape).get(i).map_or("a size", |f| f.label);
     let num = |i: usize, max: u32| -> Result<u32, String> {
-        let what = fields(shape).get(i).map_or("a size", |f| f.label);
         match at(i).trim().parse::<u32>() {
             Ok(v) if v >= 1 && v <= max => Ok(v),
-            _ => Err(format!("{what} must be a whole number from 1 to {max}")),
+            _ => Err(format!("{} must be a whole number from 1 to {max}", what(i))),
         }
     };
     let even = |i: usize, max: u32| -> Result<u32, String> {
-        let what = fields(shape).get(i).map_or("a size", |f| f.label);
         match num(i, max)? {
             k if k % 2 == 0 && k >= 4 => Ok(k),
-            _ => Err(format!("{what} must be even, from 4 to {max}")),
+            _ => Err(format!("{} must be even, from 4 to {max}", what(i))),
         }
     };
     let d = base.duration_ns;

@@ -171,7 +171,7 @@ pub struct Decor<'a> {
     /// whether to label each lane with its number.
     pub load: Option<(&'a crate::protocol::PatternLoad, bool)>,
     /// Zoomed in far enough to read them: each link's port numbers at its two ends (`scenario::link_ports`), and
-    /// the labels' size in view units (about 10 screen pixels).
+    /// the labels' size in view units (about 12 screen pixels).
     pub ports: Option<(&'a [(u8, u8)], f64)>,
     /// The node labels' font size in view units (`labels::size`: never under 11 screen pixels).
     pub label_size: f64,
@@ -541,9 +541,8 @@ impl Names {
         let nodes = s.nodes.iter().zip(&self.nodes).filter_map(|(n, at)| Some((at.as_ref()?, n.id.clone())));
         let folds = self.folds.iter().flatten().map(|(at, t)| (at, t.clone()));
         let trunks = self.trunks.iter().map(|(id, (x, y), n)| {
-            let style = (self.size > labels::BASE).then(|| format!("font-size: {:.1}px", self.size));
             html! {
-                <text x={f1(*x)} y={f1(y + 0.35 * self.size)} class="cables-label" {style} data-testid={format!("cables-{id}")}>
+                <text x={f1(*x)} y={f1(y + 0.35 * self.size)} class="cables-label" style={self.style()} data-testid={format!("cables-{id}")}>
                     { format!("×{n}") }
                 </text>
             }
@@ -556,14 +555,15 @@ impl Names {
         }
     }
 
+    /// The labels' size where it differs from the drawing's own (the style sheet's).
+    fn style(&self) -> Option<String> {
+        (self.size > labels::BASE).then(|| format!("font-size: {:.1}px", self.size))
+    }
+
     fn text(&self, x: f64, y: f64, text: String) -> Html {
         // Larger than the drawing's own size, a label spills over its node and the lanes: it gets a halo.
-        let (style, class) = if self.size > labels::BASE {
-            (Some(format!("font-size: {:.1}px", self.size)), classes!("node-label", "halo"))
-        } else {
-            (None, classes!("node-label"))
-        };
-        html! { <text x={f1(x)} y={f1(y + 0.35 * self.size)} text-anchor="middle" {class} {style}>{ text }</text> }
+        let class = classes!("node-label", (self.size > labels::BASE).then_some("halo"));
+        html! { <text x={f1(x)} y={f1(y + 0.35 * self.size)} text-anchor="middle" {class} style={self.style()}>{ text }</text> }
     }
 }
 
