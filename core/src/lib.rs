@@ -17,6 +17,8 @@
 //! - [`cc`]: congestion control, each scheme with its configuration: ECN marking, source-response functions, IPD
 //!   tables, source state, PFT, Annex A10; and the seam the simulation calls it through (hooks and their enums);
 //! - [`scenario`]: the plain-data scenario format (re-exporting the blocks `cc` and `net` own) and its validation;
+//! - [`workload`]: message workloads: processes on hosts running programs of sends, receives, puts, gets and
+//!   collectives, and their state during a run;
 //! - [`sim`]: the simulation that wires them together and runs the events, with the driving API the page, CLI and
 //!   tests share;
 //! - [`presets`]: the papers' experiments as ready-made scenarios.
@@ -39,3 +41,4 @@ pub mod scenario;
 pub mod sim;
 pub mod time;
 pub mod wire;
+pub mod workload;

@@ -9,8 +9,10 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 /// Bottom up; a module may use those listed before it.
-const LAYERS: [&str; 12] =
-    ["time", "rng", "wire", "nullable", "engine", "fabric", "net", "metrics", "cc", "scenario", "sim", "presets"];
+const LAYERS: [&str; 13] = [
+    "time", "rng", "wire", "nullable", "engine", "fabric", "net", "metrics", "cc", "scenario", "workload", "sim",
+    "presets",
+];
 
 fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {

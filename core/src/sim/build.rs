@@ -21,10 +21,12 @@ use alloc::vec::Vec;
 impl Simulation {
     /// Validates `scenario`, routes its network, and builds it at time 0, with each flow's start scheduled.
     pub fn new(scenario: &Scenario) -> Result<Self, ScenarioError> {
-        Self::build(scenario, scenario.compile()?)
+        Self::build(scenario, scenario.compile()?, u32::MAX)
     }
 
-    fn build(scenario: &Scenario, compiled: Compiled) -> Result<Self, ScenarioError> {
+    /// Builds `scenario`, whose flows from `first_pair_flow` on are a message workload's (they start when their
+    /// processes send, not at their start time).
+    pub(super) fn build(scenario: &Scenario, compiled: Compiled, first_pair_flow: u32) -> Result<Self, ScenarioError> {
         let data_bytes = scenario.packet.data_bytes();
         let data_blocks = blocks(data_bytes);
         let ack_bytes = scenario.packet.ack_bytes;
@@ -69,6 +71,8 @@ impl Simulation {
             routing_lanes: compiled.lanes,
             deadlock: None,
             next_deadlock_check: super::deadlock::CHECK_EVERY_PS,
+            workload: None,
+            first_pair_flow,
         };
         sim.schedule_flow_starts();
         Ok(sim)
@@ -76,7 +80,8 @@ impl Simulation {
 
     /// Each flow's first ON time: its start, or for ON/OFF traffic a draw from the stationary state.
     fn schedule_flow_starts(&mut self) {
-        for (i, f) in self.scenario.flows.iter().enumerate() {
+        let own = (self.first_pair_flow as usize).min(self.scenario.flows.len());
+        for (i, f) in self.scenario.flows[..own].iter().enumerate() {
             let start = f.start_ns * NS;
             if start >= self.end {
                 continue;

@@ -26,6 +26,8 @@ pub(super) enum Event {
     FlowOn { flow: u32, gen: u32 },
     /// A flow stops offering traffic: an OFF period, or its stop time.
     FlowOff { flow: u32, gen: u32 },
+    /// A workload's process starts, or its busy time ends.
+    Process { process: u32 },
 }
 
 /// What kind of event happened, for counting them ([`crate::sim::Observer::on_event`], `ibcc bench --kinds`).
@@ -41,10 +43,11 @@ pub enum EventKind {
     NicTimer,
     FlowOn,
     FlowOff,
+    Process,
 }
 
 impl EventKind {
-    pub const ALL: [EventKind; 10] = [
+    pub const ALL: [EventKind; 11] = [
         EventKind::Eligible,
         EventKind::TxEnd,
         EventKind::Arrive,
@@ -55,6 +58,7 @@ impl EventKind {
         EventKind::NicTimer,
         EventKind::FlowOn,
         EventKind::FlowOff,
+        EventKind::Process,
     ];
 
     /// What happens at such an event, in a few words.
@@ -70,6 +74,7 @@ impl EventKind {
             EventKind::NicTimer => "a NIC's congestion-control timer",
             EventKind::FlowOn => "a flow starts or turns ON",
             EventKind::FlowOff => "a flow stops or turns OFF",
+            EventKind::Process => "a workload's process starts or ends a busy time",
         }
     }
 }
@@ -87,6 +92,7 @@ impl Event {
             Event::NicTimer { .. } => EventKind::NicTimer,
             Event::FlowOn { .. } => EventKind::FlowOn,
             Event::FlowOff { .. } => EventKind::FlowOff,
+            Event::Process { .. } => EventKind::Process,
         }
     }
 }

@@ -22,7 +22,7 @@ impl Simulation {
 
     /// Flow `f`'s state changed (an ACK, the start of an ON period): recompute its rate timer, queue it where its
     /// host will find it, and let the host send.
-    fn flow_changed(&mut self, f: usize, obs: &mut impl Observer) {
+    pub(super) fn flow_changed(&mut self, f: usize, obs: &mut impl Observer) {
         self.update_rate_ok_at(f);
         self.enlist(f);
         self.host_pass(self.flows[f].host() as usize, obs);
@@ -172,8 +172,13 @@ impl Simulation {
     /// Starts flow `f`'s next data packet now.
     fn inject(&mut self, f: usize, channel: ChannelId, obs: &mut impl Observer) {
         let now = self.queue.now();
+        // A workload's pair sends only its messages' packets, and asks for an ACK on each message's last.
+        let (message_end, more) = self.message_injected(f);
         let flow = &mut self.flows[f];
         let (psn, limiter) = flow.send(now);
+        if !more {
+            flow.turn_off();
+        }
         flow.cc_mut().on_send(limiter);
         if !flow.reliable() {
             // No ACKs will come: the source counts each packet it sends as an unmarked ACK (its RPI and `finc`
@@ -183,7 +188,8 @@ impl Simulation {
             self.counts.unreliable_injected += 1;
         }
         // ACK coalescing: the packet that fills the window asks for an ACK (net::host::AckCoalescing).
-        let ack_req = self.ack_every > 0 && flow.cc().window().is_some_and(|w| flow.outstanding() >= w);
+        let ack_req =
+            self.ack_every > 0 && (message_end || flow.cc().window().is_some_and(|w| flow.outstanding() >= w));
         let lane = flow.lane();
         let packet = self.packets.insert(Packet {
             flow: f as u32,
@@ -206,7 +212,9 @@ impl Simulation {
     pub(super) fn deliver(&mut self, channel: ChannelId, packet: PacketId, obs: &mut impl Observer) {
         let p = self.packets.remove(packet);
         if p.lane.is_data() {
+            let f = p.flow as usize;
             self.data_arrived(channel, p, obs);
+            self.message_delivered(f, obs);
         } else {
             self.ack_arrived(p, obs);
         }
@@ -288,7 +296,7 @@ impl Simulation {
             self.cn_arrived(&p, obs);
             return;
         }
-        let mut fresh = false;
+        let mut fresh = 0;
         let per_packet = self.ack_every == 0;
         for i in 0..p.count {
             let marked = i >= p.count - u32::from(p.marks);
@@ -300,7 +308,7 @@ impl Simulation {
             if flow.acked(psn, window_was_full, now) == Acked::Stale {
                 continue;
             }
-            fresh = true;
+            fresh += 1;
             // (An ACK's stale packets come first: its newest is fresh if any is.)
             if per_packet || i + 1 == p.count {
                 let marked = if per_packet { marked } else { p.marks > 0 };
@@ -308,8 +316,9 @@ impl Simulation {
                 flow.cc_mut().on_ack(&ack, now);
             }
         }
-        if fresh {
+        if fresh > 0 {
             self.flow_changed(f, obs);
+            self.message_acked(f, fresh, obs);
         }
     }
 

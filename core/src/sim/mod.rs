@@ -27,6 +27,7 @@ mod fingerprint;
 mod hosts;
 mod invariants;
 mod measurement;
+mod messages;
 mod nic;
 mod observe;
 pub mod pattern_load;
@@ -62,6 +63,8 @@ use crate::net::topology::{ChannelId, NodeId, Topology};
 use crate::rng::Rng;
 use crate::scenario::Scenario;
 use crate::time::{Time, NS};
+use crate::workload::Runtime;
+use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec::Vec;
 use events::Event;
@@ -128,6 +131,10 @@ pub struct Simulation {
     /// The deadlock that stopped the run, if one did; and when to look for one next.
     deadlock: Option<Deadlock>,
     next_deadlock_check: Time,
+    /// A message workload's processes and queue pairs, if the run has one (`messages.rs`); its pairs' flows are
+    /// the flows from `first_pair_flow` on (`u32::MAX`: none).
+    workload: Option<Box<Runtime>>,
+    first_pair_flow: u32,
 }
 
 impl Simulation {
@@ -313,6 +320,7 @@ impl Simulation {
             Event::HostWake { host, gen } => self.on_host_wake(host, gen, obs),
             Event::FlowOn { flow, gen } => self.on_flow_on(flow, gen, obs),
             Event::FlowOff { flow, gen } => self.on_flow_off(flow, gen),
+            Event::Process { process } => self.on_process(process, obs),
             Event::NicTimer { host, gen } => self.on_nic_timer(host, gen, obs),
         }
         true
