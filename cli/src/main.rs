@@ -10,6 +10,7 @@ mod fabric;
 mod figures;
 mod finc;
 mod input;
+mod network_load;
 mod opensm;
 mod output;
 mod pattern;
@@ -52,6 +53,8 @@ enum Command {
     },
     /// Regenerate the papers' figures (SVG and CSV) and a report next to the papers' statements.
     Figures(figures::Args),
+    /// GPCNeT's congestion impact (canaries isolated and under congestion) on a scenario's or a fabric's network.
+    Gpcnet(network_load::Args),
     /// Measure the simulator's speed.
     Bench(bench::Args),
     /// Recovery time from Rmin to Rmax of the source-response functions (INFOCOM'03 Fig. 5).
@@ -84,6 +87,7 @@ fn main() -> ExitCode {
         Command::Sweep(args) => sweep::sweep(&args),
         Command::Merge { dir } => sweep::merge_dir(&dir),
         Command::Figures(args) => figures::figures(&args),
+        Command::Gpcnet(args) => network_load::run(&args),
         Command::Bench(args) => bench::run(&args).map_err(Into::into),
         Command::Finc(args) => finc::run(&args).map_err(Into::into),
         Command::Opensm(command) => opensm::run(&command),

@@ -437,3 +437,37 @@ fn a_fabric_file_becomes_a_scenario_that_runs() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("nowhere.topo"));
 }
+
+/// `ibcc gpcnet` on a generated fabric file: GPCNeT's table, and `--json` with each canary test's isolated and
+/// congested figures and their impact; bad settings exit 2 naming the setting.
+#[test]
+fn gpcnet_prints_the_congestion_impact_of_a_fabric() {
+    let out = ibcc(&["fabric", "gen", "--link", "4xEDR", "twolevel", "8"], None);
+    assert!(out.status.success());
+    let topo = scratch("gpcnet-twolevel8.topo", &String::from_utf8(out.stdout).unwrap());
+    let path = topo.to_str().unwrap();
+    let out = ibcc(&["gpcnet", path, "--engine", "ftree"], None);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let table = String::from_utf8(out.stdout).unwrap();
+    for line in ["Isolated Network Tests", "RR Two-sided Lat (8 B)", "Congestion Impact Factor", "Multiple Allreduce"] {
+        assert!(table.contains(line), "{line}: {table}");
+    }
+    let out = ibcc(&["gpcnet", path, "--engine", "ftree", "--canary", "latency", "--json", "--ppn", "2"], None);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((r["nodes"].as_u64(), r["canary_nodes"].as_u64()), (Some(32), Some(7)));
+    let test = &r["tests"][0];
+    assert_eq!(test["canary"], "latency");
+    for run in ["isolated", "congested"] {
+        for key in ["avg", "p99", "min", "max", "samples"] {
+            assert!(test[run]["figures"][key].is_number(), "{run}.figures.{key}");
+        }
+    }
+    assert!(test["impact_avg"].as_f64().unwrap() >= 1.0 && test["impact_p99"].is_number());
+    let out = ibcc(&["gpcnet", path, "--ppn", "0"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("processes per node"));
+    let out = ibcc(&["gpcnet", path, "--config", "{\"ringz\": 3}"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("ringz"), "{}", String::from_utf8_lossy(&out.stderr));
+}

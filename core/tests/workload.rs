@@ -231,6 +231,18 @@ fn on_a_crossbar_congestors_do_not_touch_the_canaries() {
     }
 }
 
+/// Processes on one host talk through its memory, at once; their messages never touch the network.
+#[test]
+fn messages_within_a_host_take_no_time() {
+    let s = crossbar(2);
+    let mut w = ping(131_072, 3);
+    w.hosts = vec!["H0".into(), "H0".into()];
+    let sim = run(&s, &w);
+    conserved(&sim);
+    assert_eq!(sim.workload().unwrap().samples(0, 0), [0, 0, 0]);
+    assert_eq!(sim.counts().injected, 0);
+}
+
 #[test]
 fn bad_workloads_are_refused_by_name() {
     let s = crossbar(2);
@@ -253,7 +265,7 @@ fn bad_workloads_are_refused_by_name() {
     short.duration_ns = 50_000;
     let mut sim = Simulation::with_workload(&short, &w).unwrap();
     sim.run_workload(&mut ());
-    assert_eq!(sim.workload().unwrap().unfinished(), [(0, "waits for its messages")]);
+    assert_eq!(sim.workload().unwrap().unfinished(), [(0, 1, "waits for its messages")]);
 }
 
 /// Random rings, puts, gets and allreduces on random networks with random congestion control: every process
@@ -292,6 +304,9 @@ fn random_workloads_on_random_networks_finish() {
             collectives::allreduce(&mut w.programs, &ranks, 8);
             collectives::barrier(&mut w.programs, &ranks);
         }
+        // And a barrier over every process, some of them on one host.
+        let all: Vec<u32> = (0..w.hosts.len() as u32).collect();
+        collectives::barrier(&mut w.programs, &all);
         let mut sim = Simulation::with_workload(&s, &w).unwrap();
         let mut steps = 0u64;
         while !sim.is_finished() && !sim.workload_over() {

@@ -13,6 +13,9 @@ use alloc::collections::BTreeSet;
 use alloc::format;
 use alloc::string::{String, ToString};
 
+/// The process number of the event that starts them all.
+const START_ALL: u32 = u32::MAX;
+
 /// How far [`Simulation::run_workload`] runs between looks at whether the workload is done.
 const LOOK_EVERY: Time = 10 * US;
 
@@ -26,7 +29,7 @@ impl Simulation {
         workload.check(|h| hosts.contains(h))?;
         let mut s = scenario.clone();
         let first = s.flows.len() as u32;
-        for (a, b) in workload.pairs() {
+        for (a, b) in workload.network_pairs() {
             let mut flow = Flow::new(&format!("p{a}>p{b}"), &workload.hosts[a as usize], &workload.hosts[b as usize]);
             flow.group = workload.group(a as usize).into();
             s.flows.push(flow);
@@ -34,9 +37,9 @@ impl Simulation {
         let compiled = s.compile().map_err(|e| e.to_string())?;
         let mut sim = Self::build(&s, compiled, first).map_err(|e| e.to_string())?;
         sim.workload = Some(Box::new(Runtime::new(workload, s.packet.payload_bytes)));
-        for p in 0..workload.hosts.len() {
-            sim.queue.schedule(0, Event::Process { process: p as u32 });
-        }
+        // Every process starts in one event, in order, before any of their packets goes: the same order whenever
+        // a set of processes is released together (GPCNeT's canaries by its congestors' signal).
+        sim.queue.schedule(0, Event::Process { process: START_ALL });
         Ok(sim)
     }
 
@@ -58,7 +61,7 @@ impl Simulation {
         }
     }
 
-    /// The workload's pair of flow `f`, if it is one.
+    /// Flow `f`'s index among the workload's flows, if it is one.
     #[inline]
     fn pair(&self, f: usize) -> Option<u32> {
         (f as u32).checked_sub(self.first_pair_flow)
@@ -95,7 +98,11 @@ impl Simulation {
     pub(super) fn on_process(&mut self, process: u32, obs: &mut impl Observer) {
         let now = self.queue.now();
         if let Some(w) = self.workload.as_mut() {
-            w.wake(process, now);
+            if process == START_ALL {
+                w.start(now);
+            } else {
+                w.wake(process, now);
+            }
             self.apply_workload(obs);
         }
     }
@@ -112,8 +119,8 @@ impl Simulation {
             for (process, t) in woken {
                 self.queue.schedule(t, Event::Process { process });
             }
-            for pair in fed {
-                let f = (self.first_pair_flow + pair) as usize;
+            for flow in fed {
+                let f = (self.first_pair_flow + flow) as usize;
                 self.flows[f].turn_on(None);
                 self.flow_changed(f, obs);
             }

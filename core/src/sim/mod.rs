@@ -20,6 +20,7 @@
 //! 5. the ACK changes the source's rate limit and window (INFOCOM'03 §V).
 
 mod build;
+pub mod congestion_impact;
 mod deadlock;
 mod event_counts;
 mod events;

@@ -4,6 +4,7 @@
 //! the simulation (`sim::Simulation::with_workload`). Deterministic: nothing here draws a random number.
 
 pub mod collectives;
+pub mod gpcnet;
 pub mod program;
 pub mod runtime;
 

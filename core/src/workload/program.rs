@@ -62,6 +62,10 @@ pub struct Workload {
     /// The results group of each process's flows (empty: "workload"), e.g. "canary" or "congestor".
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub groups: Vec<String>,
+    /// `(id, count)`: the workload is over once signal `id` has been raised `count` times, whatever the other
+    /// processes are doing (GPCNeT's congestors run until its canaries are done). Absent: when every process is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ends_at_signal: Option<(u16, u32)>,
 }
 
 /// MPICH's and Open MPI's usual eager limit on InfiniBand, 8 KiB (docs/gpcnet.md §2.2).
@@ -81,7 +85,14 @@ impl Workload {
     /// A workload of `hosts` with empty programs and the default protocol.
     pub fn new(hosts: Vec<String>) -> Self {
         let programs = alloc::vec![Vec::new(); hosts.len()];
-        Self { hosts, programs, eager_bytes: DEFAULT_EAGER_BYTES, overhead_ns: 0, groups: Vec::new() }
+        Self {
+            hosts,
+            programs,
+            eager_bytes: DEFAULT_EAGER_BYTES,
+            overhead_ns: 0,
+            groups: Vec::new(),
+            ends_at_signal: None,
+        }
     }
 
     /// Process `p`'s results group.
@@ -89,8 +100,8 @@ impl Workload {
         self.groups.get(p).map_or("workload", String::as_str)
     }
 
-    /// Checks what the types cannot: programs for every process, peers that exist and are on other hosts, loops
-    /// that close. `is_host` says whether a node id names a host. The error names the process and the operation.
+    /// Checks what the types cannot: programs for every process, peers that exist and are not itself, loops that
+    /// close. `is_host` says whether a node id names a host. The error names the process and the operation.
     pub fn check(&self, is_host: impl Fn(&str) -> bool) -> Result<(), String> {
         if self.programs.len() != self.hosts.len() {
             return Err(format!("{} programs for {} processes", self.programs.len(), self.hosts.len()));
@@ -111,12 +122,8 @@ impl Workload {
                         if q >= n {
                             return Err(format!("{}: there is no process {q} (there are {n})", at()));
                         }
-                        if self.hosts[q as usize] == self.hosts[p] {
-                            return Err(format!(
-                                "{}: processes {p} and {q} share host {} (messages within a host are not modelled)",
-                                at(),
-                                self.hosts[p]
-                            ));
+                        if q as usize == p {
+                            return Err(format!("{}: a process cannot message itself", at()));
                         }
                     }
                     Op::Repeat { .. } | Op::RepeatUntil { .. } => depth += 1,
@@ -134,6 +141,7 @@ impl Workload {
     }
 
     /// Every ordered pair of processes a message goes between, either way (a queue pair carries both), sorted.
+    /// Those on one host talk through its memory; the others ([`Workload::network_pairs`]) over the network.
     pub fn pairs(&self) -> Vec<(u32, u32)> {
         let mut pairs = Vec::new();
         for (p, program) in self.programs.iter().enumerate() {
@@ -148,6 +156,13 @@ impl Workload {
         }
         pairs.sort_unstable();
         pairs.dedup();
+        pairs
+    }
+
+    /// The pairs on different hosts, in [`Workload::pairs`]' order: each is a flow.
+    pub fn network_pairs(&self) -> Vec<(u32, u32)> {
+        let mut pairs = self.pairs();
+        pairs.retain(|&(a, b)| self.hosts[a as usize] != self.hosts[b as usize]);
         pairs
     }
 }
@@ -190,9 +205,8 @@ mod tests {
         assert!(w.check(hosts).unwrap_err().contains("never end"));
         w.programs[0] = vec![Op::End];
         assert!(w.check(hosts).unwrap_err().contains("no loop to end"));
-        w.hosts[1] = String::from("a");
-        w.programs[0] = vec![Op::Recv { from: 1 }];
-        assert!(w.check(hosts).unwrap_err().contains("share host a"));
+        w.programs[0] = vec![Op::Recv { from: 0 }];
+        assert!(w.check(hosts).unwrap_err().contains("cannot message itself"));
         w.hosts[1] = String::from("s1");
         assert!(w.check(hosts).unwrap_err().contains("s1, which is not a host"));
     }
@@ -205,5 +219,8 @@ mod tests {
         w.programs[0] = vec![Op::Get { from: 1, bytes: 4096 }];
         assert_eq!(w.pairs(), [(0, 1), (1, 0)]);
         assert_eq!(place(&w.hosts, 2), ["a", "a", "b", "b"]);
+        w.hosts[1] = String::from("a");
+        assert_eq!(w.pairs().len(), 2);
+        assert!(w.network_pairs().is_empty(), "one host: through its memory");
     }
 }

@@ -24,6 +24,9 @@ use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
+/// The flow of a pair within one host: none, its messages go through the host's memory, at once.
+const NO_FLOW: u32 = u32::MAX;
+
 /// Operations a process may run at one time without time passing: more means a loop that never waits.
 const MAX_STEPS_AT_ONCE: u32 = 1 << 20;
 
@@ -51,8 +54,10 @@ enum Kind {
 struct Pair {
     src: u32,
     dst: u32,
-    /// The flow the other way (`dst` to `src`).
+    /// The pair the other way (`dst` to `src`).
     reverse: u32,
+    /// Its flow among the workload's ([`NO_FLOW`]: both processes are on one host).
+    flow: u32,
     /// Packets given to the flow, injected, delivered and acknowledged so far.
     enqueued: u64,
     injected: u64,
@@ -128,34 +133,46 @@ pub struct Runtime {
     /// Per signal: processes in `Await` for it.
     awaiting: Vec<Vec<u32>>,
     pairs: Vec<Pair>,
-    /// `(src, dst)` of each pair, sorted, for finding a pair's flow.
+    /// `(src, dst)` of each pair, sorted, for finding a pair.
     index: Vec<(u32, u32)>,
+    /// Each flow's pair.
+    flow_pair: Vec<u32>,
     eager_bytes: u32,
     overhead: Time,
     payload_bytes: u32,
     /// Processes ready to run (settled in order, so nothing recurses).
     ready: VecDeque<u32>,
-    /// Pairs whose flow had nothing to send and has now (the simulation turns them on).
+    /// Flows that had nothing to send and have now (the simulation turns them on).
     pub(crate) fed: Vec<u32>,
     /// Processes that sleep until a time (the simulation schedules their wake-up).
     pub(crate) woken: Vec<(u32, Time)>,
     counts: MessageCounts,
     finished: u32,
+    /// `Workload::ends_at_signal`.
+    ends_at_signal: Option<(u16, u32)>,
     fault: Option<String>,
 }
 
 impl Runtime {
-    /// The runtime of a checked `workload` whose pairs' flows are numbered as `Workload::pairs` lists them, with
-    /// packets of `payload_bytes`. Nothing runs until [`Runtime::wake`].
+    /// The runtime of a checked `workload` whose flows are numbered as [`Workload::network_pairs`] lists them,
+    /// with packets of `payload_bytes`. Nothing runs until [`Runtime::wake`].
     pub fn new(workload: &Workload, payload_bytes: u32) -> Self {
         let index = workload.pairs();
         let find = |a: u32, b: u32| index.binary_search(&(a, b)).expect("pairs go both ways") as u32;
+        let mut flow_pair = Vec::new();
         let pairs = index
             .iter()
-            .map(|&(src, dst)| Pair {
+            .enumerate()
+            .map(|(i, &(src, dst))| Pair {
                 src,
                 dst,
                 reverse: find(dst, src),
+                flow: if workload.hosts[src as usize] == workload.hosts[dst as usize] {
+                    NO_FLOW
+                } else {
+                    flow_pair.push(i as u32);
+                    flow_pair.len() as u32 - 1
+                },
                 enqueued: 0,
                 injected: 0,
                 delivered: 0,
@@ -168,7 +185,7 @@ impl Runtime {
                 posted: 0,
             })
             .collect();
-        let (mut signals, mut series) = (0usize, 0usize);
+        let (mut signals, mut series) = (workload.ends_at_signal.map_or(0, |(id, _)| usize::from(id) + 1), 0usize);
         for op in workload.programs.iter().flatten() {
             match *op {
                 Op::Signal { id } | Op::Await { id, .. } | Op::RepeatUntil { id, .. } => {
@@ -196,6 +213,7 @@ impl Runtime {
             awaiting: vec![Vec::new(); signals],
             pairs,
             index,
+            flow_pair,
             eager_bytes: workload.eager_bytes,
             overhead: workload.overhead_ns * NS,
             payload_bytes: payload_bytes.max(1),
@@ -204,6 +222,7 @@ impl Runtime {
             woken: Vec::new(),
             counts: MessageCounts::default(),
             finished: 0,
+            ends_at_signal: workload.ends_at_signal,
             fault: None,
         }
     }
@@ -213,9 +232,12 @@ impl Runtime {
         self.processes.len()
     }
 
-    /// Whether every process has run its program to the end.
+    /// Whether the workload is over: every process has run its program to the end, or its end signal is raised.
     pub fn is_done(&self) -> bool {
         self.finished as usize == self.processes.len()
+            || self
+                .ends_at_signal
+                .is_some_and(|(id, count)| self.signals.get(usize::from(id)).is_some_and(|&s| s >= count))
     }
 
     /// When process `p` finished its program, if it has.
@@ -238,47 +260,56 @@ impl Runtime {
         self.fault.as_deref()
     }
 
-    /// The processes still short of their program's end, and what each waits for.
-    pub fn unfinished(&self) -> Vec<(usize, &'static str)> {
+    /// The processes still short of their program's end, the operation each is at, and what it waits for.
+    pub fn unfinished(&self) -> Vec<(usize, u32, &'static str)> {
         let what = |s: State| match s {
             State::Waiting => "waits for its messages",
             State::Awaiting => "waits for a signal",
             State::Sleeping => "is busy",
             State::Ready | State::Done => "is running",
         };
+        // (A waiting process is past its `Wait`.)
+        let at = |p: &Process| if p.state == State::Waiting { p.pc - 1 } else { p.pc };
         self.processes
             .iter()
             .enumerate()
             .filter(|(_, p)| p.done_at.is_none())
-            .map(|(i, p)| (i, what(p.state)))
+            .map(|(i, p)| (i, at(p), what(p.state)))
             .collect()
     }
 
-    /// The pair (flow of the workload) of flow index `pair`: its source and destination processes.
-    pub fn pair(&self, pair: u32) -> (u32, u32) {
-        let p = &self.pairs[pair as usize];
+    /// The source and destination processes of the workload's flow `flow`.
+    pub fn flow_processes(&self, flow: u32) -> (u32, u32) {
+        let p = &self.pairs[self.flow_pair[flow as usize] as usize];
         (p.src, p.dst)
     }
 
-    /// Packets of pair `pair` given to its flow, injected, delivered and acknowledged so far.
-    pub fn progress(&self, pair: u32) -> [u64; 4] {
-        let p = &self.pairs[pair as usize];
+    /// Packets given to the workload's flow `flow`, injected, delivered and acknowledged so far.
+    pub fn progress(&self, flow: u32) -> [u64; 4] {
+        let p = &self.pairs[self.flow_pair[flow as usize] as usize];
         [p.enqueued, p.injected, p.delivered, p.acked]
     }
 
-    /// Process `p` wakes at `now`: at the start, or at the end of a busy time.
+    /// Every process starts its program at `now`, in order.
+    pub fn start(&mut self, now: Time) {
+        self.ready.extend(0..self.processes.len() as u32);
+        self.settle(now);
+    }
+
+    /// Process `p` wakes at `now`, at the end of a busy time.
     pub fn wake(&mut self, p: u32, now: Time) {
         let proc = &mut self.processes[p as usize];
-        if matches!(proc.state, State::Ready | State::Sleeping) {
+        if proc.state == State::Sleeping {
             proc.state = State::Ready;
             self.ready.push_back(p);
         }
         self.settle(now);
     }
 
-    /// Pair `pair`'s flow starts a packet: whether it is its message's last, and whether the flow has more to send.
-    pub fn injected(&mut self, pair: u32) -> (bool, bool) {
-        let p = &mut self.pairs[pair as usize];
+    /// The workload's flow `flow` starts a packet: whether it is its message's last, and whether the flow has more
+    /// to send.
+    pub fn injected(&mut self, flow: u32) -> (bool, bool) {
+        let p = &mut self.pairs[self.flow_pair[flow as usize] as usize];
         p.injected += 1;
         let last = p.ends.front() == Some(&p.injected);
         if last {
@@ -287,8 +318,9 @@ impl Runtime {
         (last, p.injected < p.enqueued)
     }
 
-    /// A packet of pair `pair` reached its destination host at `now`.
-    pub fn delivered(&mut self, pair: u32, now: Time) {
+    /// A packet of the workload's flow `flow` reached its destination host at `now`.
+    pub fn delivered(&mut self, flow: u32, now: Time) {
+        let pair = self.flow_pair[flow as usize];
         self.pairs[pair as usize].delivered += 1;
         loop {
             let p = &mut self.pairs[pair as usize];
@@ -300,23 +332,30 @@ impl Runtime {
         self.settle(now);
     }
 
-    /// `count` packets of pair `pair` were acknowledged at its source at `now`.
-    pub fn acked(&mut self, pair: u32, count: u32, now: Time) {
+    /// `count` packets of the workload's flow `flow` were acknowledged at its source at `now`.
+    pub fn acked(&mut self, flow: u32, count: u32, now: Time) {
+        let pair = self.flow_pair[flow as usize];
         let p = &mut self.pairs[pair as usize];
         p.acked += u64::from(count);
-        let src = p.src;
-        while let Some((_, put)) =
-            self.pairs[pair as usize].acking.front().copied().filter(|&(end, _)| end <= self.pairs[pair as usize].acked)
-        {
-            self.pairs[pair as usize].acking.pop_front();
-            if put {
-                self.counts.puts_done += 1;
-            } else {
-                self.counts.sends_done += 1;
+        let (src, acked) = (p.src, p.acked);
+        while let Some(&(end, put)) = self.pairs[pair as usize].acking.front() {
+            if end > acked {
+                break;
             }
-            self.complete(src);
+            self.pairs[pair as usize].acking.pop_front();
+            self.acked_message(src, put);
         }
         self.settle(now);
+    }
+
+    /// A send (or a put: `put`) of process `src` is acknowledged: complete.
+    fn acked_message(&mut self, src: u32, put: bool) {
+        if put {
+            self.counts.puts_done += 1;
+        } else {
+            self.counts.sends_done += 1;
+        }
+        self.complete(src);
     }
 
     /// A whole message of `kind` arrived on `pair`.
@@ -373,12 +412,20 @@ impl Runtime {
     }
 
     /// Gives pair `pair`'s flow a message of `kind` of `bytes` (at least one packet); `acking`: its sender waits
-    /// for its acknowledgement, as a put (`Some(true)`) or a send.
+    /// for its acknowledgement, as a put (`Some(true)`) or a send. Within one host it arrives at once.
     fn send_message(&mut self, pair: u32, kind: Kind, bytes: u32, acking: Option<bool>) {
+        if self.pairs[pair as usize].flow == NO_FLOW {
+            // (Our choice: shared memory takes no time; docs/workload.md.)
+            self.arrived(pair, kind);
+            if let Some(put) = acking {
+                self.acked_message(self.pairs[pair as usize].src, put);
+            }
+            return;
+        }
         let packets = u64::from(bytes.div_ceil(self.payload_bytes).max(1));
         let p = &mut self.pairs[pair as usize];
         if p.injected == p.enqueued {
-            self.fed.push(pair);
+            self.fed.push(p.flow);
         }
         p.enqueued += packets;
         p.ends.push_back(p.enqueued);

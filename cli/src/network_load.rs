@@ -1,0 +1,182 @@
+//! `ibcc gpcnet` (GPCNeT's `network_load_test`): its congestion-impact suite (docs/gpcnet.md) on a scenario's
+//! network, or a fabric file's, with the scenario's congestion control. Prints GPCNeT's tables, or `--json`.
+
+use crate::exit::Error;
+use ibcc_core::scenario::{scenario_of, RoutingEngine, Scenario};
+use ibcc_core::sim::congestion_impact::{gpcnet_hosts, gpcnet_placement, run_canary, CanaryImpact, CanaryRun};
+use ibcc_core::workload::gpcnet::{Canary, GpcnetConfig};
+use std::path::Path;
+use std::time::Instant;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// A scenario (JSON file, `-`, `preset:NAME` or a share link), or a fabric file (`ibnetdiscover` topology or
+    /// ibsim net file: anything that is not JSON).
+    input: String,
+    /// For a fabric file: minhop, updn, ftree, sssp, dfsssp or first_listed.
+    #[arg(long, default_value = "minhop")]
+    engine: String,
+    /// Processes per node (GPCNeT's PPN, the PFT paper's PPort).
+    #[arg(long, default_value_t = 1)]
+    ppn: u32,
+    /// Seeds the placement of canaries and congestors.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// GPCNeT's settings as JSON (docs/gpcnet.md), e.g. '{"rings": 30, "latency_iterations": 200}'; --ppn and --seed
+    /// override theirs.
+    #[arg(long)]
+    config: Option<String>,
+    /// Only these canary tests (latency, bandwidth, allreduce), comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    canary: Vec<String>,
+    /// Print JSON: per canary test the isolated and congested figures and their impact.
+    #[arg(long)]
+    json: bool,
+    /// Parallel runs (default: all cores).
+    #[arg(long)]
+    jobs: Option<usize>,
+}
+
+/// The scenario of `input`: a scenario as `ibcc run` reads it, or a fabric file routed by `engine`.
+fn scenario(input: &str, engine: &str) -> Result<Scenario, Error> {
+    let path = Path::new(input);
+    let is_json = input == "-"
+        || input.starts_with("preset:")
+        || input.contains("#s=")
+        || std::fs::read_to_string(path).is_ok_and(|t| t.trim_start().starts_with('{'));
+    if is_json {
+        return crate::input::load(input);
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(input, &e))?;
+    let name = path.file_stem().map_or(String::from("fabric"), |n| n.to_string_lossy().into_owned());
+    let mut s = scenario_of(&name, &text, 1_000_000).map_err(|e| format!("{input}: {e}"))?;
+    s.routing.engine =
+        serde_json::from_value::<RoutingEngine>(serde_json::Value::String(engine.to_owned())).map_err(|_| {
+            format!("--engine: no routing engine {engine:?} (minhop, updn, ftree, sssp, dfsssp, first_listed)")
+        })?;
+    Ok(s)
+}
+
+fn config(args: &Args) -> Result<GpcnetConfig, Error> {
+    let mut c = match &args.config {
+        Some(text) => serde_json::from_str::<GpcnetConfig>(text).map_err(|e| format!("--config: {e}"))?,
+        None => GpcnetConfig::default(),
+    };
+    c.processes_per_node = args.ppn;
+    c.seed = args.seed;
+    Ok(c)
+}
+
+fn canaries(names: &[String]) -> Result<Vec<Canary>, Error> {
+    if names.is_empty() {
+        return Ok(Canary::ALL.to_vec());
+    }
+    names
+        .iter()
+        .map(|n| {
+            Canary::ALL
+                .into_iter()
+                .find(|c| c.id() == n)
+                .ok_or_else(|| format!("--canary: no canary test {n:?} (latency, bandwidth, allreduce)").into())
+        })
+        .collect()
+}
+
+pub fn run(args: &Args) -> Result<(), Error> {
+    let s = scenario(&args.input, &args.engine)?;
+    let c = config(args)?;
+    let tests = canaries(&args.canary)?;
+    let place = gpcnet_placement(&s, &c)?;
+    // Isolated and congested runs of each test, in parallel.
+    let runs: Vec<(Canary, bool)> = tests.iter().flat_map(|&t| [(t, false), (t, true)]).collect();
+    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+    let started = Instant::now();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let done: std::sync::Mutex<Vec<Option<Result<CanaryRun, String>>>> = std::sync::Mutex::new(vec![None; runs.len()]);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.min(runs.len()) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(&(t, congested)) = runs.get(i) else { break };
+                let r = run_canary(&s, &c, t, congested);
+                done.lock().unwrap()[i] = Some(r);
+            });
+        }
+    });
+    let seconds = started.elapsed().as_secs_f64();
+    let mut results = done.into_inner().unwrap().into_iter().map(|r| r.expect("every run ran"));
+    let mut impacts = Vec::new();
+    for _ in &tests {
+        let isolated = results.next().unwrap().map_err(Error::Refused)?;
+        let congested = results.next().unwrap().map_err(Error::Refused)?;
+        impacts.push(CanaryImpact::of(isolated, congested));
+    }
+    let nodes = gpcnet_hosts(&s).len();
+    let events: u64 = impacts.iter().map(|i| i.isolated.events + i.congested.events).sum();
+    if args.json {
+        let out = serde_json::json!({
+            "scenario": s.name,
+            "nodes": nodes,
+            "canary_nodes": place.canaries.len(),
+            "congestor_nodes": place.congestors.iter().map(Vec::len).sum::<usize>(),
+            "config": c,
+            "tests": impacts,
+            "wall_seconds": seconds,
+            "events": events,
+        });
+        crate::output::print(&(serde_json::to_string_pretty(&out).expect("JSON") + "\n"));
+    } else {
+        crate::output::print(&table(&s, &c, &place, &impacts));
+    }
+    eprintln!("ibcc gpcnet: {} runs, {events} events, {seconds:.2} s on {jobs} threads", runs.len());
+    Ok(())
+}
+
+/// GPCNeT's printed tables (NLT:655-662, UT:341-413), with a note that the network is simulated.
+fn table(
+    s: &Scenario,
+    c: &GpcnetConfig,
+    place: &ibcc_core::workload::gpcnet::Placement,
+    impacts: &[CanaryImpact],
+) -> String {
+    let nodes = gpcnet_hosts(s).len();
+    let congestors: usize = place.congestors.iter().map(Vec::len).sum();
+    let bar = format!("+{}+", "-".repeat(78));
+    let head = format!("| {:>31} | {:>12} | {:>12} | {:>12} |", "Name", "Avg", "99%", "Units");
+    let mut out = format!(
+        "NetworkLoad Tests v1.3, simulated ({}: {} ranks on {nodes} nodes)\n  {} nodes running Network Tests\n  {congestors} \
+         nodes running Congestion Tests (min {} nodes per congestor)\n",
+        s.name,
+        nodes as u32 * c.processes_per_node,
+        place.canaries.len(),
+        place.congestors.iter().map(Vec::len).min().unwrap_or(0),
+    );
+    for (title, congested) in [("Isolated Network Tests", false), ("Network Tests running with Congestion Tests", true)]
+    {
+        out += &format!("\n{bar}\n| {title:^76} |\n{bar}\n{head}\n{bar}\n");
+        for i in impacts {
+            let run = if congested { &i.congested } else { &i.isolated };
+            out += &format!(
+                "| {:>31} | {:>12.1} | {:>12.1} | {:>12} |\n{bar}\n",
+                i.canary.name(),
+                run.figures.avg,
+                run.figures.p99,
+                i.canary.units()
+            );
+        }
+    }
+    let bar2 = "+---------------------------------+----------------------+---------------------+";
+    out += &format!(
+        "\n{bar2}\n| {:^76} |\n{bar2}\n| {:>31} | {:^42} |\n| {:>31} | {:^20} | {:^19} |\n{bar2}\n",
+        "Network Tests running with Congestion Tests - Key Results",
+        "Name",
+        "Congestion Impact Factor",
+        "",
+        "Avg",
+        "99%"
+    );
+    for i in impacts {
+        out += &format!("| {:>31} | {:>19.1}X | {:>18.1}X |\n{bar2}\n", i.canary.name(), i.impact_avg, i.impact_p99);
+    }
+    out
+}

@@ -1,0 +1,129 @@
+//! GPCNeT's congestion impact (docs/gpcnet.md): each canary test run isolated and under congestion, on a scenario's
+//! network with its congestion control, and GPCNeT's figures from the canaries' samples.
+
+use super::Simulation;
+use crate::scenario::{NodeKind, Scenario};
+use crate::time::{Time, NS};
+use crate::workload::gpcnet::{self, Canary, CanaryFigures, GpcnetConfig, Placement};
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+
+/// One canary test, run once: its figures, and what the run cost.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CanaryRun {
+    pub canary: Canary,
+    pub congested: bool,
+    pub figures: CanaryFigures,
+    /// Simulated time the canaries took, from time 0 to the last one's end, in nanoseconds.
+    pub simulated_ns: u64,
+    /// Events the run processed.
+    pub events: u64,
+}
+
+/// A canary test isolated and congested, and its congestion impact as GPCNeT prints it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CanaryImpact {
+    pub canary: Canary,
+    pub isolated: CanaryRun,
+    pub congested: CanaryRun,
+    /// GPCNeT's impact factors (values rounded to 0.1 before the ratio, and the ratio too).
+    pub impact_avg: f64,
+    pub impact_p99: f64,
+}
+
+impl CanaryImpact {
+    /// The impact of `isolated` and `congested` runs of one canary test.
+    pub fn of(isolated: CanaryRun, congested: CanaryRun) -> Self {
+        let c = isolated.canary;
+        Self {
+            canary: c,
+            impact_avg: gpcnet::impact(c, isolated.figures.avg, congested.figures.avg),
+            impact_p99: gpcnet::impact(c, isolated.figures.p99, congested.figures.p99),
+            isolated,
+            congested,
+        }
+    }
+}
+
+/// The scenario's hosts, in its order: GPCNeT's nodes.
+pub fn gpcnet_hosts(scenario: &Scenario) -> Vec<String> {
+    scenario.nodes.iter().filter(|n| n.kind == NodeKind::Host).map(|n| n.id.clone()).collect()
+}
+
+/// The placement of GPCNeT's canaries and congestors on the scenario's hosts.
+pub fn gpcnet_placement(scenario: &Scenario, config: &GpcnetConfig) -> Result<Placement, String> {
+    gpcnet::placement(gpcnet_hosts(scenario).len(), config.congestor_fraction, config.seed)
+}
+
+/// Runs `canary` on `scenario`'s network, isolated or `congested`, as GPCNeT places and runs it; the scenario's own
+/// flows, if any, run beside it. The run ends when the canaries are done (at most `config.time_limit_ns`).
+pub fn run_canary(
+    scenario: &Scenario,
+    config: &GpcnetConfig,
+    canary: Canary,
+    congested: bool,
+) -> Result<CanaryRun, String> {
+    let hosts = gpcnet_hosts(scenario);
+    let place = gpcnet::placement(hosts.len(), config.congestor_fraction, config.seed)?;
+    let w = gpcnet::workload(&hosts, config, &place, canary, congested)?;
+    let mut s = scenario.clone();
+    s.duration_ns = config.time_limit_ns;
+    s.measure.from_ns = 0;
+    s.measure.to_ns = None;
+    let mut sim = Simulation::with_workload(&s, &w)?;
+    sim.run_workload(&mut ());
+    let rt = sim.workload().expect("a workload run");
+    let canaries: Vec<usize> = (0..w.hosts.len()).filter(|&p| w.group(p) == "canary").collect();
+    let run = format!("{} ({})", canary.name(), if congested { "congested" } else { "isolated" });
+    if let Some(fault) = rt.fault() {
+        return Err(format!("{run}: {fault}"));
+    }
+    if !rt.is_done() {
+        let waiting = rt.unfinished().into_iter().filter(|&(p, _, _)| w.group(p) == "canary").count();
+        return Err(match sim.deadlock() {
+            Some(_) => format!("{run}: the network deadlocked before the canaries finished (docs/model.md §14)"),
+            None => format!(
+                "{run}: {waiting} of {} canary processes had not finished after {} ms of simulated time (time_limit_ns)",
+                canaries.len(),
+                config.time_limit_ns / 1_000_000
+            ),
+        });
+    }
+    let samples: Vec<&[Time]> = canaries.iter().map(|&p| rt.samples(p, 0)).collect();
+    let iterations = match canary {
+        Canary::Latency => config.latency_iterations,
+        Canary::Bandwidth => config.bandwidth_iterations,
+        Canary::Allreduce => config.allreduce_iterations,
+    };
+    let figures = gpcnet::figures(canary, &samples, iterations)
+        .ok_or_else(|| String::from("the canaries took no samples (no timed iterations?)"))?;
+    let end = canaries.iter().filter_map(|&p| rt.done_at(p)).max().unwrap_or(0);
+    Ok(CanaryRun { canary, congested, figures, simulated_ns: end / NS, events: sim.events() })
+}
+
+/// GPCNeT's whole suite: each canary test isolated, then congested.
+pub fn congestion_impact(scenario: &Scenario, config: &GpcnetConfig) -> Result<Vec<CanaryImpact>, String> {
+    Canary::ALL
+        .into_iter()
+        .map(|c| Ok(CanaryImpact::of(run_canary(scenario, config, c, false)?, run_canary(scenario, config, c, true)?)))
+        .collect()
+}
+
+/// The PFT paper's control factor over GPCNeT's canaries (docs/gpcnet.md §2.10): FC = (Bc·D0)/(B0·Dc), with B the
+/// bandwidth canary's average and D the latency canary's, both under congestion, with congestion control (`with`)
+/// and without it (`baseline`). `None` if either lacks the latency or the bandwidth test.
+pub fn canary_control_factor(with: &[CanaryImpact], baseline: &[CanaryImpact]) -> Option<super::ControlFactor> {
+    let figure =
+        |runs: &[CanaryImpact], c: Canary| runs.iter().find(|i| i.canary == c).map(|i| i.congested.figures.avg);
+    let (b, d) = (figure(with, Canary::Bandwidth)?, figure(with, Canary::Latency)? * 1000.0);
+    let (b0, d0) = (figure(baseline, Canary::Bandwidth)?, figure(baseline, Canary::Latency)? * 1000.0);
+    (b0 > 0.0 && d > 0.0).then(|| super::ControlFactor {
+        throughput: b,
+        delay_ns: d,
+        baseline_throughput: b0,
+        baseline_delay_ns: d0,
+        fc: (b * d0) / (b0 * d),
+    })
+}
