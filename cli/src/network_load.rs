@@ -3,7 +3,9 @@
 
 use crate::exit::Error;
 use ibcc_core::scenario::{scenario_of, RoutingEngine, Scenario};
-use ibcc_core::sim::congestion_impact::{gpcnet_hosts, gpcnet_placement, run_canary, CanaryImpact, CanaryRun};
+use ibcc_core::sim::congestion_impact::{
+    canary_control_factor, gpcnet_hosts, gpcnet_placement, run_canary, CanaryImpact, CanaryRun,
+};
 use ibcc_core::workload::gpcnet::{Canary, GpcnetConfig};
 use std::path::Path;
 use std::time::Instant;
@@ -29,6 +31,10 @@ pub struct Args {
     /// Only these canary tests (latency, bandwidth, allreduce), comma-separated.
     #[arg(long, value_delimiter = ',')]
     canary: Vec<String>,
+    /// Also run the latency and bandwidth tests under congestion with congestion control off (same seed) and print
+    /// the PFT paper's control factor FC = (Bc·D0)/(B0·Dc) over the canaries (docs/gpcnet.md §2.10).
+    #[arg(long)]
+    baseline: bool,
     /// Print JSON: per canary test the isolated and congested figures and their impact.
     #[arg(long)]
     json: bool,
@@ -87,8 +93,16 @@ pub fn run(args: &Args) -> Result<(), Error> {
     let c = config(args)?;
     let tests = canaries(&args.canary)?;
     let place = gpcnet_placement(&s, &c)?;
-    // Isolated and congested runs of each test, in parallel.
-    let runs: Vec<(Canary, bool)> = tests.iter().flat_map(|&t| [(t, false), (t, true)]).collect();
+    if args.baseline && !(tests.contains(&Canary::Latency) && tests.contains(&Canary::Bandwidth)) {
+        return Err("--baseline needs the latency and the bandwidth tests (FC is made of both)".into());
+    }
+    let base = s.without_congestion_control();
+    // Isolated and congested runs of each test, then the baseline's congested ones, in parallel.
+    let mut runs: Vec<(Canary, bool, &Scenario)> =
+        tests.iter().flat_map(|&t| [(t, false, &s), (t, true, &s)]).collect();
+    if args.baseline {
+        runs.extend([(Canary::Latency, true, &base), (Canary::Bandwidth, true, &base)]);
+    }
     let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
     let started = Instant::now();
     let next = std::sync::atomic::AtomicUsize::new(0);
@@ -97,22 +111,30 @@ pub fn run(args: &Args) -> Result<(), Error> {
         for _ in 0..jobs.min(runs.len()) {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(&(t, congested)) = runs.get(i) else { break };
-                let r = run_canary(&s, &c, t, congested);
+                let Some(&(t, congested, scenario)) = runs.get(i) else { break };
+                let r = run_canary(scenario, &c, t, congested);
                 done.lock().unwrap()[i] = Some(r);
             });
         }
     });
     let seconds = started.elapsed().as_secs_f64();
-    let mut results = done.into_inner().unwrap().into_iter().map(|r| r.expect("every run ran"));
+    let results: Vec<Result<CanaryRun, String>> =
+        done.into_inner().unwrap().into_iter().map(|r| r.expect("every run ran")).collect();
+    let events: u64 = results.iter().flatten().map(|r| r.events).sum();
+    let mut results = results.into_iter();
     let mut impacts = Vec::new();
     for _ in &tests {
         let isolated = results.next().unwrap().map_err(Error::Refused)?;
         let congested = results.next().unwrap().map_err(Error::Refused)?;
         impacts.push(CanaryImpact::of(isolated, congested));
     }
+    // The baseline's runs stand in for a whole impact each: only their congested figures count in FC.
+    let baseline: Vec<CanaryImpact> = results
+        .map(|r| r.map(|run| CanaryImpact::of(run.clone(), run)))
+        .collect::<Result<_, _>>()
+        .map_err(Error::Refused)?;
+    let control = (!baseline.is_empty()).then(|| canary_control_factor(&impacts, &baseline)).flatten();
     let nodes = gpcnet_hosts(&s).len();
-    let events: u64 = impacts.iter().map(|i| i.isolated.events + i.congested.events).sum();
     if args.json {
         let out = serde_json::json!({
             "scenario": s.name,
@@ -121,12 +143,25 @@ pub fn run(args: &Args) -> Result<(), Error> {
             "congestor_nodes": place.congestors.iter().map(Vec::len).sum::<usize>(),
             "config": c,
             "tests": impacts,
+            "control_factor": control,
             "wall_seconds": seconds,
             "events": events,
         });
         crate::output::print(&(serde_json::to_string_pretty(&out).expect("JSON") + "\n"));
     } else {
-        crate::output::print(&table(&s, &c, &place, &impacts));
+        let mut text = table(&s, &c, &place, &impacts);
+        if let Some(f) = &control {
+            text += &format!(
+                "\nControl factor FC = (Bc·D0)/(B0·Dc) = {:.3}: bandwidth {:.1} MiB/s/rank (without control {:.1}), \
+                 latency {:.3} usec (without control {:.3})\n",
+                f.fc,
+                f.throughput,
+                f.baseline_throughput,
+                f.delay_ns / 1e3,
+                f.baseline_delay_ns / 1e3
+            );
+        }
+        crate::output::print(&text);
     }
     eprintln!("ibcc gpcnet: {} runs, {events} events, {seconds:.2} s on {jobs} threads", runs.len());
     Ok(())

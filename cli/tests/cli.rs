@@ -464,6 +464,16 @@ fn gpcnet_prints_the_congestion_impact_of_a_fabric() {
         }
     }
     assert!(test["impact_avg"].as_f64().unwrap() >= 1.0 && test["impact_p99"].is_number());
+    // Without congestion control (no window either) the baseline is the run itself: FC is exactly 1.
+    let out = ibcc(&["fabric", "scenario", path, "--engine", "ftree"], None);
+    let mut s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    s["source"]["window_packets"] = serde_json::Value::Null;
+    let out = ibcc(&["gpcnet", "-", "--canary", "latency,bandwidth", "--baseline", "--json"], Some(&s.to_string()));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["control_factor"]["fc"].as_f64(), Some(1.0));
+    let out = ibcc(&["gpcnet", path, "--canary", "latency", "--baseline"], None);
+    assert_eq!(out.status.code(), Some(2));
     let out = ibcc(&["gpcnet", path, "--ppn", "0"], None);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("processes per node"));

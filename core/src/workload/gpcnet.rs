@@ -422,6 +422,9 @@ pub struct CanaryFigures {
     pub max: f64,
     /// Samples pooled.
     pub samples: usize,
+    /// Each canary process's own value over all its samples (its mean latency, or its bytes over its time), in
+    /// process order: the PFT paper's Figs. 3 and 4 count processes by these.
+    pub per_process: Vec<f64>,
 }
 
 /// The figures of `canary` from each canary process's samples (`per_process[i]`: its timed samples in order,
@@ -466,7 +469,25 @@ pub fn figures(canary: Canary, per_process: &[&[Time]], iterations: u32) -> Opti
     }
     avg /= values.max(1) as f64;
     let (min, max) = all.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| (lo.min(v), hi.max(v)));
-    Some(CanaryFigures { avg, p99: percentile_99(&all, min, max, canary.from_min()), min, max, samples: all.len() })
+    let per_process = per_process
+        .iter()
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            let total: Time = s.iter().sum();
+            match canary {
+                Canary::Bandwidth => value(total) * s.len() as f64,
+                _ => value(total) / s.len() as f64,
+            }
+        })
+        .collect();
+    Some(CanaryFigures {
+        avg,
+        p99: percentile_99(&all, min, max, canary.from_min()),
+        min,
+        max,
+        samples: all.len(),
+        per_process,
+    })
 }
 
 /// GPCNeT's 99th percentile (UT:518-590): 100,000 buckets of width `(max - min) / 99,999` from `min`; the bucket
@@ -560,6 +581,7 @@ mod tests {
         // Ring 0: 1 µs for both; ring 1: 2 and 4 µs, mean 3: the grand mean is 2.
         assert_eq!(f.avg, 2.0);
         assert_eq!((f.min, f.max, f.samples), (1.0, 4.0, 8));
+        assert_eq!(f.per_process, [1.5, 2.5], "each process's mean over both rings");
         // Bandwidth per ring is the bytes over the total time: 2 MiB in 1 µs and in 3 µs give 2e6/1 and 2e6/3 MiB/s
         // with two samples each, so 4 MiB over 4 µs is 1e6 MiB/s.
         let c: [Time; 2] = [1_000_000, 3_000_000];
