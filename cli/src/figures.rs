@@ -6,7 +6,8 @@
 //! - INFOCOM'03 Fig. 5: Finc(t) of AIMD, FIMD and LIPD (the Finc(t) explorer's model);
 //! - sweeps of 500 ms runs averaged over the last 400 ms (INFOCOM'03 Figs. 6, 7a, 7b; Globecom'02 Figs. 4a-b), run in
 //!   parallel;
-//! - the PFT paper's Fig. 1: the injection rate while congested against the credits in use, for several m, n, k.
+//! - the PFT paper's Fig. 1: the injection rate while congested against the credits in use, for several m, n, k;
+//! - the PFT paper's Figs. 3-5: GPCNeT on its 120 nodes, with and without each PFT setting (`gpcnet_figures.rs`).
 
 use crate::exit::Error;
 use ibcc_core::cc::pft::{injection_curve, PftConfig};
@@ -32,14 +33,20 @@ pub struct Args {
     /// Simulated milliseconds of the sweeps' long runs (the papers: 500; less for a quick look).
     #[arg(long, default_value_t = 500)]
     long_ms: u64,
+    /// Processes per node of the PFT paper's GPCNeT experiment (Figs. 3-5; the paper: 16).
+    #[arg(long, default_value_t = 16)]
+    gpcnet_ppn: u32,
+    /// GPCNeT's counts for that experiment as JSON (docs/gpcnet.md §2), e.g. '{"rings": 2}'.
+    #[arg(long)]
+    gpcnet_config: Option<String>,
 }
 
 /// One figure's files and what the report says of it.
-struct Entry {
-    file: String,
-    title: String,
-    paper: String,
-    ours: String,
+pub(crate) struct Entry {
+    pub file: String,
+    pub title: String,
+    pub paper: String,
+    pub ours: String,
 }
 
 /// Runs `scenarios` on all cores, keeping their order.
@@ -61,7 +68,7 @@ fn run_all(scenarios: &[Scenario]) -> Vec<Results> {
     out.into_inner().expect("no panics").into_iter().map(|r| r.expect("every run finished")).collect()
 }
 
-fn svg(
+pub(crate) fn svg(
     path: &Path,
     draw: impl FnOnce(&DrawingArea<SVGBackend, plotters::coord::Shift>) -> Result<(), String>,
 ) -> Result<(), Error> {
@@ -71,7 +78,7 @@ fn svg(
 }
 
 /// Draws `curves` as the page does (light theme, the palette's colours, the legend beside the chart).
-fn plot(
+pub(crate) fn plot(
     a: &DrawingArea<SVGBackend, plotters::coord::Shift>,
     curves: &[Curve],
     x: (f64, f64),
@@ -96,7 +103,7 @@ fn plot(
     plot::draw(a, &f)
 }
 
-fn write(path: &Path, text: &str) -> Result<(), Error> {
+pub(crate) fn write(path: &Path, text: &str) -> Result<(), Error> {
     fs::write(path, text).map_err(|e| Error::io(path.display(), &e))
 }
 
@@ -202,6 +209,10 @@ fn sweep_figure(out: &Path, s: &Sweep, value: impl Fn(&Results) -> f64) -> Resul
 
 pub fn figures(args: &Args) -> Result<(), Error> {
     let out = &args.out;
+    let gpcnet = match &args.gpcnet_config {
+        Some(text) => serde_json::from_str(text).map_err(|e| format!("--gpcnet-config: {e}"))?,
+        None => ibcc_core::workload::gpcnet::GpcnetConfig::default(),
+    };
     fs::create_dir_all(out).map_err(|e| Error::io(out.display(), &e))?;
     let long_ns = args.long_ms.max(10) * 1_000_000;
     let shorten = |mut s: Scenario| {
@@ -415,6 +426,7 @@ pub fn figures(args: &Args) -> Result<(), Error> {
         paper: "The injection rate falls as more credits are in use; larger m (or smaller n) throttles harder, k adds a floor.".into(),
         ours: String::from("see pft-fig1.csv"),
     });
+    entries.extend(crate::gpcnet_figures::entries(out, args.gpcnet_ppn, &gpcnet)?);
 
     for e in &entries {
         let _ = writeln!(

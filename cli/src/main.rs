@@ -9,6 +9,7 @@ mod exit;
 mod fabric;
 mod figures;
 mod finc;
+mod gpcnet_figures;
 mod input;
 mod network_load;
 mod opensm;

@@ -229,8 +229,11 @@ fn sweeps_run_every_point_shard_merge_and_resume() {
 fn figures_regenerates_every_listed_figure_with_a_report() {
     let dir = std::env::temp_dir().join(format!("ibcc-figures-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    // Short long-runs: this checks that every figure is made, not the papers' numbers (core/tests/reproduction.rs).
-    let out = ibcc(&["figures", dir.to_str().unwrap(), "--long-ms", "10"], None);
+    // Short long-runs and a small GPCNeT: this checks that every figure is made, not the papers' numbers
+    // (core/tests/reproduction.rs, docs/gpcnet.md).
+    let gpcnet = r#"{"rings": 1, "latency_iterations": 5, "bandwidth_iterations": 1, "allreduce_iterations": 5}"#;
+    let args = ["figures", dir.to_str().unwrap(), "--long-ms", "10", "--gpcnet-ppn", "1", "--gpcnet-config", gpcnet];
+    let out = ibcc(&args, None);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let mut names = vec![];
     for f in
@@ -241,7 +244,9 @@ fn figures_regenerates_every_listed_figure_with_a_report() {
     for f in ["3a", "3b", "3c", "3d", "4a", "4b"] {
         names.push(format!("globecom02-fig{f}"));
     }
-    names.push("pft-fig1".into());
+    for f in ["1", "3", "4", "5"] {
+        names.push(format!("pft-fig{f}"));
+    }
     for n in &names {
         let svg = std::fs::read_to_string(dir.join(format!("{n}.svg"))).unwrap_or_else(|e| panic!("{n}.svg: {e}"));
         assert!(svg.starts_with("<svg") && svg.contains("<polyline"), "{n}.svg has curves");
@@ -258,6 +263,7 @@ fn figures_regenerates_every_listed_figure_with_a_report() {
         "Globecom'02 Fig. 3c",
         "Globecom'02 Fig. 4",
         "PFT (IFIP'21) Fig. 1",
+        "PFT (IFIP'21) Figs. 3-5",
     ] {
         assert!(report.contains(title), "report.md covers {title}");
     }

@@ -9,7 +9,13 @@ use crate::sim::pattern_load::{pairs, plus_flows, with_flows};
 
 /// A generated fabric's scenario: no flows, no window (greedy sources limited by credits only), no congestion
 /// control, measured from `from_ns`.
-fn fabric(name: &str, f: crate::fabric::Fabric, engine: RoutingEngine, duration_ns: u64, from_ns: u64) -> Scenario {
+pub(super) fn fabric(
+    name: &str,
+    f: crate::fabric::Fabric,
+    engine: RoutingEngine,
+    duration_ns: u64,
+    from_ns: u64,
+) -> Scenario {
     let mut s = scenario_of(name, &netfile::write_net(&f), duration_ns).expect("a generated fabric reads back");
     s.routing.engine = engine;
     s.source.window_packets = None;

@@ -8,6 +8,7 @@
 mod fabrics;
 mod fat_tree;
 mod parking_lot;
+pub mod pft_gpcnet;
 mod two_switch;
 
 pub use fabrics::{fabric32_hotspot, fattree4_shift, ring6};
