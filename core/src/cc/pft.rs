@@ -10,7 +10,7 @@
 //!   reuses the names of thresholds and windows; we keep them apart.) `c` is piecewise constant between events, so
 //!   the counts are integrated as time, exactly, and the state changes at the instant a count is reached.
 //!
-//! Throttling, only while Congested (§III-C), with `f(c) = (c << m) >> n + k` (equation 1, as the hardware computes
+//! Throttling, only while Congested (§III-C), with `f(c) = ((c << m) >> n) + k` (equation 1, as the hardware computes
 //! it):
 //! - Fixed Interval (FI): `f(c)` idle cycles after each flit.
 //! - Random Interval (RI): every cycle draws `r` uniformly from `[0, 2^bits)` and a flit may go only if

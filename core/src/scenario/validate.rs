@@ -369,7 +369,13 @@ impl Scenario {
         }
         self.check_virtual_lanes()?;
         if let Some(p) = &self.pft {
-            let checks: [(&'static str, bool, &'static str); 8] = [
+            let ft = p.detection == crate::cc::pft::Detection::FixedThreshold;
+            let checks: [(&'static str, bool, &'static str); 9] = [
+                (
+                    "pft.exit_threshold_blocks",
+                    !ft || p.exit_threshold_blocks <= p.enter_threshold_blocks,
+                    "at most enter_threshold_blocks with fixed_threshold detection (te >= ts, IFIP'21 §III-B)",
+                ),
                 ("pft.flit_bytes", p.flit_bytes >= 1 && p.flit_bytes <= 65_536, "from 1 to 65536 bytes"),
                 ("pft.cycle_ps", p.cycle_ps >= 1 && p.cycle_ps <= 1_000_000_000, "from 1 ps to 1 ms"),
                 ("pft.m", p.m <= 64, "at most 64"),

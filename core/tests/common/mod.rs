@@ -97,7 +97,7 @@ pub fn random_scenario(seed: u64) -> Scenario {
         });
     }
     if rng.below(3) == 0 {
-        s.pft = Some(PftConfig {
+        let mut pft = PftConfig {
             detection: if rng.below(2) == 0 { Detection::FixedThreshold } else { Detection::AverageThreshold },
             throttling: if rng.below(2) == 0 { Throttling::FixedInterval } else { Throttling::RandomInterval },
             enter_threshold_blocks: rng.below(200) as u32,
@@ -111,7 +111,12 @@ pub fn random_scenario(seed: u64) -> Scenario {
             k: rng.below(4) as u32,
             random_bits: 6 + rng.below(4) as u32,
             ..PftConfig::default()
-        });
+        };
+        if pft.detection == Detection::FixedThreshold {
+            // FT needs te >= ts (IFIP'21 §III-B).
+            pft.exit_threshold_blocks = pft.exit_threshold_blocks.min(pft.enter_threshold_blocks);
+        }
+        s.pft = Some(pft);
     } else if rng.below(3) == 0 {
         s.ib_cc = Some(IbCcConfig {
             threshold: rng.below(16) as u8,
