@@ -10,6 +10,7 @@
 //! - the PFT paper's Figs. 3-5: GPCNeT on its 120 nodes, with and without each PFT setting (`gpcnet_figures.rs`).
 
 use crate::exit::Error;
+use crate::figure_files::{plot, svg, write, Entry};
 use ibcc_core::cc::pft::{injection_curve, PftConfig};
 use ibcc_core::cc::response::ResponseFunction;
 use ibcc_core::presets::{dynamic_run, find, long_run};
@@ -18,8 +19,7 @@ use ibcc_core::sim::{Results, Run};
 use ibcc_view::finc_plot::{self, FincInputs};
 use ibcc_view::names;
 use ibcc_view::palette::Theme;
-use ibcc_view::plot::{self, Curve, Figure, What, YAxis};
-use plotters::prelude::*;
+use ibcc_view::plot::{self, Curve, What, YAxis};
 use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -36,17 +36,10 @@ pub struct Args {
     /// Processes per node of the PFT paper's GPCNeT experiment (Figs. 3-5; the paper: 16).
     #[arg(long, default_value_t = 16)]
     gpcnet_ppn: u32,
-    /// GPCNeT's counts for that experiment as JSON (docs/gpcnet.md §2), e.g. '{"rings": 2}'.
+    /// GPCNeT's counts for that experiment as JSON (docs/gpcnet.md §2), e.g. '{"rings": 2}' (default: the
+    /// experiment's own, `presets::pft_gpcnet::gpcnet_scale`).
     #[arg(long)]
     gpcnet_config: Option<String>,
-}
-
-/// One figure's files and what the report says of it.
-pub(crate) struct Entry {
-    pub file: String,
-    pub title: String,
-    pub paper: String,
-    pub ours: String,
 }
 
 /// Runs `scenarios` on all cores, keeping their order.
@@ -66,45 +59,6 @@ fn run_all(scenarios: &[Scenario]) -> Vec<Results> {
         }
     });
     out.into_inner().expect("no panics").into_iter().map(|r| r.expect("every run finished")).collect()
-}
-
-pub(crate) fn svg(
-    path: &Path,
-    draw: impl FnOnce(&DrawingArea<SVGBackend, plotters::coord::Shift>) -> Result<(), String>,
-) -> Result<(), Error> {
-    let area = SVGBackend::new(path, (900, 420)).into_drawing_area();
-    draw(&area).map_err(|e| Error::Io(format!("{}: {e}", path.display())))?;
-    area.present().map_err(|e| Error::Io(format!("{}: {e}", path.display())))
-}
-
-/// Draws `curves` as the page does (light theme, the palette's colours, the legend beside the chart).
-pub(crate) fn plot(
-    a: &DrawingArea<SVGBackend, plotters::coord::Shift>,
-    curves: &[Curve],
-    x: (f64, f64),
-    x_desc: &str,
-    y: &YAxis,
-    groups: &[String],
-    markers: bool,
-) -> Result<(), String> {
-    let f = Figure {
-        curves,
-        x,
-        x_desc,
-        x_log: false,
-        y,
-        groups,
-        title: None,
-        theme: Theme::Light,
-        scale: 1.0,
-        markers,
-        band: None,
-    };
-    plot::draw(a, &f)
-}
-
-pub(crate) fn write(path: &Path, text: &str) -> Result<(), Error> {
-    fs::write(path, text).map_err(|e| Error::io(path.display(), &e))
 }
 
 fn link(r: &Results, id: &str) -> f64 {
@@ -211,7 +165,7 @@ pub fn figures(args: &Args) -> Result<(), Error> {
     let out = &args.out;
     let gpcnet = match &args.gpcnet_config {
         Some(text) => serde_json::from_str(text).map_err(|e| format!("--gpcnet-config: {e}"))?,
-        None => ibcc_core::workload::gpcnet::GpcnetConfig::default(),
+        None => ibcc_core::presets::pft_gpcnet::gpcnet_scale(),
     };
     fs::create_dir_all(out).map_err(|e| Error::io(out.display(), &e))?;
     let long_ns = args.long_ms.max(10) * 1_000_000;

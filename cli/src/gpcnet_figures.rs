@@ -3,7 +3,7 @@
 //! (Fig. 3) and each bandwidth (Fig. 4), and the control factor FC of each setting (Fig. 5).
 
 use crate::exit::Error;
-use crate::figures::{plot, svg, write, Entry};
+use crate::figure_files::{plot, svg, write, Entry};
 use ibcc_core::presets::pft_gpcnet::{fabric120, settings, with_setting};
 use ibcc_core::scenario::Scenario;
 use ibcc_core::sim::congestion_impact::{run_canary, CanaryRun};

@@ -7,6 +7,7 @@ mod analysis;
 mod bench;
 mod exit;
 mod fabric;
+mod figure_files;
 mod figures;
 mod finc;
 mod gpcnet_figures;

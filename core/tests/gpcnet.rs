@@ -1,25 +1,16 @@
 //! GPCNeT's congestion impact on our networks (docs/gpcnet.md): the checks issue 31 names. The numbers the tests
 //! see are printed (`cargo test --test gpcnet -- --nocapture`); no threshold here was tuned to make a test pass.
 
+mod common;
+
 use ibcc_core::fabric::netfile::write_net;
 use ibcc_core::fabric::{shapes, Speed, Width};
-use ibcc_core::scenario::{scenario_of, Link, MarkingPolicy, Node, NodeKind, Response, RoutingEngine, Scenario};
+use ibcc_core::scenario::{scenario_of, MarkingPolicy, Response, RoutingEngine, Scenario};
 use ibcc_core::sim::congestion_impact::{
     canary_control_factor, congestion_impact, gpcnet_hosts, run_canary, CanaryImpact,
 };
 use ibcc_core::sim::Simulation;
 use ibcc_core::workload::gpcnet::{self, Canary, GpcnetConfig, CONGESTOR_FRACTION};
-
-/// `hosts` hosts on one switch.
-fn crossbar(hosts: usize) -> Scenario {
-    let mut s = Scenario::empty("crossbar", 1_000_000);
-    s.nodes.push(Node { id: "S".into(), kind: NodeKind::Switch, switch: None, x: None, y: None });
-    for i in 0..hosts {
-        s.nodes.push(Node { id: format!("H{i}"), kind: NodeKind::Host, switch: None, x: None, y: None });
-        s.links.push(Link::between(&format!("H{i}"), "S"));
-    }
-    s
-}
 
 /// The two-level fat tree of 8-port switches: 32 hosts on 8 leaves under 4 spines, 4xEDR, routed by ftree.
 fn two_level() -> Scenario {
@@ -48,7 +39,7 @@ fn show(label: &str, impacts: &[CanaryImpact]) {
 /// test gives the same figures with congestors as without, at one and at several processes per node.
 #[test]
 fn on_one_switch_congestors_do_not_touch_the_canaries() {
-    let s = crossbar(12);
+    let s = common::crossbar(12);
     for ppn in [1, 3] {
         let c = GpcnetConfig { processes_per_node: ppn, ..GpcnetConfig::default() };
         let impacts = congestion_impact(&s, &c).unwrap();
@@ -133,10 +124,10 @@ fn runs_are_deterministic_in_the_seed() {
 /// Bad settings are refused by name.
 #[test]
 fn bad_settings_are_refused_by_name() {
-    let s = crossbar(12);
+    let s = common::crossbar(12);
     let c = GpcnetConfig { processes_per_node: 0, ..GpcnetConfig::default() };
     assert!(run_canary(&s, &c, Canary::Latency, false).unwrap_err().contains("processes per node"));
-    let small = crossbar(9);
+    let small = common::crossbar(9);
     let err = run_canary(&small, &GpcnetConfig::default(), Canary::Latency, false).unwrap_err();
     assert!(err.contains("at least 2 canary nodes and 8 congestor nodes"), "{err}");
     let c = GpcnetConfig { time_limit_ns: 1_000, ..GpcnetConfig::default() };

@@ -85,12 +85,12 @@ fn fixed_interval_spaces_packets_by_the_flits_idle_cycles() {
 /// the other way round it would leave Congested at the first credit back. The error names the field.
 #[test]
 fn fixed_threshold_detection_refuses_an_exit_above_its_enter() {
-    let mut s = ibcc_core::presets::find("pft-two-switch").unwrap().scenario();
+    let mut s = find("pft-two-switch").unwrap().scenario();
     let pft = s.pft.as_mut().unwrap();
-    pft.detection = ibcc_core::cc::pft::Detection::FixedThreshold;
+    pft.detection = Detection::FixedThreshold;
     (pft.enter_threshold_blocks, pft.exit_threshold_blocks) = (33, 99);
     let err = s.validate().unwrap_err().to_string();
     assert!(err.contains("pft.exit_threshold_blocks") && err.contains("te >= ts"), "{err}");
-    s.pft.as_mut().unwrap().detection = ibcc_core::cc::pft::Detection::AverageThreshold;
+    s.pft.as_mut().unwrap().detection = Detection::AverageThreshold;
     assert!(s.validate().is_ok(), "AT has no such order (the paper's best point has escape above enter)");
 }

@@ -6,21 +6,10 @@
 mod common;
 
 use ibcc_core::rng::Rng;
-use ibcc_core::scenario::{AckCoalescing, Link, Node, NodeKind, Scenario};
+use ibcc_core::scenario::{AckCoalescing, NodeKind, Scenario};
 use ibcc_core::sim::Simulation;
 use ibcc_core::time::Time;
 use ibcc_core::workload::{collectives, Op, Workload};
-
-/// `hosts` hosts H0.. on one switch S.
-fn crossbar(hosts: usize) -> Scenario {
-    let mut s = Scenario::empty("crossbar", 100_000_000);
-    s.nodes.push(Node { id: "S".into(), kind: NodeKind::Switch, switch: None, x: None, y: None });
-    for i in 0..hosts {
-        s.nodes.push(Node { id: format!("H{i}"), kind: NodeKind::Host, switch: None, x: None, y: None });
-        s.links.push(Link::between(&format!("H{i}"), "S"));
-    }
-    s
-}
 
 fn hosts(n: usize) -> Vec<String> {
     (0..n).map(|i| format!("H{i}")).collect()
@@ -62,7 +51,7 @@ fn ping(bytes: u32, times: u32) -> Workload {
 
 #[test]
 fn a_ping_pong_is_conserved_steady_and_deterministic() {
-    let s = crossbar(2);
+    let s = common::crossbar(2);
     let sim = run(&s, &ping(8, 20));
     conserved(&sim);
     let samples = sim.workload().unwrap().samples(0, 0).to_vec();
@@ -82,7 +71,7 @@ fn a_ping_pong_is_conserved_steady_and_deterministic() {
 
 #[test]
 fn rendezvous_costs_a_round_trip_more_than_eager_and_overhead_adds_up() {
-    let s = crossbar(2);
+    let s = common::crossbar(2);
     let eager = |bytes: u32| {
         let mut w = ping(bytes, 3);
         w.eager_bytes = u32::MAX;
@@ -107,7 +96,7 @@ fn rendezvous_costs_a_round_trip_more_than_eager_and_overhead_adds_up() {
 
 #[test]
 fn puts_complete_on_their_ack_and_gets_on_their_answer() {
-    let s = crossbar(3);
+    let s = common::crossbar(3);
     let mut w = Workload::new(hosts(3));
     // Process 0 puts to 1 and gets from 2, four of each (4 KiB: two packets), waiting for each.
     w.programs[0] = vec![
@@ -137,7 +126,7 @@ fn puts_complete_on_their_ack_and_gets_on_their_answer() {
 
 #[test]
 fn messages_ask_for_their_ack_when_acks_are_coalesced() {
-    let mut s = crossbar(2);
+    let mut s = common::crossbar(2);
     s.ack_coalescing = Some(AckCoalescing { every_packets: 64 });
     // Without a window and with an ACK only every 64 packets, a one-packet send would wait for its ACK forever
     // unless its last packet asks for one.
@@ -149,7 +138,7 @@ fn messages_ask_for_their_ack_when_acks_are_coalesced() {
 #[test]
 fn collectives_complete_and_a_signal_stops_the_congestors() {
     let n = 8;
-    let s = crossbar(n);
+    let s = common::crossbar(n);
     let mut w = Workload::new(hosts(n));
     let canaries: Vec<u32> = (0..5).collect();
     // Canaries: 10 timed allreduces with a barrier before, then a signal. Congestors: incast to process 5 until
@@ -192,7 +181,7 @@ fn collectives_complete_and_a_signal_stops_the_congestors() {
 #[test]
 fn on_a_crossbar_congestors_do_not_touch_the_canaries() {
     let n = 10;
-    let s = crossbar(n);
+    let s = common::crossbar(n);
     let canary = |w: &mut Workload| {
         let ring = [0u32, 1, 2, 3];
         for (i, &me) in ring.iter().enumerate() {
@@ -234,7 +223,7 @@ fn on_a_crossbar_congestors_do_not_touch_the_canaries() {
 /// Processes on one host talk through its memory, at once; their messages never touch the network.
 #[test]
 fn messages_within_a_host_take_no_time() {
-    let s = crossbar(2);
+    let s = common::crossbar(2);
     let mut w = ping(131_072, 3);
     w.hosts = vec!["H0".into(), "H0".into()];
     let sim = run(&s, &w);
@@ -245,7 +234,7 @@ fn messages_within_a_host_take_no_time() {
 
 #[test]
 fn bad_workloads_are_refused_by_name() {
-    let s = crossbar(2);
+    let s = common::crossbar(2);
     let mut w = Workload::new(vec!["H0".into(), "S".into()]);
     let err = Simulation::with_workload(&s, &w).unwrap_err();
     assert!(err.contains("process 1 runs on S, which is not a host"), "{err}");
@@ -331,7 +320,7 @@ fn random_workloads_on_random_networks_finish() {
 /// The samples are simulated time: integers, the same on every platform.
 #[test]
 fn samples_are_whole_picoseconds() {
-    let sim = run(&crossbar(2), &ping(8, 2));
+    let sim = run(&common::crossbar(2), &ping(8, 2));
     let t: Time = sim.workload().unwrap().samples(0, 0)[1];
     assert!(t > 1000);
 }

@@ -150,7 +150,10 @@ test('an embedded scenario leaves the visitor\'s own saved work alone', async ()
 // another (labels.rs, a plain list rather than a hash map: 0.6 KB less), the leaf and spine of any size in the
 // generator (the PFT paper's 120 nodes), and a fabric's many-host groups plotted as their mean. The way back under
 // is to load the fabric page's code only when a fabric is brought or generated.
-const BUDGET_KB = { page: 550, worker: 215 };
+// The worker's then to 225 KB (212.3 -> 218.8 KB): the message workloads a run may carry (processes' programs, their
+// queue pairs and the protocol, issue 31), which the page's congestion-impact view will run in the workers; the
+// simulation loop cannot know that a run has none.
+const BUDGET_KB = { page: 550, worker: 225 };
 
 test('the release wasm stays within its size budget, with no name section or debug data', async () => {
   const files = await readdir(DIST);

@@ -8,6 +8,7 @@ use crate::cc::pft::{Detection, PftConfig, Throttling};
 use crate::fabric::shapes::{self, LeafSpine};
 use crate::fabric::{Speed, Width};
 use crate::scenario::{RoutingEngine, Scenario};
+use crate::workload::gpcnet::GpcnetConfig;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -27,6 +28,21 @@ pub fn fabric120() -> Scenario {
     let mut s = fabric("pft-fabric120", f, RoutingEngine::Ftree, 1_000_000, 0);
     s.switch.buffer_packets = 32;
     s
+}
+
+/// GPCNeT's counts for this experiment at the paper's 16 processes per port: one ring, 10 timed latency exchanges
+/// after 2, one timed bandwidth iteration (2 MiB per rank), so that the congested bandwidth test, which moves
+/// 32 MiB into every canary node while 96 nodes congest the fabric, ends within a simulated second.
+pub fn gpcnet_scale() -> GpcnetConfig {
+    GpcnetConfig {
+        processes_per_node: 16,
+        rings: 1,
+        latency_warmup: 2,
+        latency_iterations: 10,
+        bandwidth_warmup: 0,
+        bandwidth_iterations: 1,
+        ..GpcnetConfig::default()
+    }
 }
 
 /// PFT as the paper's NIC runs it: one flit per 700 MHz cycle at 100 Gb/s (18 bytes in 1,429 ps), a 28-bit random

@@ -1,4 +1,6 @@
-//! Shared by the integration tests: random scenarios.
+//! Shared by the integration tests: random scenarios, and a single switch.
+// (Each test file uses some of these.)
+#![allow(dead_code)]
 
 use ibcc_core::cc::pft::{Detection, PftConfig, Throttling};
 use ibcc_core::rng::Rng;
@@ -180,5 +182,16 @@ pub fn random_scenario(seed: u64) -> Scenario {
     }
     // Last, so that the draws above (and the scenarios they make) stay as they were.
     s.routing.engine = [RoutingEngine::Minhop, RoutingEngine::Updn, RoutingEngine::FirstListed][rng.below(3) as usize];
+    s
+}
+
+/// `hosts` hosts H0.. on one switch S (a crossbar).
+pub fn crossbar(hosts: usize) -> Scenario {
+    let mut s = Scenario::empty("crossbar", 100_000_000);
+    s.nodes.push(Node { id: "S".into(), kind: NodeKind::Switch, switch: None, x: None, y: None });
+    for i in 0..hosts {
+        s.nodes.push(Node { id: format!("H{i}"), kind: NodeKind::Host, switch: None, x: None, y: None });
+        s.links.push(Link::between(&format!("H{i}"), "S"));
+    }
     s
 }
