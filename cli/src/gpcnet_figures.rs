@@ -116,10 +116,12 @@ pub fn entries(out: &Path, ppn: u32, config: &GpcnetConfig) -> Result<Vec<Entry>
             (0..all.len()).filter(|&i| all[i].strategy == strategy).map(|i| ((i + 1) as f64, fcs[i])).collect();
         curves.push(Curve::new(strategy, pts, What::Series(curves.len())));
     }
+    let n = all.len() as f64;
+    curves.push(Curve::new("no control (FC = 1)", vec![(0.5, 1.0), (n + 0.5, 1.0)], What::Series(curves.len())));
     let top = fcs.iter().copied().fold(1.0, f64::max) * 1.1;
     let y = YAxis { desc: "control factor FC = (Bc·D0)/(B0·Dc)".into(), top: Some(top) };
     let x_desc = "setting (numbered as in pft-fig5.csv)";
-    svg(&out.join("pft-fig5.svg"), |a| plot(a, &curves, (0.5, all.len() as f64 + 0.5), x_desc, &y, &[], true))?;
+    svg(&out.join("pft-fig5.svg"), |a| plot(a, &curves, (0.5, n + 0.5), x_desc, &y, &[], true))?;
     let mut csv = String::from("setting,label,strategy,fc,bandwidth_mib_s,latency_usec\n");
     for (i, s) in all.iter().enumerate() {
         let (l, b) = per_setting[i];
