@@ -185,7 +185,7 @@ fn parse_link(s: &str) -> Result<(Width, Speed), String> {
     Ok((width, speed))
 }
 
-fn parse_scenario_engine(s: &str) -> Result<RoutingEngine, String> {
+pub fn parse_scenario_engine(s: &str) -> Result<RoutingEngine, String> {
     serde_json::from_value(serde_json::Value::String(s.to_owned()))
         .map_err(|_| format!("{s:?}: the engines are minhop, updn, ftree, sssp, dfsssp and first_listed"))
 }

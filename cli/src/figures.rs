@@ -23,8 +23,6 @@ use ibcc_view::plot::{self, Curve, What, YAxis};
 use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -44,21 +42,11 @@ pub struct Args {
 
 /// Runs `scenarios` on all cores, keeping their order.
 fn run_all(scenarios: &[Scenario]) -> Vec<Results> {
-    let next = AtomicUsize::new(0);
-    let out: Mutex<Vec<Option<Results>>> = Mutex::new(vec![None; scenarios.len()]);
-    let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
-    std::thread::scope(|scope| {
-        for _ in 0..jobs {
-            scope.spawn(|| loop {
-                let k = next.fetch_add(1, Ordering::Relaxed);
-                let Some(s) = scenarios.get(k) else { break };
-                let mut sim = Run::new(s).expect("figure scenarios are valid");
-                sim.run();
-                out.lock().expect("no panics while holding")[k] = Some(sim.results());
-            });
-        }
-    });
-    out.into_inner().expect("no panics").into_iter().map(|r| r.expect("every run finished")).collect()
+    crate::parallel::map(scenarios, None, |s| {
+        let mut sim = Run::new(s).expect("figure scenarios are valid");
+        sim.run();
+        sim.results()
+    })
 }
 
 fn link(r: &Results, id: &str) -> f64 {

@@ -6,37 +6,19 @@ use crate::exit::Error;
 use crate::figure_files::{plot, svg, write, Entry};
 use ibcc_core::presets::pft_gpcnet::{fabric120, settings, with_setting};
 use ibcc_core::scenario::Scenario;
-use ibcc_core::sim::congestion_impact::{run_canary, CanaryRun};
+use ibcc_core::sim::congestion_impact::{canary_fc, run_canary, CanaryRun};
 use ibcc_core::workload::gpcnet::{Canary, GpcnetConfig};
 use ibcc_view::plot::{self as view_plot, Curve, What, YAxis};
 use std::fmt::Write as _;
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 /// Bins of the distributions.
 const BINS: usize = 20;
 
 /// Runs `(scenario, canary, congested)` on all cores, keeping their order.
 fn run_all(runs: &[(&Scenario, Canary, bool)], c: &GpcnetConfig) -> Result<Vec<CanaryRun>, Error> {
-    let next = AtomicUsize::new(0);
-    let out: Mutex<Vec<Option<Result<CanaryRun, String>>>> = Mutex::new(vec![None; runs.len()]);
-    let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
-    std::thread::scope(|scope| {
-        for _ in 0..jobs {
-            scope.spawn(|| loop {
-                let k = next.fetch_add(1, Ordering::Relaxed);
-                let Some(&(s, canary, congested)) = runs.get(k) else { break };
-                let r = run_canary(s, c, canary, congested);
-                out.lock().expect("no panics while holding")[k] = Some(r);
-            });
-        }
-    });
-    out.into_inner()
-        .expect("no panics")
-        .into_iter()
-        .map(|r| r.expect("every run ran").map_err(Error::Refused))
-        .collect()
+    let done = crate::parallel::map(runs, None, |&(s, canary, congested)| run_canary(s, c, canary, congested));
+    done.into_iter().map(|r| r.map_err(Error::Refused)).collect()
 }
 
 /// Processes per bin of `values` over `BINS` equal bins from `lo` to `hi`, as `(bin centre, count)`.
@@ -70,10 +52,8 @@ pub fn entries(out: &Path, ppn: u32, config: &GpcnetConfig) -> Result<Vec<Entry>
     let done = run_all(&runs, &c)?;
     let (latency0, bandwidth0) = (&done[2], &done[3]);
     let per_setting: Vec<(&CanaryRun, &CanaryRun)> = done[4..].chunks(2).map(|p| (&p[0], &p[1])).collect();
-    let fc = |l: &CanaryRun, b: &CanaryRun| {
-        (b.figures.avg * latency0.figures.avg) / (bandwidth0.figures.avg * l.figures.avg)
-    };
-    let fcs: Vec<f64> = per_setting.iter().map(|(l, b)| fc(l, b)).collect();
+    let fc = |&(l, b): &(&CanaryRun, &CanaryRun)| canary_fc((l, b), (latency0, bandwidth0)).map_or(f64::NAN, |f| f.fc);
+    let fcs: Vec<f64> = per_setting.iter().map(fc).collect();
 
     // Figs. 3 and 4: no control, and each strategy's setting of highest FC.
     let mut best: Vec<usize> = Vec::new();

@@ -15,6 +15,7 @@ mod input;
 mod network_load;
 mod opensm;
 mod output;
+mod parallel;
 mod pattern;
 mod presets;
 mod share_links;

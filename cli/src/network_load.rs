@@ -4,7 +4,7 @@
 use crate::exit::Error;
 use ibcc_core::scenario::{scenario_of, RoutingEngine, Scenario};
 use ibcc_core::sim::congestion_impact::{
-    canary_control_factor, gpcnet_hosts, gpcnet_placement, run_canary, CanaryImpact, CanaryRun,
+    canary_fc, congested_pair, gpcnet_hosts, gpcnet_placement, run_canary, CanaryImpact, CanaryRun,
 };
 use ibcc_core::workload::gpcnet::{Canary, GpcnetConfig};
 use std::path::Path;
@@ -16,8 +16,8 @@ pub struct Args {
     /// ibsim net file: anything that is not JSON).
     input: String,
     /// For a fabric file: minhop, updn, ftree, sssp, dfsssp or first_listed.
-    #[arg(long, default_value = "minhop")]
-    engine: String,
+    #[arg(long, default_value = "minhop", value_parser = crate::fabric::parse_scenario_engine)]
+    engine: RoutingEngine,
     /// Processes per node (GPCNeT's PPN, the PFT paper's PPort).
     #[arg(long, default_value_t = 1)]
     ppn: u32,
@@ -44,7 +44,7 @@ pub struct Args {
 }
 
 /// The scenario of `input`: a scenario as `ibcc run` reads it, or a fabric file routed by `engine`.
-fn scenario(input: &str, engine: &str) -> Result<Scenario, Error> {
+fn scenario(input: &str, engine: RoutingEngine) -> Result<Scenario, Error> {
     let path = Path::new(input);
     let is_json = input == "-"
         || input.starts_with("preset:")
@@ -56,10 +56,7 @@ fn scenario(input: &str, engine: &str) -> Result<Scenario, Error> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(input, &e))?;
     let name = path.file_stem().map_or(String::from("fabric"), |n| n.to_string_lossy().into_owned());
     let mut s = scenario_of(&name, &text, 1_000_000).map_err(|e| format!("{input}: {e}"))?;
-    s.routing.engine =
-        serde_json::from_value::<RoutingEngine>(serde_json::Value::String(engine.to_owned())).map_err(|_| {
-            format!("--engine: no routing engine {engine:?} (minhop, updn, ftree, sssp, dfsssp, first_listed)")
-        })?;
+    s.routing.engine = engine;
     Ok(s)
 }
 
@@ -89,7 +86,7 @@ fn canaries(names: &[String]) -> Result<Vec<Canary>, Error> {
 }
 
 pub fn run(args: &Args) -> Result<(), Error> {
-    let s = scenario(&args.input, &args.engine)?;
+    let s = scenario(&args.input, args.engine)?;
     let c = config(args)?;
     let tests = canaries(&args.canary)?;
     let place = gpcnet_placement(&s, &c)?;
@@ -105,21 +102,9 @@ pub fn run(args: &Args) -> Result<(), Error> {
     }
     let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
     let started = Instant::now();
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let done: std::sync::Mutex<Vec<Option<Result<CanaryRun, String>>>> = std::sync::Mutex::new(vec![None; runs.len()]);
-    std::thread::scope(|scope| {
-        for _ in 0..jobs.min(runs.len()) {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(&(t, congested, scenario)) = runs.get(i) else { break };
-                let r = run_canary(scenario, &c, t, congested);
-                done.lock().unwrap()[i] = Some(r);
-            });
-        }
-    });
+    let results =
+        crate::parallel::map(&runs, Some(jobs), |&(t, congested, scenario)| run_canary(scenario, &c, t, congested));
     let seconds = started.elapsed().as_secs_f64();
-    let results: Vec<Result<CanaryRun, String>> =
-        done.into_inner().unwrap().into_iter().map(|r| r.expect("every run ran")).collect();
     let events: u64 = results.iter().flatten().map(|r| r.events).sum();
     let mut results = results.into_iter();
     let mut impacts = Vec::new();
@@ -128,12 +113,12 @@ pub fn run(args: &Args) -> Result<(), Error> {
         let congested = results.next().unwrap().map_err(Error::Refused)?;
         impacts.push(CanaryImpact::of(isolated, congested));
     }
-    // The baseline's runs stand in for a whole impact each: only their congested figures count in FC.
-    let baseline: Vec<CanaryImpact> = results
-        .map(|r| r.map(|run| CanaryImpact::of(run.clone(), run)))
-        .collect::<Result<_, _>>()
-        .map_err(Error::Refused)?;
-    let control = (!baseline.is_empty()).then(|| canary_control_factor(&impacts, &baseline)).flatten();
+    // The baseline's congested latency and bandwidth runs, if asked for.
+    let baseline: Vec<CanaryRun> = results.collect::<Result<_, _>>().map_err(Error::Refused)?;
+    let control = match (&baseline[..], congested_pair(&impacts)) {
+        ([latency0, bandwidth0], Some(with)) => canary_fc(with, (latency0, bandwidth0)),
+        _ => None,
+    };
     let nodes = gpcnet_hosts(&s).len();
     if args.json {
         let out = serde_json::json!({

@@ -112,13 +112,14 @@ pub fn congestion_impact(scenario: &Scenario, config: &GpcnetConfig) -> Result<V
 }
 
 /// The PFT paper's control factor over GPCNeT's canaries (docs/gpcnet.md §2.10): FC = (Bc·D0)/(B0·Dc), with B the
-/// bandwidth canary's average and D the latency canary's, both under congestion, with congestion control (`with`)
-/// and without it (`baseline`). `None` if either lacks the latency or the bandwidth test.
-pub fn canary_control_factor(with: &[CanaryImpact], baseline: &[CanaryImpact]) -> Option<super::ControlFactor> {
-    let figure =
-        |runs: &[CanaryImpact], c: Canary| runs.iter().find(|i| i.canary == c).map(|i| i.congested.figures.avg);
-    let (b, d) = (figure(with, Canary::Bandwidth)?, figure(with, Canary::Latency)? * 1000.0);
-    let (b0, d0) = (figure(baseline, Canary::Bandwidth)?, figure(baseline, Canary::Latency)? * 1000.0);
+/// bandwidth canary's average and D the latency canary's, both under congestion, with congestion control
+/// (`latency`, `bandwidth`) and without it (`latency0`, `bandwidth0`). `None` if a bandwidth or latency is 0.
+pub fn canary_fc(
+    (latency, bandwidth): (&CanaryRun, &CanaryRun),
+    (latency0, bandwidth0): (&CanaryRun, &CanaryRun),
+) -> Option<super::ControlFactor> {
+    let (b, d) = (bandwidth.figures.avg, latency.figures.avg * 1000.0);
+    let (b0, d0) = (bandwidth0.figures.avg, latency0.figures.avg * 1000.0);
     (b0 > 0.0 && d > 0.0).then(|| super::ControlFactor {
         throughput: b,
         delay_ns: d,
@@ -126,4 +127,15 @@ pub fn canary_control_factor(with: &[CanaryImpact], baseline: &[CanaryImpact]) -
         baseline_delay_ns: d0,
         fc: (b * d0) / (b0 * d),
     })
+}
+
+/// [`canary_fc`] of two suites' congested runs; `None` if either lacks the latency or the bandwidth test.
+pub fn canary_control_factor(with: &[CanaryImpact], baseline: &[CanaryImpact]) -> Option<super::ControlFactor> {
+    canary_fc(congested_pair(with)?, congested_pair(baseline)?)
+}
+
+/// The congested latency and bandwidth runs of a suite, if it has both.
+pub fn congested_pair(runs: &[CanaryImpact]) -> Option<(&CanaryRun, &CanaryRun)> {
+    let run = |c: Canary| runs.iter().find(|i| i.canary == c).map(|i| &i.congested);
+    Some((run(Canary::Latency)?, run(Canary::Bandwidth)?))
 }

@@ -443,19 +443,18 @@ pub fn figures(canary: Canary, per_process: &[&[Time]], iterations: u32) -> Opti
     if all.is_empty() || iterations == 0 {
         return None;
     }
+    // A process's value over some of its samples: the mean (latencies), or the bytes over the time (bandwidth).
+    let over = |c: &[Time]| {
+        let total: Time = c.iter().sum();
+        match canary {
+            Canary::Bandwidth => value(total) * c.len() as f64,
+            _ => value(total) / c.len() as f64,
+        }
+    };
     // Per value index (ring, or the whole run for the allreduce): each process's value over its iterations.
     let per_ring = |samples: &[Time]| -> Vec<f64> {
         let block = if canary == Canary::Allreduce { samples.len().max(1) } else { iterations as usize };
-        samples
-            .chunks(block)
-            .map(|c| {
-                let total: Time = c.iter().sum();
-                match canary {
-                    Canary::Bandwidth => value(total) * c.len() as f64,
-                    _ => value(total) / c.len() as f64,
-                }
-            })
-            .collect()
+        samples.chunks(block).map(over).collect()
     };
     let rings: Vec<Vec<f64>> = per_process.iter().map(|s| per_ring(s)).collect();
     let values = rings.iter().map(Vec::len).max().unwrap_or(0);
@@ -469,17 +468,7 @@ pub fn figures(canary: Canary, per_process: &[&[Time]], iterations: u32) -> Opti
     }
     avg /= values.max(1) as f64;
     let (min, max) = all.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| (lo.min(v), hi.max(v)));
-    let per_process = per_process
-        .iter()
-        .filter(|s| !s.is_empty())
-        .map(|s| {
-            let total: Time = s.iter().sum();
-            match canary {
-                Canary::Bandwidth => value(total) * s.len() as f64,
-                _ => value(total) / s.len() as f64,
-            }
-        })
-        .collect();
+    let per_process = per_process.iter().filter(|s| !s.is_empty()).map(|s| over(s)).collect();
     Some(CanaryFigures {
         avg,
         p99: percentile_99(&all, min, max, canary.from_min()),

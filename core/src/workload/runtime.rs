@@ -130,8 +130,8 @@ pub struct Runtime {
     jumps: Rc<[Vec<u32>]>,
     processes: Vec<Process>,
     signals: Vec<u32>,
-    /// Per signal: processes in `Await` for it.
-    awaiting: Vec<Vec<u32>>,
+    /// Per signal: processes in `Await` for it, and the count each awaits.
+    awaiting: Vec<Vec<(u32, u32)>>,
     pairs: Vec<Pair>,
     /// `(src, dst)` of each pair, sorted, for finding a pair.
     index: Vec<(u32, u32)>,
@@ -268,8 +268,8 @@ impl Runtime {
             State::Sleeping => "is busy",
             State::Ready | State::Done => "is running",
         };
-        // (A waiting process is past its `Wait`.)
-        let at = |p: &Process| if p.state == State::Waiting { p.pc - 1 } else { p.pc };
+        // (A process in `Wait` or `Await` is past it.)
+        let at = |p: &Process| if matches!(p.state, State::Waiting | State::Awaiting) { p.pc - 1 } else { p.pc };
         self.processes
             .iter()
             .enumerate()
@@ -529,13 +529,8 @@ impl Runtime {
                     let id = usize::from(id);
                     self.signals[id] += 1;
                     let raised = self.signals[id];
-                    let processes = &mut self.processes;
-                    let ready = &mut self.ready;
-                    self.awaiting[id].retain(|&q| {
-                        let Op::Await { count, .. } = programs[q as usize][processes[q as usize].pc as usize - 1]
-                        else {
-                            unreachable!("a process awaits at an Await")
-                        };
+                    let (processes, ready) = (&mut self.processes, &mut self.ready);
+                    self.awaiting[id].retain(|&(q, count)| {
                         if raised < count {
                             return true;
                         }
@@ -547,7 +542,7 @@ impl Runtime {
                 Op::Await { id, count } => {
                     if self.signals[usize::from(id)] < count {
                         proc.state = State::Awaiting;
-                        self.awaiting[usize::from(id)].push(p);
+                        self.awaiting[usize::from(id)].push((p, count));
                     }
                 }
                 Op::Repeat { times } => {
