@@ -67,32 +67,55 @@ impl Simulation {
         (f as u32).checked_sub(self.first_pair_flow)
     }
 
+    // The three hooks below are on every packet of every run: for a flow of the scenario they cost one compare;
+    // what a workload's pair does is kept out of line.
+
     /// Flow `f` starts a packet: whether it is a message's last (it asks for an ACK), and whether the flow has more
     /// to send (a pair without turns off). Flows of the scenario always have more.
     #[inline]
     pub(super) fn message_injected(&mut self, f: usize) -> (bool, bool) {
-        match (self.pair(f), self.workload.as_mut()) {
-            (Some(pair), Some(w)) => w.injected(pair),
-            _ => (false, true),
+        match self.pair(f) {
+            Some(pair) => self.pair_injected(pair),
+            None => (false, true),
         }
     }
 
     /// A data packet of flow `f` reached its destination.
+    #[inline]
     pub(super) fn message_delivered(&mut self, f: usize, obs: &mut impl Observer) {
-        let now = self.queue.now();
-        if let (Some(pair), Some(w)) = (self.pair(f), self.workload.as_mut()) {
-            w.delivered(pair, now);
-            self.apply_workload(obs);
+        if let Some(pair) = self.pair(f) {
+            self.pair_delivered(pair, obs);
         }
     }
 
     /// `count` data packets of flow `f` were acknowledged at its source.
+    #[inline]
     pub(super) fn message_acked(&mut self, f: usize, count: u32, obs: &mut impl Observer) {
-        let now = self.queue.now();
-        if let (Some(pair), Some(w)) = (self.pair(f), self.workload.as_mut()) {
-            w.acked(pair, count, now);
-            self.apply_workload(obs);
+        if let Some(pair) = self.pair(f) {
+            self.pair_acked(pair, count, obs);
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn pair_injected(&mut self, pair: u32) -> (bool, bool) {
+        self.workload.as_mut().expect("a run with pairs has a workload").injected(pair)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn pair_delivered(&mut self, pair: u32, obs: &mut impl Observer) {
+        let now = self.queue.now();
+        self.workload.as_mut().expect("a run with pairs has a workload").delivered(pair, now);
+        self.apply_workload(obs);
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn pair_acked(&mut self, pair: u32, count: u32, obs: &mut impl Observer) {
+        let now = self.queue.now();
+        self.workload.as_mut().expect("a run with pairs has a workload").acked(pair, count, now);
+        self.apply_workload(obs);
     }
 
     pub(super) fn on_process(&mut self, process: u32, obs: &mut impl Observer) {
