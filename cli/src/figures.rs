@@ -7,7 +7,8 @@
 //! - sweeps of 500 ms runs averaged over the last 400 ms (INFOCOM'03 Figs. 6, 7a, 7b; Globecom'02 Figs. 4a-b), run in
 //!   parallel;
 //! - the PFT paper's Fig. 1: the injection rate while congested against the credits in use, for several m, n, k;
-//! - the PFT paper's Figs. 3-5: GPCNeT on its 120 nodes, with and without each PFT setting (`gpcnet_figures.rs`).
+//! - the PFT paper's Figs. 3-5: GPCNeT on its 120 nodes, with and without each PFT setting (`gpcnet_figures.rs`);
+//! - beyond it, GPCNeT's congestion impact there under every mechanism, as a table (`gpcnet_mechanisms.rs`).
 
 use crate::exit::Error;
 use crate::figure_files::{plot, svg, write, Entry};
@@ -369,11 +370,14 @@ pub fn figures(args: &Args) -> Result<(), Error> {
         ours: String::from("see pft-fig1.csv"),
     });
     entries.extend(crate::gpcnet_figures::entries(out, args.gpcnet_ppn, &gpcnet)?);
+    entries.extend(crate::gpcnet_mechanisms::entries(out, args.gpcnet_ppn, &gpcnet)?);
 
     for e in &entries {
+        // A figure is named without extension (its .svg and .csv); a table by its files.
+        let kinds = if e.file.contains('.') { "" } else { " (.svg, .csv)" };
         let _ = writeln!(
             report,
-            "## {}\n\nFiles: `{}` (.svg, .csv)\n\n**Paper:** {}\n\n**Ours:** {}\n",
+            "## {}\n\nFiles: `{}`{kinds}\n\n**Paper:** {}\n\n**Ours:** {}\n",
             e.title, e.file, e.paper, e.ours
         );
     }

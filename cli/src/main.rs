@@ -11,6 +11,7 @@ mod figure_files;
 mod figures;
 mod finc;
 mod gpcnet_figures;
+mod gpcnet_mechanisms;
 mod input;
 mod network_load;
 mod opensm;

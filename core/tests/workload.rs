@@ -6,7 +6,7 @@
 mod common;
 
 use ibcc_core::rng::Rng;
-use ibcc_core::scenario::{AckCoalescing, NodeKind, Scenario};
+use ibcc_core::scenario::{AckCoalescing, NodeKind, Response, Scenario, Transport};
 use ibcc_core::sim::Simulation;
 use ibcc_core::time::Time;
 use ibcc_core::workload::{collectives, Op, Workload};
@@ -122,6 +122,26 @@ fn puts_complete_on_their_ack_and_gets_on_their_answer() {
     assert!(put > 0 && get >= put, "put {put}, get {get}");
     // The targets' processes did nothing: their programs are empty and done at 0.
     assert_eq!(rt.done_at(2), Some(0));
+}
+
+/// On unreliable queue pairs nothing is acknowledged: a put completes once its last packet has left, before an ACK
+/// could have come back, and the receiver still gets every message.
+#[test]
+fn unreliable_queue_pairs_complete_as_their_last_packet_leaves() {
+    let s = common::crossbar(2);
+    let put = |transport| {
+        let mut w = Workload::new(hosts(2));
+        w.transport = transport;
+        w.programs[0] = vec![Op::Clock, Op::Put { to: 1, bytes: 4096 }, Op::Wait, Op::Sample { series: 0 }];
+        w.programs[1] = vec![Op::Recv { from: 0 }, Op::Wait];
+        w.programs[0].extend([Op::Send { to: 1, bytes: 8 }, Op::Wait]);
+        let sim = run(&s, &w);
+        conserved(&sim);
+        (sim.workload().unwrap().samples(0, 0)[0], sim.counts().acks_sent)
+    };
+    let ((rc, rc_acks), (uc, uc_acks)) = (put(Transport::Reliable), put(Transport::Unreliable));
+    assert!(uc < rc, "a UC put ({uc} ps) should complete before an RC put is acknowledged ({rc} ps)");
+    assert!(rc_acks > 0 && uc_acks == 0, "ACKs sent: RC {rc_acks}, UC {uc_acks}");
 }
 
 #[test]
@@ -257,11 +277,12 @@ fn bad_workloads_are_refused_by_name() {
     assert_eq!(sim.workload().unwrap().unfinished(), [(0, 1, "waits for its messages")]);
 }
 
-/// Random rings, puts, gets and allreduces on random networks with random congestion control: every process
+/// Random rings, puts, gets and allreduces on random networks with random congestion control, on reliable or
+/// unreliable queue pairs: every process
 /// finishes (unless the network deadlocks), messages are conserved, and the invariants hold throughout.
 #[test]
 fn random_workloads_on_random_networks_finish() {
-    let mut finished = 0;
+    let (mut finished, mut unreliable) = (0, 0);
     for seed in 0..100 {
         let mut s = common::random_scenario(seed);
         s.duration_ns = 200_000_000;
@@ -271,6 +292,12 @@ fn random_workloads_on_random_networks_finish() {
         let mut w = Workload::new(ibcc_core::workload::place(&names, per_host));
         w.eager_bytes = [0, 8192, u32::MAX][rng.below(3) as usize];
         w.overhead_ns = rng.below(300);
+        // A quarter run on unreliable queue pairs (sends complete as they leave; no ACKs), where the source allows
+        // (drawn from a stream of its own, so that the reliable runs are as they were).
+        if Rng::new(seed, 8).below(4) == 0 && s.source.response != Response::Hybrid {
+            w.transport = Transport::Unreliable;
+            unreliable += 1;
+        }
         // One slice per rank on a host (as GPCNeT's node slices), each a communicator of one process per host.
         for k in 0..per_host {
             let ranks: Vec<u32> = (0..names.len() as u32).map(|h| h * per_host + k).collect();
@@ -315,6 +342,7 @@ fn random_workloads_on_random_networks_finish() {
         finished += 1;
     }
     assert!(finished >= 80, "only {finished} of 100 networks ran without deadlock");
+    assert!(unreliable >= 10, "only {unreliable} of 100 ran on unreliable queue pairs");
 }
 
 /// The samples are simulated time: integers, the same on every platform.

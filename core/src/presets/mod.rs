@@ -7,6 +7,7 @@
 
 mod fabrics;
 mod fat_tree;
+pub mod gpcnet_mechanisms;
 mod parking_lot;
 pub mod pft_gpcnet;
 mod two_switch;

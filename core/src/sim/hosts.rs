@@ -205,7 +205,13 @@ impl Simulation {
         });
         self.counts.injected += 1;
         obs.on_inject(f as u32, now, now + self.packet_time[f]);
+        let reliable = self.flows[f].reliable();
         self.start_tx(channel, packet, lane, None, obs);
+        if !reliable {
+            // An unreliable queue pair's send or put is complete once its last packet has left (nothing will
+            // acknowledge it).
+            self.message_acked(f, 1, obs);
+        }
     }
 
     /// A packet's tail reached the host at the end of `channel`.

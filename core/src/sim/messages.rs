@@ -21,8 +21,9 @@ const LOOK_EVERY: Time = 10 * US;
 
 impl Simulation {
     /// A run of `scenario` with `workload`'s processes on its hosts, each starting its program at time 0. Each pair
-    /// of processes that communicate gets a flow each way (ids `p{a}>p{b}`, group the sender's), with the
-    /// scenario's congestion control, after the scenario's own flows. The error names what is wrong.
+    /// of processes that communicate gets a flow each way (ids `p{a}>p{b}`; group and service level the sender's,
+    /// transport the workload's), with the scenario's congestion control, after the scenario's own flows. The error
+    /// names what is wrong.
     pub fn with_workload(scenario: &Scenario, workload: &Workload) -> Result<Self, String> {
         let hosts: BTreeSet<&str> =
             scenario.nodes.iter().filter(|n| n.kind == NodeKind::Host).map(|n| n.id.as_str()).collect();
@@ -32,6 +33,8 @@ impl Simulation {
         for (a, b) in workload.network_pairs() {
             let mut flow = Flow::new(&format!("p{a}>p{b}"), &workload.hosts[a as usize], &workload.hosts[b as usize]);
             flow.group = workload.group(a as usize).into();
+            flow.transport = workload.transport;
+            flow.sl = workload.service_level(a as usize);
             s.flows.push(flow);
         }
         let compiled = s.compile().map_err(|e| e.to_string())?;
@@ -88,7 +91,7 @@ impl Simulation {
         }
     }
 
-    /// `count` data packets of flow `f` were acknowledged at its source.
+    /// `count` data packets of flow `f` were acknowledged at its source (an unreliable flow's: have left it).
     #[inline]
     pub(super) fn message_acked(&mut self, f: usize, count: u32, obs: &mut impl Observer) {
         if let Some(pair) = self.pair(f) {

@@ -6,6 +6,7 @@
 use super::collectives::{allreduce, barrier};
 use super::program::{Op, Workload};
 use crate::rng::Rng;
+use crate::scenario::Transport;
 use crate::time::Time;
 use alloc::format;
 use alloc::string::String;
@@ -137,6 +138,17 @@ pub struct GpcnetConfig {
     /// Simulated time a run may take before it is called off, in nanoseconds (GPCNeT's own limit is 10 s of
     /// wall-clock time per test).
     pub time_limit_ns: u64,
+    /// How the queue pairs are connected (GPCNeT's MPI: reliable; unreliable for the HP proposal's CN packets).
+    #[serde(skip_serializing_if = "Transport::is_reliable")]
+    pub transport: Transport,
+    /// The canaries' service level (the congestors keep 0): with `virtual_lanes` mapping it to a VL of its own, the
+    /// canaries are isolated from the congestors' buffers (0: they share).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub canary_service_level: u8,
+}
+
+fn is_zero(v: &u8) -> bool {
+    *v == 0
 }
 
 impl Default for GpcnetConfig {
@@ -157,6 +169,8 @@ impl Default for GpcnetConfig {
             eager_bytes: super::program::DEFAULT_EAGER_BYTES,
             overhead_ns: 0,
             time_limit_ns: 1_000_000_000,
+            transport: Transport::Reliable,
+            canary_service_level: 0,
         }
     }
 }
@@ -222,12 +236,19 @@ pub fn workload(
     w.eager_bytes = config.eager_bytes;
     w.overhead_ns = config.overhead_ns;
     w.groups = vec![String::from("idle"); w.hosts.len()];
+    w.transport = config.transport;
     let rank = |node: u32, k: u32| node * ppn + k;
     let all_canaries: Vec<u32> = place.canaries.iter().flat_map(|&n| (0..ppn).map(move |k| rank(n, k))).collect();
     let congestor_processes: u32 =
         if congested { place.congestors.iter().map(|g| g.len() as u32).sum::<u32>() * ppn } else { 0 };
+    if config.canary_service_level != 0 {
+        w.service_levels = vec![0; w.hosts.len()];
+    }
     for &p in &all_canaries {
         w.groups[p as usize] = String::from("canary");
+        if config.canary_service_level != 0 {
+            w.service_levels[p as usize] = config.canary_service_level;
+        }
         if congested {
             // Released once every congestor has loaded the network (NLT:180-182, 418-428).
             w.programs[p as usize].push(Op::Await { id: WARM, count: congestor_processes });

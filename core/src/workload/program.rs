@@ -4,6 +4,7 @@
 //! operations). Loops keep long programs short; signals let one set of processes start or stop another (GPCNeT's
 //! congestors run until its canaries are done).
 
+use crate::scenario::Transport;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -45,7 +46,7 @@ pub enum Op {
 }
 
 /// Processes, where they run, and their programs: a message workload. Its flows (one each way between every two
-/// processes that communicate, as a reliable-connection queue pair) join the scenario's own when it runs.
+/// processes that communicate, as a queue pair) join the scenario's own when it runs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Workload {
@@ -66,6 +67,15 @@ pub struct Workload {
     /// processes are doing (GPCNeT's congestors run until its canaries are done). Absent: when every process is.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ends_at_signal: Option<(u16, u32)>,
+    /// How the queue pairs are connected. Reliable (RC): a send or a put completes when its last packet is
+    /// acknowledged. Unreliable (UC): when its last packet has left the NIC; the network acknowledges nothing, and
+    /// a marked packet brings a CN packet back (docs/model.md §12).
+    #[serde(default, skip_serializing_if = "Transport::is_reliable")]
+    pub transport: Transport,
+    /// The service level of each process's flows (empty: all 0), so that one set of processes can have a VL of its
+    /// own (`virtual_lanes.sl_to_vl`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub service_levels: Vec<u8>,
 }
 
 /// MPICH's and Open MPI's usual eager limit on InfiniBand, 8 KiB (docs/gpcnet.md §2.2).
@@ -92,12 +102,19 @@ impl Workload {
             overhead_ns: 0,
             groups: Vec::new(),
             ends_at_signal: None,
+            transport: Transport::Reliable,
+            service_levels: Vec::new(),
         }
     }
 
     /// Process `p`'s results group.
     pub fn group(&self, p: usize) -> &str {
         self.groups.get(p).map_or("workload", String::as_str)
+    }
+
+    /// Process `p`'s service level.
+    pub fn service_level(&self, p: usize) -> u8 {
+        self.service_levels.get(p).copied().unwrap_or(0)
     }
 
     /// Checks what the types cannot: programs for every process, peers that exist and are not itself, loops that
@@ -108,6 +125,9 @@ impl Workload {
         }
         if !self.groups.is_empty() && self.groups.len() != self.hosts.len() {
             return Err(format!("{} groups for {} processes", self.groups.len(), self.hosts.len()));
+        }
+        if !self.service_levels.is_empty() && self.service_levels.len() != self.hosts.len() {
+            return Err(format!("{} service levels for {} processes", self.service_levels.len(), self.hosts.len()));
         }
         if let Some((p, h)) = self.hosts.iter().enumerate().find(|(_, h)| !is_host(h)) {
             return Err(format!("process {p} runs on {h}, which is not a host of the network"));
