@@ -21,15 +21,9 @@ fn run_all(runs: &[(&Scenario, Canary, bool)], c: &GpcnetConfig) -> Result<Vec<C
     done.into_iter().map(|r| r.map_err(Error::Refused)).collect()
 }
 
-/// Processes per bin of `values` over `BINS` equal bins from `lo` to `hi`, as `(bin centre, count)`.
+/// Processes per bin of `values` over `BINS` equal bins from `lo` to `hi`.
 fn histogram(values: &[f64], lo: f64, hi: f64) -> Vec<(f64, f64)> {
-    let width = (hi - lo) / BINS as f64;
-    let mut counts = [0u32; BINS];
-    for &v in values {
-        let b = if width > 0.0 { ((v - lo) / width) as usize } else { 0 };
-        counts[b.min(BINS - 1)] += 1;
-    }
-    counts.iter().enumerate().map(|(i, &n)| (lo + (i as f64 + 0.5) * width, f64::from(n))).collect()
+    view_plot::histogram(values, (lo, hi), BINS)
 }
 
 /// The three figures and their report entry, at `ppn` processes per node and GPCNeT's counts scaled as `config`.

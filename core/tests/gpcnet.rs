@@ -7,7 +7,7 @@ use ibcc_core::fabric::netfile::write_net;
 use ibcc_core::fabric::{shapes, Speed, Width};
 use ibcc_core::scenario::{scenario_of, MarkingPolicy, Response, RoutingEngine, Scenario, VirtualLanes};
 use ibcc_core::sim::congestion_impact::{
-    canary_control_factor, congestion_impact, gpcnet_hosts, run_canary, CanaryImpact,
+    canary_control_factor, congestion_impact, gpcnet_hosts, run_canary, CanaryImpact, CanaryRunner,
 };
 use ibcc_core::sim::Simulation;
 use ibcc_core::workload::gpcnet::{self, Canary, GpcnetConfig, CONGESTOR_FRACTION};
@@ -141,6 +141,27 @@ fn runs_are_deterministic_in_the_seed() {
     assert_eq!(a, run_canary(&s, &c, Canary::Allreduce, true).unwrap());
     let other = GpcnetConfig { seed: 2, ..c };
     assert_ne!(a.figures, run_canary(&s, &other, Canary::Allreduce, true).unwrap().figures);
+}
+
+/// A run taken a step at a time is the same run: its progress climbs to 1 and it ends with `run_canary`'s figures
+/// and events.
+#[test]
+fn a_run_in_steps_is_the_same_run_and_shows_its_progress() {
+    let s = two_level();
+    let c = GpcnetConfig { processes_per_node: 2, ..GpcnetConfig::default() };
+    for canary in Canary::ALL {
+        let whole = run_canary(&s, &c, canary, true).unwrap();
+        let mut steps = CanaryRunner::new(&s, &c, canary, true).unwrap();
+        let mut seen = vec![steps.progress()];
+        while !steps.step() {
+            seen.push(steps.progress());
+        }
+        seen.push(steps.progress());
+        assert!(seen.windows(2).all(|w| w[0] <= w[1]), "{canary:?}: progress went back: {seen:?}");
+        assert!(seen[seen.len() / 2] > 0.0 && seen[seen.len() - 2] < 1.0, "{canary:?}: {seen:?}");
+        assert_eq!(*seen.last().unwrap(), 1.0);
+        assert_eq!(steps.finish().unwrap(), whole, "{canary:?}");
+    }
 }
 
 /// Bad settings are refused by name.

@@ -74,6 +74,19 @@ pub struct YAxis {
     pub top: Option<f64>,
 }
 
+/// How many of `values` fall in each of `bins` equal bins from `lo` to `hi` (the last takes `hi`), as `(bin centre,
+/// count)`: the distributions of GPCNeT's canaries (processes per bin).
+pub fn histogram(values: &[f64], (lo, hi): (f64, f64), bins: usize) -> Vec<(f64, f64)> {
+    let bins = bins.max(1);
+    let width = (hi - lo) / bins as f64;
+    let mut counts = vec![0u32; bins];
+    for &v in values {
+        let b = if width > 0.0 { ((v - lo) / width) as usize } else { 0 };
+        counts[b.min(bins - 1)] += 1;
+    }
+    counts.iter().enumerate().map(|(i, &n)| (lo + (i as f64 + 0.5) * width, f64::from(n))).collect()
+}
+
 /// The curves as CSV: one row per x value, one column per curve (empty where a curve has no point).
 pub fn to_csv(x_name: &str, curves: &[Curve]) -> String {
     let mut xs: Vec<f64> = curves.iter().flat_map(|c| c.points.iter().map(|p| p.0)).collect();

@@ -13,7 +13,8 @@
 //!   messages, and the binary form of the page's (the worker's is `ibcc_core::wire`);
 //! - [`moments`]: moments, speeds and steps of a scenario's timeline;
 //! - [`edit`], [`diff`], [`origin`]: canvas edits with undo and redo; what differs between A and B; what is loaded;
-//! - [`course`], [`sweep_plan`]: lessons and exercises; the browser sweep's points and plot;
+//! - [`course`], [`sweep_plan`], [`impact_plan`]: lessons and exercises; the browser sweep's points and plot; the
+//!   congestion impact view's runs, table and distributions;
 //! - [`selftest`]: the golden fingerprints and the benchmark, run by the worker for the browser tests;
 //! - `ui`: the Yew components (browser build only).
 
@@ -24,6 +25,7 @@ pub mod diff;
 pub mod driver;
 pub mod edit;
 pub mod gesture;
+pub mod impact_plan;
 pub mod jsonbin;
 pub mod labels;
 #[cfg(test)]

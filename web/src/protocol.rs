@@ -8,7 +8,9 @@
 use crate::driver::{Driver, FrameMsg, Speed};
 use crate::session::PaperNumber;
 use ibcc_core::scenario::Scenario;
+use ibcc_core::sim::congestion_impact::{CanaryRun, CanaryRunner};
 use ibcc_core::sim::{Measurement, Report, Results, Simulation};
+use ibcc_core::workload::gpcnet::{Canary, GpcnetConfig};
 use ibcc_view::names::PlotKind;
 use serde::{Deserialize, Serialize};
 
@@ -88,6 +90,21 @@ pub enum ToWorker {
     CreditLoop {
         scenario: Box<Scenario>,
     },
+    /// Run one GPCNeT canary test on the scenario's network, isolated or congested, reporting progress as it goes
+    /// (the congestion impact view; `ibcc_core::sim::congestion_impact`).
+    Canary {
+        id: u64,
+        scenario: Box<Scenario>,
+        config: GpcnetConfig,
+        canary: Canary,
+        congested: bool,
+    },
+    /// The routes GPCNeT's congestors and canaries take on the scenario's network (the canary test's pairs and
+    /// every congestor's, as host pairs).
+    GpcnetRoutes {
+        scenario: Box<Scenario>,
+        config: GpcnetConfig,
+    },
 }
 
 /// From the worker to the page.
@@ -141,6 +158,20 @@ pub enum FromWorker {
     CreditLooped {
         found: Result<Looped, String>,
     },
+    /// How far a `Canary` run is (a share from 0 to 1) and its simulated time.
+    CanaryProgress {
+        id: u64,
+        done: f64,
+        simulated_ns: u64,
+    },
+    CanaryRan {
+        id: u64,
+        run: Result<Box<CanaryRun>, String>,
+    },
+    /// A `GpcnetRoutes`' loads: the congestors' routes, then the canaries'.
+    GpcnetRouted {
+        loads: Result<(PatternLoad, PatternLoad), String>,
+    },
 }
 
 /// A traffic pattern on a network: its pairs of hosts (in the order of the scenario's hosts) and the routes on each
@@ -193,6 +224,32 @@ fn credit_loop(s: &Scenario) -> Result<Looped, String> {
     Ok((Some((cycle, lane, load)), notes))
 }
 
+/// What the worker answers to `ToWorker::GpcnetRoutes`: the host pairs every congestor's and the canaries'
+/// processes message across the network (as GPCNeT places them, all three canary tests'), as two loads.
+fn gpcnet_routes(s: &Scenario, config: &GpcnetConfig) -> Result<(PatternLoad, PatternLoad), String> {
+    use ibcc_core::workload::gpcnet;
+    let hosts = ibcc_core::sim::congestion_impact::gpcnet_hosts(s);
+    let place = gpcnet::placement(hosts.len(), config.congestor_fraction, config.seed)?;
+    let one = GpcnetConfig { processes_per_node: 1, ..config.clone() };
+    let (mut congestors, mut canaries) = (Vec::new(), Vec::new());
+    for canary in Canary::ALL {
+        let w = gpcnet::workload(&hosts, &one, &place, canary, true)?;
+        for (a, b) in w.network_pairs() {
+            let pair = (a as usize, b as usize);
+            if w.group(a as usize) == "canary" {
+                canaries.push(pair);
+            } else {
+                congestors.push(pair);
+            }
+        }
+    }
+    for pairs in [&mut congestors, &mut canaries] {
+        pairs.sort_unstable();
+        pairs.dedup();
+    }
+    Ok((pairs_load(s, congestors)?, pairs_load(s, canaries)?))
+}
+
 fn pairs_load(s: &Scenario, pairs: Vec<(usize, usize)>) -> Result<PatternLoad, String> {
     let (load, notes) = ibcc_core::sim::pattern_load::load(s, &pairs).map_err(|e| e.to_string())?;
     Ok(PatternLoad {
@@ -239,7 +296,13 @@ pub struct Worker {
     ready: bool,
     /// Wall ms of the last frame sent.
     last_frame_ms: f64,
+    /// A `Canary` run under way (a worker of the congestion impact view runs one at a time), its id, and the wall
+    /// ms of its last progress report.
+    canary: Option<(u64, Box<CanaryRunner>, f64)>,
 }
+
+/// Wall ms between a canary run's progress reports at most.
+pub const PROGRESS_MS: f64 = 250.0;
 
 /// Wall ms between frames at most (the page's display rate).
 pub const FRAME_MS: f64 = 16.0;
@@ -251,7 +314,7 @@ pub const FLAT_OUT_FRAME_MS: f64 = 100.0;
 
 impl Worker {
     pub fn new() -> Self {
-        Self { driver: None, run: 0, ready: true, last_frame_ms: f64::NEG_INFINITY }
+        Self { driver: None, run: 0, ready: true, last_frame_ms: f64::NEG_INFINITY, canary: None }
     }
 
     /// Handles a message from the page (`clock`: wall ms); returns the replies to send at once.
@@ -303,6 +366,15 @@ impl Worker {
                 out.push(FromWorker::Traced { route: trace(&scenario, &from, &to) })
             }
             ToWorker::CreditLoop { scenario } => out.push(FromWorker::CreditLooped { found: credit_loop(&scenario) }),
+            ToWorker::Canary { id, scenario, config, canary, congested } => {
+                match CanaryRunner::new(&scenario, &config, canary, congested) {
+                    Ok(r) => self.canary = Some((id, Box::new(r), wall_ms)),
+                    Err(e) => out.push(FromWorker::CanaryRan { id, run: Err(e) }),
+                }
+            }
+            ToWorker::GpcnetRoutes { scenario, config } => {
+                out.push(FromWorker::GpcnetRouted { loads: gpcnet_routes(&scenario, &config) })
+            }
             ToWorker::Measure { id, .. } if self.driver.is_none() => {
                 let value = Err("there is no run to measure".to_owned());
                 out.push(FromWorker::Measured { run, id, value });
@@ -331,7 +403,9 @@ impl Worker {
                     | ToWorker::RoutingBench
                     | ToWorker::Pattern { .. }
                     | ToWorker::Trace { .. }
-                    | ToWorker::CreditLoop { .. } => {}
+                    | ToWorker::CreditLoop { .. }
+                    | ToWorker::Canary { .. }
+                    | ToWorker::GpcnetRoutes { .. } => {}
                 }
             }
         }
@@ -341,6 +415,9 @@ impl Worker {
     /// Works for up to `budget_ms`; returns a frame if one is due, and when to be called again (`None`: when a
     /// message comes; an acknowledgement is one).
     pub fn work(&mut self, clock: &dyn Fn() -> f64, budget_ms: f64) -> (Option<FromWorker>, Option<f64>) {
+        if self.canary.is_some() {
+            return self.work_canary(clock, budget_ms);
+        }
         let Some(d) = self.driver.as_mut() else { return (None, None) };
         let mut again = d.tick(clock, budget_ms);
         let now = clock();
@@ -358,6 +435,30 @@ impl Worker {
             }
         }
         (frame, again)
+    }
+}
+
+impl Worker {
+    /// Steps the canary run for up to `budget_ms`: its result once over, else its progress if one is due.
+    fn work_canary(&mut self, clock: &dyn Fn() -> f64, budget_ms: f64) -> (Option<FromWorker>, Option<f64>) {
+        let Some((id, run, last)) = self.canary.as_mut() else { return (None, None) };
+        let start = clock();
+        // At least one step a slice, however slow the clock says the last one was.
+        let mut over = run.step();
+        while !over && clock() - start < budget_ms {
+            over = run.step();
+        }
+        let id = *id;
+        if over {
+            let (_, run, _) = self.canary.take().expect("a run under way");
+            return (Some(FromWorker::CanaryRan { id, run: run.finish().map(Box::new) }), None);
+        }
+        let now = clock();
+        let report = (now - *last >= PROGRESS_MS).then(|| {
+            *last = now;
+            FromWorker::CanaryProgress { id, done: run.progress(), simulated_ns: run.simulated_ns() }
+        });
+        (report, Some(0.0))
     }
 }
 
@@ -503,5 +604,74 @@ mod tests {
         };
         assert_eq!(cycle.len(), 6);
         assert_eq!(load.routes.iter().sum::<u32>(), 6);
+    }
+
+    /// A canary run in a worker: its progress climbs as the clock advances, and its result, read back from the
+    /// wire, is `run_canary`'s. A bad network is refused at once, by name.
+    #[test]
+    fn a_canary_run_reports_progress_and_ends_with_the_native_result() {
+        let s = find("fabric32-hotspot").unwrap().scenario();
+        let net = Scenario { flows: Vec::new(), ..s.without_congestion_control() };
+        let config = GpcnetConfig::default();
+        let mut w = Worker::new();
+        let ask = ToWorker::Canary {
+            id: 3,
+            scenario: Box::new(net.clone()),
+            config: config.clone(),
+            canary: Canary::Latency,
+            congested: true,
+        };
+        assert!(w.handle(&ask.to_bytes(), &|| 0.0).is_empty());
+        // The clock moves 20 ms each time it is read: a slice of a 5 ms budget runs one step.
+        let t = core::cell::Cell::new(0.0);
+        let clock = || {
+            t.set(t.get() + 20.0);
+            t.get()
+        };
+        let (mut seen, mut result) = (Vec::new(), None);
+        for _ in 0..1_000_000 {
+            let (m, again) = w.work(&clock, 5.0);
+            match m {
+                Some(FromWorker::CanaryProgress { id: 3, done, .. }) => seen.push(done),
+                Some(m @ FromWorker::CanaryRan { .. }) => {
+                    trip(&m);
+                    result = Some(m);
+                    assert_eq!(again, None);
+                    break;
+                }
+                other => assert!(other.is_none() && again.is_some(), "{other:?} {again:?}"),
+            }
+        }
+        assert!(!seen.is_empty() && seen.windows(2).all(|p| p[0] <= p[1]) && seen.iter().all(|&d| d < 1.0), "{seen:?}");
+        let Some(FromWorker::CanaryRan { id: 3, run: Ok(run) }) = result else { panic!("{result:?}") };
+        let native = ibcc_core::sim::congestion_impact::run_canary(&net, &config, Canary::Latency, true).unwrap();
+        assert_eq!(*run, native);
+        let tiny = find("infocom03-fig2").unwrap().scenario();
+        let refused = w.handle(
+            &ToWorker::Canary { id: 4, scenario: Box::new(tiny), config, canary: Canary::Latency, congested: false }
+                .to_bytes(),
+            &|| 0.0,
+        );
+        assert!(
+            matches!(&refused[..], [FromWorker::CanaryRan { id: 4, run: Err(e) }] if e.contains("nodes")),
+            "{refused:?}"
+        );
+    }
+
+    /// GPCNeT's routes on a fat tree: the congestors' many, the canaries' fewer, both through the wire.
+    #[test]
+    fn gpcnet_routes_split_congestors_from_canaries() {
+        let s = find("fabric32-hotspot").unwrap().scenario();
+        let mut w = Worker::new();
+        let ask = ToWorker::GpcnetRoutes { scenario: Box::new(s.clone()), config: GpcnetConfig::default() };
+        let replies = w.handle(&ask.to_bytes(), &|| 0.0);
+        replies.iter().for_each(trip);
+        let [FromWorker::GpcnetRouted { loads: Ok((congestors, canaries)) }] = &replies[..] else {
+            panic!("{replies:?}")
+        };
+        assert_eq!(congestors.routes.len(), 2 * s.links.len());
+        // 32 hosts: 25 congestor nodes (an all-to-all among its own among them) and 7 canaries.
+        assert!(congestors.pairs.len() > canaries.pairs.len() && !canaries.pairs.is_empty());
+        assert_eq!(congestors.lost + canaries.lost, 0);
     }
 }

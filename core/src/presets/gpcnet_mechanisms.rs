@@ -21,7 +21,14 @@ pub struct Mechanism {
 
 /// The mechanisms compared, no control first, on [`fabric120`] with GPCNeT set up as `base`.
 pub fn mechanisms(base: &GpcnetConfig) -> Vec<Mechanism> {
-    let net = fabric120();
+    mechanisms_on(&fabric120(), base)
+}
+
+/// The same mechanisms on `net`'s network (its flows and its own congestion control taken away; its buffers,
+/// links and routing kept).
+pub fn mechanisms_on(net: &Scenario, base: &GpcnetConfig) -> Vec<Mechanism> {
+    let mut net = net.without_congestion_control();
+    net.flows.clear();
     let with = |label, parameters, scenario| Mechanism { label, parameters, scenario, config: base.clone() };
     let mut out = Vec::new();
     out.push(with("no control", "credits only: no marking, no window, no rate control", net.clone()));
@@ -67,7 +74,7 @@ pub fn mechanisms(base: &GpcnetConfig) -> Vec<Mechanism> {
     let mut isolated = with(
         "VL isolation",
         "no control; the canaries on SL 1 and VL 1, the congestors on VL 0, equal arbitration weights, each VL its \
-         own 32-packet buffers (InfiniBand's service levels, as a fabric manager would give one job its own lane)",
+         own buffers (InfiniBand's service levels, as a fabric manager would give one job its own lane)",
         vls,
     );
     isolated.config.canary_service_level = 1;

@@ -65,42 +65,124 @@ pub fn run_canary(
     canary: Canary,
     congested: bool,
 ) -> Result<CanaryRun, String> {
-    let hosts = gpcnet_hosts(scenario);
-    let place = gpcnet::placement(hosts.len(), config.congestor_fraction, config.seed)?;
-    let w = gpcnet::workload(&hosts, config, &place, canary, congested)?;
-    let mut s = scenario.clone();
-    s.duration_ns = config.time_limit_ns;
-    s.measure.from_ns = 0;
-    s.measure.to_ns = None;
-    let mut sim = Simulation::with_workload(&s, &w)?;
-    sim.run_workload(&mut ());
-    let rt = sim.workload().expect("a workload run");
-    let canaries: Vec<usize> = (0..w.hosts.len()).filter(|&p| w.group(p) == "canary").collect();
-    let run = format!("{} ({})", canary.name(), if congested { "congested" } else { "isolated" });
-    if let Some(fault) = rt.fault() {
-        return Err(format!("{run}: {fault}"));
+    let mut run = CanaryRunner::new(scenario, config, canary, congested)?;
+    while !run.step() {}
+    run.finish()
+}
+
+/// One canary run taken a step at a time (the page's workers run it in slices and show its progress): the same run,
+/// event for event, as [`run_canary`]'s.
+pub struct CanaryRunner {
+    sim: Simulation,
+    canary: Canary,
+    congested: bool,
+    iterations: u32,
+    time_limit_ns: u64,
+    /// The canary processes, and their flows among the workload's.
+    canaries: Vec<usize>,
+    canary_flows: Vec<u32>,
+    /// Data packets the canaries' programs post (estimated: protocol packets not counted).
+    canary_packets: u64,
+}
+
+impl core::fmt::Debug for CanaryRunner {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("CanaryRunner")
+            .field("canary", &self.canary)
+            .field("congested", &self.congested)
+            .field("now", &self.sim.now())
+            .finish()
     }
-    if !rt.is_done() {
-        let waiting = rt.unfinished().into_iter().filter(|&(p, _, _)| w.group(p) == "canary").count();
-        return Err(match sim.deadlock() {
-            Some(_) => format!("{run}: the network deadlocked before the canaries finished (docs/model.md §14)"),
-            None => format!(
-                "{run}: {waiting} of {} canary processes had not finished after {} ms of simulated time (time_limit_ns)",
-                canaries.len(),
-                config.time_limit_ns / 1_000_000
-            ),
-        });
+}
+
+impl CanaryRunner {
+    pub fn new(scenario: &Scenario, config: &GpcnetConfig, canary: Canary, congested: bool) -> Result<Self, String> {
+        let hosts = gpcnet_hosts(scenario);
+        let place = gpcnet::placement(hosts.len(), config.congestor_fraction, config.seed)?;
+        let w = gpcnet::workload(&hosts, config, &place, canary, congested)?;
+        let mut s = scenario.clone();
+        s.duration_ns = config.time_limit_ns;
+        s.measure.from_ns = 0;
+        s.measure.to_ns = None;
+        let sim = Simulation::with_workload(&s, &w)?;
+        let canaries: Vec<usize> = (0..w.hosts.len()).filter(|&p| w.group(p) == "canary").collect();
+        let is_canary = |p: u32| w.group(p as usize) == "canary";
+        let canary_flows =
+            w.network_pairs().iter().enumerate().filter(|(_, &(a, _))| is_canary(a)).map(|(i, _)| i as u32).collect();
+        let payload = s.packet.payload_bytes;
+        let canary_packets = canaries.iter().map(|&p| w.packets_posted(p, payload)).sum();
+        let iterations = match canary {
+            Canary::Latency => config.latency_iterations,
+            Canary::Bandwidth => config.bandwidth_iterations,
+            Canary::Allreduce => config.allreduce_iterations,
+        };
+        Ok(Self {
+            sim,
+            canary,
+            congested,
+            iterations,
+            time_limit_ns: config.time_limit_ns,
+            canaries,
+            canary_flows,
+            canary_packets,
+        })
     }
-    let samples: Vec<&[Time]> = canaries.iter().map(|&p| rt.samples(p, 0)).collect();
-    let iterations = match canary {
-        Canary::Latency => config.latency_iterations,
-        Canary::Bandwidth => config.bandwidth_iterations,
-        Canary::Allreduce => config.allreduce_iterations,
-    };
-    let figures = gpcnet::figures(canary, &samples, iterations)
-        .ok_or_else(|| String::from("the canaries took no samples (no timed iterations?)"))?;
-    let end = canaries.iter().filter_map(|&p| rt.done_at(p)).max().unwrap_or(0);
-    Ok(CanaryRun { canary, congested, figures, simulated_ns: end / NS, events: sim.events() })
+
+    /// Runs the next 10 us of simulated time (as [`Simulation::run_workload`] looks); true once the run is over.
+    pub fn step(&mut self) -> bool {
+        if !self.is_over() {
+            let t = self.sim.now().saturating_add(super::messages::LOOK_EVERY);
+            self.sim.run_until(t, &mut ());
+        }
+        self.is_over()
+    }
+
+    /// Whether the canaries are done, a process was stopped, or the run's time is up.
+    pub fn is_over(&self) -> bool {
+        self.sim.is_finished() || self.sim.workload_over()
+    }
+
+    /// How far the canaries are: their data packets delivered and posted (a share short of 1 until the run is over).
+    pub fn progress(&self) -> f64 {
+        if self.is_over() {
+            return 1.0;
+        }
+        let rt = self.sim.workload().expect("a workload run");
+        let delivered: u64 = self.canary_flows.iter().map(|&f| rt.progress(f)[2]).sum();
+        (delivered as f64 / self.canary_packets.max(1) as f64).min(0.99)
+    }
+
+    /// Simulated time so far, in nanoseconds.
+    pub fn simulated_ns(&self) -> u64 {
+        self.sim.now() / NS
+    }
+
+    /// The run's figures, or what kept the canaries from finishing.
+    pub fn finish(self) -> Result<CanaryRun, String> {
+        let (sim, canary) = (&self.sim, self.canary);
+        let rt = sim.workload().expect("a workload run");
+        let run = format!("{} ({})", canary.name(), if self.congested { "congested" } else { "isolated" });
+        if let Some(fault) = rt.fault() {
+            return Err(format!("{run}: {fault}"));
+        }
+        if !rt.is_done() {
+            let waiting = rt.unfinished().into_iter().filter(|&(p, _, _)| self.canaries.contains(&p)).count();
+            return Err(match sim.deadlock() {
+                Some(_) => format!("{run}: the network deadlocked before the canaries finished (docs/model.md §14)"),
+                None => format!(
+                    "{run}: {waiting} of {} canary processes had not finished after {} ms of simulated time \
+                     (time_limit_ns)",
+                    self.canaries.len(),
+                    self.time_limit_ns / 1_000_000
+                ),
+            });
+        }
+        let samples: Vec<&[Time]> = self.canaries.iter().map(|&p| rt.samples(p, 0)).collect();
+        let figures = gpcnet::figures(canary, &samples, self.iterations)
+            .ok_or_else(|| String::from("the canaries took no samples (no timed iterations?)"))?;
+        let end = self.canaries.iter().filter_map(|&p| rt.done_at(p)).max().unwrap_or(0);
+        Ok(CanaryRun { canary, congested: self.congested, figures, simulated_ns: end / NS, events: sim.events() })
+    }
 }
 
 /// GPCNeT's whole suite: each canary test isolated, then congested.

@@ -17,7 +17,7 @@ use alloc::string::{String, ToString};
 const START_ALL: u32 = u32::MAX;
 
 /// How far [`Simulation::run_workload`] runs between looks at whether the workload is done.
-const LOOK_EVERY: Time = 10 * US;
+pub(super) const LOOK_EVERY: Time = 10 * US;
 
 impl Simulation {
     /// A run of `scenario` with `workload`'s processes on its hosts, each starting its program at time 0. Each pair

@@ -185,6 +185,29 @@ impl Workload {
         pairs.retain(|&(a, b)| self.hosts[a as usize] != self.hosts[b as usize]);
         pairs
     }
+
+    /// The data packets process `p`'s program puts on the network, through its loops (a `RepeatUntil`'s body
+    /// counted once): its sends and puts to other hosts, and its gets' requests and answers. Rendezvous requests and
+    /// clears to send are not counted. For a progress bar.
+    pub fn packets_posted(&self, p: usize, payload_bytes: u32) -> u64 {
+        let packets = |bytes: u32| u64::from(bytes.div_ceil(payload_bytes.max(1)).max(1));
+        let remote = |q: u32| self.hosts.get(q as usize).is_some_and(|h| *h != self.hosts[p]);
+        let (mut total, mut times) = (0u64, alloc::vec![1u64]);
+        for op in &self.programs[p] {
+            let now = *times.last().expect("the outermost level");
+            match *op {
+                Op::Send { to, bytes } | Op::Put { to, bytes } if remote(to) => total += now * packets(bytes),
+                Op::Get { from, bytes } if remote(from) => total += now * (1 + packets(bytes)),
+                Op::Repeat { times: n } => times.push(now.saturating_mul(u64::from(n))),
+                Op::RepeatUntil { .. } => times.push(now),
+                Op::End if times.len() > 1 => {
+                    times.pop();
+                }
+                _ => {}
+            }
+        }
+        total
+    }
 }
 
 /// Where each loop of `program` ends: for the index of each `Repeat`/`RepeatUntil`, the index of its `End` (and
