@@ -82,7 +82,7 @@ impl Sampler for Series {
 /// fingerprint if any. Through `Simulation::step_watched`, so the simulator runs as the core is built.
 pub fn run_to_end(sim: &mut Simulation, report: &mut Report, fingerprint: Option<&mut Fingerprint>) {
     let end = sim.end();
-    sim.step_watched(end, u64::MAX, &mut Watched { report, fingerprint, sampler: None });
+    sim.step_watched(end, u64::MAX, &mut Watched { report: Some(report), fingerprint, sampler: None });
 }
 
 /// A run of a scenario as the page shows it.
@@ -144,7 +144,8 @@ impl Session {
     pub fn advance(&mut self, target: u64, mut more: impl FnMut() -> bool) -> bool {
         let target = target.min(self.sim.end());
         while self.sim.now() < target && !self.sim.is_finished() && more() {
-            let mut watched = Watched { report: &mut self.report, fingerprint: None, sampler: Some(&mut self.series) };
+            let mut watched =
+                Watched { report: Some(&mut self.report), fingerprint: None, sampler: Some(&mut self.series) };
             if self.sim.step_watched(target, SLICE_EVENTS, &mut watched) == SLICE_EVENTS {
                 // Cut short: there may be more events at this very instant. Handle them all.
                 let now = self.sim.now();

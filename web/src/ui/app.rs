@@ -5,6 +5,7 @@
 use super::compare::Compare;
 use super::document::{preset_scenario, restore, save, Doc, DocCtx, Origin, Same, DEFAULT_PRESET};
 use super::finc_explorer::FincExplorer;
+use super::impact_view::Impact;
 use super::playground::live::{use_run_follows, Live, LiveCtx, RunCtx, Sim, SimCtx};
 use super::playground::{Embedded, HighlightCtx, Playground};
 use super::selftest_page::{self, SelfTest};
@@ -20,17 +21,19 @@ enum View {
     Playground,
     Compare,
     Sweep,
+    Impact,
     Finc,
 }
 
 impl View {
-    const ALL: [View; 4] = [View::Playground, View::Compare, View::Sweep, View::Finc];
+    const ALL: [View; 5] = [View::Playground, View::Compare, View::Sweep, View::Impact, View::Finc];
 
     fn hash(self) -> &'static str {
         match self {
             View::Playground => "",
             View::Compare => "compare",
             View::Sweep => "sweep",
+            View::Impact => "impact",
             View::Finc => "finc",
         }
     }
@@ -40,6 +43,7 @@ impl View {
             View::Playground => "Playground",
             View::Compare => "Compare A/B",
             View::Sweep => "Sweep",
+            View::Impact => "Congestion impact",
             View::Finc => "Finc(t) explorer",
         }
     }
@@ -49,6 +53,7 @@ impl View {
             View::Playground => "tab-playground",
             View::Compare => "tab-compare",
             View::Sweep => "tab-sweep",
+            View::Impact => "tab-impact",
             View::Finc => "tab-finc",
         }
     }
@@ -216,6 +221,8 @@ fn Shell(p: &AppProps) -> Html {
                     <Compare />
                 } else if *view == View::Sweep {
                     <Sweep on_open={to_playground} />
+                } else if *view == View::Impact {
+                    <Impact />
                 } else if *view == View::Finc {
                     <FincExplorer />
                 }

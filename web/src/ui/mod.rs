@@ -3,7 +3,8 @@
 //! - `app`: the shell and its views; the document they share (`document`);
 //! - `playground/`: the playground (transport and timeline, canvas, plot, side panel), its run in a worker
 //!   (`playground/live.rs`, over `bridge`);
-//! - `compare`, `sweep_view`: the A/B comparison and the sweep, each on the playground's scenario;
+//! - `compare`, `sweep_view`, `impact_view`: the A/B comparison, the sweep and GPCNeT's congestion impact, each on
+//!   the playground's scenario;
 //! - `finc_explorer`: INFOCOM'03 Fig. 5;
 //! - `chart`, `params`, `fields`, `lesson_text`, `share`, `share_codec`: parts more than one view uses;
 //! - `storage`, `download`, `theme`, `selftest_page`: the browser's storage, downloads, theme, and the self-tests.
@@ -19,6 +20,7 @@ mod document;
 mod download;
 mod fields;
 mod finc_explorer;
+mod impact_view;
 mod lesson_text;
 mod params;
 mod playground;

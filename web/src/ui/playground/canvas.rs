@@ -43,8 +43,15 @@ impl Scene for Drawing<'_> {
     }
 }
 
+#[derive(Properties, PartialEq)]
+pub struct CanvasProps {
+    /// A drawing to look at, beside another view's results: no tools, no flows (the congestion impact view).
+    #[prop_or_default]
+    pub view_only: bool,
+}
+
 #[component]
-pub fn Canvas() -> Html {
+pub fn Canvas(p: &CanvasProps) -> Html {
     let doc = use_doc();
     use_undo_keys(doc.dispatcher());
     let live = use_live();
@@ -52,7 +59,7 @@ pub fn Canvas() -> Html {
     let highlight = use_context::<HighlightCtx>();
     let svg = use_node_ref();
     let redraw = use_force_update();
-    let show_flows = use_state(|| true);
+    let show_flows = use_state(|| !p.view_only);
     let s = doc.scenario.clone();
     // The switches whose folded hosts are shown one by one (a large fabric's: `levels.rs`).
     let open = use_state(Vec::<usize>::new);
@@ -201,10 +208,12 @@ pub fn Canvas() -> Html {
     let now =
         frame.map(|f| Live { snapshot: &f.frame.snapshot, tree: &f.frame.tree, recent_marks: &f.frame.recent_marks });
     let hl = highlight.as_ref().and_then(|h| (**h).clone());
-    // A pattern's routes are drawn on their own network until a run is under way (then its rates are).
+    // A pattern's routes are drawn on their own network until a run is under way (then its rates are), unless they
+    // are to be shown always.
     let running = frame.is_some_and(|f| f.frame.snapshot.time_ns > 0.0);
-    let shown =
-        use_context::<LoadCtx>().and_then(|c| (*c).clone()).filter(|l| Rc::ptr_eq(&l.on, &doc.scenario) && !running);
+    let shown = use_context::<LoadCtx>()
+        .and_then(|c| (*c).clone())
+        .filter(|l| Rc::ptr_eq(&l.on, &doc.scenario) && (l.always || !running));
     // Zoomed in to a third of the whole drawing or closer, every link end is labelled with its port number, the
     // labels about 12 screen pixels high whatever the zoom.
     let content_w = boxes.borrow().content.2;
@@ -301,8 +310,10 @@ pub fn Canvas() -> Html {
     }
     html! {
         <div class="canvas-panel" data-testid="canvas-panel">
-            <CanvasTools feed={feed.clone()} tool={g.tool} can_undo={doc.history.can_undo()} can_redo={doc.history.can_redo()}
-                on_undo={undo} on_redo={redo} show_flows={*show_flows} on_flows={toggle_flows} />
+            if !p.view_only {
+                <CanvasTools feed={feed.clone()} tool={g.tool} can_undo={doc.history.can_undo()} can_redo={doc.history.can_redo()}
+                    on_undo={undo} on_redo={redo} show_flows={*show_flows} on_flows={toggle_flows} />
+            }
             <div class="canvas-stage">
               <div class="drawing">
                 if layered {

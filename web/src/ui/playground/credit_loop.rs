@@ -47,7 +47,12 @@ pub fn CreditLoops() -> Html {
                     Ok(FromWorker::CreditLooped { found }) => found.map(|(found, notes)| {
                         let load = found.as_ref().map(|(_, _, load)| load.clone());
                         if let (Some(shown), Some(load)) = (&shown, load) {
-                            shown.set(Some(LoadShown { on: on.clone(), load: Rc::new(load), counted: false }));
+                            shown.set(Some(LoadShown {
+                                on: on.clone(),
+                                load: Rc::new(load),
+                                counted: false,
+                                always: false,
+                            }));
                         }
                         (said(&found.map(|(cycle, lane, _)| (cycle, lane))), notes)
                     }),

@@ -313,7 +313,10 @@ impl Sim {
             | FromWorker::RoutingBenched { .. }
             | FromWorker::Patterned { .. }
             | FromWorker::Traced { .. }
-            | FromWorker::CreditLooped { .. } => {}
+            | FromWorker::CreditLooped { .. }
+            | FromWorker::CanaryProgress { .. }
+            | FromWorker::CanaryRan { .. }
+            | FromWorker::GpcnetRouted { .. } => {}
         });
         let (dispatch, dead, measures) = (self.dispatch.clone(), self.dead.clone(), self.measures.clone());
         let on_error = Callback::from(move |e: String| {

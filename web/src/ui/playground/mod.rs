@@ -130,13 +130,17 @@ pub struct LoadShown {
     pub load: Rc<crate::protocol::PatternLoad>,
     /// Whether each lane is labelled with its routes (not for a credit loop's links, one each).
     pub counted: bool,
+    /// Shown even while a run is under way (the congestion impact view's routes: its runs are not the playground's).
+    pub always: bool,
 }
 
 /// The same answer on the same network: compared by address, not field by field (a large fabric's scenario is
 /// hundreds of kilobytes, and the context is compared at every frame).
 impl PartialEq for LoadShown {
     fn eq(&self, o: &Self) -> bool {
-        Rc::ptr_eq(&self.on, &o.on) && Rc::ptr_eq(&self.load, &o.load) && self.counted == o.counted
+        Rc::ptr_eq(&self.on, &o.on)
+            && Rc::ptr_eq(&self.load, &o.load)
+            && (self.counted, self.always) == (o.counted, o.always)
     }
 }
 
@@ -270,6 +274,21 @@ pub fn Playground(p: &PlaygroundProps) -> Html {
         </ContextProvider<LoadCtx>>
         </ContextProvider<ShowCtx>>
         </ContextProvider<ExerciseCtx>>
+    }
+}
+
+/// The playground's network alone, with `load`'s routes drawn on it (the congestion impact view).
+#[derive(Properties, PartialEq)]
+pub struct NetworkOnlyProps {
+    pub load: LoadCtx,
+}
+
+#[component]
+pub fn NetworkOnly(p: &NetworkOnlyProps) -> Html {
+    html! {
+        <ContextProvider<LoadCtx> context={p.load.clone()}>
+            <div class="network-only"><Canvas view_only=true /></div>
+        </ContextProvider<LoadCtx>>
     }
 }
 

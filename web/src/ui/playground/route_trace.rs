@@ -49,7 +49,12 @@ pub fn RouteTo(p: &RouteToProps) -> Html {
                 let text = match m {
                     Ok(FromWorker::Traced { route }) => route.map(|(text, load)| {
                         if let Some(shown) = &shown {
-                            shown.set(Some(LoadShown { on: on.clone(), load: Rc::new(load), counted: true }));
+                            shown.set(Some(LoadShown {
+                                on: on.clone(),
+                                load: Rc::new(load),
+                                counted: true,
+                                always: false,
+                            }));
                         }
                         text
                     }),
