@@ -1,6 +1,7 @@
 // The congestion impact view: GPCNeT's canaries on the playground's network in web workers, with progress, the
 // congestors' and canaries' routes on the network, histograms, the impact table and its CSV; the same figures as
-// `ibcc gpcnet` natively; a stop in the middle of a 120-node run; a network too small refused by name.
+// `ibcc gpcnet` natively; results kept while another view is shown; a stop in the middle of a 120-node run; a
+// network too small refused by name.
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -50,6 +51,13 @@ test('GPCNeT in the page: progress, routes, histograms, the table, and the nativ
   assert.deepEqual(lines.slice(1).map((l) => l.split(',').slice(0, 2).join(',')),
     ['no control,latency', 'no control,bandwidth', 'ECN + LIPD,latency', 'ECN + LIPD,bandwidth']);
 
+  // The results stay while another view is shown (the shell keeps them), and so do the settings.
+  await page.getByTestId('tab-playground').click();
+  await page.getByTestId('tab-impact').click();
+  assert.match(await status(page), /8\/8 runs at 1 per node, .* done/);
+  assert.equal((await page.getByTestId('impact-row-no control-latency').innerText()).replace(/\s+/g, ' '), row);
+  assert.ok(await page.getByTestId('impact-mech-1').isChecked());
+
   // The same figures as the command line's on the same network (deterministic: page and native are one run).
   const built = ['debug', 'release'].map((p) => join(import.meta.dirname, '..', '..', 'target', p, 'ibcc')).find(existsSync);
   assert.ok(built, 'ibcc is built (cargo test builds target/debug/ibcc)');
@@ -75,6 +83,8 @@ test('a 120-node run stops when asked, and a small network is refused by name', 
   await page.getByTestId('impact-run').click();
   await page.waitForFunction(() => Number(document.querySelector('[data-testid=impact-progress]')?.getAttribute('value')) > 0, null, { timeout: 60_000 });
   await screenshot(page, 'impact-running-phone');
+  // On a phone nothing is wider than the screen (the table scrolls on its own).
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scrolling');
   await page.getByTestId('impact-stop').click();
   assert.match(await status(page), /0\/8 runs at 16 per node, .* stopped/);
   const shown = await page.getByTestId('impact-progress').getAttribute('value');

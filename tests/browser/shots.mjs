@@ -1,6 +1,6 @@
 // Screenshots of the page at the sizes people use it (a look, not a test): 1280x720, 1024x768 with touch, 390x844,
 // in light and dark: the playground after running INFOCOM'03 Fig. 2 (or the preset given) to its victim's interval,
-// and with `--views` also the settings panel, the A/B comparison and a sweep; with `--fabric` a generated 648-host
+// and with `--views` also the settings panel, the A/B comparison, a sweep and a congestion impact run; with `--fabric` a generated 648-host
 // fabric (hosts folded) and a k=4 fat tree with a shift's routes on it. Usage, after `trunk build --release`:
 //   node tests/browser/shots.mjs [output folder] [preset] [--views] [--fabric]
 import { mkdir } from 'node:fs/promises';
@@ -47,7 +47,8 @@ try {
   await server.close();
 }
 
-/// The settings panel, A/B (B with naive marking, run to the end) and a sweep of buffer sizes.
+/// The settings panel, A/B (B with naive marking, run to the end), a sweep of buffer sizes and a congestion impact
+/// run.
 async function viewShots(page, tag) {
   const shot = async (what) => {
     const file = join(out, `${what}-${tag}.png`);
@@ -72,6 +73,17 @@ async function viewShots(page, tag) {
   await page.waitForFunction(() => /done/.test(document.querySelector('[data-testid=sweep-status]')?.innerText ?? ''), null, { timeout: 120000 })
     .catch(() => console.log('sweep not done'));
   await shot('sweep');
+  // GPCNeT on the PFT paper's 120 nodes, no control and ECN + LIPD, the latency test only: running, then done.
+  await page.getByTestId('tab-impact').click();
+  await page.getByTestId('impact-load-120').click();
+  await page.getByTestId('impact-canary-bandwidth').uncheck();
+  await page.getByTestId('impact-run').click();
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=impact-progress]')?.getAttribute('value')) > 0, null, { timeout: 60000 })
+    .catch(() => console.log('impact run shows no progress'));
+  await shot('impact-running');
+  await page.waitForFunction(() => /done/.test(document.querySelector('[data-testid=impact-status]')?.innerText ?? ''), null, { timeout: 120000 })
+    .catch(() => console.log('impact run not done'));
+  await shot('impact');
 }
 
 /// A generated 648-host two-level fat tree (its hosts folded by leaf), then a k=4 fat tree with a shift's routes.

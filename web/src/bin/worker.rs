@@ -1,9 +1,10 @@
 //! The page's simulation worker: it owns the playground's run (`protocol::Worker`, a `driver::Driver`) and sends
-//! frames as the run goes; the sweep and the A/B comparison start more of them, one per point or per run. The
-//! run works in slices of about 12 ms, yielding between them so the page's messages (pause, seek, a marking
-//! change) are handled at once; a slice with nothing to do waits for the next message. A message does not run a
-//! slice itself: it schedules one behind the messages already queued, so a burst (a dragged timeline's seeks)
-//! is read whole and only its last seek is worked on.
+//! frames as the run goes; the sweep, the A/B comparison and the congestion impact view start more of them, one
+//! per point or per run (a GPCNeT run steps in the same slices, reporting its progress). The run works in slices
+//! of about 12 ms, yielding between them so the page's messages (pause, seek, a marking change) are handled at
+//! once; a slice with nothing to do waits for the next message. A message does not run a slice itself: it
+//! schedules one behind the messages already queued, so a burst (a dragged timeline's seeks) is read whole and
+//! only its last seek is worked on.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {

@@ -5,6 +5,7 @@
 use super::compare::Compare;
 use super::document::{preset_scenario, restore, save, Doc, DocCtx, Origin, Same, DEFAULT_PRESET};
 use super::finc_explorer::FincExplorer;
+use super::impact_run::{use_impact, ImpactCtx};
 use super::impact_view::Impact;
 use super::playground::live::{use_run_follows, Live, LiveCtx, RunCtx, Sim, SimCtx};
 use super::playground::{Embedded, HighlightCtx, Playground};
@@ -115,6 +116,8 @@ fn Shell(p: &AppProps) -> Html {
     });
     let sim: Rc<Sim> = (*sim).clone();
     let highlight = use_state(|| None::<crate::course::Highlight>);
+    // The congestion impact view's runs live here too: they go on, and their results stay, whatever view is shown.
+    let impact = use_impact();
     use_run_follows(&doc, &live, &sim);
     // A share link also says which plot it was shared with.
     {
@@ -181,6 +184,7 @@ fn Shell(p: &AppProps) -> Html {
         <ContextProvider<RunCtx> context={RunCtx(live.run_scenario.clone().map(Same))}>
         <ContextProvider<SimCtx> context={SimCtx(sim.clone())}>
         <ContextProvider<HighlightCtx> context={highlight.clone()}>
+        <ContextProvider<ImpactCtx> context={impact}>
             if embedded {
                 <main class="view-embedded">
                     if let Some(Err(e)) = &*linked {
@@ -228,6 +232,7 @@ fn Shell(p: &AppProps) -> Html {
                 }
             </main>
             }
+        </ContextProvider<ImpactCtx>>
         </ContextProvider<HighlightCtx>>
         </ContextProvider<SimCtx>>
         </ContextProvider<RunCtx>>

@@ -95,7 +95,41 @@ impl Drop for SimWorker {
     }
 }
 
-/// How many workers a sweep may use: one per core.
+/// How many workers a sweep (or the congestion impact view) may use: one per core.
 pub fn cores() -> usize {
     web_sys::window().map_or(2, |w| w.navigator().hardware_concurrency() as usize).clamp(1, 16)
+}
+
+/// Jobs handed out to workers in turn (the sweep's points, the congestion impact view's runs).
+pub trait Jobs {
+    fn workers(&mut self) -> &mut Vec<SimWorker>;
+    /// Gives worker `w` the next job, if any.
+    fn feed(&mut self, w: usize);
+}
+
+/// Starts `count` workers for `jobs`, each given a job at once. Worker `w`'s messages go to `on_message(w, ...)`; a
+/// failure to `on_failed`, and then every worker stops. (The handlers hold the jobs weakly: a worker holding
+/// itself would never be dropped.)
+pub fn start_jobs<J: Jobs + 'static>(
+    jobs: &Rc<RefCell<J>>,
+    count: usize,
+    on_message: impl Fn(usize, FromWorker, &std::rc::Weak<RefCell<J>>) + Clone + 'static,
+    on_failed: impl Fn(String) + Clone + 'static,
+) -> Result<(), String> {
+    for w in 0..count {
+        let (weak, handle) = (Rc::downgrade(jobs), on_message.clone());
+        let on_message = Callback::from(move |m: FromWorker| handle(w, m, &weak));
+        let (weak, failed) = (Rc::downgrade(jobs), on_failed.clone());
+        let on_error = Callback::from(move |e: String| {
+            failed(e);
+            if let Some(j) = weak.upgrade() {
+                j.borrow_mut().workers().clear();
+            }
+        });
+        let worker = SimWorker::start(on_message, on_error)?;
+        let mut j = jobs.borrow_mut();
+        j.workers().push(worker);
+        j.feed(w);
+    }
+    Ok(())
 }

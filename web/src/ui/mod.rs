@@ -4,7 +4,7 @@
 //! - `playground/`: the playground (transport and timeline, canvas, plot, side panel), its run in a worker
 //!   (`playground/live.rs`, over `bridge`);
 //! - `compare`, `sweep_view`, `impact_view`: the A/B comparison, the sweep and GPCNeT's congestion impact, each on
-//!   the playground's scenario;
+//!   the playground's scenario (the last's runs kept by the shell: `impact_run`);
 //! - `finc_explorer`: INFOCOM'03 Fig. 5;
 //! - `chart`, `params`, `fields`, `lesson_text`, `share`, `share_codec`: parts more than one view uses;
 //! - `storage`, `download`, `theme`, `selftest_page`: the browser's storage, downloads, theme, and the self-tests.
@@ -20,6 +20,7 @@ mod document;
 mod download;
 mod fields;
 mod finc_explorer;
+mod impact_run;
 mod impact_view;
 mod lesson_text;
 mod params;

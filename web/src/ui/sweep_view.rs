@@ -3,7 +3,7 @@
 //! curve per combination of the others, a dot at each point, a log axis for powers of two), in percent as the
 //! tables give it, with PNG and CSV downloads; any point opened as the playground's scenario.
 
-use super::bridge::{cores, SimWorker};
+use super::bridge::{cores, start_jobs, Jobs, SimWorker};
 use super::chart::{Axes, Chart};
 use super::document::{use_doc, Action, Origin};
 use super::playground::wall_ms;
@@ -115,8 +115,11 @@ struct Runner {
     workers: Vec<SimWorker>,
 }
 
-impl Runner {
-    /// Gives worker `w` the next point, if any.
+impl Jobs for Runner {
+    fn workers(&mut self) -> &mut Vec<SimWorker> {
+        &mut self.workers
+    }
+
     fn feed(&mut self, w: usize) {
         if self.next >= self.scenarios.len() {
             return;
@@ -156,36 +159,26 @@ fn start(
         finished_ms: None,
         workers,
     }));
-    for w in 0..workers {
-        // (The handlers hold the runner weakly: a worker holding itself would never be dropped.)
-        let (weak, answered) = (Rc::downgrade(runner), state.clone());
-        let on_message = Callback::from(move |m: FromWorker| {
-            let FromWorker::Swept { id, results } = m else { return };
-            let failed = results.is_err();
-            answered.dispatch(SweepAction::Answered { id: id as usize, results, at_ms: wall_ms() });
-            if let Some(r) = weak.upgrade() {
-                let mut r = r.borrow_mut();
-                r.answered += 1;
-                if failed || r.answered >= r.scenarios.len() {
-                    r.workers.clear();
-                } else {
-                    r.feed(w);
-                }
+    let answered = state.clone();
+    let on_message = move |w: usize, m: FromWorker, runner: &std::rc::Weak<RefCell<Runner>>| {
+        let FromWorker::Swept { id, results } = m else { return };
+        let failed = results.is_err();
+        answered.dispatch(SweepAction::Answered { id: id as usize, results, at_ms: wall_ms() });
+        if let Some(r) = runner.upgrade() {
+            let mut r = r.borrow_mut();
+            r.answered += 1;
+            if failed || r.answered >= r.scenarios.len() {
+                r.workers.clear();
+            } else {
+                r.feed(w);
             }
-        });
-        let (weak, stopped) = (Rc::downgrade(runner), state.clone());
-        let on_error = Callback::from(move |e: String| {
-            stopped.dispatch(SweepAction::Stopped { why: format!("a sweep worker failed: {e}"), at_ms: wall_ms() });
-            if let Some(r) = weak.upgrade() {
-                r.borrow_mut().workers.clear();
-            }
-        });
-        let worker = SimWorker::start(on_message, on_error)?;
-        let mut r = runner.borrow_mut();
-        r.workers.push(worker);
-        r.feed(w);
-    }
-    Ok(())
+        }
+    };
+    let stopped = state.clone();
+    let on_failed = move |e: String| {
+        stopped.dispatch(SweepAction::Stopped { why: format!("a sweep worker failed: {e}"), at_ms: wall_ms() })
+    };
+    start_jobs(runner, workers, on_message, on_failed)
 }
 
 /// The plot's x axis: the first setting's values (log for powers of two), or their positions if not numbers.
