@@ -8,7 +8,7 @@
 //!   parallel;
 //! - the PFT paper's Fig. 1: the injection rate while congested against the credits in use, for several m, n, k;
 //! - the PFT paper's Figs. 3-5: GPCNeT on its 120 nodes, with and without each PFT setting (`gpcnet_figures.rs`);
-//! - beyond it, GPCNeT's congestion impact there under every mechanism, as a table (`gpcnet_mechanisms.rs`).
+//! - beyond it, GPCNeT's congestion impact there under every mechanism, as a table (`gpcnet_table.rs`).
 
 use crate::exit::Error;
 use crate::figure_files::{plot, svg, write, Entry};
@@ -370,7 +370,7 @@ pub fn figures(args: &Args) -> Result<(), Error> {
         ours: String::from("see pft-fig1.csv"),
     });
     entries.extend(crate::gpcnet_figures::entries(out, args.gpcnet_ppn, &gpcnet)?);
-    entries.extend(crate::gpcnet_mechanisms::entries(out, args.gpcnet_ppn, &gpcnet)?);
+    entries.extend(crate::gpcnet_table::entries(out, args.gpcnet_ppn, &gpcnet)?);
 
     for e in &entries {
         // A figure is named without extension (its .svg and .csv); a table by its files.

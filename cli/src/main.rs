@@ -11,7 +11,7 @@ mod figure_files;
 mod figures;
 mod finc;
 mod gpcnet_figures;
-mod gpcnet_mechanisms;
+mod gpcnet_table;
 mod input;
 mod network_load;
 mod opensm;
