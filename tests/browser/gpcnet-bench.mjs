@@ -1,14 +1,15 @@
-// The congestion impact view against the command line (a benchmark, not a test): GPCNeT's latency canary on the
-// PFT paper's 120 nodes, isolated and congested (two runs, one per worker), at 1 and 16 processes per node, in the
-// page's web workers and with `ibcc gpcnet` on the same network and counts, two threads. Usage, after `trunk build
-// --release` and `cargo build --release -p ibcc-cli`:
-//   node tests/browser/gpcnet-bench.mjs
+// The congestion impact view against the command line (a benchmark, not a test): one GPCNeT canary test (latency,
+// or the one named) on the PFT paper's 120 nodes, isolated and congested (two runs, one per worker), at 1 and 16
+// processes per node, in the page's web workers and with `ibcc gpcnet` on the same network and counts, two threads.
+// Usage, after `trunk build --release` and `cargo build --release -p ibcc-cli`:
+//   node tests/browser/gpcnet-bench.mjs [latency|bandwidth|allreduce]
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serveDist, launchBrowser, openPage } from './harness.mjs';
 
+const canary = process.argv[2] ?? 'latency';
 const ibcc = join(import.meta.dirname, '..', '..', 'target', 'release', 'ibcc');
 const dir = mkdtempSync(join(tmpdir(), 'ibcc-gpcnet-bench-'));
 // The view's counts (impact_plan::config_for): GPCNeT's defaults below 8 per node, the PFT experiment's from 8.
@@ -29,7 +30,9 @@ try {
   writeFileSync(file, JSON.stringify(net));
   await page.getByTestId('tab-impact').click();
   await page.getByTestId('impact-mech-1').uncheck();
-  await page.getByTestId('impact-canary-bandwidth').uncheck();
+  for (const c of ['latency', 'bandwidth', 'allreduce']) {
+    await page.getByTestId(`impact-canary-${c}`).setChecked(c === canary);
+  }
   for (const ppn of [1, 16]) {
     await page.getByTestId('impact-ppn').selectOption(String(ppn));
     const t0 = Date.now();
@@ -39,9 +42,9 @@ try {
     const status = await page.getByTestId('impact-status').innerText();
     const config = JSON.stringify(ppn >= 8 ? scaled : {});
     const t1 = Date.now();
-    const out = JSON.parse(execFileSync(ibcc, ['gpcnet', file, '--ppn', String(ppn), '--canary', 'latency', '--config', config, '--jobs', '2', '--json'], { encoding: 'utf8' }));
+    const out = JSON.parse(execFileSync(ibcc, ['gpcnet', file, '--ppn', String(ppn), '--canary', canary, '--config', config, '--jobs', '2', '--json'], { encoding: 'utf8' }));
     const nativeS = (Date.now() - t1) / 1000;
-    const row = await page.getByTestId('impact-row-no control-latency').innerText();
+    const row = await page.getByTestId(`impact-row-no control-${canary}`).innerText();
     const t = out.tests[0];
     console.log(`${ppn} per node: page ${pageS.toFixed(1)} s (${status}); ibcc gpcnet ${nativeS.toFixed(1)} s; page/native ${(pageS / nativeS).toFixed(2)}`);
     console.log(`  page:   ${row.replace(/\s+/g, ' ')}`);
