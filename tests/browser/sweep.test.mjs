@@ -1,5 +1,6 @@
 // The browser sweep: a setting swept over values in web workers, with progress, the plot, cancel, and a point opened
-// as the playground's scenario; the results equal the playground's own run of that point.
+// as the playground's scenario; the results equal the playground's own run of that point, and stay when the
+// sweep is shown again.
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -57,6 +58,10 @@ test('sweep buffer sizes in workers, plot them, open a point', async () => {
   const shown = Number(util.match(/([\d.]+)%/)[1]);
   assert.equal(shown, swept, `playground ${shown}, sweep ${swept}`);
   await page.getByTestId('tab-sweep').click();
+  // Back in the sweep, its results and its settings are still there (the page's shell keeps them).
+  assert.match(await page.getByTestId('sweep-status').innerText(), /8\/8 points, .* done/);
+  assert.equal(await page.getByTestId('sweep-values1').inputValue(), '1..4');
+  assert.equal(await page.getByTestId('sweep-rate-plot').getAttribute('data-curves'), '2');
 
   // Cancel stops a long sweep.
   await page.getByTestId('sweep-values1').fill('1..40');

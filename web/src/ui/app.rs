@@ -12,7 +12,7 @@ use super::playground::{Embedded, HighlightCtx, Playground};
 use super::selftest_page::{self, SelfTest};
 use super::share;
 use super::share_codec::Opened;
-use super::sweep_view::Sweep;
+use super::sweep_view::{use_sweep, Sweep, SweepCtx};
 use super::theme;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -116,8 +116,10 @@ fn Shell(p: &AppProps) -> Html {
     });
     let sim: Rc<Sim> = (*sim).clone();
     let highlight = use_state(|| None::<crate::course::Highlight>);
-    // The congestion impact view's runs live here too: they go on, and their results stay, whatever view is shown.
+    // The sweep's and the congestion impact view's runs live here too: they go on, and their results stay, whatever
+    // view is shown.
     let impact = use_impact();
+    let sweep = use_sweep();
     use_run_follows(&doc, &live, &sim);
     // A share link also says which plot it was shared with.
     {
@@ -185,6 +187,7 @@ fn Shell(p: &AppProps) -> Html {
         <ContextProvider<SimCtx> context={SimCtx(sim.clone())}>
         <ContextProvider<HighlightCtx> context={highlight.clone()}>
         <ContextProvider<ImpactCtx> context={impact}>
+        <ContextProvider<SweepCtx> context={sweep}>
             if embedded {
                 <main class="view-embedded">
                     if let Some(Err(e)) = &*linked {
@@ -232,6 +235,7 @@ fn Shell(p: &AppProps) -> Html {
                 }
             </main>
             }
+        </ContextProvider<SweepCtx>>
         </ContextProvider<ImpactCtx>>
         </ContextProvider<HighlightCtx>>
         </ContextProvider<SimCtx>>

@@ -1,7 +1,8 @@
 //! The sweep: up to three settings of the playground's scenario swept over lists of values, each point a full run
-//! in a web worker (one per core), with progress and cancel; any result plotted against the first setting (one
-//! curve per combination of the others, a dot at each point, a log axis for powers of two), in percent as the
-//! tables give it, with PNG and CSV downloads; any point opened as the playground's scenario.
+//! in a web worker (one per core), with progress and cancel, kept by the page's shell while other views are shown;
+//! any result plotted against the first setting (one curve per combination of the others, a dot at each point, a
+//! log axis for powers of two), in percent as the tables give it, with PNG and CSV downloads; any point opened as
+//! the playground's scenario.
 
 use super::bridge::{cores, start_jobs, Jobs, SimWorker};
 use super::chart::{Axes, Chart};
@@ -237,24 +238,54 @@ pub struct SweepProps {
     pub on_open: Callback<()>,
 }
 
+/// The sweep's form, its run and its results, held by the page's shell: the sweep goes on, and what it found stays,
+/// while another view is shown.
+#[derive(Clone)]
+pub struct SweepCtx {
+    path1: UseStateHandle<String>,
+    values1: UseStateHandle<String>,
+    path2: UseStateHandle<String>,
+    values2: UseStateHandle<String>,
+    path3: UseStateHandle<String>,
+    values3: UseStateHandle<String>,
+    quantity: UseStateHandle<Quantity>,
+    job: UseReducerHandle<SweepState>,
+    runner: RunnerRef,
+}
+
+/// (Handles compare the states they were made with: a change of any is a new context.)
+impl PartialEq for SweepCtx {
+    fn eq(&self, o: &Self) -> bool {
+        (&self.path1, &self.values1, &self.path2, &self.values2, &self.path3, &self.values3)
+            == (&o.path1, &o.values1, &o.path2, &o.values2, &o.path3, &o.values3)
+            && self.quantity == o.quantity
+            && self.job == o.job
+            && Rc::ptr_eq(&self.runner, &o.runner)
+    }
+}
+
+/// The sweep's state, made once by the shell.
+#[hook]
+pub fn use_sweep() -> SweepCtx {
+    SweepCtx {
+        path1: use_state(|| String::from(PATHS[0])),
+        values1: use_state(|| String::from("1..8")),
+        path2: use_state(String::new),
+        values2: use_state(String::new),
+        path3: use_state(String::new),
+        values3: use_state(String::new),
+        quantity: use_state(|| Quantity::Aggregate),
+        job: use_reducer(SweepState::default),
+        runner: use_mut_ref(Runner::default),
+    }
+}
+
 #[component]
 pub fn Sweep(p: &SweepProps) -> Html {
     let doc = use_doc();
-    let path1 = use_state(|| String::from(PATHS[0]));
-    let values1 = use_state(|| String::from("1..8"));
-    let path2 = use_state(String::new);
-    let values2 = use_state(String::new);
-    let path3 = use_state(String::new);
-    let values3 = use_state(String::new);
-    let quantity = use_state(|| Quantity::Aggregate);
     let error = use_state(|| None::<String>);
-    let job = use_reducer(SweepState::default);
-    let runner: RunnerRef = use_mut_ref(Runner::default);
-    {
-        // Leaving the view stops the sweep's workers.
-        let runner = runner.clone();
-        use_effect_with((), move |_| move || *runner.borrow_mut() = Runner::default());
-    }
+    let Some(ctx) = use_context::<SweepCtx>() else { return Html::default() };
+    let SweepCtx { path1, values1, path2, values2, path3, values3, quantity, job, runner } = ctx;
 
     let text_input = |h: &UseStateHandle<String>| {
         let h = h.clone();
