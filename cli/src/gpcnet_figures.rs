@@ -103,7 +103,7 @@ pub fn entries(out: &Path, ppn: u32, config: &GpcnetConfig) -> Result<Vec<Entry>
             csv,
             "{},{},{},{:.4},{:.2},{:.4}",
             i + 1,
-            s.label,
+            ibcc_view::csv::field(&s.label),
             s.strategy,
             fcs[i],
             b.figures.avg,

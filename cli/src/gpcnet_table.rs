@@ -7,6 +7,7 @@ use crate::figure_files::{write, Entry};
 use ibcc_core::presets::gpcnet_mechanisms::{mechanisms, Mechanism};
 use ibcc_core::sim::congestion_impact::{canary_control_factor, run_canary, CanaryImpact};
 use ibcc_core::workload::gpcnet::{Canary, GpcnetConfig};
+use ibcc_view::csv::field;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -38,14 +39,14 @@ pub fn entries(out: &Path, ppn: u32, config: &GpcnetConfig) -> Result<Vec<Entry>
     md.push('\n');
     for (m, suite) in all.iter().zip(&suites) {
         let fc = canary_control_factor(suite, &suites[0]).map_or(f64::NAN, |f| f.fc);
-        let _ = write!(csv, "{}", m.label);
+        let _ = write!(csv, "{}", field(m.label));
         let _ = write!(md, "| {} |", m.label);
         for i in suite {
             let (iso, con) = (i.isolated.figures.avg, i.congested.figures.avg);
             let _ = write!(csv, ",{iso:.4},{con:.4},{:.1},{:.1}", i.impact_avg, i.impact_p99);
             let _ = write!(md, " {:.1}X / {:.1}X |", i.impact_avg, i.impact_p99);
         }
-        let _ = writeln!(csv, ",{fc:.4},\"{}\"", m.parameters);
+        let _ = writeln!(csv, ",{fc:.4},{}", field(m.parameters));
         let _ = writeln!(md, " {fc:.2} |");
     }
     md.push('\n');

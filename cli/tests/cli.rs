@@ -252,7 +252,13 @@ fn figures_regenerates_every_listed_figure_with_a_report() {
         assert!(svg.starts_with("<svg") && svg.contains("<polyline"), "{n}.svg has curves");
         let csv = std::fs::read_to_string(dir.join(format!("{n}.csv"))).unwrap();
         assert!(csv.lines().count() > 2, "{n}.csv has data");
+        same_width(&csv, n);
     }
+    // Beyond the PFT paper: the mechanisms table, every mechanism a row (their names hold commas: quoted).
+    let table = std::fs::read_to_string(dir.join("gpcnet-mechanisms.csv")).unwrap();
+    same_width(&table, "gpcnet-mechanisms.csv");
+    assert_eq!(table.lines().count(), 1 + ibcc_core::presets::gpcnet_mechanisms::mechanisms(&Default::default()).len());
+    assert!(table.contains("\n\"HP root-VL, RC\","), "{table}");
     let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
     for title in [
         "INFOCOM'03 Fig. 2",
@@ -264,11 +270,31 @@ fn figures_regenerates_every_listed_figure_with_a_report() {
         "Globecom'02 Fig. 4",
         "PFT (IFIP'21) Fig. 1",
         "PFT (IFIP'21) Figs. 3-5",
+        "Beyond the PFT paper",
     ] {
         assert!(report.contains(title), "report.md covers {title}");
     }
     assert!(report.contains("**Paper:**") && report.contains("**Ours:**"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every record of `csv` has its header's number of fields (RFC 4180: a quoted field may hold commas).
+fn same_width(csv: &str, name: &str) {
+    let fields = |line: &str| {
+        let (mut n, mut quoted) = (1, false);
+        for c in line.chars() {
+            match c {
+                '"' => quoted = !quoted,
+                ',' if !quoted => n += 1,
+                _ => {}
+            }
+        }
+        n
+    };
+    let width = fields(csv.lines().next().unwrap_or_default());
+    for line in csv.lines() {
+        assert_eq!(fields(line), width, "{name}: {line}");
+    }
 }
 
 #[test]

@@ -131,7 +131,7 @@ pub fn csv(rows: &[Row], fc: &[Option<f64>], plan: &Plan) -> String {
         let _ = writeln!(
             out,
             "{},{},{},{:.4},{:.4},{:.4},{:.4},{:.1},{:.1},{fc}",
-            r.mechanism,
+            ibcc_view::csv::field(r.mechanism),
             i.canary.id(),
             i.canary.units(),
             i.isolated.figures.avg,
