@@ -29,7 +29,7 @@ test('GPCNeT in the page: progress, routes, histograms, the table, and the nativ
   await page.getByTestId('tab-impact').click();
   // Defaults: 1 process per node, no control and ECN + LIPD, the latency and bandwidth tests.
   await page.getByTestId('impact-run').click();
-  await page.waitForFunction(() => /8\/8 runs at 1 per node, .* done/.test(document.querySelector('[data-testid=impact-status]')?.innerText ?? ''), null, { timeout: 120_000 });
+  await page.waitForFunction(() => /8\/8 runs on .* at 1 per node, .* done/.test(document.querySelector('[data-testid=impact-status]')?.innerText ?? ''), null, { timeout: 120_000 });
   assert.equal(Number(await page.getByTestId('impact-progress').getAttribute('value')), 1);
   // The congestors' routes are drawn, then the canaries' (fewer, and others).
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=topology] [data-testid^="routes-"]').length > 0);
@@ -54,7 +54,7 @@ test('GPCNeT in the page: progress, routes, histograms, the table, and the nativ
   // The results stay while another view is shown (the shell keeps them), and so do the settings.
   await page.getByTestId('tab-playground').click();
   await page.getByTestId('tab-impact').click();
-  assert.match(await status(page), /8\/8 runs at 1 per node, .* done/);
+  assert.match(await status(page), /8\/8 runs on .* at 1 per node, .* done/);
   assert.equal((await page.getByTestId('impact-row-no control-latency').innerText()).replace(/\s+/g, ' '), row);
   assert.ok(await page.getByTestId('impact-mech-1').isChecked());
 
@@ -86,7 +86,7 @@ test('a 120-node run stops when asked, and a small network is refused by name', 
   // On a phone nothing is wider than the screen (the table scrolls on its own).
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scrolling');
   await page.getByTestId('impact-stop').click();
-  assert.match(await status(page), /0\/8 runs at 16 per node, .* stopped/);
+  assert.match(await status(page), /0\/8 runs on .*120 hosts.* at 16 per node, .* stopped/);
   const shown = await page.getByTestId('impact-progress').getAttribute('value');
   await page.waitForTimeout(1000);
   assert.equal(await page.getByTestId('impact-progress').getAttribute('value'), shown, 'nothing moves once stopped');

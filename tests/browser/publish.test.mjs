@@ -153,7 +153,7 @@ test('an embedded scenario leaves the visitor\'s own saved work alone', async ()
 // The worker's then to 225 KB (212.3 -> 218.8 KB): the message workloads a run may carry (processes' programs, their
 // queue pairs and the protocol, issue 31), which the page's congestion-impact view will run in the workers; the
 // simulation loop cannot know that a run has none.
-// Both moved for the congestion impact view (issue 31): the page's to 575 KB (546.9 -> 572.6 KB: the view, its
+// Both moved for the congestion impact view (issue 31): the page's to 575 KB (546.9 -> 572.9 KB: the view, its
 // plan, table and histograms, the mechanisms it offers, GPCNeT's results read from the worker, and its runs and
 // the sweep's kept by the shell), the worker's to 260 KB (218.8 -> 256.5 KB, code 793 -> 891 KB raw: GPCNeT's
 // placement, programs and statistics, the canary runs stepped with their progress, the routes of its pairs, their

@@ -26,7 +26,8 @@ pub struct Job {
     pub started_ms: f64,
     pub finished_ms: Option<f64>,
     pub workers: usize,
-    /// Processes per node, for the status line.
+    /// What it ran on and how, for the status line: the network's name, processes per node.
+    pub network: String,
     pub ppn: u32,
 }
 
@@ -129,7 +130,7 @@ pub type RunnerRef = Rc<RefCell<Runner>>;
 /// Starts `plan` in one worker per core (stopping any run under way).
 pub fn start(
     plan: Plan,
-    ppn: u32,
+    (network, ppn): (String, u32),
     runner: &RunnerRef,
     state: &UseReducerDispatcher<ImpactState>,
 ) -> Result<(), String> {
@@ -147,6 +148,7 @@ pub fn start(
         started_ms: wall_ms(),
         finished_ms: None,
         workers,
+        network,
         ppn,
     }));
     let answered = state.clone();

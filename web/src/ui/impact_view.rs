@@ -22,6 +22,20 @@ fn network_of(s: &Scenario) -> Scenario {
     net
 }
 
+/// The network's name for the status line: its scenario's name, or its hosts.
+fn name_of(s: &Scenario) -> String {
+    let hosts = ibcc_core::sim::congestion_impact::gpcnet_hosts(s).len();
+    if s.name.is_empty() {
+        format!("{hosts} hosts")
+    } else {
+        format!("{} ({hosts} hosts)", s.name)
+    }
+}
+
+/// Processes above which a run is likely to take minutes and hundreds of megabytes in the page (GPCNeT's all-to-all
+/// congestor alone gives every pair of its processes a flow each way).
+const LARGE_RUN: usize = 2_000;
+
 /// A figure as GPCNeT prints it (two decimals; bandwidths in MiB/s/rank, latencies in usec).
 fn value(v: f64) -> String {
     format!("{v:.2}")
@@ -81,7 +95,8 @@ pub fn Impact(_p: &ImpactProps) -> Html {
         let (picked, canaries, config) = (form.picked.clone(), form.canaries.clone(), config.clone());
         Callback::from(move |_| {
             let net = network_of(&scenario);
-            let started = plan(&net, &config, &picked, &canaries).and_then(|p| start(p, ppn, &runner, &state));
+            let on = (name_of(&scenario), ppn);
+            let started = plan(&net, &config, &picked, &canaries).and_then(|p| start(p, on, &runner, &state));
             match started {
                 Ok(()) => {
                     error.set(None);
@@ -177,7 +192,7 @@ pub fn Impact(_p: &ImpactProps) -> Html {
             (None, Some(_)) => String::from("done"),
             (None, None) => format!("running on {} workers", j.workers),
         };
-        let text = format!("{}/{n} runs at {} per node, {secs:.1} s, {state}", j.done, j.ppn);
+        let text = format!("{}/{n} runs on {} at {} per node, {secs:.1} s, {state}", j.done, j.network, j.ppn);
         (share, text)
     });
     let csv_button = guard.as_ref().map(|j| {
@@ -255,6 +270,9 @@ pub fn Impact(_p: &ImpactProps) -> Html {
                         }
                     </select>
                     { if ppn >= 8 { " (the PFT experiment's counts: one ring, one bandwidth iteration)" } else { " (GPCNeT's structure, counts scaled to seconds)" } }
+                    if hosts * ppn as usize > LARGE_RUN {
+                        <span class="notice" data-testid="impact-large">{ format!(" {} processes: a run may take minutes and much of the browser's memory.", hosts * ppn as usize) }</span>
+                    }
                 </span>
                 <label for="impact-seed">{ "Placement seed" }</label>
                 <input id="impact-seed" type="number" min="0" value={seed.to_string()} onchange={on_seed} disabled={running} data-testid="impact-seed" />
