@@ -159,7 +159,9 @@ test('an embedded scenario leaves the visitor\'s own saved work alone', async ()
 // placement, programs and statistics, the canary runs stepped with their progress, the routes of its pairs, their
 // messages). A canary run steps through the event loop the worker already has (`Watched` with no report), not a
 // copy of its own: that was about 9 KB more.
-const BUDGET_KB = { page: 575, worker: 260 };
+// The page's then to 580 KB (572.9 -> 578.6 KB): lesson 18's impact exercise (its question, checked against the
+// view's runs, the factor held back in the view until it is answered, the unit in the class table).
+const BUDGET_KB = { page: 580, worker: 260 };
 
 test('the release wasm stays within its size budget, with no name section or debug data', async () => {
   const files = await readdir(DIST);

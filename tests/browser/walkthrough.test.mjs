@@ -91,6 +91,39 @@ async function checkClaims(page, claims, where) {
   }
 }
 
+// An impact exercise (lesson 18): answered from the congestion impact view's runs, which the page's shell keeps. The
+// view opens set up for the question, holds the asked factor back until the answer is in, and shows it after.
+async function impactExercise(page, e) {
+  await page.getByTestId('exercise-load').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=sim-time]').innerText === '0.000 ms');
+  assert.match(await check(page, 1), /^Not yet: run the latency test .* in the Congestion impact view first/, e.id);
+  await page.getByTestId('exercise-open-impact').click();
+  assert.equal(await page.getByTestId('impact-ppn').inputValue(), String(e.impact.processes_per_node));
+  assert.ok(await page.getByTestId(`impact-canary-${e.impact.canary}`).isChecked());
+  await page.getByTestId('impact-run').click();
+  await page.waitForFunction(() => / done/.test(document.querySelector('[data-testid=impact-status]')?.innerText ?? ''), null, { timeout: 120_000 });
+  const row = () => page.getByTestId(`impact-row-no control-${e.impact.canary}`).innerText();
+  assert.match(await row(), /hidden until you answer/, `${e.id}: the factor is held back`);
+  assert.ok(await page.getByTestId('impact-csv').isDisabled(), 'and so is the CSV');
+  await page.getByTestId('tab-playground').click();
+  await openTab(page, 'lesson');
+  const hinted = await check(page, -50);
+  assert.match(hinted, /^Not quite\. A hint: /, e.id);
+  assert.doesNotMatch(hinted, /\d+\.\dX/, `${e.id}: no value in the hint`);
+  const revealed = await check(page, 500);
+  const value = Number(revealed.match(/The run gives (\d+\.\d)X/)?.[1]);
+  assert.ok(Number.isFinite(value), `${e.id}: ${revealed}`);
+  assert.equal(await page.getByTestId('exercise-explanation').innerText(), e.explanation);
+  assert.match(await check(page, value), /^Right\./, e.id);
+  // Answered: the view shows the factor, the same as the exercise's.
+  await page.getByTestId('tab-impact').click();
+  const p99 = (await row()).match(/(\d+\.\d)X \/ (\d+\.\d)X/);
+  assert.ok(p99, await row());
+  assert.equal(Number(p99[e.impact.statistic === 'avg' ? 1 : 2]), value);
+  console.log(`${e.id}: ${value}X`);
+  assert.deepEqual(page.errors, []);
+}
+
 for (const viewport of [{ width: 1280, height: 720 }, { width: 1024, height: 768 }])
 for (const [i, lesson] of library.lessons.entries()) {
   test(`walk lesson ${lesson.title} at ${viewport.width}x${viewport.height}`, async () => {
@@ -146,6 +179,7 @@ for (const [i, lesson] of library.lessons.entries()) {
 
     // The exercise, on its own scenario: the settings it fixes show disabled, with the reason.
     const e = lesson.exercise;
+    if (e.impact) return impactExercise(page, e);
     await page.getByTestId('exercise-load').click();
     await page.waitForFunction(() => document.querySelector('[data-testid=sim-time]').innerText === '0.000 ms');
     await openTab(page, 'settings');

@@ -5,7 +5,9 @@
 use ibcc_core::presets::find;
 use ibcc_core::scenario::share_link::{pack, unpack, ShareLinkError};
 use ibcc_core::scenario::{from_value, Scenario};
+use ibcc_core::sim::congestion_impact::CanaryImpact;
 use ibcc_core::sim::Measurement;
+use ibcc_core::workload::gpcnet::Canary;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -43,7 +45,7 @@ pub struct Step {
     pub set: BTreeMap<String, Value>,
     #[serde(default)]
     pub highlight: Option<Highlight>,
-    /// Another view to open from this step: `"finc"`, the Finc(t) explorer.
+    /// Another view to open from this step: `"finc"`, the Finc(t) explorer; `"impact"`, the congestion impact view.
     #[serde(default)]
     pub open: Option<String>,
     /// Runs the timeline to this time (ms) and pauses there: the moment the text is about.
@@ -160,13 +162,65 @@ pub struct Exercise {
     /// Settings (paths) the student must not change.
     #[serde(default)]
     pub locked: Vec<String>,
-    pub measure: Measurement,
-    /// How far the answer may be from the simulated value, in percentage points of a link.
+    /// What is asked: a measurement of the playground's run (a share of a link, in percent), or GPCNeT's impact
+    /// factor from the congestion impact view's run on the exercise's network. Exactly one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub measure: Option<Measurement>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub impact: Option<ImpactAsk>,
+    /// How far the answer may be from the simulated value: in percentage points of a link, or for an impact in its
+    /// own unit (0.2: within 0.2X).
     pub tolerance_pct: f64,
     /// What a first wrong answer is told (the second try comes after it); empty: the answer comes at once.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub hint: String,
     pub explanation: String,
+}
+
+/// GPCNeT's impact factor asked for: the no-control run of `canary` at `processes_per_node` and placement `seed` in
+/// the congestion impact view (docs/gpcnet.md §5), on the exercise's network.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImpactAsk {
+    pub canary: Canary,
+    pub statistic: Statistic,
+    pub processes_per_node: u32,
+    #[serde(default = "first_seed")]
+    pub seed: u64,
+}
+
+fn first_seed() -> u64 {
+    1
+}
+
+/// Which of GPCNeT's two figures: the average or the 99th percentile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Statistic {
+    Avg,
+    P99,
+}
+
+impl ImpactAsk {
+    /// The impact factor asked for, from a canary test's isolated and congested runs.
+    pub fn of(&self, i: &CanaryImpact) -> f64 {
+        match self.statistic {
+            Statistic::Avg => i.impact_avg,
+            Statistic::P99 => i.impact_p99,
+        }
+    }
+
+    /// What it asks for, in words.
+    pub fn describe(&self) -> String {
+        let stat = if self.statistic == Statistic::Avg { "average" } else { "99th percentile" };
+        format!(
+            "the {stat}'s congestion impact of the {} test, no congestion control, {} processes per node, placement \
+             seed {}",
+            self.canary.id(),
+            self.processes_per_node,
+            self.seed
+        )
+    }
 }
 
 /// The outcome of checking an answer.
@@ -252,7 +306,7 @@ impl Exercise {
         // The scenario measures where the exercise does, so the timeline's and the plot's shaded interval and the
         // Results are the exercise's.
         let mut s = base.with_settings(&self.set)?;
-        if let Ok((from, to)) = self.measure.interval_ns(&s) {
+        if let Some(Ok((from, to))) = self.measure.as_ref().map(|m| m.interval_ns(&s)) {
             (s.measure.from_ns, s.measure.to_ns) = (from, Some(to));
         }
         Ok(s)
@@ -271,9 +325,19 @@ impl Exercise {
             }
         }
         let Some(value) = simulated else {
-            return Verdict::NotRun(String::from("run the scenario through the measured interval first"));
+            return Verdict::NotRun(match &self.impact {
+                Some(i) => format!(
+                    "run the {} test with no congestion control at {} processes per node, placement seed {}, in the \
+                     Congestion impact view first",
+                    i.canary.id(),
+                    i.processes_per_node,
+                    i.seed
+                ),
+                None => String::from("run the scenario through the measured interval first"),
+            });
         };
-        let simulated_pct = 100.0 * value;
+        // (An impact factor is answered as itself; a measurement as a percentage of a link.)
+        let simulated_pct = if self.impact.is_some() { value } else { 100.0 * value };
         if (answer_pct - simulated_pct).abs() <= self.tolerance_pct {
             Verdict::Right { simulated_pct }
         } else {
@@ -297,9 +361,30 @@ impl Exercise {
         })
     }
 
-    /// The exercise is usable: its scenario builds and its tolerance is a number.
+    /// The answer's unit: "%" of a link, or "X" for an impact factor.
+    pub fn unit(&self) -> &'static str {
+        if self.impact.is_some() {
+            "X"
+        } else {
+            "%"
+        }
+    }
+
+    /// What it asks for, in words (the exercise's "Measured:" line).
+    pub fn describe(&self) -> String {
+        match (&self.measure, &self.impact) {
+            (Some(m), _) => m.describe(),
+            (None, Some(i)) => i.describe(),
+            (None, None) => String::from("nothing"),
+        }
+    }
+
+    /// The exercise is usable: its scenario builds, it asks one thing, and its tolerance is a number.
     pub fn validate(&self) -> Result<(), String> {
         self.scenario().map_err(|err| format!("the exercise's scenario is not valid: {err}"))?;
+        if self.measure.is_some() == self.impact.is_some() {
+            return Err(String::from("an exercise asks for exactly one of measure, impact"));
+        }
         if !(self.tolerance_pct.is_finite() && self.tolerance_pct >= 0.0) {
             return Err(String::from("the exercise's tolerance must be a number, 0 or more"));
         }
@@ -424,6 +509,21 @@ pub struct Answer {
     /// The digest of the scenario it was measured on ([`Scenario::digest`]).
     #[serde(default)]
     pub scenario_digest: String,
+    /// The unit of the answer and the simulated value: empty for a percentage of a link, "X" for an impact factor
+    /// (the `_pct` names are from before impact exercises).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub unit: String,
+}
+
+impl Answer {
+    /// The unit as shown: "%" or "X".
+    pub fn unit(&self) -> &str {
+        if self.unit.is_empty() {
+            "%"
+        } else {
+            &self.unit
+        }
+    }
 }
 
 /// Whether exercise `id` was answered right (progress: a lesson's tick, a sheet's).
@@ -538,7 +638,7 @@ pub fn class_csv(rows: &[ClassRow], exercises: &[ClassExercise]) -> String {
             t
         }
     };
-    let mut out = String::from("student,file,exercise,exercise_id,question,try,answer_pct,simulated_pct,verdict,first_try,checked_at,scenario_digest\n");
+    let mut out = String::from("student,file,exercise,exercise_id,question,try,answer_pct,simulated_pct,verdict,first_try,checked_at,scenario_digest,unit\n");
     let mut tries: Vec<(&str, &str, usize)> = Vec::new();
     for r in rows {
         let k = match tries.iter_mut().find(|(s, e, _)| *s == r.student && *e == r.answer.exercise) {
@@ -566,6 +666,7 @@ pub fn class_csv(rows: &[ClassRow], exercises: &[ClassExercise]) -> String {
             (if k == 1 { "yes" } else { "no" }).to_owned(),
             cell(&r.answer.at),
             cell(&r.answer.scenario_digest),
+            cell(r.answer.unit()),
         ]
         .join(",");
         out.push('\n');
@@ -636,6 +737,7 @@ mod tests {
         assert_ne!(c.setting(path), s.setting(path), "{path} changed");
         c
     }
+    use ibcc_core::sim::congestion_impact::run_canary;
     use ibcc_core::sim::Run;
 
     fn lib() -> Library {
@@ -665,7 +767,8 @@ mod tests {
                 "assumptions",
                 "fabric-routing",
                 "deadlock",
-                "fabric-hotspot"
+                "fabric-hotspot",
+                "gpcnet"
             ]
         );
         for lesson in &l.lessons {
@@ -694,7 +797,11 @@ mod tests {
                     Some(Highlight::Plot(p)) => assert!(["rates", "limits", "buffers", "marks"].contains(&p.as_str())),
                     None => {}
                 }
-                assert!(step.open.as_deref().is_none_or(|v| v == "finc"), "{} step {i}: open", lesson.id);
+                assert!(
+                    step.open.as_deref().is_none_or(|v| v == "finc" || v == "impact"),
+                    "{} step {i}: open",
+                    lesson.id
+                );
             }
             let e = lesson.exercise.as_ref().unwrap_or_else(|| panic!("{} has no exercise", lesson.id));
             let s = e.scenario().unwrap_or_else(|err| panic!("{}: {err}", e.id));
@@ -714,7 +821,8 @@ mod tests {
         for lesson in lib().lessons {
             let e = lesson.exercise.clone().unwrap();
             let s = e.scenario().unwrap();
-            let (from, to) = e.measure.interval_ns(&s).unwrap();
+            let Some(m) = &e.measure else { continue };
+            let (from, to) = m.interval_ns(&s).unwrap();
             assert_eq!((s.measure.from_ns, s.measure.until_ns(s.duration_ns)), (from, to), "{}", lesson.id);
         }
         let credits = lib().lessons.into_iter().find(|l| l.id == "credits").unwrap().exercise.unwrap();
@@ -728,13 +836,15 @@ mod tests {
         for lesson in lib().lessons {
             let e = lesson.exercise.clone().unwrap();
             let mut s = e.scenario().unwrap();
+            // (Impact exercises: `built_in_impact_exercises_check_answers_against_gpcnet`.)
+            let Some(m) = e.measure.clone() else { continue };
             // Up to the end of the measured interval is enough (if the scenario's own interval starts before it).
-            if let Some(to) = e.measure.to_ns.filter(|&to| s.measure.from_ns < to) {
+            if let Some(to) = m.to_ns.filter(|&to| s.measure.from_ns < to) {
                 s.duration_ns = s.duration_ns.min(to);
             }
             let mut sim = Run::new(&s).unwrap();
             sim.run();
-            let v = sim.measure(&e.measure).unwrap_or_else(|err| panic!("{}: {err}", e.id));
+            let v = sim.measure(&m).unwrap_or_else(|err| panic!("{}: {err}", e.id));
             // The answers, for the notes and docs/lessons.md (`cargo test -p ibcc-web exercises -- --nocapture`).
             eprintln!("{:<28} {:6.1}%  ±{}", e.id, 100.0 * v, e.tolerance_pct);
             // Nothing the student reads before answering states the answer: no percentage in the lesson's steps,
@@ -962,13 +1072,48 @@ mod tests {
             let s = e.scenario().unwrap().with_settings(&set).unwrap();
             let mut sim = Run::new(&s).unwrap();
             sim.run();
-            let got = sim.measure(&e.measure).unwrap();
+            let got = sim.measure(e.measure.as_ref().unwrap()).unwrap();
             let bytes = f64::from(s.packet.data_bytes());
             let rtt_ns =
                 2.0 * p_ns as f64 + bytes / (s.link.bandwidth_gbps / 8.0) + s.switch.forwarding_delay_ns as f64;
             let bound = (f64::from(b) * bytes / rtt_ns / (s.link.bandwidth_gbps / 8.0)).min(1.0);
             assert!((100.0 * (got - bound)).abs() < 0.2, "p {p_ns} ns, {b} packets: {got} against {bound}");
         }
+    }
+
+    /// Each built-in impact exercise, answered with GPCNeT's factor from the congestion impact view's own runs (no
+    /// control, on the exercise's network without its flows), is right; far off, wrong; and nothing the student reads
+    /// before answering states it.
+    #[test]
+    fn built_in_impact_exercises_check_answers_against_gpcnet() {
+        let mut seen = 0;
+        for lesson in lib().lessons {
+            let e = lesson.exercise.clone().unwrap();
+            let Some(ask) = e.impact else { continue };
+            seen += 1;
+            let own = e.scenario().unwrap();
+            let mut net = own.without_congestion_control();
+            net.flows.clear();
+            let config = crate::impact_plan::config_for(ask.processes_per_node, ask.seed);
+            let run = |congested| run_canary(&net, &config, ask.canary, congested).unwrap();
+            let i = CanaryImpact::of(run(false), run(true));
+            let v = ask.of(&i);
+            let (f0, f1) = (&i.isolated.figures, &i.congested.figures);
+            eprintln!(
+                "{:<28} {v:6.1}X  ±{}  (avg {:.2} -> {:.2}, 99% {:.2} -> {:.2})",
+                e.id, e.tolerance_pct, f0.avg, f1.avg, f0.p99, f1.p99
+            );
+            assert!(v > 1.0, "{}: the lesson needs an impact to show ({v}X)", e.id);
+            let shown = format!("{v:.1}X");
+            let before = lesson.steps.iter().map(|st| st.text.as_str()).chain([e.question.as_str(), e.hint.as_str()]);
+            for text in before {
+                assert!(!text.contains(&shown), "{}: {shown} gives the answer away: {text}", e.id);
+            }
+            assert!(matches!(e.check(&net, Some(v), v + 0.9 * e.tolerance_pct), Verdict::Right { .. }), "{}", e.id);
+            assert!(matches!(e.check(&net, Some(v), v + 2.0 * e.tolerance_pct + 0.5), Verdict::Wrong { .. }));
+            assert!(matches!(e.check(&net, None, v), Verdict::NotRun(why) if why.contains("Congestion impact view")));
+        }
+        assert_eq!(seen, 1, "lesson 18 asks for an impact");
     }
 
     /// Every built-in exercise has a hint, and the hint gives no number away (it asks a question instead).
@@ -1001,6 +1146,7 @@ mod tests {
             right,
             at: at.into(),
             scenario_digest: "00ff".into(),
+            unit: String::new(),
         };
         let sheet = |student: &str, answers: Vec<Answer>| {
             serde_json::to_string(&AnswerSheet {
@@ -1051,6 +1197,7 @@ mod tests {
             right,
             at: at.into(),
             scenario_digest: "00ff".into(),
+            unit: String::new(),
         };
         let file = |name: &str, student: &str, answers: Vec<Answer>| {
             let sheet = AnswerSheet { student: student.into(), exported_at: String::new(), answers };
@@ -1069,7 +1216,7 @@ mod tests {
         assert!(lines[0].starts_with("student,file,exercise,"));
         assert_eq!(
             lines[1],
-            "'=Cleo,cleo.json,Exercise 1,t-1,\"How much, \"\"roughly\"\"?\",1,40.00,14.20,wrong,yes,1,00ff"
+            "'=Cleo,cleo.json,Exercise 1,t-1,\"How much, \"\"roughly\"\"?\",1,40.00,14.20,wrong,yes,1,00ff,%"
         );
         assert!(lines[2].contains(",2,14.00,14.20,right,no,2,"), "{}", lines[2]);
     }

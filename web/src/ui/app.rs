@@ -6,7 +6,7 @@ use super::compare::Compare;
 use super::document::{preset_scenario, restore, save, Doc, DocCtx, Origin, Same, DEFAULT_PRESET};
 use super::finc_explorer::FincExplorer;
 use super::impact_run::{use_impact, ImpactCtx};
-use super::impact_view::Impact;
+use super::impact_view::{use_routes, Impact, RoutesCtx};
 use super::playground::live::{use_run_follows, Live, LiveCtx, RunCtx, Sim, SimCtx};
 use super::playground::{Embedded, HighlightCtx, Playground};
 use super::selftest_page::{self, SelfTest};
@@ -119,6 +119,7 @@ fn Shell(p: &AppProps) -> Html {
     // The sweep's and the congestion impact view's runs live here too: they go on, and their results stay, whatever
     // view is shown.
     let impact = use_impact();
+    let routes = use_routes();
     let sweep = use_sweep();
     use_run_follows(&doc, &live, &sim);
     // A share link also says which plot it was shared with.
@@ -188,6 +189,7 @@ fn Shell(p: &AppProps) -> Html {
         <ContextProvider<HighlightCtx> context={highlight.clone()}>
         <ContextProvider<ImpactCtx> context={impact}>
         <ContextProvider<SweepCtx> context={sweep}>
+        <ContextProvider<RoutesCtx> context={routes}>
             if embedded {
                 <main class="view-embedded">
                     if let Some(Err(e)) = &*linked {
@@ -235,6 +237,7 @@ fn Shell(p: &AppProps) -> Html {
                 }
             </main>
             }
+        </ContextProvider<RoutesCtx>>
         </ContextProvider<SweepCtx>>
         </ContextProvider<ImpactCtx>>
         </ContextProvider<HighlightCtx>>

@@ -1,14 +1,12 @@
 //! The congestion impact view's runs (docs/gpcnet.md §5), kept by the page's shell so that they go on, and their
 //! results stay, whatever view is shown (as the playground's run does): the plan's jobs in one worker per core, the
-//! answers as they come, the form's settings, and GPCNeT's routes drawn on the network.
+//! answers as they come, and the form's settings. A lesson's impact exercise reads its answer here.
 
 use super::bridge::{cores, start_jobs, Jobs, SimWorker};
-use super::playground::{wall_ms, LoadCtx, LoadShown};
 use crate::impact_plan::Plan;
-use crate::protocol::{FromWorker, PatternLoad, ToWorker};
-use ibcc_core::scenario::Scenario;
+use crate::protocol::{FromWorker, ToWorker};
 use ibcc_core::sim::congestion_impact::CanaryRun;
-use ibcc_core::workload::gpcnet::{Canary, GpcnetConfig};
+use ibcc_core::workload::gpcnet::Canary;
 use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -145,7 +143,7 @@ pub fn start(
         errors: Vec::new(),
         done: 0,
         stopped: None,
-        started_ms: wall_ms(),
+        started_ms: now_ms(),
         finished_ms: None,
         workers,
         network,
@@ -157,7 +155,7 @@ pub fn start(
             answered.dispatch(ImpactAction::Progress { id: id as usize, done })
         }
         FromWorker::CanaryRan { id, run } => {
-            answered.dispatch(ImpactAction::Ran { id: id as usize, run, at_ms: wall_ms() });
+            answered.dispatch(ImpactAction::Ran { id: id as usize, run, at_ms: now_ms() });
             if let Some(r) = runner.upgrade() {
                 let mut r = r.borrow_mut();
                 r.answered += 1;
@@ -172,64 +170,9 @@ pub fn start(
     };
     let stopped = state.clone();
     let on_failed = move |e: String| {
-        stopped.dispatch(ImpactAction::Stopped { why: format!("a worker failed: {e}"), at_ms: wall_ms() })
+        stopped.dispatch(ImpactAction::Stopped { why: format!("a worker failed: {e}"), at_ms: now_ms() })
     };
     start_jobs(runner, workers, on_message, on_failed)
-}
-
-/// GPCNeT's routes on a network, if asked for: the scenario they are drawn on, the congestors' and the canaries'.
-/// (Compared by address: a large fabric's scenario is hundreds of kilobytes, and the shell compares its contexts at
-/// every frame of the playground's run.)
-#[derive(Debug, Clone, Default)]
-pub struct RoutesOn(pub Option<(Rc<Scenario>, Rc<PatternLoad>, Rc<PatternLoad>)>);
-
-impl PartialEq for RoutesOn {
-    fn eq(&self, o: &Self) -> bool {
-        match (&self.0, &o.0) {
-            (Some(a), Some(b)) => Rc::ptr_eq(&a.0, &b.0) && Rc::ptr_eq(&a.1, &b.1) && Rc::ptr_eq(&a.2, &b.2),
-            (None, None) => true,
-            _ => false,
-        }
-    }
-}
-
-/// Which routes the network shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Routes {
-    Congestors,
-    Canaries,
-}
-
-/// What the network draws of `routes`: the congestors' or the canaries', on the scenario they were routed for.
-pub fn shown(routes: &RoutesOn, which: Routes) -> Option<LoadShown> {
-    routes.0.as_ref().map(|(on, congestors, canaries)| LoadShown {
-        on: on.clone(),
-        load: if which == Routes::Congestors { congestors.clone() } else { canaries.clone() },
-        counted: true,
-        always: true,
-    })
-}
-
-/// Asks a worker for GPCNeT's routes on `net` and shows them on `on` (the playground's scenario), the congestors'
-/// first.
-pub fn ask_routes(
-    on: &Rc<Scenario>,
-    net: &Scenario,
-    config: &GpcnetConfig,
-    routes: &UseStateHandle<RoutesOn>,
-    load: &LoadCtx,
-    which: &UseStateHandle<Routes>,
-) {
-    let (on, routes, load, which) = (on.clone(), routes.clone(), load.clone(), which.clone());
-    let answer = Callback::from(move |reply: Result<FromWorker, String>| {
-        if let Ok(FromWorker::GpcnetRouted { loads: Ok((congestors, canaries)) }) = reply {
-            let r = RoutesOn(Some((on.clone(), Rc::new(congestors), Rc::new(canaries))));
-            load.set(shown(&r, Routes::Congestors));
-            which.set(Routes::Congestors);
-            routes.set(r);
-        }
-    });
-    SimWorker::ask(&ToWorker::GpcnetRoutes { scenario: Box::new(net.clone()), config: config.clone() }, answer);
 }
 
 /// The view's settings as the student left them.
@@ -240,11 +183,13 @@ pub struct Form {
     /// The mechanisms picked, by their index in `impact_plan::offered` (no control is always run).
     pub picked: Vec<usize>,
     pub canaries: Vec<Canary>,
+    /// The canary test whose no-control impact an open lesson exercise asks for: held back until it is answered.
+    pub held: Option<Canary>,
 }
 
 impl Default for Form {
     fn default() -> Self {
-        Self { ppn: 1, seed: 1, picked: vec![1], canaries: vec![Canary::Latency, Canary::Bandwidth] }
+        Self { ppn: 1, seed: 1, picked: vec![1], canaries: vec![Canary::Latency, Canary::Bandwidth], held: None }
     }
 }
 
@@ -254,20 +199,12 @@ pub struct ImpactCtx {
     pub job: UseReducerHandle<ImpactState>,
     pub runner: RunnerRef,
     pub form: UseStateHandle<Form>,
-    pub routes: UseStateHandle<RoutesOn>,
-    pub which: UseStateHandle<Routes>,
-    pub load: LoadCtx,
 }
 
 /// (Handles compare the states they were made with: a change of any is a new context.)
 impl PartialEq for ImpactCtx {
     fn eq(&self, o: &Self) -> bool {
-        self.job == o.job
-            && Rc::ptr_eq(&self.runner, &o.runner)
-            && self.form == o.form
-            && self.routes == o.routes
-            && self.which == o.which
-            && self.load == o.load
+        self.job == o.job && Rc::ptr_eq(&self.runner, &o.runner) && self.form == o.form
     }
 }
 
@@ -278,8 +215,28 @@ pub fn use_impact() -> ImpactCtx {
         job: use_reducer(ImpactState::default),
         runner: use_mut_ref(Runner::default),
         form: use_state(Form::default),
-        routes: use_state(RoutesOn::default),
-        which: use_state(|| Routes::Congestors),
-        load: use_state(|| None),
+    }
+}
+
+/// Wall milliseconds (the page's clock).
+fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
+
+impl Job {
+    /// The impact of the no-control run of `canary` on `net`'s network at `ppn` processes per node and placement
+    /// `seed`, once both its runs are in.
+    pub fn no_control_impact(
+        &self,
+        net: &ibcc_core::scenario::Scenario,
+        canary: Canary,
+        (ppn, seed): (u32, u64),
+    ) -> Option<ibcc_core::sim::congestion_impact::CanaryImpact> {
+        let none = self.plan.mechanisms.first()?;
+        if (self.ppn, none.config.seed) != (ppn, seed) || !crate::course::same_network(&none.scenario, net) {
+            return None;
+        }
+        let run = |congested| self.plan.index(0, canary, congested).and_then(|i| self.runs[i].clone());
+        Some(ibcc_core::sim::congestion_impact::CanaryImpact::of((*run(false)?).clone(), (*run(true)?).clone()))
     }
 }

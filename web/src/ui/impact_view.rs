@@ -3,14 +3,17 @@
 //! progress and a way to stop; the network shows the congestors' or the canaries' routes; then the distributions
 //! (processes per bin) and GPCNeT's impact table with the PFT paper's FC.
 
+use super::bridge::SimWorker;
 use super::chart::{Axes, Chart};
 use super::document::{use_doc, Action, Origin};
 use super::download::download_text;
-use super::impact_run::{ask_routes, shown, start, Form, ImpactAction, ImpactCtx, Job, Routes};
-use super::playground::{wall_ms, NetworkOnly};
+use super::impact_run::{start, Form, ImpactAction, ImpactCtx, Job};
+use super::playground::{wall_ms, LoadCtx, LoadShown, NetworkOnly};
 use crate::impact_plan::{config_for, csv, histograms, offered, plan, rows, PPORTS};
+use crate::protocol::{FromWorker, PatternLoad, ToWorker};
 use ibcc_core::scenario::Scenario;
 use ibcc_core::workload::gpcnet::Canary;
+use ibcc_core::workload::gpcnet::GpcnetConfig;
 use ibcc_view::plot::YAxis;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -42,7 +45,7 @@ fn value(v: f64) -> String {
 }
 
 /// The table: one row per mechanism and canary test whose two runs are in.
-fn table(j: &Job) -> Html {
+fn table(j: &Job, held: Option<Canary>) -> Html {
     let (rows, fc) = rows(&j.plan, &j.runs);
     if rows.is_empty() {
         return html! { <p class="muted" data-testid="impact-table-waits">{ "The table fills in as each test's isolated and congested runs are both in." }</p> };
@@ -67,7 +70,11 @@ fn table(j: &Job) -> Html {
                         <td>{ format!("{} ({})", r.impact.canary.id(), r.impact.canary.units()) }</td>
                         <td>{ format!("{} / {}", value(r.impact.isolated.figures.avg), value(r.impact.isolated.figures.p99)) }</td>
                         <td>{ format!("{} / {}", value(r.impact.congested.figures.avg), value(r.impact.congested.figures.p99)) }</td>
-                        <td class="impact">{ format!("{:.1}X / {:.1}X", r.impact.impact_avg, r.impact.impact_p99) }</td>
+                        if held == Some(r.impact.canary) && r.mechanism == "no control" {
+                            <td class="impact held" data-testid="impact-held">{ "hidden until you answer the lesson's exercise" }</td>
+                        } else {
+                            <td class="impact">{ format!("{:.1}X / {:.1}X", r.impact.impact_avg, r.impact.impact_p99) }</td>
+                        }
                         <td>{ fc_of(r.mechanism) }</td>
                     </tr>
                 }
@@ -84,8 +91,11 @@ pub fn Impact(_p: &ImpactProps) -> Html {
     let doc = use_doc();
     let error = use_state(|| None::<String>);
     // (The shell keeps the runs, so they go on and their results stay while another view is shown.)
-    let Some(ctx) = use_context::<ImpactCtx>() else { return Html::default() };
-    let ImpactCtx { job, runner, form, routes, which, load } = ctx;
+    let (Some(ctx), Some(drawn)) = (use_context::<ImpactCtx>(), use_context::<RoutesCtx>()) else {
+        return Html::default();
+    };
+    let ImpactCtx { job, runner, form } = ctx;
+    let RoutesCtx { routes, which, load } = drawn;
     let Form { ppn, seed, .. } = (*form).clone();
     let config = config_for(ppn, seed);
     let hosts = ibcc_core::sim::congestion_impact::gpcnet_hosts(&doc.scenario).len();
@@ -305,7 +315,8 @@ pub fn Impact(_p: &ImpactProps) -> Html {
                     <span data-testid="impact-status">{ text }</span>
                 }
                 if let Some(on_csv) = csv_button {
-                    <button onclick={on_csv} disabled={running} data-testid="impact-csv">{ "CSV" }</button>
+                    <button onclick={on_csv} disabled={running || form.held.is_some()} data-testid="impact-csv"
+                        title={if form.held.is_some() { "after you answer the lesson's exercise" } else { "the table as CSV" }}>{ "CSV" }</button>
                 }
             </div>
             if let Some(e) = &*error {
@@ -315,7 +326,7 @@ pub fn Impact(_p: &ImpactProps) -> Html {
                 <ul class="error">{ errors }</ul>
             }
             if let Some(j) = guard.as_ref() {
-                { table(j) }
+                { table(j, form.held) }
             }
             </div>
             <div class="impact-network">
@@ -332,5 +343,78 @@ pub fn Impact(_p: &ImpactProps) -> Html {
             </div>
             <div class="impact-charts">{ charts.unwrap_or_default() }</div>
         </section>
+    }
+}
+
+/// GPCNeT's routes on a network, if asked for: the scenario they are drawn on, the congestors' and the canaries'.
+/// (Compared by address: a large fabric's scenario is hundreds of kilobytes, and the shell compares its contexts at
+/// every frame of the playground's run.)
+#[derive(Debug, Clone, Default)]
+pub struct RoutesOn(pub Option<(Rc<Scenario>, Rc<PatternLoad>, Rc<PatternLoad>)>);
+
+impl PartialEq for RoutesOn {
+    fn eq(&self, o: &Self) -> bool {
+        match (&self.0, &o.0) {
+            (Some(a), Some(b)) => Rc::ptr_eq(&a.0, &b.0) && Rc::ptr_eq(&a.1, &b.1) && Rc::ptr_eq(&a.2, &b.2),
+            (None, None) => true,
+            _ => false,
+        }
+    }
+}
+
+/// Which routes the network shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Routes {
+    Congestors,
+    Canaries,
+}
+
+/// What the network draws of `routes`: the congestors' or the canaries', on the scenario they were routed for.
+pub fn shown(routes: &RoutesOn, which: Routes) -> Option<LoadShown> {
+    routes.0.as_ref().map(|(on, congestors, canaries)| LoadShown {
+        on: on.clone(),
+        load: if which == Routes::Congestors { congestors.clone() } else { canaries.clone() },
+        counted: true,
+        always: true,
+    })
+}
+
+/// Asks a worker for GPCNeT's routes on `net` and shows them on `on` (the playground's scenario), the congestors'
+/// first.
+pub fn ask_routes(
+    on: &Rc<Scenario>,
+    net: &Scenario,
+    config: &GpcnetConfig,
+    routes: &UseStateHandle<RoutesOn>,
+    load: &LoadCtx,
+    which: &UseStateHandle<Routes>,
+) {
+    let (on, routes, load, which) = (on.clone(), routes.clone(), load.clone(), which.clone());
+    let answer = Callback::from(move |reply: Result<FromWorker, String>| {
+        if let Ok(FromWorker::GpcnetRouted { loads: Ok((congestors, canaries)) }) = reply {
+            let r = RoutesOn(Some((on.clone(), Rc::new(congestors), Rc::new(canaries))));
+            load.set(shown(&r, Routes::Congestors));
+            which.set(Routes::Congestors);
+            routes.set(r);
+        }
+    });
+    SimWorker::ask(&ToWorker::GpcnetRoutes { scenario: Box::new(net.clone()), config: config.clone() }, answer);
+}
+
+/// GPCNeT's routes as the network shows them, held by the page's shell with the view's runs.
+#[derive(Clone, PartialEq)]
+pub struct RoutesCtx {
+    routes: UseStateHandle<RoutesOn>,
+    which: UseStateHandle<Routes>,
+    load: LoadCtx,
+}
+
+/// The routes' state, made once by the shell.
+#[hook]
+pub fn use_routes() -> RoutesCtx {
+    RoutesCtx {
+        routes: use_state(RoutesOn::default),
+        which: use_state(|| Routes::Congestors),
+        load: use_state(|| None),
     }
 }

@@ -127,8 +127,8 @@ fn row(r: &ClassRow, label: &str) -> Html {
         <tr data-testid="class-row">
             <td>{ &r.student }</td>
             <td title={r.answer.question.clone()}>{ label }</td>
-            <td>{ format!("{:.1}%", r.answer.answer_pct) }</td>
-            <td>{ format!("{:.1}%", r.answer.simulated_pct) }</td>
+            <td>{ format!("{:.1}{}", r.answer.answer_pct, r.answer.unit()) }</td>
+            <td>{ format!("{:.1}{}", r.answer.simulated_pct, r.answer.unit()) }</td>
             <td class={if r.answer.right { "right" } else { "wrong" }}>{ if r.answer.right { "right" } else { "wrong" } }</td>
             <td>{ r.answer.at.get(..16).unwrap_or(&r.answer.at).replace('T', " ") }</td>
             <td><code title={format!("from {}", r.file)}>{ r.answer.scenario_digest.get(..8).unwrap_or("") }</code></td>

@@ -4,6 +4,7 @@
 
 use super::super::document::{use_doc, Action, Origin};
 use super::super::download::download_text;
+use super::super::impact_run::{Form, ImpactCtx};
 use super::super::lesson_text::lesson_text;
 use super::super::share_codec::use_payload;
 use super::super::storage;
@@ -174,7 +175,8 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
                 }
                 let b = Box::new(b.scenario());
                 let own = |e: &&Exercise| a_run.as_ref().is_some_and(|a| e.is_own_run(a));
-                let hidden = open_exercise.as_ref().filter(own).map(|e| e.measure.metric.clone());
+                let hidden =
+                    open_exercise.as_ref().filter(own).and_then(|e| e.measure.as_ref()).map(|m| m.metric.clone());
                 doc_for_compare.dispatch(Action::Compare { b, text: s.text.clone(), hidden });
                 if let Some(location) = web_sys::window().map(|w| w.location()) {
                     let _ = location.set_hash("compare");
@@ -272,6 +274,13 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
                             let _ = loc.set_hash("finc");
                         }
                     })} data-testid="lesson-open-finc">{ "Open the Finc(t) explorer" }</button>
+                }
+                if here.open.as_deref() == Some("impact") {
+                    <button onclick={Callback::from(|_| {
+                        if let Some(loc) = web_sys::window().map(|w| w.location()) {
+                            let _ = loc.set_hash("impact");
+                        }
+                    })} data-testid="lesson-open-impact">{ "Open the Congestion impact view" }</button>
                 }
                 if here.compare.is_some() {
                     <button onclick={nav(k)} data-testid="lesson-open-compare">{ "Open the A/B comparison again" }</button>
@@ -503,56 +512,107 @@ fn ExerciseView(p: &ExerciseProps) -> Html {
     let sim = use_sim();
     // Verdicts given so far (the page shows the count, so a test can wait for a new one).
     let checks = use_mut_ref(|| 0u32);
+    // An impact exercise's answer is in the congestion impact view's runs, which the shell keeps.
+    let impact = use_context::<ImpactCtx>();
+    {
+        // While it waits for its answer, the view holds back the impact it asks for.
+        let (impact, asks) = (impact.clone(), e.impact);
+        use_effect_with((e.id.clone(), answered), move |&(_, answered)| {
+            if let Some(c) = &impact {
+                let held = asks.filter(|_| !answered).map(|a| a.canary);
+                if c.form.held != held {
+                    c.form.set(Form { held, ..(*c.form).clone() });
+                }
+            }
+        });
+    }
     let check = {
         let (e, answer, verdict, answers, sim, checks, wrong) =
             (e.clone(), answer.clone(), verdict.clone(), p.answers.clone(), sim.clone(), checks.clone(), wrong.clone());
         let ran = run_scenario.clone();
+        let job = impact.as_ref().and_then(|c| c.job.0.clone());
         Callback::from(move |_| {
-            let Some(a) = crate::number::parse(answer.trim().trim_end_matches('%')) else {
+            let typed = answer.trim().trim_end_matches(['%', 'X', 'x']).trim();
+            let Some(a) = crate::number::parse(typed) else {
                 *checks.borrow_mut() += 1;
-                verdict.set(Some(Err(format!("{:?} is not a number: answer in percent, e.g. 42", answer.trim()))));
+                let how = if e.impact.is_some() { "as an impact factor, e.g. 1.5" } else { "in percent, e.g. 42" };
+                verdict.set(Some(Err(format!("{:?} is not a number: answer {how}", answer.trim()))));
                 return;
             };
-            let Some(ran) = ran.clone() else {
-                *checks.borrow_mut() += 1;
-                verdict.set(Some(Ok(Verdict::NotRun(String::from("load the exercise's scenario and run it first")))));
-                return;
-            };
-            let (e, verdict, answers, checks, wrong) =
+            let (asked, verdict, answers, checks, wrong) =
                 (e.clone(), verdict.clone(), answers.clone(), checks.clone(), wrong.clone());
+            let record = move |ran: &Scenario, v: Verdict| {
+                let e = &asked;
+                if let Verdict::Right { simulated_pct } | Verdict::Wrong { simulated_pct } = v {
+                    let mut list = (*answers).clone();
+                    list.push(Answer {
+                        exercise: e.id.clone(),
+                        question: e.question.clone(),
+                        answer_pct: a,
+                        simulated_pct,
+                        right: matches!(v, Verdict::Right { .. }),
+                        at: now_iso(),
+                        scenario_digest: ran.digest(),
+                        unit: if e.impact.is_some() { String::from("X") } else { String::new() },
+                    });
+                    answers.set(list);
+                }
+                if let Verdict::Wrong { .. } = v {
+                    wrong.set(*wrong + 1);
+                }
+                *checks.borrow_mut() += 1;
+                verdict.set(Some(Ok(v)));
+            };
+            if let Some(ask) = e.impact {
+                // The view's latest runs, if they are the ones asked for, on the exercise's network.
+                let Ok(own) = e.scenario() else {
+                    return record(&Scenario::empty("", 1), Verdict::NotRun(String::from("the exercise is broken")));
+                };
+                let at = (ask.processes_per_node, ask.seed);
+                let found = job.as_ref().and_then(|j| {
+                    Some((j.no_control_impact(&own, ask.canary, at)?, j.plan.mechanisms.first()?.scenario.clone()))
+                });
+                // (Checked on the network the view ran: its routing engine, say, is the exercise's.)
+                let (got, ran) = match found {
+                    Some((i, ran)) => (Some(ask.of(&i)), ran),
+                    None => (None, own),
+                };
+                let v = e.check(&ran, got, a);
+                return record(&ran, v);
+            }
+            let Some(ran) = ran.clone() else {
+                return record(
+                    &Scenario::empty("", 1),
+                    Verdict::NotRun(String::from("load the exercise's scenario and run it first")),
+                );
+            };
+            let Some(m) = e.measure.clone() else { return };
+            let e = e.clone();
             sim.measure(
-                e.measure.clone(),
+                m,
                 Callback::from(move |value: Result<f64, String>| {
                     let v = e.check(&ran, value.ok(), a);
-                    if let Verdict::Right { simulated_pct } | Verdict::Wrong { simulated_pct } = v {
-                        let mut list = (*answers).clone();
-                        list.push(Answer {
-                            exercise: e.id.clone(),
-                            question: e.question.clone(),
-                            answer_pct: a,
-                            simulated_pct,
-                            right: matches!(v, Verdict::Right { .. }),
-                            at: now_iso(),
-                            scenario_digest: ran.digest(),
-                        });
-                        answers.set(list);
-                    }
-                    if let Verdict::Wrong { .. } = v {
-                        wrong.set(*wrong + 1);
-                    }
-                    *checks.borrow_mut() += 1;
-                    verdict.set(Some(Ok(v)));
+                    record(&ran, v);
                 }),
             );
         })
     };
-    // The measured interval's end, where the answer can be read.
+    // The measured interval's end, where the answer can be read; for an impact, the view that runs it, set up.
     let to_end = {
-        let (sim, e) = (sim.clone(), e.clone());
+        let (sim, e, impact) = (sim.clone(), e.clone(), impact.clone());
         let ran = run_scenario.clone();
         Callback::from(move |_| {
-            let Some(ran) = ran.as_ref() else { return };
-            let end = e.measure.to_ns.unwrap_or_else(|| ran.measure.until_ns(ran.duration_ns)).min(ran.duration_ns);
+            if let (Some(ask), Some(c)) = (e.impact, &impact) {
+                let held = c.form.held;
+                let canaries = vec![ask.canary];
+                c.form.set(Form { ppn: ask.processes_per_node, seed: ask.seed, picked: Vec::new(), canaries, held });
+                if let Some(loc) = web_sys::window().map(|w| w.location()) {
+                    let _ = loc.set_hash("impact");
+                }
+                return;
+            }
+            let (Some(ran), Some(m)) = (ran.as_ref(), e.measure.as_ref()) else { return };
+            let end = m.to_ns.unwrap_or_else(|| ran.measure.until_ns(ran.duration_ns)).min(ran.duration_ns);
             sim.seek(end * 1000, None);
         })
     };
@@ -561,13 +621,13 @@ fn ExerciseView(p: &ExerciseProps) -> Html {
         Err(msg) => html! { <p class="error" role="alert" data-testid="exercise-verdict">{ msg }</p> },
         Ok(Verdict::Right { simulated_pct }) => html! {
             <div class="verdict right" data-testid="exercise-verdict">
-                <p><strong>{ "Right. " }</strong>{ format!("The run gives {simulated_pct:.1}% (within ±{}).", e.tolerance_pct) }</p>
+                <p><strong>{ "Right. " }</strong>{ format!("The run gives {simulated_pct:.1}{} (within ±{}).", e.unit(), e.tolerance_pct) }</p>
                 <p data-testid="exercise-explanation">{ &e.explanation }</p>
             </div>
         },
         Ok(Verdict::Wrong { simulated_pct }) if revealed => html! {
             <div class="verdict wrong" data-testid="exercise-verdict">
-                <p><strong>{ "Not quite. " }</strong>{ format!("The run gives {simulated_pct:.1}%; answers within ±{} points count.", e.tolerance_pct) }</p>
+                <p><strong>{ "Not quite. " }</strong>{ format!("The run gives {simulated_pct:.1}{}; answers within ±{} count.", e.unit(), e.tolerance_pct) }</p>
                 <p data-testid="exercise-explanation">{ &e.explanation }</p>
             </div>
         },
@@ -591,16 +651,20 @@ fn ExerciseView(p: &ExerciseProps) -> Html {
         <div class="exercise" data-testid="exercise" data-checks={checks.borrow().to_string()}>
             <h4>{ "Exercise" }</h4>
             <p data-testid="exercise-question">{ &e.question }</p>
-            <p class="muted">{ format!("Measured: {}. Fixed: {}.", e.measure.describe(), if e.locked.is_empty() { String::from("nothing") } else { e.locked.iter().map(|p| format!("'{}'", ibcc_view::settings::label(p))).collect::<Vec<_>>().join(", ") }) }</p>
+            <p class="muted">{ format!("Measured: {}. Fixed: {}.", e.describe(), if e.locked.is_empty() { String::from("nothing") } else { e.locked.iter().map(|p| format!("'{}'", ibcc_view::settings::label(p))).collect::<Vec<_>>().join(", ") }) }</p>
             <div class="input-row">
                 <button onclick={load} data-testid="exercise-load">{ "Load the exercise's scenario" }</button>
-                <button onclick={to_end} data-testid="exercise-to-end" title="Run (fast) to where the answer is measured, then pause">{ "Go to the measured end" }</button>
+                if e.impact.is_some() {
+                    <button onclick={to_end} data-testid="exercise-open-impact" title="The Congestion impact view, set up for this question">{ "Open the Congestion impact view" }</button>
+                } else {
+                    <button onclick={to_end} data-testid="exercise-to-end" title="Run (fast) to where the answer is measured, then pause">{ "Go to the measured end" }</button>
+                }
             </div>
             <div class="field">
                 <label for="exercise-answer">{ "Your answer" }</label>
                 <div class="input-row">
                     <input id="exercise-answer" type="text" inputmode="decimal" value={(*answer).clone()} oninput={on_input} data-testid="exercise-answer" />
-                    <span class="unit">{ "%" }</span>
+                    <span class="unit">{ e.unit() }</span>
                     <button onclick={check} data-testid="exercise-check">{ "Check" }</button>
                 </div>
                 <small>{ "Predict, then run the scenario at least through the measured interval, then check." }</small>
@@ -685,10 +749,13 @@ fn lock_value(s: &Scenario, path: &str) -> String {
 /// `simulated`: `Some(None)` while the run is being measured.
 fn exercise_card(e: &Exercise, simulated: Option<Option<&Result<f64, String>>>, testid: &str) -> Html {
     let s = e.scenario().ok();
-    let window = match (e.measure.from_ns, e.measure.to_ns, s.as_ref().map(|s| e.measure.interval_ns(s))) {
-        (None, None, Some(Ok((from, to)))) => {
-            format!(", over the scenario's measured interval ({}-{} ms)", from as f64 / 1e6, to as f64 / 1e6)
-        }
+    let window = match (&e.measure, s.as_ref()) {
+        (Some(m), Some(s)) if m.from_ns.is_none() && m.to_ns.is_none() => match m.interval_ns(s) {
+            Ok((from, to)) => {
+                format!(", over the scenario's measured interval ({}-{} ms)", from as f64 / 1e6, to as f64 / 1e6)
+            }
+            Err(_) => String::new(),
+        },
         _ => String::new(),
     };
     let fixed = if e.locked.is_empty() {
@@ -711,8 +778,8 @@ fn exercise_card(e: &Exercise, simulated: Option<Option<&Result<f64, String>>>, 
                 || String::from("(cannot be built)"),
                 |s| find_preset(&s.name).map_or_else(|| s.name.clone(), |p| p.label()),
             ) }</dd>
-            <dt>{ "Measured" }</dt><dd data-testid="card-measured">{ format!("{}{window}", e.measure.describe()) }</dd>
-            <dt>{ "Right within" }</dt><dd data-testid="card-tolerance">{ format!("± {} percentage points", e.tolerance_pct) }</dd>
+            <dt>{ "Measured" }</dt><dd data-testid="card-measured">{ format!("{}{window}", e.describe()) }</dd>
+            <dt>{ "Right within" }</dt><dd data-testid="card-tolerance">{ if e.impact.is_some() { format!("± {}X", e.tolerance_pct) } else { format!("± {} percentage points", e.tolerance_pct) } }</dd>
             <dt>{ "Students may not change" }</dt><dd data-testid="card-fixed">{ fixed }</dd>
             <dt>{ "Hint" }</dt><dd data-testid="card-hint">{ or_none(&e.hint) }</dd>
             <dt>{ "Explanation" }</dt><dd data-testid="card-explanation">{ or_none(&e.explanation) }</dd>
@@ -824,7 +891,8 @@ fn Author(p: &AuthorProps) -> Html {
         move |e: &Exercise| {
             let answer = answer.clone();
             answer.set(None);
-            sim.measure(e.measure.clone(), Callback::from(move |v: Result<f64, String>| answer.set(Some(v))));
+            let Some(m) = e.measure.clone() else { return };
+            sim.measure(m, Callback::from(move |v: Result<f64, String>| answer.set(Some(v))));
         }
     };
     let copied = use_state(|| false);
@@ -911,7 +979,8 @@ fn Author(p: &AuthorProps) -> Html {
                     scenario: Some((*s).clone()),
                     set: BTreeMap::new(),
                     locked: locked.iter().map(|p| (*p).to_owned()).collect(),
-                    measure,
+                    measure: Some(measure),
+                    impact: None,
                     tolerance_pct,
                     hint: get("hint"),
                     explanation: get("explanation"),

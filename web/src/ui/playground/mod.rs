@@ -165,7 +165,7 @@ pub fn use_hidden_measure() -> Option<ibcc_core::sim::Metric> {
     let asks = open.and_then(|o| o.asks);
     let key = (run.as_ref().map(|r| Rc::as_ptr(r) as usize), asks.as_ref().map(|e| Rc::as_ptr(e) as usize));
     let own = use_memo(key, move |_| match (&run, &asks) {
-        (Some(run), Some(e)) => e.is_own_run(run).then(|| e.measure.metric.clone()),
+        (Some(run), Some(e)) => e.measure.as_ref().filter(|_| e.is_own_run(run)).map(|m| m.metric.clone()),
         _ => None,
     });
     (*own).clone()
