@@ -1092,8 +1092,7 @@ mod tests {
             let Some(ask) = e.impact else { continue };
             seen += 1;
             let own = e.scenario().unwrap();
-            let mut net = own.without_congestion_control();
-            net.flows.clear();
+            let net = own.network_only();
             let config = crate::impact_plan::config_for(ask.processes_per_node, ask.seed);
             let run = |congested| run_canary(&net, &config, ask.canary, congested).unwrap();
             let i = CanaryImpact::of(run(false), run(true));

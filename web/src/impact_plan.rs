@@ -182,7 +182,7 @@ mod tests {
 
     fn net() -> Scenario {
         let s = find("fabric32-hotspot").unwrap().scenario();
-        Scenario { flows: Vec::new(), ..s.without_congestion_control() }
+        s.network_only()
     }
 
     #[test]

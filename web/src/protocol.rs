@@ -611,7 +611,7 @@ mod tests {
     #[test]
     fn a_canary_run_reports_progress_and_ends_with_the_native_result() {
         let s = find("fabric32-hotspot").unwrap().scenario();
-        let net = Scenario { flows: Vec::new(), ..s.without_congestion_control() };
+        let net = s.network_only();
         let config = GpcnetConfig::default();
         let mut w = Worker::new();
         let ask = ToWorker::Canary {

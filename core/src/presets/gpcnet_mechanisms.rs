@@ -27,8 +27,7 @@ pub fn mechanisms(base: &GpcnetConfig) -> Vec<Mechanism> {
 /// The same mechanisms on `net`'s network (its flows and its own congestion control taken away; its buffers,
 /// links and routing kept).
 pub fn mechanisms_on(net: &Scenario, base: &GpcnetConfig) -> Vec<Mechanism> {
-    let mut net = net.without_congestion_control();
-    net.flows.clear();
+    let net = net.network_only();
     let with = |label, parameters, scenario| Mechanism { label, parameters, scenario, config: base.clone() };
     let mut out = Vec::new();
     out.push(with("no control", "credits only: no marking, no window, no rate control", net.clone()));

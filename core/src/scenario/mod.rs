@@ -474,6 +474,14 @@ impl Scenario {
         Ok(s)
     }
 
+    /// Its network alone: no flows, no congestion control (the network GPCNeT's workloads run on in the congestion
+    /// impact view and its lesson).
+    pub fn network_only(&self) -> Self {
+        let mut s = self.without_congestion_control();
+        s.flows.clear();
+        s
+    }
+
     /// The same scenario with every congestion control off: no marking, no rate control, no window, no PFT, no
     /// per-flow source overrides. The baseline of the control factor FC.
     pub fn without_congestion_control(&self) -> Self {

@@ -111,11 +111,7 @@ impl CanaryRunner {
             w.network_pairs().iter().enumerate().filter(|(_, &(a, _))| is_canary(a)).map(|(i, _)| i as u32).collect();
         let payload = s.packet.payload_bytes;
         let canary_packets = canaries.iter().map(|&p| w.packets_posted(p, payload)).sum();
-        let iterations = match canary {
-            Canary::Latency => config.latency_iterations,
-            Canary::Bandwidth => config.bandwidth_iterations,
-            Canary::Allreduce => config.allreduce_iterations,
-        };
+        let iterations = config.iterations(canary).1;
         Ok(Self {
             sim,
             canary,

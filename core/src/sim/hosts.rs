@@ -180,7 +180,8 @@ impl Simulation {
             flow.turn_off();
         }
         flow.cc_mut().on_send(limiter);
-        if !flow.reliable() {
+        let reliable = flow.reliable();
+        if !reliable {
             // No ACKs will come: the source counts each packet it sends as an unmarked ACK (its RPI and `finc`
             // steps, the slides' "general state"), the only clock it has; a CN packet brings a decrease.
             let ack = Ack { psn, marked: false, next_psn: flow.next_psn() };
@@ -205,7 +206,6 @@ impl Simulation {
         });
         self.counts.injected += 1;
         obs.on_inject(f as u32, now, now + self.packet_time[f]);
-        let reliable = self.flows[f].reliable();
         self.start_tx(channel, packet, lane, None, obs);
         if !reliable {
             // An unreliable queue pair's send or put is complete once its last packet has left (nothing will

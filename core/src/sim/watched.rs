@@ -19,8 +19,8 @@ pub trait Sampler {
 }
 
 /// The report if kept, a fingerprint if kept, and a sampler if any (it samples with the report): told of every
-/// event (the first two) and sampled. (A GPCNeT run keeps none: the workload's runtime has its figures. It steps through here all the same,
-/// so the worker carries one copy of the event loop.)
+/// event (the first two) and sampled. (A GPCNeT run keeps none, the workload's runtime having its figures; it steps
+/// through here all the same, so the worker carries one copy of the event loop.)
 #[derive(Debug)]
 pub struct Watched<'a> {
     pub report: Option<&'a mut Report>,

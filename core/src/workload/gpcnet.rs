@@ -151,6 +151,17 @@ fn is_zero(v: &u8) -> bool {
     *v == 0
 }
 
+impl GpcnetConfig {
+    /// The untimed, then timed, iterations of `canary` (per ring, or per measurement for the allreduce).
+    pub fn iterations(&self, canary: Canary) -> (u32, u32) {
+        match canary {
+            Canary::Latency => (self.latency_warmup, self.latency_iterations),
+            Canary::Bandwidth => (self.bandwidth_warmup, self.bandwidth_iterations),
+            Canary::Allreduce => (self.allreduce_warmup, self.allreduce_iterations),
+        }
+    }
+}
+
 impl Default for GpcnetConfig {
     fn default() -> Self {
         Self {
@@ -293,8 +304,9 @@ fn canary_programs(programs: &mut [Vec<Op>], c: &GpcnetConfig, canary: Canary, s
                         }
                     }
                 };
-                repeat(programs, slice, c.allreduce_warmup, |programs| pass(programs, false));
-                repeat(programs, slice, c.allreduce_iterations, |programs| pass(programs, true));
+                let (warmup, iterations) = c.iterations(Canary::Allreduce);
+                repeat(programs, slice, warmup, |programs| pass(programs, false));
+                repeat(programs, slice, iterations, |programs| pass(programs, true));
             }
             continue;
         }
@@ -318,10 +330,7 @@ fn ring_pass(programs: &mut [Vec<Op>], c: &GpcnetConfig, canary: Canary, slice: 
     let n = slice.len();
     let mut ring: Vec<u32> = (0..n as u32).collect();
     shuffle(&mut ring, rng);
-    let (warmup, iterations) = match canary {
-        Canary::Latency => (c.latency_warmup, c.latency_iterations),
-        _ => (c.bandwidth_warmup, c.bandwidth_iterations),
-    };
+    let (warmup, iterations) = c.iterations(canary);
     let (count, bytes) = match canary {
         Canary::Latency => (1, SMALL_BYTES),
         _ => (BANDWIDTH_OUTSTANDING, BANDWIDTH_BYTES),

@@ -85,6 +85,11 @@ fn default_eager_bytes() -> u32 {
     DEFAULT_EAGER_BYTES
 }
 
+/// The packets a message of `bytes` takes with `payload_bytes` each: at least one (an empty message still goes).
+pub fn packets_of(bytes: u32, payload_bytes: u32) -> u64 {
+    u64::from(bytes.div_ceil(payload_bytes.max(1)).max(1))
+}
+
 /// Block placement, as `mpirun` places ranks by default: `per_host` processes on each host in turn (the PFT
 /// paper's PPort, processes per network port). Returns each process's host.
 pub fn place(hosts: &[String], per_host: u32) -> Vec<String> {
@@ -190,7 +195,7 @@ impl Workload {
     /// counted once): its sends and puts to other hosts, and its gets' requests and answers. Rendezvous requests and
     /// clears to send are not counted. For a progress bar.
     pub fn packets_posted(&self, p: usize, payload_bytes: u32) -> u64 {
-        let packets = |bytes: u32| u64::from(bytes.div_ceil(payload_bytes.max(1)).max(1));
+        let packets = |bytes| packets_of(bytes, payload_bytes);
         let remote = |q: u32| self.hosts.get(q as usize).is_some_and(|h| *h != self.hosts[p]);
         let (mut total, mut times) = (0u64, alloc::vec![1u64]);
         for op in &self.programs[p] {

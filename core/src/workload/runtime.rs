@@ -422,7 +422,7 @@ impl Runtime {
             }
             return;
         }
-        let packets = u64::from(bytes.div_ceil(self.payload_bytes).max(1));
+        let packets = super::program::packets_of(bytes, self.payload_bytes);
         let p = &mut self.pairs[pair as usize];
         if p.injected == p.enqueued {
             self.fed.push(p.flow);

@@ -95,6 +95,11 @@ impl Drop for SimWorker {
     }
 }
 
+/// The page's clock, in wall milliseconds (when workers' answers came, how long a run took).
+pub fn wall_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
+
 /// How many workers a sweep (or the congestion impact view) may use: one per core.
 pub fn cores() -> usize {
     web_sys::window().map_or(2, |w| w.navigator().hardware_concurrency() as usize).clamp(1, 16)

@@ -2,7 +2,7 @@
 //! results stay, whatever view is shown (as the playground's run does): the plan's jobs in one worker per core, the
 //! answers as they come, and the form's settings. A lesson's impact exercise reads its answer here.
 
-use super::bridge::{cores, start_jobs, Jobs, SimWorker};
+use super::bridge::{cores, start_jobs, wall_ms, Jobs, SimWorker};
 use crate::impact_plan::Plan;
 use crate::protocol::{FromWorker, ToWorker};
 use ibcc_core::sim::congestion_impact::CanaryRun;
@@ -143,7 +143,7 @@ pub fn start(
         errors: Vec::new(),
         done: 0,
         stopped: None,
-        started_ms: now_ms(),
+        started_ms: wall_ms(),
         finished_ms: None,
         workers,
         network,
@@ -155,7 +155,7 @@ pub fn start(
             answered.dispatch(ImpactAction::Progress { id: id as usize, done })
         }
         FromWorker::CanaryRan { id, run } => {
-            answered.dispatch(ImpactAction::Ran { id: id as usize, run, at_ms: now_ms() });
+            answered.dispatch(ImpactAction::Ran { id: id as usize, run, at_ms: wall_ms() });
             if let Some(r) = runner.upgrade() {
                 let mut r = r.borrow_mut();
                 r.answered += 1;
@@ -170,7 +170,7 @@ pub fn start(
     };
     let stopped = state.clone();
     let on_failed = move |e: String| {
-        stopped.dispatch(ImpactAction::Stopped { why: format!("a worker failed: {e}"), at_ms: now_ms() })
+        stopped.dispatch(ImpactAction::Stopped { why: format!("a worker failed: {e}"), at_ms: wall_ms() })
     };
     start_jobs(runner, workers, on_message, on_failed)
 }
@@ -216,11 +216,6 @@ pub fn use_impact() -> ImpactCtx {
         runner: use_mut_ref(Runner::default),
         form: use_state(Form::default),
     }
-}
-
-/// Wall milliseconds (the page's clock).
-fn now_ms() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
 }
 
 impl Job {

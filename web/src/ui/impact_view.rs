@@ -3,13 +3,13 @@
 //! progress and a way to stop; the network shows the congestors' or the canaries' routes; then the distributions
 //! (processes per bin) and GPCNeT's impact table with the PFT paper's FC.
 
-use super::bridge::SimWorker;
+use super::bridge::{wall_ms, SimWorker};
 use super::chart::{Axes, Chart};
 use super::document::{use_doc, Action, Origin};
 use super::download::download_text;
 use super::impact_run::{start, Form, ImpactAction, ImpactCtx, Job};
-use super::playground::{wall_ms, LoadCtx, LoadShown, NetworkOnly};
-use crate::impact_plan::{config_for, csv, histograms, offered, plan, rows, PPORTS};
+use super::playground::{LoadCtx, LoadShown, NetworkOnly};
+use crate::impact_plan::{config_for, csv, histograms, offered, plan, rows, Row, PPORTS};
 use crate::protocol::{FromWorker, PatternLoad, ToWorker};
 use ibcc_core::scenario::Scenario;
 use ibcc_core::workload::gpcnet::Canary;
@@ -17,13 +17,6 @@ use ibcc_core::workload::gpcnet::GpcnetConfig;
 use ibcc_view::plot::YAxis;
 use std::rc::Rc;
 use yew::prelude::*;
-
-/// The playground's network as GPCNeT runs on it: its flows and its congestion control taken away.
-fn network_of(s: &Scenario) -> Scenario {
-    let mut net = s.without_congestion_control();
-    net.flows.clear();
-    net
-}
 
 /// The network's name for the status line: its scenario's name, or its hosts.
 fn name_of(s: &Scenario) -> String {
@@ -45,8 +38,7 @@ fn value(v: f64) -> String {
 }
 
 /// The table: one row per mechanism and canary test whose two runs are in.
-fn table(j: &Job, held: Option<Canary>) -> Html {
-    let (rows, fc) = rows(&j.plan, &j.runs);
+fn table(j: &Job, (rows, fc): &(Vec<Row>, Vec<Option<f64>>), held: Option<Canary>) -> Html {
     if rows.is_empty() {
         return html! { <p class="muted" data-testid="impact-table-waits">{ "The table fills in as each test's isolated and congested runs are both in." }</p> };
     }
@@ -104,7 +96,7 @@ pub fn Impact(_p: &ImpactProps) -> Html {
         let (routes, load, which) = (routes.clone(), load.clone(), which.clone());
         let (picked, canaries, config) = (form.picked.clone(), form.canaries.clone(), config.clone());
         Callback::from(move |_| {
-            let net = network_of(&scenario);
+            let net = scenario.network_only();
             let on = (name_of(&scenario), ppn);
             let started = plan(&net, &config, &picked, &canaries).and_then(|p| start(p, on, &runner, &state));
             match started {
@@ -205,9 +197,10 @@ pub fn Impact(_p: &ImpactProps) -> Html {
         let text = format!("{}/{n} runs on {} at {} per node, {secs:.1} s, {state}", j.done, j.network, j.ppn);
         (share, text)
     });
-    let csv_button = guard.as_ref().map(|j| {
-        let (rows, fc) = rows(&j.plan, &j.runs);
-        let text = csv(&rows, &fc, &j.plan);
+    // The table's rows and FC, once for the table and its CSV.
+    let tabled = guard.as_ref().map(|j| (j, rows(&j.plan, &j.runs)));
+    let csv_button = tabled.as_ref().map(|(j, (rows, fc))| {
+        let text = csv(rows, fc, &j.plan);
         Callback::from(move |_| download_text(&text, "text/csv", "ibcc-congestion-impact.csv"))
     });
     let charts = guard.as_ref().map(|j| {
@@ -325,8 +318,8 @@ pub fn Impact(_p: &ImpactProps) -> Html {
             if let Some(errors) = errors {
                 <ul class="error">{ errors }</ul>
             }
-            if let Some(j) = guard.as_ref() {
-                { table(j, form.held) }
+            if let Some((j, tabled)) = &tabled {
+                { table(j, tabled, form.held) }
             }
             </div>
             <div class="impact-network">

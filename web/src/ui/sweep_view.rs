@@ -4,10 +4,9 @@
 //! log axis for powers of two), in percent as the tables give it, with PNG and CSV downloads; any point opened as
 //! the playground's scenario.
 
-use super::bridge::{cores, start_jobs, Jobs, SimWorker};
+use super::bridge::{cores, start_jobs, wall_ms, Jobs, SimWorker};
 use super::chart::{Axes, Chart};
 use super::document::{use_doc, Action, Origin};
-use super::playground::wall_ms;
 use crate::protocol::{FromWorker, ToWorker};
 use crate::sweep_plan::{curves, describe, parse_values, points, powers_of_two, quantities, Axis, Quantity};
 use ibcc_core::scenario::Scenario;

@@ -91,10 +91,6 @@ pub fn SkipToLesson() -> Html {
     html! { <a class="skip-link" href="#panel-lesson" {onclick} data-testid="skip-to-lesson">{ "Skip to the lesson" }</a> }
 }
 
-pub(crate) fn wall_ms() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
-}
-
 /// What a lesson step points at, shared by the canvas, the plot and the lesson card (the app provides it, so it
 /// outlives a visit to another view).
 pub type HighlightCtx = UseStateHandle<Option<Highlight>>;
