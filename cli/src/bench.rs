@@ -10,9 +10,9 @@ use std::time::Instant;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Simulated milliseconds per run (the fat tree runs a tenth of it).
-    #[arg(long, default_value_t = 500)]
-    duration_ms: u64,
+    /// Simulated milliseconds per run (the fat tree runs a tenth of it); 1 with `--scale`.
+    #[arg(long)]
+    duration_ms: Option<f64>,
     /// Runs per scenario (the best is reported, as the least disturbed by other work).
     #[arg(long, default_value_t = 3)]
     repeat: u32,
@@ -23,13 +23,28 @@ pub struct Args {
     /// with `--large`, 11,664 hosts (3-level, 36-port switches).
     #[arg(long)]
     routing: bool,
-    /// With `--routing`: also the 11,664-host fat tree (tens of seconds).
-    #[arg(long, requires = "routing")]
+    /// With `--routing` or `--scale`: also the 11,664-host fat tree (tens of seconds; minutes with `--scale`).
+    #[arg(long)]
     large: bool,
     /// Count the events by kind instead (one run each, not timed): per data packet-hop (a data packet starting on a
     /// link), and how many went through the event queue.
     #[arg(long, conflicts_with = "routing")]
     kinds: bool,
+    /// Run htsim (Broadcom's csg-htsim) and this simulator on the same traffic instead, paired: DIR holds the
+    /// traffic matrices (../shared/peers/htsim); prints each side's time per delivered packet-hop and their ratio.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["routing", "kinds"])]
+    against_htsim: Option<std::path::PathBuf>,
+    /// With `--against-htsim`: htsim's built `sim` folder (default: $HTSIM).
+    #[arg(long, value_name = "SIM_DIR", requires = "against_htsim")]
+    htsim: Option<std::path::PathBuf>,
+    /// With `--against-htsim`: which cases, comma-separated (hs32, hs128, perm128, hs1024, perm1024; default
+    /// hs32,hs1024,perm1024).
+    #[arg(long, requires = "against_htsim")]
+    cases: Option<String>,
+    /// The same traffic (a permutation) on fat trees from 32 to 3,456 hosts, and 11,664 with `--large`, each run
+    /// for `--duration-ms` (default here 1): cost per packet-hop, events per hop, memory per host and per port.
+    #[arg(long, conflicts_with_all = ["routing", "kinds", "against_htsim"])]
+    scale: bool,
 }
 
 pub fn run(args: &Args) -> Result<(), String> {
@@ -38,6 +53,15 @@ pub fn run(args: &Args) -> Result<(), String> {
     }
     if args.kinds {
         return kinds(args);
+    }
+    if args.scale {
+        return crate::bench_scale::run(args.duration_ms.unwrap_or(1.0), args.large, args.json);
+    }
+    if args.large && !args.routing {
+        return Err("--large goes with --routing or --scale".into());
+    }
+    if let Some(dir) = &args.against_htsim {
+        return crate::htsim::run(dir, args.htsim.as_deref(), args.cases.as_deref(), args.repeat, args.json);
     }
     if !args.json {
         outln!(
@@ -52,7 +76,7 @@ pub fn run(args: &Args) -> Result<(), String> {
             "pkts/s"
         );
     }
-    for (name, scenario) in bench_scenarios(args.duration_ms) {
+    for (name, scenario) in bench_scenarios(duration_ms(args)) {
         let sim_ms = scenario.duration_ns as f64 / 1e6;
         let mut best: Option<(f64, u64, u64, u64)> = None;
         for _ in 0..args.repeat.max(1) {
@@ -88,9 +112,14 @@ pub fn run(args: &Args) -> Result<(), String> {
     Ok(())
 }
 
+/// The simulated milliseconds of the scenario benchmarks.
+fn duration_ms(args: &Args) -> u64 {
+    args.duration_ms.map_or(500, |ms| ms.round().max(1.0) as u64)
+}
+
 /// Where the events go: each kind's count per data packet-hop, and the part of it that was queued.
 fn kinds(args: &Args) -> Result<(), String> {
-    for (name, scenario) in bench_scenarios(args.duration_ms) {
+    for (name, scenario) in bench_scenarios(duration_ms(args)) {
         let mut run = Run::new(&scenario).map_err(|e| e.to_string())?;
         let mut counts = EventCounts::default();
         run.run_until_with(run.end(), &mut counts);

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 mod analysis;
 mod bench;
+mod bench_scale;
 mod exit;
 mod fabric;
 mod figure_files;
@@ -12,6 +13,7 @@ mod figures;
 mod finc;
 mod gpcnet_figures;
 mod gpcnet_table;
+mod htsim;
 mod input;
 mod network_load;
 mod opensm;

@@ -513,3 +513,61 @@ fn gpcnet_prints_the_congestion_impact_of_a_fabric() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("ringz"), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+#[test]
+fn bench_scale_prints_every_size() {
+    let out = ibcc(&["bench", "--scale", "--duration-ms", "0.001", "--json"], None);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let rows: Vec<serde_json::Value> =
+        String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let hosts: Vec<u64> = rows.iter().map(|r| r["hosts"].as_u64().unwrap()).collect();
+    assert_eq!(hosts, [32, 128, 1024, 3456]);
+    for r in &rows {
+        // Ports: each host's, and k per switch (every port of a fat tree's switches is cabled).
+        assert!(r["packet_hops"].as_u64().unwrap() > 0 && r["events_per_hop"].as_f64().unwrap() > 1.0, "{r}");
+    }
+    assert_eq!(rows[2]["ports"].as_u64(), Some(1024 + 320 * 16));
+    let out = ibcc(&["bench", "--large"], None);
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("--large goes with"));
+}
+
+/// `--against-htsim` with a stand-in for htsim: a binary that runs and a log parser that prints each sink's
+/// cumulative ACKs. The packet-hops it reports are the parser's bytes over the packet size times each connection's
+/// path (4 links on the two-level k=8 tree), sinks taken in the matrix's order.
+#[cfg(unix)]
+#[test]
+fn bench_against_htsim_pairs_the_runs_and_reads_htsim_s_sinks() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir().join(format!("ibcc-htsim-test-{}", std::process::id()));
+    let sim = dir.join("sim");
+    std::fs::create_dir_all(sim.join("datacenter")).unwrap();
+    let mut cm = String::from("Nodes 32\nConnections 21\n");
+    for h in 4..24 {
+        cm += &format!("{h}->0 start 0.000000 size 0\n");
+    }
+    cm += "24->1 start 0.000000 size 0\n";
+    std::fs::write(dir.join("hotspot_victim_32.cm"), cm).unwrap();
+    // Sink i (ids 300, 303, ...) has ACKed 10 (i + 1) packets of 2068 bytes at the end, fewer before.
+    let mut lines = String::new();
+    for i in 0..21u64 {
+        lines += &format!("echo '0.0001 Type ROCE_SINK ID {} Ev RATE CAck {} Rate 1'\n", 300 + 3 * i, 2068 * (i + 1));
+        lines += &format!("echo '0.0002 Type ROCE_SINK ID {} Ev RATE CAck {} Rate 1'\n", 300 + 3 * i, 20680 * (i + 1));
+    }
+    for (path, body) in
+        [(sim.join("datacenter/htsim_roce"), String::from("exit 0\n")), (sim.join("parse_output"), lines)]
+    {
+        std::fs::write(&path, format!("#!/bin/sh\n{body}")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let (d, s) = (dir.to_str().unwrap(), sim.to_str().unwrap());
+    let out = ibcc(&["bench", "--against-htsim", d, "--htsim", s, "--cases", "hs32", "--repeat", "1", "--json"], None);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["htsim_packet_hops"].as_u64(), Some(10 * 231 * 4));
+    // Ours: the hot spot's link is saturated for the simulated second (2068-byte packets at 1 GB/s).
+    assert!(r["ours_packet_hops"].as_u64().unwrap() >= 483_000 * 4, "{r}");
+    assert!(r["ratio"].as_f64().unwrap() > 0.0 && r["bare_ns_per_event"].as_f64().unwrap() > 0.0);
+    let out = ibcc(&["bench", "--against-htsim", d, "--htsim", s, "--cases", "hs33"], None);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no case \"hs33\""));
+    let _ = std::fs::remove_dir_all(&dir);
+}

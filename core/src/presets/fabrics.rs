@@ -6,6 +6,9 @@ use crate::fabric::patterns::Pattern;
 use crate::fabric::{netfile, shapes, Speed, Width};
 use crate::scenario::{scenario_of, RoutingEngine, Scenario};
 use crate::sim::pattern_load::{pairs, plus_flows, with_flows};
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
 
 /// A generated fabric's scenario: no flows, no window (greedy sources limited by credits only), no congestion
 /// control, measured from `from_ns`.
@@ -71,6 +74,31 @@ pub fn fabric32_hotspot() -> Scenario {
     s
 }
 
+/// The scale benchmark's networks (`ibcc bench --scale`): fat trees of k-port switches from 32 to 11,664 hosts (the
+/// largest, the three-level tree of 36-port switches, with `large`), 4xEDR, routed by ftree as OpenSM routes fat
+/// trees, each host sending to another at random (a permutation, seed 1), greedy, no congestion control, for
+/// `duration_ns`. The same traffic at every size, so the cost per packet-hop shows how the simulator scales.
+pub fn scale_fat_trees(duration_ns: u64, large: bool) -> Vec<(String, Scenario)> {
+    let link = (Width::X4, Speed::Edr);
+    let mut shapes: Vec<(&str, u32, crate::fabric::Fabric)> = alloc::vec![
+        ("twolevel", 8, shapes::two_level(8, link).expect("k=8 two-level")),
+        ("twolevel", 16, shapes::two_level(16, link).expect("k=16 two-level")),
+        ("fattree", 16, shapes::fat_tree(16, link).expect("k=16 fat tree")),
+        ("fattree", 24, shapes::fat_tree(24, link).expect("k=24 fat tree")),
+    ];
+    if large {
+        shapes.push(("fattree", 36, shapes::fat_tree(36, link).expect("k=36 fat tree")));
+    }
+    shapes
+        .into_iter()
+        .map(|(kind, k, f)| {
+            let name = format!("{kind}{k}-permutation");
+            let s = fabric(&name, f, RoutingEngine::Ftree, duration_ns, 0);
+            (name, with_pattern(&s, Pattern::Permutation, "permutation"))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -83,8 +111,7 @@ mod tests {
         let s = ring6();
         assert_eq!((s.nodes.len(), s.links.len(), s.flows.len()), (12, 12, 6));
         let s = fabric32_hotspot();
-        let hot: alloc::vec::Vec<&str> =
-            s.flows.iter().filter(|f| f.group == "hotspot").map(|f| f.dst.as_str()).collect();
+        let hot: Vec<&str> = s.flows.iter().filter(|f| f.group == "hotspot").map(|f| f.dst.as_str()).collect();
         assert_eq!(hot.len(), 8);
         assert!(hot.iter().all(|d| *d == hot[0]), "one destination: {hot:?}");
         assert_eq!(s.flows.len(), 32 + 8);

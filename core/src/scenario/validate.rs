@@ -42,10 +42,12 @@ pub struct Limits {
     pub seed: u64,
 }
 
-/// The limits in force.
+/// The limits in force. Natively a network may be as large as the three-level fat tree of 36-port switches
+/// (11,664 hosts and 1,620 switches on 34,992 links: `ibcc bench --scale --large`); in the page, where a run and its
+/// checkpoints share one wasm memory, a quarter of that.
 pub const LIMITS: Limits = Limits {
-    nodes: 4096,
-    links: 16_384,
+    nodes: if cfg!(target_arch = "wasm32") { 4096 } else { 16_384 },
+    links: if cfg!(target_arch = "wasm32") { 16_384 } else { 65_536 },
     flows: 65_536,
     duration_ns: 100_000_000_000,
     buffer_packets: 1024,

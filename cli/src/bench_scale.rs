@@ -1,0 +1,84 @@
+//! `ibcc bench --scale`: the same traffic (a random permutation on a fat tree routed by ftree) from 32 to 11,664
+//! hosts: the cost per data packet-hop at each size, how many events a hop takes, and the memory the run holds
+//! (resident memory grown while building and running it, divided by the hosts and by the switch ports). The
+//! networks are `ibcc_core::presets::scale_fat_trees`.
+
+use crate::output::outln;
+use ibcc_core::presets::scale_fat_trees;
+use ibcc_core::sim::Run;
+use std::time::Instant;
+
+pub fn run(duration_ms: f64, large: bool, json: bool) -> Result<(), String> {
+    let duration_ns = (duration_ms * 1e6).round().max(1.0) as u64;
+    if !json {
+        outln!(
+            "{:<26} {:>6} {:>6} {:>8} {:>8} {:>12} {:>9} {:>10} {:>9} {:>10} {:>10}",
+            "network",
+            "hosts",
+            "ports",
+            "build s",
+            "run s",
+            "packet-hops",
+            "ev/hop",
+            "ns/hop",
+            "MB",
+            "KB/host",
+            "KB/port"
+        );
+    }
+    for (name, scenario) in scale_fat_trees(duration_ns, large) {
+        let hosts = scenario.nodes.iter().filter(|n| n.kind == ibcc_core::scenario::NodeKind::Host).count();
+        // Every link has a port at each end; the hosts' own are counted too (a NIC's port is a port).
+        let ports = 2 * scenario.links.len();
+        let before = resident_bytes();
+        let t0 = Instant::now();
+        let mut run = Run::new(&scenario).map_err(|e| format!("{name}: {e}"))?;
+        let built = t0.elapsed().as_secs_f64();
+        let t1 = Instant::now();
+        run.run();
+        let ran = t1.elapsed().as_secs_f64();
+        let grown = resident_bytes().zip(before).map(|(a, b)| a.saturating_sub(b));
+        let results = run.results();
+        let hops: u64 = results.links.iter().map(|l| l.data_packets).sum();
+        let per_hop = ran * 1e9 / hops.max(1) as f64;
+        let events_per_hop = results.events as f64 / hops.max(1) as f64;
+        if json {
+            let doc = serde_json::json!({ "network": name, "hosts": hosts, "ports": ports, "sim_ms": duration_ms,
+                "build_s": built, "run_s": ran, "events": results.events, "packet_hops": hops,
+                "ns_per_hop": per_hop, "events_per_hop": events_per_hop, "resident_bytes": grown });
+            outln!("{doc}");
+            continue;
+        }
+        let (mb, per_host, per_port) = match grown {
+            Some(b) => (
+                format!("{:.1}", b as f64 / 1e6),
+                format!("{:.1}", b as f64 / 1e3 / hosts as f64),
+                format!("{:.1}", b as f64 / 1e3 / ports as f64),
+            ),
+            None => ("n/a".into(), "n/a".into(), "n/a".into()),
+        };
+        outln!(
+            "{:<26} {:>6} {:>6} {:>8.2} {:>8.2} {:>12} {:>9.2} {:>10.1} {:>9} {:>10} {:>10}",
+            name,
+            hosts,
+            ports,
+            built,
+            ran,
+            hops,
+            events_per_hop,
+            per_hop,
+            mb,
+            per_host,
+            per_port
+        );
+    }
+    Ok(())
+}
+
+/// This process's resident memory in bytes, where the system says (Linux's /proc); `None` elsewhere.
+fn resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}

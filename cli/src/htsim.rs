@@ -1,0 +1,331 @@
+//! `ibcc bench --against-htsim DIR`: our simulator and htsim (Broadcom's csg-htsim, RoCE over lossless PFC queues)
+//! on the same traffic, paired, run after run. DIR holds the traffic matrices (`hotspot_victim_32.cm`, ...: htsim's
+//! connection-matrix files); htsim is the `sim` folder `DIR/build.sh` made (`--htsim`, or `$HTSIM` as its
+//! `run_htsim.sh` takes it). Both sides: 1 GB/s links, 25 ns per hop, 2068-byte packets, no congestion control, the
+//! same fat tree. Printed per case: each side's wall time per delivered packet-hop, their ratio (median over the
+//! pairs: the two runs of a pair share the machine's state), and our cost per queued event beside a bare
+//! binary-heap event loop's with as many events pending.
+
+use crate::output::outln;
+use ibcc_core::scenario::Scenario;
+use ibcc_core::sim::Run;
+use std::collections::BinaryHeap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+/// One side-by-side case: htsim's run of the same name in `run_htsim.sh`.
+struct Case {
+    name: &'static str,
+    /// Fat-tree tiers (htsim's `-tiers`) and switch radix k; hosts = k^tiers / 2^(tiers-1).
+    tiers: u32,
+    k: usize,
+    matrix: &'static str,
+    sim_ms: u64,
+}
+
+const CASES: [Case; 5] = [
+    Case { name: "hs32", tiers: 2, k: 8, matrix: "hotspot_victim_32.cm", sim_ms: 1000 },
+    Case { name: "hs128", tiers: 2, k: 16, matrix: "hotspot_victim_128.cm", sim_ms: 1000 },
+    Case { name: "perm128", tiers: 2, k: 16, matrix: "perm_128.cm", sim_ms: 100 },
+    Case { name: "hs1024", tiers: 3, k: 16, matrix: "hotspot_victim_1024.cm", sim_ms: 1000 },
+    Case { name: "perm1024", tiers: 3, k: 16, matrix: "perm_1024.cm", sim_ms: 20 },
+];
+
+/// The cases the targets name, run when `--cases` is not given.
+const DEFAULT_CASES: &str = "hs32,hs1024,perm1024";
+
+/// htsim's packet size on the wire (its `-mtu`); ours by default (2048 bytes of payload and a 20-byte header).
+const PACKET_BYTES: u64 = 2068;
+
+pub fn run(dir: &Path, htsim: Option<&Path>, cases: Option<&str>, repeat: u32, json: bool) -> Result<(), String> {
+    let sim_dir = match htsim {
+        Some(p) => p.to_path_buf(),
+        None => PathBuf::from(std::env::var("HTSIM").map_err(|_| {
+            "say where htsim is: --htsim SIM_DIR (the `sim` folder build.sh made) or HTSIM=SIM_DIR".to_owned()
+        })?),
+    };
+    let binary = sim_dir.join("datacenter/htsim_roce");
+    let parser = sim_dir.join("parse_output");
+    for p in [&binary, &parser] {
+        if !p.is_file() {
+            return Err(format!("{}: not found (build htsim with {}/build.sh)", p.display(), dir.display()));
+        }
+    }
+    // htsim runs in a folder of its own: paths given to it must not be relative.
+    let dir = &dir.canonicalize().map_err(|e| format!("{}: {e}", dir.display()))?;
+    let wanted: Vec<&str> = cases.unwrap_or(DEFAULT_CASES).split(',').map(str::trim).collect();
+    for w in &wanted {
+        if !CASES.iter().any(|c| c.name == *w) {
+            let names: Vec<_> = CASES.iter().map(|c| c.name).collect();
+            return Err(format!("no case {w:?}; the cases are {}", names.join(", ")));
+        }
+    }
+    let work = std::env::temp_dir().join(format!("ibcc-htsim-{}", std::process::id()));
+    std::fs::create_dir_all(&work).map_err(|e| format!("{}: {e}", work.display()))?;
+    if !json {
+        outln!(
+            "{:<9} {:>6} {:>9} {:>11} {:>9} {:>11} {:>11} {:>7} {:>10} {:>10} {:>6}",
+            "case",
+            "hosts",
+            "ours s",
+            "pkt-hops",
+            "htsim s",
+            "pkt-hops",
+            "ns/hop o/h",
+            "ratio",
+            "ns/queued",
+            "bare ns",
+            "x bare"
+        );
+    }
+    for case in CASES.iter().filter(|c| wanted.contains(&c.name)) {
+        let matrix = read_matrix(&dir.join(case.matrix))?;
+        let scenario = scenario(case, &matrix)?;
+        let hops = path_hops(&scenario, &matrix)?;
+        let mut pairs = Vec::new();
+        for _ in 0..repeat.max(1) {
+            let ours = run_ours(&scenario)?;
+            let theirs = run_htsim(case, &binary, &parser, &dir.join(case.matrix), &work, &hops)?;
+            pairs.push((ours, theirs));
+        }
+        let ratios: Vec<f64> = pairs.iter().map(|(o, h)| h.ns_per_hop() / o.ns_per_hop()).collect();
+        let mid = |mut v: Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        };
+        let ratio = mid(ratios.clone());
+        let (o, h) = &pairs[pairs.len() / 2];
+        let ours_queued_ns = mid(pairs.iter().map(|(o, _)| o.wall * 1e9 / o.queued as f64).collect());
+        let bare_ns = bare_loop_ns(o.pending.max(1), o.queued.min(BARE_EVENTS_MAX));
+        let hosts = hops.len().max(case.k.pow(case.tiers) / 2usize.pow(case.tiers - 1));
+        if json {
+            let doc = serde_json::json!({ "case": case.name, "hosts": hosts, "sim_ms": case.sim_ms,
+                "ours_wall_s": o.wall, "ours_packet_hops": o.packet_hops, "ours_events": o.events,
+                "ours_queued": o.queued, "htsim_wall_s": h.wall, "htsim_packet_hops": h.packet_hops,
+                "ratios": ratios, "ratio": ratio, "ours_ns_per_queued": ours_queued_ns, "bare_ns_per_event": bare_ns,
+                "pending": o.pending });
+            outln!("{doc}");
+        } else {
+            outln!(
+                "{:<9} {:>6} {:>9.3} {:>11} {:>9.3} {:>11} {:>5.0}/{:<5.0} {:>7.2} {:>10.1} {:>10.1} {:>6.2}",
+                case.name,
+                hosts,
+                o.wall,
+                o.packet_hops,
+                h.wall,
+                h.packet_hops,
+                o.ns_per_hop(),
+                h.ns_per_hop(),
+                ratio,
+                ours_queued_ns,
+                bare_ns,
+                ours_queued_ns / bare_ns
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&work);
+    if !json {
+        outln!("ratio: htsim's wall time per delivered packet-hop over ours (median of {} pairs);", repeat.max(1));
+        outln!("x bare: our wall time per queued event over a bare binary-heap loop's with as many events pending");
+    }
+    Ok(())
+}
+
+/// One side's run: wall seconds, delivered data packet-hops, and (ours) events.
+struct Side {
+    wall: f64,
+    packet_hops: u64,
+    events: u64,
+    queued: u64,
+    pending: usize,
+}
+
+impl Side {
+    fn ns_per_hop(&self) -> f64 {
+        self.wall * 1e9 / self.packet_hops.max(1) as f64
+    }
+}
+
+/// htsim's connection matrix: `src->dst start T size S` lines, in order.
+fn read_matrix(path: &Path) -> Result<Vec<(usize, usize)>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut pairs = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let Some((src, dst)) = line.split_whitespace().next().and_then(|w| w.split_once("->")) else { continue };
+        let num =
+            |s: &str| s.parse::<usize>().map_err(|_| format!("{}:{}: {s:?} is not a host", path.display(), i + 1));
+        pairs.push((num(src)?, num(dst)?));
+    }
+    Ok(pairs)
+}
+
+/// Our scenario for `case`: htsim's fat tree (`FatTreeTopology`: k-port switches; two tiers are k leaves of k/2
+/// hosts under k/2 spines, three are k pods of k/2 edge and k/2 aggregation switches under (k/2)^2 cores), its link
+/// and packet, and one greedy flow per matrix line. Routed as OpenSM's minhop routes it (scenario version 3), which
+/// spreads destinations over the uplinks as htsim's per-connection ECMP does.
+fn scenario(case: &Case, matrix: &[(usize, usize)]) -> Result<Scenario, String> {
+    let (k, half) = (case.k, case.k / 2);
+    let mut nodes = Vec::new();
+    let mut links = Vec::new();
+    let switch = |id: String| serde_json::json!({ "id": id, "kind": "switch" });
+    let host = |h: usize| serde_json::json!({ "id": format!("h{h}"), "kind": "host" });
+    let link = |a: String, b: String| serde_json::json!({ "a": a, "b": b });
+    if case.tiers == 2 {
+        nodes.extend((0..half).map(|s| switch(format!("s{s}"))));
+        for l in 0..k {
+            nodes.push(switch(format!("l{l}")));
+            links.extend((0..half).map(|s| link(format!("l{l}"), format!("s{s}"))));
+            for h in l * half..(l + 1) * half {
+                nodes.push(host(h));
+                links.push(link(format!("h{h}"), format!("l{l}")));
+            }
+        }
+    } else {
+        nodes.extend((0..half * half).map(|c| switch(format!("c{c}"))));
+        for p in 0..k {
+            for i in 0..half {
+                nodes.push(switch(format!("a{p}.{i}")));
+                nodes.push(switch(format!("e{p}.{i}")));
+                links.extend((0..half).map(|c| link(format!("a{p}.{i}"), format!("c{}", i * half + c))));
+                links.extend((0..half).map(|j| link(format!("e{p}.{i}"), format!("a{p}.{j}"))));
+                for h in (p * half + i) * half..(p * half + i + 1) * half {
+                    nodes.push(host(h));
+                    links.push(link(format!("h{h}"), format!("e{p}.{i}")));
+                }
+            }
+        }
+    }
+    let flows: Vec<_> = matrix
+        .iter()
+        .enumerate()
+        .map(|(i, (s, d))| {
+            serde_json::json!({ "id": format!("f{i}"), "src": format!("h{s}"), "dst": format!("h{d}"),
+            "start_ns": 0 })
+        })
+        .collect();
+    let doc = serde_json::json!({ "format": "ibcc-scenario", "version": 3, "name": format!("htsim {}", case.name),
+        "seed": 1, "duration_ns": case.sim_ms * 1_000_000,
+        "link": { "bandwidth_gbps": 8, "propagation_ns": 25 },
+        "nodes": nodes, "links": links, "flows": flows,
+        "source": { "response": "none", "window_packets": null }, "measure": { "from_ns": 0 } });
+    Scenario::from_json_validated(&doc.to_string()).map_err(|e| format!("{}: {e}", case.name))
+}
+
+/// Links on each matrix line's path (minimal in a fat tree, so the same length on both sides).
+fn path_hops(scenario: &Scenario, matrix: &[(usize, usize)]) -> Result<Vec<u64>, String> {
+    let run = Run::new(scenario).map_err(|e| e.to_string())?;
+    let id = |h: usize| {
+        let name = format!("h{h}");
+        scenario.nodes.iter().position(|n| n.id == name).map(|i| i as u32).ok_or(format!("no host {name}"))
+    };
+    matrix
+        .iter()
+        .map(|&(s, d)| {
+            let path = run.sim.topology().path(id(s)?, id(d)?).ok_or(format!("no route h{s} -> h{d}"))?;
+            Ok(path.len() as u64)
+        })
+        .collect()
+}
+
+/// Our run: built and run to its end, timed; packet-hops are each flow's delivered packets times its path.
+fn run_ours(scenario: &Scenario) -> Result<Side, String> {
+    let t0 = Instant::now();
+    let mut run = Run::new(scenario).map_err(|e| e.to_string())?;
+    run.run();
+    let wall = t0.elapsed().as_secs_f64();
+    let results = run.results();
+    let mut hops = 0;
+    for f in &results.flows {
+        let node = |id: &str| scenario.nodes.iter().position(|n| n.id == id).map(|i| i as u32);
+        let (s, d) = (node(&f.src).ok_or("flow source")?, node(&f.dst).ok_or("flow destination")?);
+        let links = run.sim.topology().path(s, d).map_or(0, |p| p.len() as u64);
+        hops += f.delivered_packets * links;
+    }
+    let (_, pending) = run.sim.held();
+    Ok(Side {
+        wall,
+        packet_hops: hops,
+        events: results.events,
+        queued: run.sim.queued_events(),
+        pending: pending as usize,
+    })
+}
+
+/// htsim's run of `case` as `run_htsim.sh` makes it, timed as a process; its delivered packets come from its sink
+/// logs (each sink's last cumulative ACK, in bytes), sinks in the order of the matrix's lines (htsim numbers its
+/// objects as it creates them, one connection after another).
+fn run_htsim(
+    case: &Case,
+    binary: &Path,
+    parser: &Path,
+    matrix: &Path,
+    work: &Path,
+    hops: &[u64],
+) -> Result<Side, String> {
+    let log = work.join(format!("{}.log", case.name));
+    let hosts = case.k.pow(case.tiers) / 2usize.pow(case.tiers - 1);
+    let t0 = Instant::now();
+    let out = Command::new(binary)
+        .current_dir(work)
+        .args(["-o", &log.to_string_lossy(), "-mtu", "2068", "-linkspeed", "8000", "-hop_latency", "0.025"])
+        .args(["-q", "300", "-strat", "ecmp_host", "-paths", "1", "-log", "sink"])
+        .args(["-end", &(case.sim_ms * 1000).to_string(), "-nodes", &hosts.to_string()])
+        .args(["-tiers", &case.tiers.to_string(), "-tm", &matrix.to_string_lossy()])
+        .output()
+        .map_err(|e| format!("{}: {e}", binary.display()))?;
+    let wall = t0.elapsed().as_secs_f64();
+    if !out.status.success() {
+        let said = String::from_utf8_lossy(&out.stdout);
+        let tail: Vec<&str> = said.lines().rev().take(3).collect();
+        return Err(format!("htsim failed on {} ({}): {}", case.name, out.status, tail.join(" / ")));
+    }
+    let parsed =
+        Command::new(parser).arg(&log).arg("-ascii").output().map_err(|e| format!("{}: {e}", parser.display()))?;
+    // Lines: "TIME Type ROCE_SINK ID n Ev RATE CAck BYTES Rate R": the last CAck of each sink.
+    let mut last = std::collections::BTreeMap::new();
+    for line in String::from_utf8_lossy(&parsed.stdout).lines() {
+        let w: Vec<&str> = line.split_whitespace().collect();
+        if w.len() > 8 && w[2] == "ROCE_SINK" && w[7] == "CAck" {
+            if let (Ok(id), Ok(bytes)) = (w[4].parse::<u64>(), w[8].parse::<u64>()) {
+                last.insert(id, bytes);
+            }
+        }
+    }
+    if last.len() != hops.len() {
+        return Err(format!("htsim's log of {} has {} sinks for {} connections", case.name, last.len(), hops.len()));
+    }
+    let packet_hops = last.values().zip(hops).map(|(bytes, h)| bytes / PACKET_BYTES * h).sum();
+    Ok(Side { wall, packet_hops, events: 0, queued: 0, pending: 0 })
+}
+
+/// The bare loop's events at most: enough for a stable figure.
+const BARE_EVENTS_MAX: u64 = 20_000_000;
+
+/// Nanoseconds per event of a bare event loop: a binary heap of `(time, seq, payload)` holding `pending` events;
+/// each pop schedules one event a packet time, a hop or a credit later (ours, at 8 Gb/s: 2068 ns, 25 ns, 25 ns).
+/// The least any event-driven simulator of this traffic pays per event; best of three.
+fn bare_loop_ns(pending: usize, events: u64) -> f64 {
+    const DELAYS: [u64; 4] = [2_068_000, 25_000, 2_093_000, 25_000];
+    let mut best = f64::INFINITY;
+    for _ in 0..3 {
+        let mut heap = BinaryHeap::with_capacity(pending + 1);
+        let mut seq = 0u64;
+        for i in 0..pending as u64 {
+            heap.push(std::cmp::Reverse((i * 997 % 2_068_000, seq, i as u32)));
+            seq += 1;
+        }
+        let mut sum = 0u64;
+        let t0 = Instant::now();
+        for _ in 0..events {
+            let std::cmp::Reverse((t, _, payload)) = heap.pop().expect("the loop keeps its population");
+            sum = sum.wrapping_add(u64::from(payload));
+            let next = t + DELAYS[(payload as usize + seq as usize) % DELAYS.len()];
+            heap.push(std::cmp::Reverse((next, seq, payload)));
+            seq += 1;
+        }
+        std::hint::black_box(sum);
+        best = best.min(t0.elapsed().as_secs_f64() * 1e9 / events.max(1) as f64);
+    }
+    best
+}
