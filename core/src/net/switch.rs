@@ -104,12 +104,48 @@ impl InputLane {
 /// One switch output port.
 #[derive(Debug, Clone, Default)]
 pub struct Output {
-    /// Packets waiting for this output, per lane (`Lane::index`), as (arrival seq, input port), oldest first.
-    waiting: Vec<Vec<(u64, PortId)>>,
+    /// Packets waiting for this output, per lane (`Lane::index`), oldest first.
+    waiting: Vec<Vec<Waiting>>,
     /// Round-robin arbitration: the input whose turn it is next, per lane.
     next_input: Vec<PortId>,
     /// Which data VL sends next.
     arbiter: VlArbiter,
+}
+
+/// The ports set in both of two bitmaps, lowest first ([`SwitchState::idle_pending_outputs`]).
+#[derive(Debug)]
+pub struct IdlePending<'a> {
+    pending: &'a [u64],
+    idle: &'a [u64],
+    word: usize,
+    bits: u64,
+}
+
+impl Iterator for IdlePending<'_> {
+    type Item = PortId;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<PortId> {
+        while self.bits == 0 {
+            self.word += 1;
+            if self.word >= self.pending.len() {
+                return None;
+            }
+            self.bits = self.pending[self.word] & self.idle[self.word];
+        }
+        let b = self.bits.trailing_zeros() as usize;
+        self.bits &= self.bits - 1;
+        Some((self.word * 64 + b) as PortId)
+    }
+}
+
+/// A packet waiting for an output: its arrival seq, its input port, and when it may leave. (The time is its input
+/// buffer entry's: kept here too, a pass skips packets not yet eligible without reading their input buffers.)
+#[derive(Debug, Clone, Copy)]
+struct Waiting {
+    seq: u64,
+    input: PortId,
+    eligible_at: Time,
 }
 
 impl Output {
@@ -172,9 +208,12 @@ pub struct SwitchState<C> {
     capacity: u32,
     forwarding: Forwarding,
     next_seq: u64,
-    /// Outputs with waiting packets, in no particular order (each at most once).
-    pending_outputs: Vec<PortId>,
-    is_pending: Vec<bool>,
+    /// Bit `out`: output `out` has waiting packets.
+    pending: Vec<u64>,
+    /// Bit `out`: output `out`'s transmitter is idle (the simulation says when it starts and ends a packet). A pass
+    /// looks only at outputs both pending and idle: under load most pending outputs are sending, and a 36-port
+    /// switch would look at each of them, and its channel, at every event.
+    idle: Vec<u64>,
     /// Packets waiting (not started), data and ACKs (`Lane::kind`), so a pass can skip what has nothing in it.
     waiting: [u32; 2],
     /// Its congestion control (what it is, this layer does not know).
@@ -231,8 +270,11 @@ impl<C> SwitchState<C> {
             capacity,
             forwarding,
             next_seq: 0,
-            pending_outputs: Vec::new(),
-            is_pending: vec![false; ports],
+            // (At least one word: a pass reads the first.)
+            pending: vec![0; ports.div_ceil(64).max(1)],
+            idle: (0..ports.div_ceil(64).max(1))
+                .map(|w| if (w + 1) * 64 <= ports { u64::MAX } else { (1 << (ports % 64)) - 1 })
+                .collect(),
             waiting: [0, 0],
             cc,
         }
@@ -290,10 +332,21 @@ impl<C> SwitchState<C> {
         &self.outputs[port as usize]
     }
 
-    /// Outputs with packets waiting for them.
+    /// Outputs with packets waiting for them and an idle transmitter, in port order.
     #[inline]
-    pub fn pending_outputs(&self) -> &[PortId] {
-        &self.pending_outputs
+    pub fn idle_pending_outputs(&self) -> IdlePending<'_> {
+        IdlePending { pending: &self.pending, idle: &self.idle, word: 0, bits: self.pending[0] & self.idle[0] }
+    }
+
+    /// Output `out`'s transmitter started (`false`) or finished (`true`) a packet.
+    #[inline]
+    pub fn set_idle(&mut self, out: PortId, idle: bool) {
+        let (w, bit) = (usize::from(out) / 64, 1u64 << (out % 64));
+        if idle {
+            self.idle[w] |= bit;
+        } else {
+            self.idle[w] &= !bit;
+        }
     }
 
     /// Packets waiting to start, data (`Lane::kind` 0) or ACKs (1).
@@ -334,7 +387,7 @@ impl<C> SwitchState<C> {
             started_at: 0,
         });
         let after = buffer.used;
-        self.outputs[out as usize].waiting[lane.index()].push((seq, port));
+        self.outputs[out as usize].waiting[lane.index()].push(Waiting { seq, input: port, eligible_at });
         self.waiting[lane.kind()] += 1;
         self.mark_pending(out);
         (before, after)
@@ -385,10 +438,7 @@ impl<C> SwitchState<C> {
     /// Marks output `out` as having waiting packets.
     #[inline]
     fn mark_pending(&mut self, out: PortId) {
-        if !self.is_pending[out as usize] {
-            self.is_pending[out as usize] = true;
-            self.pending_outputs.push(out);
-        }
+        self.pending[usize::from(out) / 64] |= 1 << (out % 64);
     }
 
     /// The packet at `pos` of an input buffer starts ahead of older ones that still wait: the head counts a bypass,
@@ -412,14 +462,20 @@ impl<C> SwitchState<C> {
         let waiting = &output.waiting[lane.index()];
         match self.forwarding.arbitration {
             Arbitration::OldestFirst => {
-                waiting.iter().find_map(|&(seq, input)| self.startable(seq, input, out, lane, now))
+                waiting.iter().find_map(|w| {
+                    // (Not eligible yet: nothing to read in its input buffer.)
+                    if w.eligible_at > now {
+                        return None;
+                    }
+                    self.startable(w.seq, w.input, out, lane, now)
+                })
             }
             Arbitration::RoundRobin => {
                 let (ports, turn) = (self.inputs.len(), usize::from(output.next_input[lane.index()]));
                 let after_turn = |input: PortId| (usize::from(input) + ports - turn) % ports;
                 // Oldest first within each input, so an input's first packet that can go is the one it sends.
                 let mut best: Option<Candidate> = None;
-                for &(seq, input) in waiting {
+                for &Waiting { seq, input, .. } in waiting {
                     if best.is_some_and(|b| after_turn(input) >= after_turn(b.input)) {
                         continue; // an input served before this one already has a packet that can go
                     }
@@ -453,17 +509,11 @@ impl<C> SwitchState<C> {
         let ports = self.inputs.len() as PortId;
         self.outputs[cand.out as usize].next_input[l] = (cand.input + 1) % ports;
         let waiting = &mut self.outputs[cand.out as usize].waiting[l];
-        let at = waiting.iter().position(|&(seq, _)| seq == cand.seq).expect("a candidate is waiting");
+        let at = waiting.iter().position(|w| w.seq == cand.seq).expect("a candidate is waiting");
         waiting.remove(at);
         self.waiting[cand.lane.kind()] -= 1;
         if self.outputs[cand.out as usize].waiting.iter().all(|w| w.is_empty()) {
-            let i = self
-                .pending_outputs
-                .iter()
-                .position(|&o| o == cand.out)
-                .expect("an output with waiting packets is pending");
-            self.pending_outputs.swap_remove(i);
-            self.is_pending[cand.out as usize] = false;
+            self.pending[usize::from(cand.out) / 64] &= !(1 << (cand.out % 64));
         }
         packet
     }
@@ -582,7 +632,7 @@ mod tests {
         sw.outputs = vec![output(), output(), output()];
         for (seq, input) in [(0, 2), (1, 0), (2, 1)] {
             sw.inputs[input][D].queue.push(waiting(seq, 0));
-            sw.outputs[0].waiting[D].push((seq, input as PortId));
+            sw.outputs[0].waiting[D].push(Waiting { seq, input: input as PortId, eligible_at: 0 });
         }
         sw.forwarding.arbitration = arbitration;
         sw
@@ -610,7 +660,7 @@ mod tests {
         let mut second = sw.inputs[0][D].queue[0];
         second.seq = 3;
         sw.inputs[0][D].queue.push(second);
-        sw.outputs[0].waiting[D].push((3, 0));
+        sw.outputs[0].waiting[D].push(Waiting { seq: 3, input: 0, eligible_at: 0 });
         sw.outputs[0].next_input[D] = 0;
         assert_eq!(sw.first_startable(0, Lane::VL0, 0).map(|c| c.seq), Some(1));
         sw.inputs[0][D].queue[0].eligible_at = 10;

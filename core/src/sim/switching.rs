@@ -134,12 +134,10 @@ impl Simulation {
                 if sw.waiting_packets(usize::from(ack)) == 0 {
                     continue;
                 }
-                for &out in sw.pending_outputs() {
+                for out in sw.idle_pending_outputs() {
                     let channel = sw.out_channel(out);
                     let state = &self.channels[channel as usize];
-                    if state.is_busy() {
-                        continue;
-                    }
+                    debug_assert!(!state.is_busy(), "the switch knows its busy outputs");
                     let cand = if ack {
                         match sw.first_startable(out, Lane::ACK, now) {
                             Some(c) if state.has_credit(Lane::ACK, self.ack_blocks) => c,

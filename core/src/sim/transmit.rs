@@ -23,7 +23,10 @@ impl Simulation {
         debug_assert_eq!(p.lane, lane);
         let state = &mut self.channels[channel as usize];
         let (sending, stalls) = state.start(packet, lane, p.blocks, from_input, now);
-        let (to, propagation) = (state.to(), state.propagation());
+        let (from, to, propagation) = (state.from(), state.to(), state.propagation());
+        if !from.host {
+            self.switches[from.slot as usize].set_idle(from.port, false);
+        }
         if let (Some(since), Some(vl)) = (stalls.vl, lane.vl()) {
             obs.on_vl_stall_end(channel, vl, since, now);
         }
@@ -52,6 +55,9 @@ impl Simulation {
         let state = &mut self.channels[channel as usize];
         let sending = state.finish();
         let (from, to, propagation) = (state.from(), state.to(), state.propagation());
+        if !from.host {
+            self.switches[from.slot as usize].set_idle(from.port, true);
+        }
         if let Some(input) = sending.from_input {
             self.leave_input(from.slot as usize, input, sending.lane, sending.packet, obs);
         }
