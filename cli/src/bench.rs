@@ -45,6 +45,9 @@ pub struct Args {
     /// for `--duration-ms` (default here 1): cost per packet-hop, events per hop, memory per host and per port.
     #[arg(long, conflicts_with_all = ["routing", "kinds", "against_htsim"])]
     scale: bool,
+    /// With `--scale`: only the network of this many hosts (32, 128, 1024, 3456 or 11664).
+    #[arg(long, requires = "scale")]
+    hosts: Option<usize>,
 }
 
 pub fn run(args: &Args) -> Result<(), String> {
@@ -55,7 +58,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         return kinds(args);
     }
     if args.scale {
-        return crate::bench_scale::run(args.duration_ms.unwrap_or(1.0), args.large, args.json);
+        return crate::bench_scale::run(args.duration_ms.unwrap_or(1.0), args.large, args.hosts, args.json);
     }
     if args.large && !args.routing {
         return Err("--large goes with --routing or --scale".into());

@@ -5,11 +5,18 @@
 
 use crate::output::outln;
 use ibcc_core::presets::scale_fat_trees;
+use ibcc_core::scenario::NodeKind;
 use ibcc_core::sim::Run;
 use std::time::Instant;
 
-pub fn run(duration_ms: f64, large: bool, json: bool) -> Result<(), String> {
+pub fn run(duration_ms: f64, large: bool, only: Option<usize>, json: bool) -> Result<(), String> {
     let duration_ns = (duration_ms * 1e6).round().max(1.0) as u64;
+    let networks = scale_fat_trees(duration_ns, large || only == Some(11_664));
+    let count = |s: &ibcc_core::scenario::Scenario| s.nodes.iter().filter(|n| n.kind == NodeKind::Host).count();
+    if let Some(n) = only.filter(|&n| !networks.iter().any(|(_, s)| count(s) == n)) {
+        let sizes: Vec<String> = networks.iter().map(|(_, s)| count(s).to_string()).collect();
+        return Err(format!("no network of {n} hosts; the sizes are {} and 11664", sizes.join(", ")));
+    }
     if !json {
         outln!(
             "{:<26} {:>6} {:>6} {:>8} {:>8} {:>12} {:>9} {:>10} {:>9} {:>10} {:>10}",
@@ -26,8 +33,8 @@ pub fn run(duration_ms: f64, large: bool, json: bool) -> Result<(), String> {
             "KB/port"
         );
     }
-    for (name, scenario) in scale_fat_trees(duration_ns, large) {
-        let hosts = scenario.nodes.iter().filter(|n| n.kind == ibcc_core::scenario::NodeKind::Host).count();
+    for (name, scenario) in networks.into_iter().filter(|(_, s)| only.is_none_or(|n| count(s) == n)) {
+        let hosts = count(&scenario);
         // Every link has a port at each end; the hosts' own are counted too (a NIC's port is a port).
         let ports = 2 * scenario.links.len();
         let before = resident_bytes();

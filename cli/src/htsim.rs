@@ -17,11 +17,18 @@ use std::time::Instant;
 /// One side-by-side case: htsim's run of the same name in `run_htsim.sh`.
 struct Case {
     name: &'static str,
-    /// Fat-tree tiers (htsim's `-tiers`) and switch radix k; hosts = k^tiers / 2^(tiers-1).
+    /// Fat-tree tiers (htsim's `-tiers`) and switch radix k.
     tiers: u32,
     k: usize,
     matrix: &'static str,
     sim_ms: u64,
+}
+
+impl Case {
+    /// Hosts in htsim's fat tree: k^tiers / 2^(tiers - 1).
+    fn hosts(&self) -> usize {
+        self.k.pow(self.tiers) / 2usize.pow(self.tiers - 1)
+    }
 }
 
 const CASES: [Case; 5] = [
@@ -98,7 +105,7 @@ pub fn run(dir: &Path, htsim: Option<&Path>, cases: Option<&str>, repeat: u32, j
         let (o, h) = &pairs[pairs.len() / 2];
         let ours_queued_ns = mid(pairs.iter().map(|(o, _)| o.wall * 1e9 / o.queued as f64).collect());
         let bare_ns = bare_loop_ns(o.pending.max(1), o.queued.min(BARE_EVENTS_MAX));
-        let hosts = hops.len().max(case.k.pow(case.tiers) / 2usize.pow(case.tiers - 1));
+        let hosts = case.hosts();
         if json {
             let doc = serde_json::json!({ "case": case.name, "hosts": hosts, "sim_ms": case.sim_ms,
                 "ours_wall_s": o.wall, "ours_packet_hops": o.packet_hops, "ours_events": o.events,
@@ -264,7 +271,7 @@ fn run_htsim(
     hops: &[u64],
 ) -> Result<Side, String> {
     let log = work.join(format!("{}.log", case.name));
-    let hosts = case.k.pow(case.tiers) / 2usize.pow(case.tiers - 1);
+    let hosts = case.hosts();
     let t0 = Instant::now();
     let out = Command::new(binary)
         .current_dir(work)

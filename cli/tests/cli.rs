@@ -529,6 +529,11 @@ fn bench_scale_prints_every_size() {
     assert_eq!(rows[2]["ports"].as_u64(), Some(1024 + 320 * 16));
     let out = ibcc(&["bench", "--large"], None);
     assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("--large goes with"));
+    let out = ibcc(&["bench", "--scale", "--hosts", "128", "--duration-ms", "0.001", "--json"], None);
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["hosts"].as_u64(), Some(128));
+    let out = ibcc(&["bench", "--scale", "--hosts", "100"], None);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no network of 100 hosts; the sizes are 32, 128"));
 }
 
 /// `--against-htsim` with a stand-in for htsim: a binary that runs and a log parser that prints each sink's
