@@ -7,7 +7,9 @@
 //! binary-heap event loop's with as many events pending.
 
 use crate::output::outln;
-use ibcc_core::scenario::Scenario;
+use ibcc_core::fabric::{netfile, shapes, Speed, Width};
+use ibcc_core::scenario::{scenario_of, RoutingEngine, Scenario};
+use ibcc_core::sim::pattern_load::with_flows;
 use ibcc_core::sim::Run;
 use std::collections::BinaryHeap;
 use std::path::{Path, PathBuf};
@@ -89,10 +91,10 @@ pub fn run(dir: &Path, htsim: Option<&Path>, cases: Option<&str>, repeat: u32, j
     for case in CASES.iter().filter(|c| wanted.contains(&c.name)) {
         let matrix = read_matrix(&dir.join(case.matrix))?;
         let scenario = scenario(case, &matrix)?;
-        let hops = path_hops(&scenario, &matrix)?;
+        let hops = path_hops(&Run::new(&scenario).map_err(|e| e.to_string())?)?;
         let mut pairs = Vec::new();
         for _ in 0..repeat.max(1) {
-            let ours = run_ours(&scenario)?;
+            let ours = run_ours(&scenario, &hops)?;
             let theirs = run_htsim(case, &binary, &parser, &dir.join(case.matrix), &work, &hops)?;
             pairs.push((ours, theirs));
         }
@@ -167,96 +169,55 @@ fn read_matrix(path: &Path) -> Result<Vec<(usize, usize)>, String> {
     Ok(pairs)
 }
 
-/// Our scenario for `case`: htsim's fat tree (`FatTreeTopology`: k-port switches; two tiers are k leaves of k/2
-/// hosts under k/2 spines, three are k pods of k/2 edge and k/2 aggregation switches under (k/2)^2 cores), its link
-/// and packet, and one greedy flow per matrix line. Routed as OpenSM's minhop routes it (scenario version 3), which
-/// spreads destinations over the uplinks as htsim's per-connection ECMP does.
+/// Our scenario for `case`: htsim's fat tree, generated as the fabric it is (`fabric::shapes`: two tiers are k
+/// leaves of k/2 hosts under k/2 spines, three are k pods of k/2 edge and k/2 aggregation switches under (k/2)^2
+/// cores, hosts numbered as htsim numbers them), 4X SDR (8 Gb/s of data, htsim's 1 GB/s), 25 ns per hop, and one
+/// greedy flow per matrix line, no congestion control. Routed by OpenSM's minhop, which spreads destinations over
+/// the uplinks as htsim's per-connection ECMP does.
 fn scenario(case: &Case, matrix: &[(usize, usize)]) -> Result<Scenario, String> {
-    let (k, half) = (case.k, case.k / 2);
-    let mut nodes = Vec::new();
-    let mut links = Vec::new();
-    let switch = |id: String| serde_json::json!({ "id": id, "kind": "switch" });
-    let host = |h: usize| serde_json::json!({ "id": format!("h{h}"), "kind": "host" });
-    let link = |a: String, b: String| serde_json::json!({ "a": a, "b": b });
-    if case.tiers == 2 {
-        nodes.extend((0..half).map(|s| switch(format!("s{s}"))));
-        for l in 0..k {
-            nodes.push(switch(format!("l{l}")));
-            links.extend((0..half).map(|s| link(format!("l{l}"), format!("s{s}"))));
-            for h in l * half..(l + 1) * half {
-                nodes.push(host(h));
-                links.push(link(format!("h{h}"), format!("l{l}")));
-            }
-        }
-    } else {
-        nodes.extend((0..half * half).map(|c| switch(format!("c{c}"))));
-        for p in 0..k {
-            for i in 0..half {
-                nodes.push(switch(format!("a{p}.{i}")));
-                nodes.push(switch(format!("e{p}.{i}")));
-                links.extend((0..half).map(|c| link(format!("a{p}.{i}"), format!("c{}", i * half + c))));
-                links.extend((0..half).map(|j| link(format!("e{p}.{i}"), format!("a{p}.{j}"))));
-                for h in (p * half + i) * half..(p * half + i + 1) * half {
-                    nodes.push(host(h));
-                    links.push(link(format!("h{h}"), format!("e{p}.{i}")));
-                }
-            }
-        }
+    if let Some(&(a, b)) = matrix.iter().find(|&&(a, b)| a.max(b) >= case.hosts()) {
+        return Err(format!("{}: {a}->{b} names a host beyond the tree's {}", case.matrix, case.hosts()));
     }
-    let flows: Vec<_> = matrix
-        .iter()
-        .enumerate()
-        .map(|(i, (s, d))| {
-            serde_json::json!({ "id": format!("f{i}"), "src": format!("h{s}"), "dst": format!("h{d}"),
-            "start_ns": 0 })
-        })
-        .collect();
-    let doc = serde_json::json!({ "format": "ibcc-scenario", "version": 3, "name": format!("htsim {}", case.name),
-        "seed": 1, "duration_ns": case.sim_ms * 1_000_000,
-        "link": { "bandwidth_gbps": 8, "propagation_ns": 25 },
-        "nodes": nodes, "links": links, "flows": flows,
-        "source": { "response": "none", "window_packets": null }, "measure": { "from_ns": 0 } });
-    Scenario::from_json_validated(&doc.to_string()).map_err(|e| format!("{}: {e}", case.name))
+    let link = (Width::X4, Speed::Sdr);
+    let k = case.k as u32;
+    let fabric = if case.tiers == 2 { shapes::two_level(k, link) } else { shapes::fat_tree(k, link) };
+    let fabric = fabric.map_err(|e| format!("{}: {e}", case.name))?;
+    let name = format!("htsim {}", case.name);
+    let s = scenario_of(&name, &netfile::write_net(&fabric), case.sim_ms * 1_000_000)
+        .map_err(|e| format!("{}: {e}", case.name))?;
+    let mut s = with_flows(&s.without_congestion_control(), matrix, "htsim");
+    s.routing.engine = RoutingEngine::Minhop;
+    s.link.propagation_ns = 25;
+    s.source.window_packets = None;
+    s.measure.from_ns = 0;
+    s.validate().map_err(|e| format!("{}: {e}", case.name))?;
+    Ok(s)
 }
 
-/// Links on each matrix line's path (minimal in a fat tree, so the same length on both sides).
-fn path_hops(scenario: &Scenario, matrix: &[(usize, usize)]) -> Result<Vec<u64>, String> {
-    let run = Run::new(scenario).map_err(|e| e.to_string())?;
-    let id = |h: usize| {
-        let name = format!("h{h}");
-        scenario.nodes.iter().position(|n| n.id == name).map(|i| i as u32).ok_or(format!("no host {name}"))
-    };
-    matrix
+/// Links on each flow's path (minimal in a fat tree, so the same length on both sides), in flow order: the matrix's.
+fn path_hops(run: &Run) -> Result<Vec<u64>, String> {
+    let s = run.scenario();
+    let node = |id: &str| s.nodes.iter().position(|n| n.id == id).map(|i| i as u32);
+    s.flows
         .iter()
-        .map(|&(s, d)| {
-            let path = run.sim.topology().path(id(s)?, id(d)?).ok_or(format!("no route h{s} -> h{d}"))?;
+        .map(|f| {
+            let (a, b) = (node(&f.src).ok_or("a flow's source")?, node(&f.dst).ok_or("a flow's destination")?);
+            let path = run.sim.topology().path(a, b).ok_or(format!("no route {} -> {}", f.src, f.dst))?;
             Ok(path.len() as u64)
         })
         .collect()
 }
 
 /// Our run: built and run to its end, timed; packet-hops are each flow's delivered packets times its path.
-fn run_ours(scenario: &Scenario) -> Result<Side, String> {
+fn run_ours(scenario: &Scenario, hops: &[u64]) -> Result<Side, String> {
     let t0 = Instant::now();
     let mut run = Run::new(scenario).map_err(|e| e.to_string())?;
     run.run();
     let wall = t0.elapsed().as_secs_f64();
     let results = run.results();
-    let mut hops = 0;
-    for f in &results.flows {
-        let node = |id: &str| scenario.nodes.iter().position(|n| n.id == id).map(|i| i as u32);
-        let (s, d) = (node(&f.src).ok_or("flow source")?, node(&f.dst).ok_or("flow destination")?);
-        let links = run.sim.topology().path(s, d).map_or(0, |p| p.len() as u64);
-        hops += f.delivered_packets * links;
-    }
+    let packet_hops = results.flows.iter().zip(hops).map(|(f, h)| f.delivered_packets * h).sum();
     let (_, pending) = run.sim.held();
-    Ok(Side {
-        wall,
-        packet_hops: hops,
-        events: results.events,
-        queued: run.sim.queued_events(),
-        pending: pending as usize,
-    })
+    Ok(Side { wall, packet_hops, events: results.events, queued: run.sim.queued_events(), pending: pending as usize })
 }
 
 /// htsim's run of `case` as `run_htsim.sh` makes it, timed as a process; its delivered packets come from its sink

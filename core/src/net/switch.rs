@@ -139,6 +139,12 @@ impl Iterator for IdlePending<'_> {
     }
 }
 
+/// Port `p`'s word and bit in a bitmap of ports.
+#[inline(always)]
+fn port_bit(p: PortId) -> (usize, u64) {
+    (usize::from(p) / 64, 1 << (p % 64))
+}
+
 /// A packet waiting for an output: its arrival seq, its input port, and when it may leave. (The time is its input
 /// buffer entry's: kept here too, a pass skips packets not yet eligible without reading their input buffers.)
 #[derive(Debug, Clone, Copy)]
@@ -341,7 +347,7 @@ impl<C> SwitchState<C> {
     /// Output `out`'s transmitter started (`false`) or finished (`true`) a packet.
     #[inline]
     pub fn set_idle(&mut self, out: PortId, idle: bool) {
-        let (w, bit) = (usize::from(out) / 64, 1u64 << (out % 64));
+        let (w, bit) = port_bit(out);
         if idle {
             self.idle[w] |= bit;
         } else {
@@ -438,7 +444,8 @@ impl<C> SwitchState<C> {
     /// Marks output `out` as having waiting packets.
     #[inline]
     fn mark_pending(&mut self, out: PortId) {
-        self.pending[usize::from(out) / 64] |= 1 << (out % 64);
+        let (w, bit) = port_bit(out);
+        self.pending[w] |= bit;
     }
 
     /// The packet at `pos` of an input buffer starts ahead of older ones that still wait: the head counts a bypass,
@@ -513,7 +520,8 @@ impl<C> SwitchState<C> {
         waiting.remove(at);
         self.waiting[cand.lane.kind()] -= 1;
         if self.outputs[cand.out as usize].waiting.iter().all(|w| w.is_empty()) {
-            self.pending[usize::from(cand.out) / 64] &= !(1 << (cand.out % 64));
+            let (w, bit) = port_bit(cand.out);
+            self.pending[w] &= !bit;
         }
         packet
     }
