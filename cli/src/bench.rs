@@ -48,6 +48,10 @@ pub struct Args {
     /// With `--scale`: only the network of this many hosts (32, 128, 1024, 3456 or 11664).
     #[arg(long, requires = "scale")]
     hosts: Option<usize>,
+    /// The PFT paper's GPCNeT experiment instead, as `ibcc figures` runs it (pft-fig3 to 5, 16 processes per node,
+    /// on all cores): the whole grid's wall time and each run's.
+    #[arg(long, conflicts_with_all = ["routing", "kinds", "against_htsim", "scale"])]
+    pft_grid: bool,
 }
 
 pub fn run(args: &Args) -> Result<(), String> {
@@ -56,6 +60,9 @@ pub fn run(args: &Args) -> Result<(), String> {
     }
     if args.kinds {
         return kinds(args);
+    }
+    if args.pft_grid {
+        return crate::bench_pft::run(args.json);
     }
     if args.scale {
         return crate::bench_scale::run(args.duration_ms.unwrap_or(1.0), args.large, args.hosts, args.json);

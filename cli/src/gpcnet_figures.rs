@@ -12,6 +12,28 @@ use ibcc_view::plot::{self as view_plot, Curve, What, YAxis};
 use std::fmt::Write as _;
 use std::path::Path;
 
+/// The experiment's networks: without control, and with each PFT setting (in `settings()`'s order).
+pub fn grid_scenarios() -> (Scenario, Vec<Scenario>) {
+    let base = fabric120();
+    let scenarios = settings().iter().map(|s| with_setting(&base, s)).collect();
+    (base, scenarios)
+}
+
+/// The experiment's runs: no control isolated and congested, then each setting congested; latency and bandwidth
+/// each.
+pub fn grid<'a>(base: &'a Scenario, scenarios: &'a [Scenario]) -> Vec<(&'a Scenario, Canary, bool)> {
+    let mut runs = vec![
+        (base, Canary::Latency, false),
+        (base, Canary::Bandwidth, false),
+        (base, Canary::Latency, true),
+        (base, Canary::Bandwidth, true),
+    ];
+    for s in scenarios {
+        runs.extend([(s, Canary::Latency, true), (s, Canary::Bandwidth, true)]);
+    }
+    runs
+}
+
 /// Bins of the distributions.
 const BINS: usize = 20;
 
@@ -29,19 +51,9 @@ fn histogram(values: &[f64], lo: f64, hi: f64) -> Vec<(f64, f64)> {
 /// The three figures and their report entry, at `ppn` processes per node and GPCNeT's counts scaled as `config`.
 pub fn entries(out: &Path, ppn: u32, config: &GpcnetConfig) -> Result<Vec<Entry>, Error> {
     let c = GpcnetConfig { processes_per_node: ppn, ..config.clone() };
-    let base = fabric120();
+    let (base, scenarios) = grid_scenarios();
     let all = settings();
-    let scenarios: Vec<Scenario> = all.iter().map(|s| with_setting(&base, s)).collect();
-    // No control isolated and congested, then each setting congested: latency and bandwidth each.
-    let mut runs = vec![
-        (&base, Canary::Latency, false),
-        (&base, Canary::Bandwidth, false),
-        (&base, Canary::Latency, true),
-        (&base, Canary::Bandwidth, true),
-    ];
-    for s in &scenarios {
-        runs.extend([(s, Canary::Latency, true), (s, Canary::Bandwidth, true)]);
-    }
+    let runs = grid(&base, &scenarios);
     eprintln!("figures: pft-fig3, fig4, fig5 ({} GPCNeT runs at {ppn} processes per node)", runs.len());
     let done = run_all(&runs, &c)?;
     let (latency0, bandwidth0) = (&done[2], &done[3]);

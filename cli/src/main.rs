@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 mod analysis;
 mod bench;
+mod bench_pft;
 mod bench_scale;
 mod exit;
 mod fabric;
