@@ -17,6 +17,7 @@ use super::vl::{Choice, VlArbiter};
 use crate::time::Time;
 use alloc::vec;
 use alloc::vec::Vec;
+use core::cell::Cell;
 use serde::{Deserialize, Serialize};
 
 /// An output VL of a switch: `port × data VLs + VL` (with one VL, the port). The HP slides want congestion control
@@ -72,7 +73,7 @@ pub struct Entry {
 }
 
 /// One lane of a switch input port (the ACK lane, or a data VL with its own buffer and credits).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct InputLane {
     /// Packets in arrival order (a few at most: bounded by the buffer size).
     queue: Vec<Entry>,
@@ -80,6 +81,19 @@ pub struct InputLane {
     used: u32,
     /// Packets it is sending through the crossbar now (at most the switch's `input_transfers`).
     sending: u32,
+    /// The seq of its oldest packet not started and bypassed `max_bypass` times (`u64::MAX`: none): every younger
+    /// packet of the buffer is blocked behind it. Kept so that a pass rejects a blocked packet without walking the
+    /// buffer (a congested fabric's outputs wait on hundreds of them).
+    blocked_after: u64,
+    /// Counts the changes that can let one of its packets start (one leaves, or one starts and may unblock the
+    /// buffer): an output's [`Unstartable`] memo holds while its blocking inputs' counts stay the same.
+    epoch: u64,
+}
+
+impl Default for InputLane {
+    fn default() -> Self {
+        Self { queue: Vec::new(), used: 0, sending: 0, blocked_after: u64::MAX, epoch: 0 }
+    }
 }
 
 impl InputLane {
@@ -99,6 +113,19 @@ impl InputLane {
     pub fn oldest_waiting(&self) -> Option<&Entry> {
         self.queue.iter().find(|e| !e.started)
     }
+
+    /// Marks the packet at `pos` started (the caller counts it `sending`); if it was the one blocking the buffer, finds the next (with
+    /// `bypass_counting: each_packet` a younger packet may have reached the limit too).
+    fn mark_started(&mut self, pos: usize, now: Time, max_bypass: u32) {
+        let entry = &mut self.queue[pos];
+        entry.started = true;
+        entry.started_at = now;
+        self.epoch += 1;
+        if entry.seq == self.blocked_after {
+            let next = self.queue.iter().find(|e| !e.started && e.bypassed >= max_bypass);
+            self.blocked_after = next.map_or(u64::MAX, |e| e.seq);
+        }
+    }
 }
 
 /// One switch output port.
@@ -106,6 +133,9 @@ impl InputLane {
 pub struct Output {
     /// Packets waiting for this output, per lane (`Lane::index`), oldest first.
     waiting: Vec<Vec<Waiting>>,
+    /// Per lane, why none of them could start at the last look, while that still holds (a pass looks again at every
+    /// event of the switch; in a congested fabric an idle output often waits behind inputs that stay blocked).
+    unstartable: Vec<Cell<Unstartable>>,
     /// Round-robin arbitration: the input whose turn it is next, per lane.
     next_input: Vec<PortId>,
     /// Which data VL sends next.
@@ -154,10 +184,57 @@ struct Waiting {
     eligible_at: Time,
 }
 
+/// Why no waiting packet of an output's lane can start: the inputs that blocked them (bit `input % 64`) and the
+/// sum of those inputs' [`InputLane::epoch`]s then, and the earliest a packet still in its forwarding delay becomes
+/// eligible. Nothing else lets one start but a new packet for the output, which clears it.
+#[derive(Debug, Clone, Copy)]
+struct Unstartable {
+    valid: bool,
+    inputs: u64,
+    epochs: u64,
+    until: Time,
+}
+
+impl Unstartable {
+    const NONE: Self = Self { valid: false, inputs: 0, epochs: 0, until: Time::MAX };
+
+    /// Input `input` blocked a packet.
+    #[inline(always)]
+    fn blocked_by(&mut self, input: PortId) {
+        self.inputs |= 1 << (input % 64);
+    }
+
+    /// A packet becomes eligible at `at`.
+    #[inline(always)]
+    fn eligible_at(&mut self, at: Time) {
+        self.until = self.until.min(at);
+    }
+}
+
+/// The sum of the epochs of lane `lane` of the inputs in `mask` (bit `p % 64` stands for every port `p` with it).
+#[inline]
+fn epochs(inputs: &[Vec<InputLane>], mask: u64, lane: usize) -> u64 {
+    let mut sum = 0u64;
+    let mut bits = mask;
+    while bits != 0 {
+        let b = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        for p in (b..inputs.len()).step_by(64) {
+            sum = sum.wrapping_add(inputs[p][lane].epoch);
+        }
+    }
+    sum
+}
+
 impl Output {
     /// An output with `lanes` lanes (the ACK lane and the data VLs) and its VL arbiter.
     pub fn new(lanes: usize, arbiter: VlArbiter) -> Self {
-        Self { waiting: vec![Vec::new(); lanes], next_input: vec![0; lanes], arbiter }
+        Self {
+            waiting: vec![Vec::new(); lanes],
+            unstartable: vec![Cell::new(Unstartable::NONE); lanes],
+            next_input: vec![0; lanes],
+            arbiter,
+        }
     }
 
     /// How many packets wait for it on `lane`.
@@ -382,6 +459,10 @@ impl<C> SwitchState<C> {
         let buffer = &mut self.inputs[port as usize][lane.index()];
         let before = buffer.used;
         buffer.used += blocks;
+        if self.forwarding.max_bypass == 0 {
+            // Nothing ever bypasses: it blocks whatever arrives after it.
+            buffer.blocked_after = buffer.blocked_after.min(seq);
+        }
         buffer.queue.push(Entry {
             packet,
             out,
@@ -393,7 +474,9 @@ impl<C> SwitchState<C> {
             started_at: 0,
         });
         let after = buffer.used;
-        self.outputs[out as usize].waiting[lane.index()].push(Waiting { seq, input: port, eligible_at });
+        let output = &mut self.outputs[out as usize];
+        output.waiting[lane.index()].push(Waiting { seq, input: port, eligible_at });
+        output.unstartable[lane.index()].set(Unstartable::NONE);
         self.waiting[lane.kind()] += 1;
         self.mark_pending(out);
         (before, after)
@@ -408,6 +491,7 @@ impl<C> SwitchState<C> {
         debug_assert!(entry.started);
         buffer.used -= blocks;
         buffer.sending -= 1;
+        buffer.epoch += 1;
         (entry, buffer.used)
     }
 
@@ -453,8 +537,13 @@ impl<C> SwitchState<C> {
     #[inline]
     fn count_bypasses(&mut self, input: PortId, lane: usize, pos: usize) {
         let head_only = self.forwarding.bypass_counting == BypassCounting::Head;
-        for older in self.inputs[input as usize][lane].queue.iter_mut().take(pos).filter(|e| !e.started) {
+        let max_bypass = self.forwarding.max_bypass;
+        let buffer = &mut self.inputs[input as usize][lane];
+        for older in buffer.queue.iter_mut().take(pos).filter(|e| !e.started) {
             older.bypassed += 1;
+            if older.bypassed >= max_bypass {
+                buffer.blocked_after = buffer.blocked_after.min(older.seq);
+            }
             if head_only {
                 break;
             }
@@ -465,20 +554,51 @@ impl<C> SwitchState<C> {
     /// now, the oldest (`oldest_first`), or the oldest of the first input in round-robin order (`round_robin`).
     #[inline(always)]
     pub fn first_startable(&self, out: PortId, lane: Lane, now: Time) -> Option<Candidate> {
+        let l = lane.index();
+        let unstartable = &self.outputs[out as usize].unstartable[l];
+        let memo = unstartable.get();
+        if memo.valid && now < memo.until && epochs(&self.inputs, memo.inputs, l) == memo.epochs {
+            debug_assert!(
+                self.scan(out, lane, now, &mut Unstartable { ..Unstartable::NONE }).is_none(),
+                "the memo hid a packet"
+            );
+            return None;
+        }
+        let mut why = Unstartable { valid: true, ..Unstartable::NONE };
+        let found = self.scan(out, lane, now, &mut why);
+        if found.is_none() {
+            why.epochs = epochs(&self.inputs, why.inputs, l);
+            unstartable.set(why);
+        }
+        found
+    }
+
+    /// [`first_startable`](Self::first_startable) by a look at every waiting packet; `why` learns what kept each
+    /// from starting.
+    #[inline(always)]
+    fn scan(&self, out: PortId, lane: Lane, now: Time, why: &mut Unstartable) -> Option<Candidate> {
         let output = &self.outputs[out as usize];
-        let waiting = &output.waiting[lane.index()];
+        let l = lane.index();
+        let waiting = &output.waiting[l];
         match self.forwarding.arbitration {
             Arbitration::OldestFirst => {
+                // An input that blocked one packet blocks its younger ones too (`startable`): with at most 64
+                // ports, the scan skips them by their bit.
+                let exact = self.inputs.len() <= 64;
                 waiting.iter().find_map(|w| {
                     // (Not eligible yet: nothing to read in its input buffer.)
                     if w.eligible_at > now {
+                        why.eligible_at(w.eligible_at);
                         return None;
                     }
-                    self.startable(w.seq, w.input, out, lane, now)
+                    if exact && why.inputs & (1 << w.input) != 0 {
+                        return None;
+                    }
+                    self.startable(w.seq, w.input, out, lane, now, why)
                 })
             }
             Arbitration::RoundRobin => {
-                let (ports, turn) = (self.inputs.len(), usize::from(output.next_input[lane.index()]));
+                let (ports, turn) = (self.inputs.len(), usize::from(output.next_input[l]));
                 let after_turn = |input: PortId| (usize::from(input) + ports - turn) % ports;
                 // Oldest first within each input, so an input's first packet that can go is the one it sends.
                 let mut best: Option<Candidate> = None;
@@ -486,7 +606,7 @@ impl<C> SwitchState<C> {
                     if best.is_some_and(|b| after_turn(input) >= after_turn(b.input)) {
                         continue; // an input served before this one already has a packet that can go
                     }
-                    if let Some(c) = self.startable(seq, input, out, lane, now) {
+                    if let Some(c) = self.startable(seq, input, out, lane, now, why) {
                         if after_turn(input) == 0 {
                             return Some(c);
                         }
@@ -509,9 +629,7 @@ impl<C> SwitchState<C> {
         }
         self.count_bypasses(cand.input, l, cand.pos);
         let buffer = &mut self.inputs[cand.input as usize][l];
-        let entry = &mut buffer.queue[cand.pos];
-        entry.started = true;
-        entry.started_at = now;
+        buffer.mark_started(cand.pos, now, self.forwarding.max_bypass);
         buffer.sending += 1;
         let ports = self.inputs.len() as PortId;
         self.outputs[cand.out as usize].next_input[l] = (cand.input + 1) % ports;
@@ -527,19 +645,34 @@ impl<C> SwitchState<C> {
     }
 
     /// The waiting packet `seq` of buffer `input`, if it could start now: eligible, its buffer free to send
-    /// another packet, and no older packet of the buffer bypassed too often.
+    /// another packet, and no older packet of the buffer bypassed too often. If not, `why` learns which.
     #[inline(always)]
-    fn startable(&self, seq: u64, input: PortId, out: PortId, lane: Lane, now: Time) -> Option<Candidate> {
+    fn startable(
+        &self,
+        seq: u64,
+        input: PortId,
+        out: PortId,
+        lane: Lane,
+        now: Time,
+        why: &mut Unstartable,
+    ) -> Option<Candidate> {
         let buffer = &self.inputs[input as usize][lane.index()];
-        if buffer.sending >= self.forwarding.input_transfers {
-            return None;
-        }
-        let pos = buffer.queue.iter().position(|e| e.seq == seq)?;
-        if buffer.queue[pos].eligible_at > now {
-            return None;
-        }
         // An older packet bypassed too often blocks everything behind it.
-        if buffer.queue.iter().take(pos).any(|e| !e.started && e.bypassed >= self.forwarding.max_bypass) {
+        if buffer.sending >= self.forwarding.input_transfers || seq > buffer.blocked_after {
+            why.blocked_by(input);
+            return None;
+        }
+        debug_assert!(!buffer
+            .queue
+            .iter()
+            .any(|e| e.seq < seq && !e.started && e.bypassed >= self.forwarding.max_bypass));
+        let Some(pos) = buffer.queue.iter().position(|e| e.seq == seq) else {
+            debug_assert!(false, "a waiting packet is in its input buffer");
+            why.blocked_by(input);
+            return None;
+        };
+        if buffer.queue[pos].eligible_at > now {
+            why.eligible_at(buffer.queue[pos].eligible_at);
             return None;
         }
         Some(Candidate { seq, out, input, pos, lane, choice: None })
@@ -601,7 +734,8 @@ mod tests {
         let c = sw.first_startable(1, Lane::VL0, 0).unwrap();
         assert_eq!((c.seq, c.pos), (1, 1));
         // Two bypasses reach the limit of 2: now seq 0 blocks the buffer.
-        sw.inputs[0][D].queue[0].bypassed = 2;
+        sw.count_bypasses(0, D, 1);
+        sw.count_bypasses(0, D, 1);
         assert!(sw.first_startable(1, Lane::VL0, 0).is_none());
         // The oldest packet itself may still go.
         assert_eq!(sw.first_startable(0, Lane::VL0, 0).map(|c| c.seq), Some(0));
@@ -622,13 +756,13 @@ mod tests {
             for pos in [2, 3] {
                 assert_eq!(sw.first_startable(1, Lane::VL0, 0).map(|c| c.pos), Some(pos));
                 sw.count_bypasses(0, D, pos);
-                sw.inputs[0][D].queue[pos].started = true;
+                sw.inputs[0][D].mark_started(pos, 0, 2);
                 sw.outputs[1].waiting[D].remove(0);
             }
             let bypassed = [sw.inputs[0][D].queue[0].bypassed, sw.inputs[0][D].queue[1].bypassed];
             assert_eq!(bypassed, counts, "{counting:?}");
             assert!(sw.first_startable(1, Lane::VL0, 0).is_none(), "the head reached the limit");
-            sw.inputs[0][D].queue[0].started = true;
+            sw.inputs[0][D].mark_started(0, 0, 2);
             assert_eq!(sw.first_startable(1, Lane::VL0, 0).map(|c| c.seq), next, "{counting:?}");
         }
     }
@@ -673,6 +807,45 @@ mod tests {
         assert_eq!(sw.first_startable(0, Lane::VL0, 0).map(|c| c.seq), Some(1));
         sw.inputs[0][D].queue[0].eligible_at = 10;
         assert_eq!(sw.first_startable(0, Lane::VL0, 0).map(|c| c.seq), Some(3));
+    }
+
+    /// An output whose packets all wait behind busy inputs remembers why, and looks again once one of those inputs
+    /// frees (a packet leaves) or a new packet arrives for it; inputs 3 and 67 share a bit of the memo's mask.
+    #[test]
+    fn an_output_blocked_by_busy_inputs_looks_again_when_one_frees() {
+        let forwarding = Forwarding {
+            delay: 0,
+            max_bypass: 4,
+            bypass_counting: BypassCounting::Head,
+            input_transfers: 1,
+            arbitration: Arbitration::OldestFirst,
+        };
+        let ports = 70;
+        let out_channels = (0..ports as ChannelId).collect();
+        let mut sw = SwitchState::new(0, out_channels, vec![VlArbiter::default(); ports], 1, 1_000, forwarding, ());
+        let pool = PacketPool::default();
+        let arrive = |sw: &mut SwitchState<()>, input: PortId, packet: PacketId, out: PortId| {
+            sw.admit(input, Lane::VL0, Arrival { packet, blocks: 33, out, eligible_at: 0, now: 0 });
+        };
+        // Inputs 3 and 67 each send a packet on output 1, then hold one for output 0.
+        arrive(&mut sw, 3, 0, 1);
+        arrive(&mut sw, 67, 1, 1);
+        for _ in 0..2 {
+            let c = sw.first_startable(1, Lane::VL0, 0).expect("output 1's oldest");
+            sw.start(&c, 0, &pool);
+        }
+        arrive(&mut sw, 3, 2, 0);
+        arrive(&mut sw, 67, 3, 0);
+        assert!(sw.first_startable(0, Lane::VL0, 10).is_none(), "both inputs are sending");
+        assert!(sw.first_startable(0, Lane::VL0, 20).is_none(), "and still are");
+        sw.depart(67, Lane::VL0, 1, 33);
+        assert_eq!(sw.first_startable(0, Lane::VL0, 30).map(|c| c.input), Some(67), "input 67 is free");
+        // A new packet from a free input clears the memo too.
+        let c = sw.first_startable(0, Lane::VL0, 30).expect("input 67's");
+        sw.start(&c, 30, &pool);
+        assert!(sw.first_startable(0, Lane::VL0, 40).is_none());
+        arrive(&mut sw, 5, 4, 0);
+        assert_eq!(sw.first_startable(0, Lane::VL0, 40).map(|c| c.input), Some(5));
     }
 
     #[test]
