@@ -3,7 +3,7 @@
 //! on the 120 nodes), on all cores, timed: the whole grid's wall time (issue 31's speed target: under a minute) and
 //! each run's.
 
-use crate::gpcnet_figures::{grid, grid_scenarios};
+use crate::gpcnet_figures::{grid, grid_scenarios, in_order_of, longest_first};
 use crate::output::outln;
 use ibcc_core::presets::pft_gpcnet::{gpcnet_scale, settings};
 use ibcc_core::sim::congestion_impact::run_canary;
@@ -19,7 +19,7 @@ pub fn run(json: bool) -> Result<(), String> {
         .collect();
     let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
     let t0 = Instant::now();
-    let done = crate::parallel::map(&runs, None, |&(s, canary, congested)| {
+    let done = in_order_of(&runs, longest_first(&runs), |&(s, canary, congested)| {
         let t = Instant::now();
         run_canary(s, &config, canary, congested).map(|r| (r, t.elapsed().as_secs_f64()))
     });

@@ -37,10 +37,28 @@ pub fn grid<'a>(base: &'a Scenario, scenarios: &'a [Scenario]) -> Vec<(&'a Scena
 /// Bins of the distributions.
 const BINS: usize = 20;
 
-/// Runs `(scenario, canary, congested)` on all cores, keeping their order.
+/// Runs `(scenario, canary, congested)` on all cores, longest first (`longest_first`), keeping their order.
 fn run_all(runs: &[(&Scenario, Canary, bool)], c: &GpcnetConfig) -> Result<Vec<CanaryRun>, Error> {
-    let done = crate::parallel::map(runs, None, |&(s, canary, congested)| run_canary(s, c, canary, congested));
+    let done = in_order_of(runs, longest_first(runs), |&(s, canary, congested)| run_canary(s, c, canary, congested));
     done.into_iter().map(|r| r.map_err(Error::Refused)).collect()
+}
+
+/// The order to start `runs` in: congested bandwidth runs first (they take several times as long as any other),
+/// then the other congested ones, so that no long run starts last and leaves the other cores idle.
+pub fn longest_first(runs: &[(&Scenario, Canary, bool)]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..runs.len()).collect();
+    order.sort_by_key(|&i| (!runs[i].2, runs[i].1 != Canary::Bandwidth));
+    order
+}
+
+/// `f` of every item on all cores, started in `order`, the results in the items' order.
+pub fn in_order_of<T: Sync, R: Send>(items: &[T], order: Vec<usize>, f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let done = crate::parallel::map(&order, None, |&i| (i, f(&items[i])));
+    let mut out: Vec<Option<R>> = (0..items.len()).map(|_| None).collect();
+    for (i, r) in done {
+        out[i] = Some(r);
+    }
+    out.into_iter().map(|r| r.expect("every item ran")).collect()
 }
 
 /// Processes per bin of `values` over `BINS` equal bins from `lo` to `hi`.
