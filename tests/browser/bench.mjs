@@ -1,5 +1,7 @@
 // The simulator's speed in the browser's wasm next to native (a benchmark, not a test): runs `ibcc bench --json`
-// and the page's `?selftest=bench` with the same scenarios and simulated duration, and prints both and their ratio;
+// and the page's `?selftest=bench` with the same scenarios and simulated duration, and prints both and their ratio:
+// "first" is each page's first round (a fresh worker, as a visitor's first run goes: the browser starts on quickly
+// compiled wasm and recompiles the hot functions for speed as they run), "warm" its second round;
 // then routing (OpenSM's engines on the 648-host fat tree) in the page's simulation worker, where each run is
 // routed (`?selftest=routing`), next to `ibcc bench --routing --json`.
 // Usage, after `trunk build --release` and `cargo build --release -p ibcc-cli`:
@@ -29,23 +31,27 @@ try {
     await page.context().close();
   }
   for (let i = 0; i < runs; i++) {
-    const page = await openPage(browser, `${server.url}?selftest=bench&duration=${ms}`);
+    const page = await openPage(browser, `${server.url}?selftest=bench&duration=${ms}&rounds=2`);
     const text = await page.getByTestId('bench-json').textContent({ timeout: 120_000 });
-    wasmRows.push(...parse(text));
+    const rows = parse(text);
+    const half = rows.length / 2;
+    rows.forEach((r, k) => wasmRows.push({ ...r, round: k < half ? 'first' : 'warm' }));
     await page.context().close();
   }
 } finally {
   await browser.close();
   await server.close();
 }
-const wasm = best(wasmRows);
-console.log(`${ms} ms simulated, best of ${runs}; native: ibcc bench; wasm: headless chromium`);
-console.log('scenario                     native Mev/s  wasm Mev/s  wasm/native');
+const first = best(wasmRows.filter((r) => r.round === 'first'));
+const warm = best(wasmRows.filter((r) => r.round === 'warm'));
+console.log(`${ms} ms simulated, best of ${runs}; native: ibcc bench; wasm: headless chromium, a page's first and second rounds`);
+console.log('scenario                     native Mev/s  first Mev/s  warm Mev/s  first/native  warm/native');
+const mev = (r) => (r.events_per_s / 1e6).toFixed(2);
 for (const [name, n] of native) {
-  const w = wasm.get(name);
-  const ratio = w.events_per_s / n.events_per_s;
-  console.log(`${name.padEnd(28)} ${(n.events_per_s / 1e6).toFixed(2).padStart(12)} ${(w.events_per_s / 1e6).toFixed(2).padStart(11)} ${ratio.toFixed(2).padStart(12)}`);
-  if (w.events !== n.events) console.log(`  events differ: native ${n.events}, wasm ${w.events}`);
+  const [f, w] = [first.get(name), warm.get(name)];
+  const ratio = (r) => (r.events_per_s / n.events_per_s).toFixed(2);
+  console.log(`${name.padEnd(28)} ${mev(n).padStart(12)} ${mev(f).padStart(12)} ${mev(w).padStart(11)} ${ratio(f).padStart(13)} ${ratio(w).padStart(12)}`);
+  for (const r of [f, w]) if (r.events !== n.events) console.log(`  events differ: native ${n.events}, wasm ${r.events}`);
 }
 const routingNative = parse(execFileSync(ibcc, ['bench', '--routing', '--json', '--repeat', String(runs)], { encoding: 'utf8' }));
 console.log(`\nrouting, best of ${runs}; native: ibcc bench --routing; wasm: the page's worker, headless chromium`);

@@ -1,6 +1,7 @@
 //! The self-test pages, run by the simulation worker (`crate::selftest`) and shown here:
 //! - `?selftest=fingerprints`: the golden runs' fingerprints (tests/golden/fingerprints.txt);
-//! - `?selftest=bench&duration=MS`: `ibcc bench`'s scenarios, the same figures as `ibcc bench --json`; with
+//! - `?selftest=bench&duration=MS[&rounds=N]`: `ibcc bench`'s scenarios (N times over, one worker: the first round
+//!   includes the browser's compiling the wasm's hot code for speed), the same figures as `ibcc bench --json`; with
 //!   `&saved=1`, the playground's saved scenario instead, for its own duration unless one is given (the worker's
 //!   own speed on it, without the page drawing: tests/browser/fabric_perf.mjs);
 //! - `?selftest=routing`: OpenSM's engines on the 648-host fat tree, timed in the page (`ibcc bench --routing --json`).
@@ -19,8 +20,8 @@ fn query() -> String {
 pub enum Test {
     /// The golden runs' fingerprints.
     Fingerprints,
-    /// The benchmark's scenarios (or the playground's saved one) of this many simulated ms.
-    Bench { duration_ms: Option<u64>, saved: bool },
+    /// The benchmark's scenarios (or the playground's saved one) of this many simulated ms, `rounds` times over.
+    Bench { duration_ms: Option<u64>, saved: bool, rounds: usize },
     /// Routing times, measured in the page.
     Routing,
 }
@@ -38,7 +39,12 @@ pub fn requested() -> Option<Test> {
             .find_map(|kv| kv.strip_prefix("duration="))
             .and_then(|v| v.parse::<u64>().ok())
             .filter(|&d| (1..=1000).contains(&d));
-        Some(Test::Bench { duration_ms, saved: q.split(['?', '&']).any(|kv| kv == "saved=1") })
+        let rounds = q
+            .split(['?', '&'])
+            .find_map(|kv| kv.strip_prefix("rounds="))
+            .and_then(|v| v.parse::<usize>().ok())
+            .map_or(1, |r| r.clamp(1, 5));
+        Some(Test::Bench { duration_ms, saved: q.split(['?', '&']).any(|kv| kv == "saved=1"), rounds })
     } else {
         None
     }
@@ -69,13 +75,15 @@ pub fn SelfTest(p: &SelfTestProps) -> Html {
             let message = match test {
                 Test::Routing => ToWorker::RoutingBench,
                 Test::Fingerprints => ToWorker::Fingerprints { runs: ibcc_core::presets::golden_runs() },
-                Test::Bench { duration_ms, saved: false } => ToWorker::Bench {
-                    scenarios: ibcc_core::presets::bench_scenarios(duration_ms.unwrap_or(100))
-                        .into_iter()
-                        .map(|(name, s)| (name.to_owned(), s))
-                        .collect(),
-                },
-                Test::Bench { duration_ms, saved: true } => match super::document::restore() {
+                Test::Bench { duration_ms, saved: false, rounds } => {
+                    let scenarios = ibcc_core::presets::bench_scenarios(duration_ms.unwrap_or(100));
+                    ToWorker::Bench {
+                        scenarios: (0..rounds)
+                            .flat_map(|_| scenarios.iter().map(|(name, s)| ((*name).to_owned(), s.clone())))
+                            .collect(),
+                    }
+                }
+                Test::Bench { duration_ms, saved: true, .. } => match super::document::restore() {
                     Ok(Some((mut s, _))) => {
                         if let Some(ms) = duration_ms {
                             // Measurement starts within the shorter run (it counts no events of its own).
