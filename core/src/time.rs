@@ -11,6 +11,9 @@ pub const US: Time = 1_000_000;
 /// One millisecond in [`Time`] units.
 pub const MS: Time = 1_000_000_000;
 
+/// The highest link rate, in Mb/s (100 Tb/s).
+const MAX_MBPS: u64 = 100_000_000;
+
 /// A link's data rate, held in whole megabits per second so serialization times are exact integer arithmetic.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Bandwidth {
@@ -24,7 +27,7 @@ impl Bandwidth {
             return None;
         }
         let mbps = libm::round(gbps * 1000.0);
-        if (1.0..=1e8).contains(&mbps) {
+        if (1.0..=MAX_MBPS as f64).contains(&mbps) {
             // In range and integral, so the cast is exact.
             Some(Self { mbps: mbps as u64 })
         } else {
@@ -44,8 +47,14 @@ impl Bandwidth {
 
     /// How many bytes this link carries in `t` (rounded down); the inverse of [`Self::serialization`].
     pub fn bytes_in(self, t: Time) -> u64 {
-        // u128: long durations at high rates overflow u64 in the product.
-        (u128::from(t) * u128::from(self.mbps) / 8_000_000) as u64
+        // Long durations at high rates overflow u64 in the product: u128 then. Not always: wasm divides 128-bit
+        // numbers by a library call, and this runs for every packet of a buffer at each receipt. (A bound, not
+        // `checked_mul`, which wasm also computes in 128 bits.)
+        if t <= u64::MAX / MAX_MBPS {
+            t * self.mbps / 8_000_000
+        } else {
+            (u128::from(t) * u128::from(self.mbps) / 8_000_000) as u64
+        }
     }
 }
 
@@ -69,6 +78,18 @@ mod tests {
         assert_eq!(b.serialization(1), 2667);
         assert_eq!(Bandwidth::from_gbps(12.5).unwrap().serialization(2068), 1_323_520);
         assert_eq!(b.bytes_in(b.serialization(3000)), 3000);
+    }
+
+    /// Past the product's u64 range (200 s at 100 Gb/s) the count is still exact.
+    #[test]
+    fn bytes_in_holds_over_long_times() {
+        let b = Bandwidth::from_gbps(100.0).unwrap();
+        let edge = u64::MAX / 100_000;
+        for t in [edge - 1, edge, edge + 1, 1_000 * 1_000_000_000_000, u64::MAX] {
+            let exact = (u128::from(t) * 100_000 / 8_000_000) as u64;
+            assert_eq!(b.bytes_in(t), exact, "{t}");
+        }
+        assert_eq!(b.bytes_in(200 * 1_000_000_000_000), 2_500_000_000_000);
     }
 
     #[test]

@@ -112,7 +112,12 @@ impl Occupancy {
     /// `[from, to)` counts toward the mean.
     pub fn change(&mut self, now: Time, used_before: u32, used_now: u32, (from, to): (Time, Time)) {
         let counted = overlap(self.last_change, now, from, to);
-        self.integral += u128::from(used_before) * u128::from(counted);
+        // (In u64 when it fits, as it nearly always does: wasm multiplies 128-bit numbers by a library call.)
+        self.integral += if counted <= u64::from(u32::MAX) {
+            u128::from(u64::from(used_before) * counted)
+        } else {
+            u128::from(used_before) * u128::from(counted)
+        };
         self.last_change = now;
         self.max = self.max.max(used_now);
     }
