@@ -130,12 +130,34 @@ impl PftConfig {
                     return Some(0);
                 }
                 // Failures before the first success of each flit: floor(ln U / ln(1 - p)), U in (0, 1].
-                let ln_q = libm::log(1.0 - p);
-                let cycles: f64 = (0..flits).map(|_| libm::floor(libm::log(1.0 - rng.uniform()) / ln_q)).sum();
+                let q = 1.0 - p;
+                let ln_q = libm::log(q);
+                let cycles: f64 = (0..flits).map(|_| failures(1.0 - rng.uniform(), q, ln_q)).sum();
                 Some((cycles * self.cycle_ps as f64) as Time)
             }
         }
     }
+}
+
+/// `floor(ln x / ln_q)` (`ln_q = ln q`, `0 < x <= 1`, `0 < q < 1`): how many times the cycle's random number failed
+/// before a flit could go. The same value as computing it, but mostly without the logarithm (a packet draws one per
+/// flit, a hundred or more): it is `j` when `q^(j+1) < x <= q^j`, so `x` is compared with `q, q², ...` up to `q^8`;
+/// within a relative 1e-9 of one of them (far beyond the rounding of either way), or past `q^8`, it is computed.
+#[inline]
+fn failures(x: f64, q: f64, ln_q: f64) -> f64 {
+    const EPS: f64 = 1e-9;
+    let mut power = 1.0; // q^j, with x < q^j (for j = 0, x <= 1)
+    for j in 0..8 {
+        let next = power * q;
+        if x > next * (1.0 + EPS) {
+            return f64::from(j);
+        }
+        if x >= next * (1.0 - EPS) {
+            break;
+        }
+        power = next;
+    }
+    libm::floor(libm::log(x) / ln_q)
 }
 
 /// The PFT paper's Fig. 1: the injection rate while Congested (fraction of full rate) for `c` from 0 to `c_max`.
@@ -384,6 +406,32 @@ impl NicControl for PftNic {
 
 #[cfg(test)]
 mod tests {
+    /// `failures` gives what the logarithm gives, for random draws and for draws at and beside each `q^j`.
+    #[test]
+    fn failures_without_the_logarithm_are_the_logarithms() {
+        let mut rng = Rng::new(7, 0);
+        for p in [1e-6, 0.01, 0.1, 0.25, 0.5, 0.9, 0.999, 1.0 - 1e-12] {
+            let q = 1.0 - p;
+            let ln_q = libm::log(q);
+            let by_log = |x: f64| libm::floor(libm::log(x) / ln_q);
+            let mut xs: Vec<f64> = (0..20_000).map(|_| 1.0 - rng.uniform()).collect();
+            let mut power = 1.0;
+            for _ in 0..10 {
+                power *= q;
+                xs.extend([power, power * (1.0 + 1e-12), power * (1.0 - 1e-12), power * (1.0 + 2e-9)]);
+                xs.extend([
+                    power * (1.0 - 2e-9),
+                    f64::from_bits(power.to_bits() + 1),
+                    f64::from_bits(power.to_bits() - 1),
+                ]);
+            }
+            xs.extend([1.0, f64::EPSILON, 1.0 - f64::EPSILON / 2.0]);
+            for x in xs.into_iter().filter(|x| *x > 0.0 && *x <= 1.0) {
+                assert_eq!(failures(x, q, ln_q), by_log(x), "p {p}, x {x}");
+            }
+        }
+    }
+
     use super::*;
 
     fn at_config() -> PftConfig {
