@@ -619,9 +619,10 @@ impl<C> SwitchState<C> {
     }
 
     /// Starts `cand` at `now`: it counts its bypasses, is marked started, and leaves its output's waiting list;
-    /// the VL arbiter that chose it counts its size (`packets` knows it). Returns its packet.
+    /// the VL arbiter that chose it counts its size (`packets` knows it). Returns its packet, and whether it was the
+    /// packet blocking its buffer (younger packets of the buffer may go now).
     #[inline]
-    pub fn start(&mut self, cand: &Candidate, now: Time, packets: &PacketPool) -> PacketId {
+    pub fn start(&mut self, cand: &Candidate, now: Time, packets: &PacketPool) -> (PacketId, bool) {
         let l = cand.lane.index();
         let packet = self.inputs[cand.input as usize][l].queue[cand.pos].packet;
         if let Some(choice) = cand.choice {
@@ -629,6 +630,7 @@ impl<C> SwitchState<C> {
         }
         self.count_bypasses(cand.input, l, cand.pos);
         let buffer = &mut self.inputs[cand.input as usize][l];
+        let unblocked = buffer.blocked_after == cand.seq;
         buffer.mark_started(cand.pos, now, self.forwarding.max_bypass);
         buffer.sending += 1;
         let ports = self.inputs.len() as PortId;
@@ -641,7 +643,7 @@ impl<C> SwitchState<C> {
             let (w, bit) = port_bit(cand.out);
             self.pending[w] &= !bit;
         }
-        packet
+        (packet, unblocked)
     }
 
     /// The waiting packet `seq` of buffer `input`, if it could start now: eligible, its buffer free to send

@@ -167,19 +167,31 @@ impl Simulation {
                 }
             }
             let Some(cand) = best else { break };
-            // An ACK scan stops before the data lanes, which may hold candidates of their own.
+            // An ACK scan stops before the data lanes, which may hold candidates of their own; and a packet that
+            // was blocking its buffer lets younger packets of it go, perhaps on other outputs.
             let last = found == 1 && (cand.lane.is_data() || self.switches[slot].waiting_packets(0) == 0);
-            self.start_from_switch(slot, cand, obs);
-            if last {
+            let unblocked = self.start_from_switch(slot, cand, obs);
+            if last && !unblocked {
                 break;
             }
         }
+        debug_assert!(self.nothing_startable(slot, now), "a switch's pass left a packet that could start");
     }
 
-    /// Starts the packet `cand` on its output.
-    fn start_from_switch(&mut self, slot: usize, cand: Candidate, obs: &mut impl Observer) {
+    /// Whether no output of switch `slot` could start a packet now (what a pass leaves; debug builds check it).
+    fn nothing_startable(&self, slot: usize, now: crate::time::Time) -> bool {
+        let sw = &self.switches[slot];
+        sw.idle_pending_outputs().all(|out| {
+            let state = &self.channels[sw.out_channel(out) as usize];
+            let ack = sw.first_startable(out, Lane::ACK, now).is_some() && state.has_credit(Lane::ACK, self.ack_blocks);
+            !ack && data_candidate(sw, out, state, self.data_blocks, now).0.is_none()
+        })
+    }
+
+    /// Starts the packet `cand` on its output; whether it was blocking its input buffer.
+    fn start_from_switch(&mut self, slot: usize, cand: Candidate, obs: &mut impl Observer) -> bool {
         let sw = &mut self.switches[slot];
-        let packet = sw.start(&cand, self.queue.now(), &self.packets);
+        let (packet, unblocked) = sw.start(&cand, self.queue.now(), &self.packets);
         let blocks = self.packets[packet].blocks;
         let channel = sw.out_channel(cand.out);
         if let Some(vl) = cand.lane.vl() {
@@ -195,6 +207,7 @@ impl Simulation {
             }
         }
         self.start_tx(channel, packet, cand.lane, Some(cand.input), obs);
+        unblocked
     }
 
     /// A packet's tail has left input `port` of switch `slot`: free its space and send the credit upstream.
