@@ -3,7 +3,7 @@
 //! on the 120 nodes), on all cores, timed: the whole grid's wall time (issue 31's speed target: under a minute) and
 //! each run's.
 
-use crate::gpcnet_figures::{grid, grid_scenarios, in_order_of, longest_first};
+use crate::gpcnet_figures::{grid, grid_scenarios, longest_first};
 use crate::output::outln;
 use ibcc_core::presets::pft_gpcnet::{gpcnet_scale, settings};
 use ibcc_core::sim::congestion_impact::run_canary;
@@ -12,14 +12,11 @@ use std::time::Instant;
 pub fn run(json: bool) -> Result<(), String> {
     let config = gpcnet_scale();
     let (base, scenarios) = grid_scenarios();
-    let runs = grid(&base, &scenarios);
-    // (`grid`'s order: four runs without control, then two per setting.)
-    let labels: Vec<String> = core::iter::repeat_n("no control".to_string(), 4)
-        .chain(settings().iter().flat_map(|s| [s.label.clone(), s.label.clone()]))
-        .collect();
+    let all = settings();
+    let runs = grid(&base, &scenarios, &all);
     let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
     let t0 = Instant::now();
-    let done = in_order_of(&runs, longest_first(&runs), |&(s, canary, congested)| {
+    let done = crate::parallel::map_in_order(&runs, &longest_first(&runs), |&(_, s, canary, congested)| {
         let t = Instant::now();
         run_canary(s, &config, canary, congested).map(|r| (r, t.elapsed().as_secs_f64()))
     });
@@ -38,11 +35,11 @@ pub fn run(json: bool) -> Result<(), String> {
             "Mev/s"
         );
     }
-    for (((_, canary, congested), r), label) in runs.iter().zip(done).zip(&labels) {
+    for (&(label, _, canary, congested), r) in runs.iter().zip(done) {
         let (r, w) = r?;
         sum += w;
         events += r.events;
-        let run = if *congested { "congested" } else { "isolated" };
+        let run = if congested { "congested" } else { "isolated" };
         if json {
             let doc = serde_json::json!({ "setting": label, "canary": canary.id(), "run": run,
                 "simulated_ns": r.simulated_ns, "events": r.events, "wall_s": w });

@@ -4,7 +4,7 @@
 
 use crate::exit::Error;
 use crate::figure_files::{plot, svg, write, Entry};
-use ibcc_core::presets::pft_gpcnet::{fabric120, settings, with_setting};
+use ibcc_core::presets::pft_gpcnet::{fabric120, settings, with_setting, Setting};
 use ibcc_core::scenario::Scenario;
 use ibcc_core::sim::congestion_impact::{canary_fc, run_canary, CanaryRun};
 use ibcc_core::workload::gpcnet::{Canary, GpcnetConfig};
@@ -19,17 +19,22 @@ pub fn grid_scenarios() -> (Scenario, Vec<Scenario>) {
     (base, scenarios)
 }
 
+/// One run of the experiment: the setting's label, its network, the canary test, and whether congested.
+pub type GridRun<'a> = (&'a str, &'a Scenario, Canary, bool);
+
 /// The experiment's runs: no control isolated and congested, then each setting congested; latency and bandwidth
 /// each.
-pub fn grid<'a>(base: &'a Scenario, scenarios: &'a [Scenario]) -> Vec<(&'a Scenario, Canary, bool)> {
+pub fn grid<'a>(base: &'a Scenario, scenarios: &'a [Scenario], labels: &'a [Setting]) -> Vec<GridRun<'a>> {
+    let none = "no control";
     let mut runs = vec![
-        (base, Canary::Latency, false),
-        (base, Canary::Bandwidth, false),
-        (base, Canary::Latency, true),
-        (base, Canary::Bandwidth, true),
+        (none, base, Canary::Latency, false),
+        (none, base, Canary::Bandwidth, false),
+        (none, base, Canary::Latency, true),
+        (none, base, Canary::Bandwidth, true),
     ];
-    for s in scenarios {
-        runs.extend([(s, Canary::Latency, true), (s, Canary::Bandwidth, true)]);
+    for (s, setting) in scenarios.iter().zip(labels) {
+        let label = setting.label.as_str();
+        runs.extend([(label, s, Canary::Latency, true), (label, s, Canary::Bandwidth, true)]);
     }
     runs
 }
@@ -37,28 +42,20 @@ pub fn grid<'a>(base: &'a Scenario, scenarios: &'a [Scenario]) -> Vec<(&'a Scena
 /// Bins of the distributions.
 const BINS: usize = 20;
 
-/// Runs `(scenario, canary, congested)` on all cores, longest first (`longest_first`), keeping their order.
-fn run_all(runs: &[(&Scenario, Canary, bool)], c: &GpcnetConfig) -> Result<Vec<CanaryRun>, Error> {
-    let done = in_order_of(runs, longest_first(runs), |&(s, canary, congested)| run_canary(s, c, canary, congested));
+/// Runs the experiment on all cores, longest first (`longest_first`), keeping their order.
+fn run_all(runs: &[GridRun], c: &GpcnetConfig) -> Result<Vec<CanaryRun>, Error> {
+    let done = crate::parallel::map_in_order(runs, &longest_first(runs), |&(_, s, canary, congested)| {
+        run_canary(s, c, canary, congested)
+    });
     done.into_iter().map(|r| r.map_err(Error::Refused)).collect()
 }
 
 /// The order to start `runs` in: congested bandwidth runs first (they take several times as long as any other),
-/// then the other congested ones, so that no long run starts last and leaves the other cores idle.
-pub fn longest_first(runs: &[(&Scenario, Canary, bool)]) -> Vec<usize> {
+/// then the other congested ones.
+pub fn longest_first(runs: &[GridRun]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..runs.len()).collect();
-    order.sort_by_key(|&i| (!runs[i].2, runs[i].1 != Canary::Bandwidth));
+    order.sort_by_key(|&i| (!runs[i].3, runs[i].2 != Canary::Bandwidth));
     order
-}
-
-/// `f` of every item on all cores, started in `order`, the results in the items' order.
-pub fn in_order_of<T: Sync, R: Send>(items: &[T], order: Vec<usize>, f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let done = crate::parallel::map(&order, None, |&i| (i, f(&items[i])));
-    let mut out: Vec<Option<R>> = (0..items.len()).map(|_| None).collect();
-    for (i, r) in done {
-        out[i] = Some(r);
-    }
-    out.into_iter().map(|r| r.expect("every item ran")).collect()
 }
 
 /// Processes per bin of `values` over `BINS` equal bins from `lo` to `hi`.
@@ -71,7 +68,7 @@ pub fn entries(out: &Path, ppn: u32, config: &GpcnetConfig) -> Result<Vec<Entry>
     let c = GpcnetConfig { processes_per_node: ppn, ..config.clone() };
     let (base, scenarios) = grid_scenarios();
     let all = settings();
-    let runs = grid(&base, &scenarios);
+    let runs = grid(&base, &scenarios, &all);
     eprintln!("figures: pft-fig3, fig4, fig5 ({} GPCNeT runs at {ppn} processes per node)", runs.len());
     let done = run_all(&runs, &c)?;
     let (latency0, bandwidth0) = (&done[2], &done[3]);

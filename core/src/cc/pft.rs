@@ -406,6 +406,8 @@ impl NicControl for PftNic {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     /// `failures` gives what the logarithm gives, for random draws and for draws at and beside each `q^j`.
     #[test]
     fn failures_without_the_logarithm_are_the_logarithms() {
@@ -431,8 +433,6 @@ mod tests {
             }
         }
     }
-
-    use super::*;
 
     fn at_config() -> PftConfig {
         PftConfig {

@@ -114,8 +114,8 @@ impl InputLane {
         self.queue.iter().find(|e| !e.started)
     }
 
-    /// Marks the packet at `pos` started (the caller counts it `sending`); if it was the one blocking the buffer, finds the next (with
-    /// `bypass_counting: each_packet` a younger packet may have reached the limit too).
+    /// Marks the packet at `pos` started (the caller counts it `sending`); if it was the one blocking the buffer,
+    /// finds the next (with `bypass_counting: each_packet` a younger packet may have reached the limit too).
     fn mark_started(&mut self, pos: usize, now: Time, max_bypass: u32) {
         let entry = &mut self.queue[pos];
         entry.started = true;
@@ -186,17 +186,19 @@ struct Waiting {
 
 /// Why no waiting packet of an output's lane can start: the inputs that blocked them (bit `input % 64`) and the
 /// sum of those inputs' [`InputLane::epoch`]s then, and the earliest a packet still in its forwarding delay becomes
-/// eligible. Nothing else lets one start but a new packet for the output, which clears it.
+/// eligible. Nothing else lets one start but a new packet for the output, which clears it (`NONE`: it holds until
+/// time 0, so never).
 #[derive(Debug, Clone, Copy)]
 struct Unstartable {
-    valid: bool,
     inputs: u64,
     epochs: u64,
     until: Time,
 }
 
 impl Unstartable {
-    const NONE: Self = Self { valid: false, inputs: 0, epochs: 0, until: Time::MAX };
+    const NONE: Self = Self { inputs: 0, epochs: 0, until: 0 };
+    /// A new look, before it has found anything that keeps a packet from starting.
+    const LOOK: Self = Self { inputs: 0, epochs: 0, until: Time::MAX };
 
     /// Input `input` blocked a packet.
     #[inline(always)]
@@ -557,14 +559,14 @@ impl<C> SwitchState<C> {
         let l = lane.index();
         let unstartable = &self.outputs[out as usize].unstartable[l];
         let memo = unstartable.get();
-        if memo.valid && now < memo.until && epochs(&self.inputs, memo.inputs, l) == memo.epochs {
+        if now < memo.until && epochs(&self.inputs, memo.inputs, l) == memo.epochs {
             debug_assert!(
-                self.scan(out, lane, now, &mut Unstartable { ..Unstartable::NONE }).is_none(),
+                self.scan(out, lane, now, &mut Unstartable { ..Unstartable::LOOK }).is_none(),
                 "the memo hid a packet"
             );
             return None;
         }
-        let mut why = Unstartable { valid: true, ..Unstartable::NONE };
+        let mut why = Unstartable::LOOK;
         let found = self.scan(out, lane, now, &mut why);
         if found.is_none() {
             why.epochs = epochs(&self.inputs, why.inputs, l);

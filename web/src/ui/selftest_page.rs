@@ -15,6 +15,11 @@ fn query() -> String {
     web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default()
 }
 
+/// The value of `key` in the query string `q`, if given.
+fn param<'a>(q: &'a str, key: &str) -> Option<&'a str> {
+    q.split(['?', '&']).find_map(|kv| kv.strip_prefix(key)?.strip_prefix('='))
+}
+
 /// What a self-test page asks its worker.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Test {
@@ -34,17 +39,10 @@ pub fn requested() -> Option<Test> {
     } else if q.contains("selftest=routing") {
         Some(Test::Routing)
     } else if q.contains("selftest=bench") {
-        let duration_ms = q
-            .split(['?', '&'])
-            .find_map(|kv| kv.strip_prefix("duration="))
-            .and_then(|v| v.parse::<u64>().ok())
-            .filter(|&d| (1..=1000).contains(&d));
-        let rounds = q
-            .split(['?', '&'])
-            .find_map(|kv| kv.strip_prefix("rounds="))
-            .and_then(|v| v.parse::<usize>().ok())
-            .map_or(1, |r| r.clamp(1, 5));
-        Some(Test::Bench { duration_ms, saved: q.split(['?', '&']).any(|kv| kv == "saved=1"), rounds })
+        let duration_ms =
+            param(&q, "duration").and_then(|v| v.parse::<u64>().ok()).filter(|&d| (1..=1000).contains(&d));
+        let rounds = param(&q, "rounds").and_then(|v| v.parse::<usize>().ok()).map_or(1, |r| r.clamp(1, 5));
+        Some(Test::Bench { duration_ms, saved: param(&q, "saved") == Some("1"), rounds })
     } else {
         None
     }
