@@ -151,6 +151,15 @@ pub struct IdlePending<'a> {
     bits: u64,
 }
 
+impl IdlePending<'_> {
+    /// Leaves out the outputs in `asleep` (bits of the first word: sleeping needs at most 64 ports).
+    #[inline]
+    fn awake(mut self, asleep: u64) -> Self {
+        self.bits &= !asleep;
+        self
+    }
+}
+
 impl Iterator for IdlePending<'_> {
     type Item = PortId;
 
@@ -293,14 +302,29 @@ pub struct SwitchState<C> {
     capacity: u32,
     forwarding: Forwarding,
     next_seq: u64,
-    /// Bit `out`: output `out` has waiting packets.
-    pending: Vec<u64>,
+    /// Per `Lane::kind` (data, ACKs), bit `out`: output `out` has packets of that kind waiting. A pass looks for
+    /// ACKs only where some wait: every data packet is acknowledged, so a switch nearly always holds an ACK, but few
+    /// of its outputs do.
+    pending: [Vec<u64>; 2],
     /// Bit `out`: output `out`'s transmitter is idle (the simulation says when it starts and ends a packet). A pass
     /// looks only at outputs both pending and idle: under load most pending outputs are sending, and a 36-port
     /// switch would look at each of them, and its channel, at every event.
     idle: Vec<u64>,
     /// Packets waiting (not started), data and ACKs (`Lane::kind`), so a pass can skip what has nothing in it.
     waiting: [u32; 2],
+    /// Per `Lane::kind`, bit `out`: output `out` is asleep. Its last look found no packet of that kind able to
+    /// start, and none can until an input that blocked them changes (which wakes it), a packet for it arrives, or
+    /// `asleep_until`. A pass passes over sleeping outputs without a look; in a congested fabric most idle outputs
+    /// wait like this behind blocked inputs. Only with at most 64 ports, and for data only with one VL.
+    asleep: [u64; 2],
+    /// Per input port and `Lane::kind`: the outputs (bits) a change of that input's buffer wakes.
+    wakers: Vec<[u64; 2]>,
+    /// The earliest time a packet of a sleeping output becomes eligible: every output wakes then.
+    asleep_until: Time,
+    /// Until when the last pass's finding (no packet can start) holds for every output but those whose resources
+    /// change (`sim::switching` says which): the earliest time a packet it passed over, or one admitted since,
+    /// becomes eligible. 0: no pass has found it yet.
+    calm_until: Time,
     /// Its congestion control (what it is, this layer does not know).
     cc: C,
 }
@@ -355,8 +379,12 @@ impl<C> SwitchState<C> {
             capacity,
             forwarding,
             next_seq: 0,
+            calm_until: 0,
+            asleep: [0, 0],
+            wakers: vec![[0, 0]; ports],
+            asleep_until: Time::MAX,
             // (At least one word: a pass reads the first.)
-            pending: vec![0; ports.div_ceil(64).max(1)],
+            pending: [vec![0; ports.div_ceil(64).max(1)], vec![0; ports.div_ceil(64).max(1)]],
             idle: (0..ports.div_ceil(64).max(1))
                 .map(|w| if (w + 1) * 64 <= ports { u64::MAX } else { (1 << (ports % 64)) - 1 })
                 .collect(),
@@ -417,10 +445,56 @@ impl<C> SwitchState<C> {
         &self.outputs[port as usize]
     }
 
-    /// Outputs with packets waiting for them and an idle transmitter, in port order.
+    /// Outputs with packets of `kind` (`Lane::kind`: 0 data, 1 ACKs) waiting for them and an idle transmitter, in
+    /// port order.
     #[inline]
-    pub fn idle_pending_outputs(&self) -> IdlePending<'_> {
-        IdlePending { pending: &self.pending, idle: &self.idle, word: 0, bits: self.pending[0] & self.idle[0] }
+    pub fn idle_pending_outputs(&self, kind: usize) -> IdlePending<'_> {
+        let pending = &self.pending[kind];
+        IdlePending { pending, idle: &self.idle, word: 0, bits: pending[0] & self.idle[0] }
+    }
+
+    /// [`idle_pending_outputs`](Self::idle_pending_outputs) but those asleep.
+    #[inline]
+    pub fn awake_idle_pending_outputs(&self, kind: usize) -> IdlePending<'_> {
+        self.idle_pending_outputs(kind).awake(self.asleep[kind])
+    }
+
+    /// Wakes every sleeping output if one of their packets is eligible by `now`; returns until when the others
+    /// sleep at least.
+    #[inline]
+    pub fn wake_due(&mut self, now: Time) -> Time {
+        if now >= self.asleep_until {
+            self.asleep = [0, 0];
+            self.asleep_until = Time::MAX;
+        }
+        self.asleep_until
+    }
+
+    /// Output `out`'s last look found no packet of `kind` able to start (its memo holds that now): it sleeps
+    /// until that may change, if sleeping applies to it.
+    pub fn sleep(&mut self, out: PortId, kind: usize) {
+        if self.inputs.len() > 64 || (kind == 0 && self.vls != 1) {
+            return;
+        }
+        let lane = if kind == 1 { Lane::ACK } else { Lane::VL0 };
+        let memo = self.outputs[out as usize].unstartable[lane.index()].get();
+        let bit = 1 << out;
+        self.asleep[kind] |= bit;
+        let mut inputs = memo.inputs;
+        while inputs != 0 {
+            let i = inputs.trailing_zeros() as usize;
+            inputs &= inputs - 1;
+            self.wakers[i][kind] |= bit;
+        }
+        self.asleep_until = self.asleep_until.min(memo.until);
+    }
+
+    /// Input `port`'s buffer of `kind` changed: the outputs it blocked wake.
+    #[inline]
+    fn input_changed(&mut self, port: PortId, kind: usize) {
+        let w = &mut self.wakers[port as usize][kind];
+        self.asleep[kind] &= !*w;
+        *w = 0;
     }
 
     /// Output `out`'s transmitter started (`false`) or finished (`true`) a packet.
@@ -432,6 +506,25 @@ impl<C> SwitchState<C> {
         } else {
             self.idle[w] &= !bit;
         }
+    }
+
+    /// Until when no packet can start here unless an output's resources change (see `calm_until`).
+    #[inline]
+    pub fn calm_until(&self) -> Time {
+        self.calm_until
+    }
+
+    /// A pass found that no packet can start until `t` (at the earliest: the first eligible time it passed over).
+    #[inline]
+    pub fn set_calm_until(&mut self, t: Time) {
+        self.calm_until = t;
+    }
+
+    /// The earliest time output `out`'s last look at `lane` passed over a packet not yet eligible: until then, and
+    /// while its inputs do not change, nothing it holds can start.
+    #[inline]
+    pub fn unstartable_until(&self, out: PortId, lane: Lane) -> Time {
+        self.outputs[out as usize].unstartable[lane.index()].get().until
     }
 
     /// Packets waiting to start, data (`Lane::kind` 0) or ACKs (1).
@@ -479,8 +572,10 @@ impl<C> SwitchState<C> {
         let output = &mut self.outputs[out as usize];
         output.waiting[lane.index()].push(Waiting { seq, input: port, eligible_at });
         output.unstartable[lane.index()].set(Unstartable::NONE);
+        self.calm_until = self.calm_until.min(eligible_at);
+        self.asleep[lane.kind()] &= !(1u64.checked_shl(u32::from(out)).unwrap_or(0));
         self.waiting[lane.kind()] += 1;
-        self.mark_pending(out);
+        self.mark_pending(out, lane.kind());
         (before, after)
     }
 
@@ -494,7 +589,16 @@ impl<C> SwitchState<C> {
         buffer.used -= blocks;
         buffer.sending -= 1;
         buffer.epoch += 1;
-        (entry, buffer.used)
+        let used = buffer.used;
+        self.input_changed(port, lane.kind());
+        (entry, used)
+    }
+
+    /// Whether input `port`'s buffer of `lane`, after a packet left it, may send again where it could not before:
+    /// it was sending as many packets as `input_transfers` allows.
+    #[inline]
+    pub fn freed_transfer(&self, port: PortId, lane: Lane) -> bool {
+        self.inputs[port as usize][lane.index()].sending + 1 >= self.forwarding.input_transfers
     }
 
     /// The output VL `(out, vl)` as congestion control numbers them: `out × VLs + vl` (with one VL, the port).
@@ -527,11 +631,11 @@ impl<C> SwitchState<C> {
         self.inputs[port as usize][1..].iter().map(|l| l.used).sum()
     }
 
-    /// Marks output `out` as having waiting packets.
+    /// Marks output `out` as having waiting packets of `kind`.
     #[inline]
-    fn mark_pending(&mut self, out: PortId) {
+    fn mark_pending(&mut self, out: PortId, kind: usize) {
         let (w, bit) = port_bit(out);
-        self.pending[w] |= bit;
+        self.pending[kind][w] |= bit;
     }
 
     /// The packet at `pos` of an input buffer starts ahead of older ones that still wait: the head counts a bypass,
@@ -635,15 +739,19 @@ impl<C> SwitchState<C> {
         let unblocked = buffer.blocked_after == cand.seq;
         buffer.mark_started(cand.pos, now, self.forwarding.max_bypass);
         buffer.sending += 1;
+        self.input_changed(cand.input, cand.lane.kind());
         let ports = self.inputs.len() as PortId;
         self.outputs[cand.out as usize].next_input[l] = (cand.input + 1) % ports;
         let waiting = &mut self.outputs[cand.out as usize].waiting[l];
         let at = waiting.iter().position(|w| w.seq == cand.seq).expect("a candidate is waiting");
         waiting.remove(at);
-        self.waiting[cand.lane.kind()] -= 1;
-        if self.outputs[cand.out as usize].waiting.iter().all(|w| w.is_empty()) {
+        let kind = cand.lane.kind();
+        self.waiting[kind] -= 1;
+        let lists = &self.outputs[cand.out as usize].waiting;
+        let none_left = if kind == 1 { lists[l].is_empty() } else { lists[1..].iter().all(|w| w.is_empty()) };
+        if none_left {
             let (w, bit) = port_bit(cand.out);
-            self.pending[w] &= !bit;
+            self.pending[kind][w] &= !bit;
         }
         (packet, unblocked)
     }

@@ -56,7 +56,7 @@ pub use watched::{Sampler, Watched};
 
 use crate::cc::{NicCc, SourceCc, SourceControl, SwitchCc};
 use crate::engine::EventQueue;
-use crate::net::channel::{ChannelState, End};
+use crate::net::channel::ChannelState;
 use crate::net::host::{FlowState, HostState};
 use crate::net::packet::PacketPool;
 use crate::net::switch::SwitchState;
@@ -312,7 +312,7 @@ impl Simulation {
         let Some((_, event)) = self.queue.pop_until(t.min(limit)) else { return false };
         obs.on_event(event.kind(), true);
         match event {
-            Event::Eligible { node } => self.switch_pass(self.node_slot[node as usize] as usize, obs),
+            Event::Eligible { node } => self.switch_pass_unless_calm(self.node_slot[node as usize] as usize, obs),
             Event::TxEnd { channel } => self.on_tx_end(channel, obs),
             Event::Arrive { channel, packet } => self.arrive(channel, packet, obs),
             Event::Received { node, port, lane, packet } => self.received(node, port, lane, packet, obs),
@@ -325,15 +325,6 @@ impl Simulation {
             Event::NicTimer { host, gen } => self.on_nic_timer(host, gen, obs),
         }
         true
-    }
-
-    /// Lets the node at `end` start whatever it can now.
-    fn node_pass(&mut self, end: End, obs: &mut impl Observer) {
-        if end.host {
-            self.host_pass(end.slot as usize, obs);
-        } else {
-            self.switch_pass(end.slot as usize, obs);
-        }
     }
 }
 

@@ -12,6 +12,7 @@ use crate::net::packet::{Lane, PacketId, CREDIT_BLOCK_BYTES};
 use crate::net::switch::{Arrival, Candidate, SwitchState};
 use crate::net::topology::{ChannelId, NodeId, PortId};
 use crate::net::vl::MAX_DATA_VLS;
+use crate::time::Time;
 
 /// Whole credit blocks needed for `bytes` bytes.
 fn blocks_of(bytes: u64) -> u32 {
@@ -124,27 +125,41 @@ impl Simulation {
     /// outputs' choices oldest first.
     pub(super) fn switch_pass(&mut self, slot: usize, obs: &mut impl Observer) {
         let now = self.queue.now();
+        self.switches[slot].wake_due(now);
         loop {
             let mut best: Option<Candidate> = None;
             // Candidates this scan found: starting one only takes resources (its input, its output, credit), so if
             // it was the only one, nothing else can start and the scan need not be repeated.
             let mut found = 0;
+            // What the outputs that found nothing wait for: the earliest time one of their packets becomes
+            // eligible (`SwitchState::calm_until`).
+            let mut calm = Time::MAX;
+            // Outputs (bits, per `Lane::kind`) this scan found with nothing able to start: they sleep.
+            let mut sleepy = [0u64; 2];
             for ack in [true, false] {
                 let sw = &self.switches[slot];
                 if sw.waiting_packets(usize::from(ack)) == 0 {
                     continue;
                 }
-                for out in sw.idle_pending_outputs() {
+                for out in sw.awake_idle_pending_outputs(usize::from(ack)) {
                     let channel = sw.out_channel(out);
                     let state = &self.channels[channel as usize];
                     debug_assert!(!state.is_busy(), "the switch knows its busy outputs");
                     let cand = if ack {
+                        if !state.has_credit(Lane::ACK, self.ack_blocks) {
+                            continue; // (nothing to look for: its credit's return will look)
+                        }
                         match sw.first_startable(out, Lane::ACK, now) {
-                            Some(c) if state.has_credit(Lane::ACK, self.ack_blocks) => c,
-                            _ => continue,
+                            Some(c) => c,
+                            None => {
+                                calm = calm.min(sw.unstartable_until(out, Lane::ACK));
+                                sleepy[1] |= 1u64.checked_shl(u32::from(out)).unwrap_or(0);
+                                continue;
+                            }
                         }
                     } else {
-                        let (cand, lacking) = data_candidate(sw, out, state, self.data_blocks, now);
+                        let (cand, lacking, until) = data_candidate(sw, out, state, self.data_blocks, now);
+                        calm = calm.min(until);
                         if lacking != 0 {
                             // Ready but no room downstream: the link is stalled by credit flow control (unless
                             // another VL can go).
@@ -154,7 +169,12 @@ impl Simulation {
                                 state.stall(now);
                             }
                         }
-                        let Some(cand) = cand else { continue };
+                        let Some(cand) = cand else {
+                            if lacking == 0 {
+                                sleepy[0] |= 1u64.checked_shl(u32::from(out)).unwrap_or(0);
+                            }
+                            continue;
+                        };
                         cand
                     };
                     found += 1;
@@ -166,26 +186,97 @@ impl Simulation {
                     break;
                 }
             }
-            let Some(cand) = best else { break };
+            let sw = &mut self.switches[slot];
+            for (kind, mut outs) in sleepy.into_iter().enumerate() {
+                while outs != 0 {
+                    sw.sleep(outs.trailing_zeros() as PortId, kind);
+                    outs &= outs - 1;
+                }
+            }
+            // (The sleeping outputs wait for their packets' eligibility too.)
+            calm = calm.min(sw.wake_due(now));
+            let Some(cand) = best else {
+                self.switches[slot].set_calm_until(calm);
+                break;
+            };
             // An ACK scan stops before the data lanes, which may hold candidates of their own; and a packet that
             // was blocking its buffer lets younger packets of it go, perhaps on other outputs.
             let last = found == 1 && (cand.lane.is_data() || self.switches[slot].waiting_packets(0) == 0);
             let unblocked = self.start_from_switch(slot, cand, obs);
             if last && !unblocked {
+                // (The output that started is busy now; the others found nothing, and still cannot.)
+                self.switches[slot].set_calm_until(calm);
                 break;
             }
         }
         debug_assert!(self.nothing_startable(slot, now), "a switch's pass left a packet that could start");
     }
 
+    /// A pass at switch `slot` when none of its idle outputs' resources changed since its last pass (a forwarding
+    /// delay ran out, or credit came back to an output still sending): only a packet become eligible since can
+    /// start, and none can before the switch's calm is over (`SwitchState::calm_until`). In GPCNeT's congested runs
+    /// on the 120 nodes this skips most passes that would find nothing.
+    pub(super) fn switch_pass_unless_calm(&mut self, slot: usize, obs: &mut impl Observer) {
+        let now = self.queue.now();
+        if now < self.switches[slot].calm_until() {
+            debug_assert!(self.nothing_startable(slot, now), "a calm switch had a packet that could start");
+            return;
+        }
+        self.switch_pass(slot, obs);
+    }
+
+    /// The pass after credit of `lane` came back to output `out` of switch `slot`: only a packet of that lane for
+    /// that output, if the output is idle, can have become able to start.
+    pub(super) fn credit_pass(&mut self, slot: usize, out: PortId, lane: Lane, busy: bool, obs: &mut impl Observer) {
+        let now = self.queue.now();
+        if busy {
+            return self.switch_pass_unless_calm(slot, obs);
+        }
+        let sw = &mut self.switches[slot];
+        if sw.first_startable(out, lane, now).is_some() {
+            return self.switch_pass(slot, obs);
+        }
+        // A pass may have passed this lane over for lack of credit: its calm counts the lane from now on.
+        let until = sw.unstartable_until(out, lane);
+        sw.set_calm_until(sw.calm_until().min(until));
+        self.switch_pass_unless_calm(slot, obs);
+    }
+
+    /// The pass after output `out` of switch `slot` finished sending a packet that came from `input` (port and lane):
+    /// the output is idle now, and only its packets can have become able to start, unless the input buffer was
+    /// sending as many packets as it may.
+    pub(super) fn freed_pass(
+        &mut self,
+        slot: usize,
+        out: PortId,
+        input: Option<(PortId, Lane)>,
+        obs: &mut impl Observer,
+    ) {
+        let now = self.queue.now();
+        let sw = &mut self.switches[slot];
+        if input.is_some_and(|(port, lane)| sw.freed_transfer(port, lane)) {
+            return self.switch_pass(slot, obs);
+        }
+        let mut calm = sw.calm_until();
+        for lane in Lane::all(sw.vls()) {
+            if sw.first_startable(out, lane, now).is_some() {
+                return self.switch_pass(slot, obs);
+            }
+            calm = calm.min(sw.unstartable_until(out, lane));
+        }
+        sw.set_calm_until(calm);
+        self.switch_pass_unless_calm(slot, obs);
+    }
+
     /// Whether no output of switch `slot` could start a packet now (what a pass leaves; debug builds check it).
-    fn nothing_startable(&self, slot: usize, now: crate::time::Time) -> bool {
+    fn nothing_startable(&self, slot: usize, now: Time) -> bool {
         let sw = &self.switches[slot];
-        sw.idle_pending_outputs().all(|out| {
-            let state = &self.channels[sw.out_channel(out) as usize];
-            let ack = sw.first_startable(out, Lane::ACK, now).is_some() && state.has_credit(Lane::ACK, self.ack_blocks);
-            !ack && data_candidate(sw, out, state, self.data_blocks, now).0.is_none()
-        })
+        let state = |out| &self.channels[sw.out_channel(out) as usize];
+        sw.idle_pending_outputs(1).all(|out| {
+            sw.first_startable(out, Lane::ACK, now).is_none() || !state(out).has_credit(Lane::ACK, self.ack_blocks)
+        }) && sw
+            .idle_pending_outputs(0)
+            .all(|out| data_candidate(sw, out, state(out), self.data_blocks, now).0.is_none())
     }
 
     /// Starts the packet `cand` on its output; whether it was blocking its input buffer.
@@ -235,8 +326,9 @@ impl Simulation {
     }
 }
 
-/// The data packet output `out` of `sw` would start now, if any (sent on `state`, `blocks` a data packet's size),
-/// and the data VLs (bits) that have a packet able to go but no credit for it. With several VLs the output's VL
+/// The data packet output `out` of `sw` would start now, if any (sent on `state`, `blocks` a data packet's size);
+/// the data VLs (bits) that have a packet able to go but no credit for it; and the earliest time a packet of a VL
+/// that has none able to go becomes eligible (`Time::MAX`: none, or no such VL). With several VLs the output's VL
 /// arbiter chooses among those that can go.
 #[inline]
 fn data_candidate(
@@ -244,26 +336,43 @@ fn data_candidate(
     out: PortId,
     state: &ChannelState,
     blocks: u32,
-    now: crate::time::Time,
-) -> (Option<Candidate>, u16) {
+    now: Time,
+) -> (Option<Candidate>, u16, Time) {
     if sw.vls() == 1 {
+        if waits_for_credit(state, 0, blocks) {
+            return (None, 1, Time::MAX);
+        }
         return match sw.first_startable(out, Lane::VL0, now) {
-            Some(c) if state.has_credit(Lane::VL0, blocks) => (Some(c), 0),
-            Some(_) => (None, 1),
-            None => (None, 0),
+            Some(c) if state.has_credit(Lane::VL0, blocks) => (Some(c), 0, Time::MAX),
+            Some(_) => (None, 1, Time::MAX),
+            None => (None, 0, sw.unstartable_until(out, Lane::VL0)),
         };
     }
     let mut ready = [None; MAX_DATA_VLS as usize];
     let mut lacking = 0u16;
+    let mut until = Time::MAX;
     for vl in 0..sw.vls() {
         let lane = Lane::data(vl);
+        if waits_for_credit(state, vl, blocks) {
+            lacking |= 1 << vl;
+            continue;
+        }
         match sw.first_startable(out, lane, now) {
             Some(c) if state.has_credit(lane, blocks) => ready[usize::from(vl)] = Some(c),
             Some(_) => lacking |= 1 << vl,
-            None => {}
+            None => until = until.min(sw.unstartable_until(out, lane)),
         }
     }
     let choice = sw.output(out).arbiter().choose(|vl| ready[usize::from(vl)].is_some());
     let cand = choice.and_then(|choice| ready[usize::from(choice.vl)].map(|c| Candidate { choice: Some(choice), ..c }));
-    (cand, lacking)
+    (cand, lacking, until)
+}
+
+/// Whether data VL `vl` of the output sending on `state` has no credit for a packet and its wait for credit is
+/// already on record (its VL and the link stalled): then no packet of it can start, and its packets need no look
+/// (a look would only record that wait again, which changes nothing). Its credit's return looks at it
+/// (`Simulation::credit_pass`). Under congestion most idle outputs wait like this.
+#[inline]
+fn waits_for_credit(state: &ChannelState, vl: u8, blocks: u32) -> bool {
+    !state.has_credit(Lane::data(vl), blocks) && state.vl_waited(vl) && state.stalled_since().is_some()
 }

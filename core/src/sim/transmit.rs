@@ -71,7 +71,12 @@ impl Simulation {
                 self.queue.schedule(t, Event::Deliver { channel, packet: sending.packet });
             }
         }
-        self.node_pass(from, obs);
+        if from.host {
+            self.host_pass(from.slot as usize, obs);
+        } else {
+            let input = sending.from_input.map(|i| (i, sending.lane));
+            self.freed_pass(from.slot as usize, from.port, input, obs);
+        }
     }
 
     /// Returns `blocks` of `lane` credit to the transmitter of `channel`, now or after its propagation delay.
@@ -93,10 +98,14 @@ impl Simulation {
         if let Some(since) = state.return_credit(lane, blocks, self.data_blocks) {
             obs.on_vl_stall_end(channel, lane.vl().expect("a data VL"), since, now);
         }
-        let from = state.from();
+        let (from, busy) = (state.from(), state.is_busy());
         if self.nic_on && lane.is_data() && from.host {
             self.nic_credits_changed(from.slot as usize, channel, obs);
         }
-        self.node_pass(from, obs);
+        if from.host {
+            self.host_pass(from.slot as usize, obs);
+        } else {
+            self.credit_pass(from.slot as usize, from.port, lane, busy, obs);
+        }
     }
 }
