@@ -55,6 +55,8 @@ pub enum BypassCounting {
 #[derive(Debug, Clone, Copy)]
 pub struct Entry {
     pub packet: PacketId,
+    /// Its size in credit blocks (kept here so that a look at the buffer's bytes need not read the packet).
+    pub blocks: u32,
     /// The output port it is routed to.
     pub out: PortId,
     /// Arrival order at this switch (oldest first).
@@ -560,6 +562,7 @@ impl<C> SwitchState<C> {
         }
         buffer.queue.push(Entry {
             packet,
+            blocks,
             out,
             seq,
             eligible_at,
@@ -812,6 +815,7 @@ mod tests {
     fn waiting(seq: u64, out: PortId) -> Entry {
         Entry {
             packet: seq as u32,
+            blocks: 33,
             out,
             seq,
             eligible_at: 0,

@@ -79,7 +79,7 @@ impl Simulation {
         }
         let mut held = 0;
         for e in buffer.entries() {
-            let blocks = self.packets[e.packet].blocks;
+            let blocks = e.blocks;
             // Only bytes actually received count: a head arriving at this very instant holds nothing yet.
             let arrived = blocks_of(in_bw.bytes_in(now - e.arrived_at)).min(blocks);
             let sent = if e.started {
