@@ -276,9 +276,9 @@ impl SwitchControl for EcnSwitch {
             FullCheck::OnHead if before < full_at && after >= full_at && self.hears_full_buffers() => BufferCheck::Full,
             FullCheck::OnHead => BufferCheck::None,
             // Nothing else arrives on this input before this packet's tail, so the blocks held at receipt are at
-            // most those reserved now: below the threshold now, the check cannot trigger. (Followed whatever the
-            // policy, so a change of policy during the run finds the buffers' state as it is.)
-            FullCheck::OnReceipt if after >= full_at => BufferCheck::AtReceipt,
+            // most those reserved now: below the threshold now, the check cannot trigger. A policy that does not
+            // hear of full buffers needs no check (a change to one finds the buffers as they are: `retune`).
+            FullCheck::OnReceipt if after >= full_at && self.hears_full_buffers() => BufferCheck::AtReceipt,
             FullCheck::OnReceipt => BufferCheck::None,
         }
     }
@@ -315,11 +315,18 @@ impl SwitchControl for EcnSwitch {
     }
 
     /// A new marking block from now on. When what `cnt1` counts changes, `cnt1` is counted again from the buffers
-    /// (otherwise it is carried over as it is).
-    fn retune(&mut self, m: &Marking, per_output: &dyn Fn(bool) -> Vec<u32>) {
+    /// (otherwise it is carried over as it is). A policy that did not hear of full buffers did not check them at
+    /// receipt: each input VL counts as full from now on if it holds `full_at` blocks now.
+    fn retune(&mut self, m: &Marking, per_output: &dyn Fn(bool) -> Vec<u32>, held: &[u32]) {
         let recount = m.cnt1_until != self.marker.cnt1_until;
+        let checked = self.hears_full_buffers();
         self.marker = Marker::of(m);
         self.fullness = Fullness::new(m, self.capacity, self.packet_blocks);
+        if !checked {
+            for (full, &held) in self.full.iter_mut().zip(held) {
+                *full = held >= self.fullness.full_at;
+            }
+        }
         if recount {
             for (c, n) in self.counters.iter_mut().zip(per_output(self.marker.counts_until_departure())) {
                 c.cnt1 = n;
@@ -493,5 +500,21 @@ mod tests {
         let none = Marking { full_check: FullCheck::OnHead, ..Marking::default() };
         let mut sw = EcnSwitch::new(&none, 2, 132, 33);
         assert_eq!(sw.on_arrival(0, 1, 99, 132), BufferCheck::None, "no policy: nobody needs to hear of it");
+    }
+
+    /// Without a policy nothing is checked at receipt; a change to one takes each buffer as full or not by what it
+    /// holds then, so only a new crossing triggers.
+    #[test]
+    fn a_policy_set_during_a_run_finds_the_buffers_as_they_are() {
+        let (none, naive) = (Marking::default(), Marking { policy: MarkingPolicy::Naive, ..Marking::default() });
+        let mut sw = EcnSwitch::new(&none, 2, 132, 33);
+        assert_eq!(sw.on_arrival(0, 1, 99, 132), BufferCheck::None, "no policy: no check at receipt");
+        sw.retune(&naive, &|_| vec![0, 0], &[100, 99]);
+        assert!(!sw.on_received(0, 132), "input VL 0 was full already");
+        assert!(sw.on_received(1, 100), "input VL 1 crosses now");
+        // A change between policies that check keeps what the checks found.
+        let input_triggered = Marking { policy: MarkingPolicy::InputTriggered, ..naive };
+        sw.retune(&input_triggered, &|_| vec![0, 0], &[0, 0]);
+        assert!(!sw.on_received(1, 100), "still full as last checked");
     }
 }

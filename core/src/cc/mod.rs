@@ -90,8 +90,9 @@ pub trait SwitchControl {
     fn on_departure(&mut self, _out: OutputVl, _input: InputVl, _after: u32) {}
     /// The scenario's marking block changes during the run (the one change the model takes on the fly).
     /// `per_output(with_started)` counts the data packets the switch holds for each output VL: those waiting, and
-    /// with `with_started` those being sent too.
-    fn retune(&mut self, _marking: &Marking, _per_output: &dyn Fn(bool) -> Vec<u32>) {}
+    /// with `with_started` those being sent too; `held` is the blocks each input VL holds now (received and not yet
+    /// sent on, as at a packet's receipt).
+    fn retune(&mut self, _marking: &Marking, _per_output: &dyn Fn(bool) -> Vec<u32>, _held: &[u32]) {}
     /// Checks its state against the switch's buffers (for the invariant checks); the error names the output VL.
     fn check(&self, _per_output: &dyn Fn(bool) -> Vec<u32>) -> Result<(), (OutputVl, String)> {
         Ok(())
@@ -224,10 +225,10 @@ impl SwitchControl for SwitchCc {
             Self::IbCc(c) => c.on_departure(out, input, after),
         }
     }
-    fn retune(&mut self, m: &Marking, per_output: &dyn Fn(bool) -> Vec<u32>) {
+    fn retune(&mut self, m: &Marking, per_output: &dyn Fn(bool) -> Vec<u32>, held: &[u32]) {
         match self {
-            Self::Ecn(c) => c.retune(m, per_output),
-            Self::IbCc(c) => c.retune(m, per_output),
+            Self::Ecn(c) => c.retune(m, per_output, held),
+            Self::IbCc(c) => c.retune(m, per_output, held),
         }
     }
     fn check(&self, per_output: &dyn Fn(bool) -> Vec<u32>) -> Result<(), (OutputVl, String)> {

@@ -5,7 +5,10 @@
 
 use super::Simulation;
 use crate::cc::SwitchControl;
+use crate::net::packet::Lane;
+use crate::net::topology::PortId;
 use crate::scenario::Scenario;
+use alloc::vec::Vec;
 
 /// Why a change cannot apply to a run under way.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,8 +34,14 @@ impl Simulation {
         if next.compile_on(routed).is_err() {
             return Err(NeedsRestart("the new scenario is not valid"));
         }
-        for sw in &mut self.switches {
-            sw.cc_with_buffers(|cc, per_output| cc.retune(&next.marking, per_output));
+        for slot in 0..self.switches.len() {
+            let ports = self.switches[slot].ports() as PortId;
+            let held: Vec<u32> = (0..ports)
+                .flat_map(|port| (0..self.vls).map(move |vl| (port, Lane::data(vl))))
+                .map(|(port, lane)| self.held_blocks(slot, port, lane))
+                .collect();
+            let sw = &mut self.switches[slot];
+            sw.cc_with_buffers(|cc, per_output| cc.retune(&next.marking, per_output, &held));
         }
         self.scenario = next.clone();
         Ok(())

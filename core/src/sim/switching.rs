@@ -69,19 +69,28 @@ impl Simulation {
         packet: PacketId,
         obs: &mut impl Observer,
     ) {
-        let now = self.queue.now();
         let slot = self.node_slot[node as usize] as usize;
-        let in_bw = self.topo.channel(self.topo.in_channel(node, port)).bandwidth;
         let sw = &self.switches[slot];
-        let buffer = sw.input(port, lane);
-        if !buffer.entries().iter().any(|e| e.packet == packet) {
+        if !sw.input(port, lane).entries().iter().any(|e| e.packet == packet) {
             return; // already gone: it cannot take part in a full buffer
         }
+        let (held, ivl) = (self.held_blocks(slot, port, lane), sw.input_vl(port, lane));
+        if self.switches[slot].cc_mut().on_received(ivl, held) {
+            self.buffer_full(slot, port, lane, obs);
+        }
+    }
+
+    /// The blocks input `port` of switch `slot` holds on `lane` now: what it has received of each packet and not
+    /// yet sent on.
+    pub(super) fn held_blocks(&self, slot: usize, port: PortId, lane: Lane) -> u32 {
+        let now = self.queue.now();
+        let sw = &self.switches[slot];
+        let node = sw.node();
+        let in_bw = self.topo.channel(self.topo.in_channel(node, port)).bandwidth;
         let mut held = 0;
-        for e in buffer.entries() {
-            let blocks = e.blocks;
+        for e in sw.input(port, lane).entries() {
             // Only bytes actually received count: a head arriving at this very instant holds nothing yet.
-            let arrived = blocks_of(in_bw.bytes_in(now - e.arrived_at)).min(blocks);
+            let arrived = blocks_of(in_bw.bytes_in(now - e.arrived_at)).min(e.blocks);
             let sent = if e.started {
                 let out_bw = self.topo.channel(self.topo.out_channel(node, e.out)).bandwidth;
                 (out_bw.bytes_in(now - e.started_at) / u64::from(CREDIT_BLOCK_BYTES)) as u32
@@ -90,10 +99,7 @@ impl Simulation {
             };
             held += arrived.saturating_sub(sent);
         }
-        let ivl = sw.input_vl(port, lane);
-        if self.switches[slot].cc_mut().on_received(ivl, held) {
-            self.buffer_full(slot, port, lane, obs);
-        }
+        held
     }
 
     /// A data input buffer (one VL's) became full: its congestion control hears of each packet in it, and may mark
