@@ -491,9 +491,20 @@ impl<C> SwitchState<C> {
         self.asleep_until = self.asleep_until.min(memo.until);
     }
 
+    /// Whether output `out` holds no packet of `kind` that could start whatever its resources: none waits, or it
+    /// sleeps.
+    #[inline]
+    pub fn nothing_for(&self, out: PortId, kind: usize) -> bool {
+        let (w, bit) = port_bit(out);
+        self.pending[kind][w] & bit == 0 || (w == 0 && self.asleep[kind] & bit != 0)
+    }
+
     /// Input `port`'s buffer of `kind` changed: the outputs it blocked wake.
     #[inline]
     fn input_changed(&mut self, port: PortId, kind: usize) {
+        if self.asleep[kind] == 0 {
+            return; // (no one to wake: a waker bit left over wakes an output needlessly later, which only costs a look)
+        }
         let w = &mut self.wakers[port as usize][kind];
         self.asleep[kind] &= !*w;
         *w = 0;

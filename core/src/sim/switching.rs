@@ -234,18 +234,11 @@ impl Simulation {
     /// The pass after credit of `lane` came back to output `out` of switch `slot`: only a packet of that lane for
     /// that output, if the output is idle, can have become able to start.
     pub(super) fn credit_pass(&mut self, slot: usize, out: PortId, lane: Lane, busy: bool, obs: &mut impl Observer) {
-        let now = self.queue.now();
-        if busy {
-            return self.switch_pass_unless_calm(slot, obs);
+        if busy || self.switches[slot].nothing_for(out, lane.kind()) {
+            self.switch_pass_unless_calm(slot, obs);
+        } else {
+            self.switch_pass(slot, obs);
         }
-        let sw = &mut self.switches[slot];
-        if sw.first_startable(out, lane, now).is_some() {
-            return self.switch_pass(slot, obs);
-        }
-        // A pass may have passed this lane over for lack of credit: its calm counts the lane from now on.
-        let until = sw.unstartable_until(out, lane);
-        sw.set_calm_until(sw.calm_until().min(until));
-        self.switch_pass_unless_calm(slot, obs);
     }
 
     /// The pass after output `out` of switch `slot` finished sending a packet that came from `input` (port and lane):
@@ -258,20 +251,13 @@ impl Simulation {
         input: Option<(PortId, Lane)>,
         obs: &mut impl Observer,
     ) {
-        let now = self.queue.now();
-        let sw = &mut self.switches[slot];
-        if input.is_some_and(|(port, lane)| sw.freed_transfer(port, lane)) {
-            return self.switch_pass(slot, obs);
+        let sw = &self.switches[slot];
+        let freed = input.is_some_and(|(port, lane)| sw.freed_transfer(port, lane));
+        if !freed && sw.nothing_for(out, 0) && sw.nothing_for(out, 1) {
+            self.switch_pass_unless_calm(slot, obs);
+        } else {
+            self.switch_pass(slot, obs);
         }
-        let mut calm = sw.calm_until();
-        for lane in Lane::all(sw.vls()) {
-            if sw.first_startable(out, lane, now).is_some() {
-                return self.switch_pass(slot, obs);
-            }
-            calm = calm.min(sw.unstartable_until(out, lane));
-        }
-        sw.set_calm_until(calm);
-        self.switch_pass_unless_calm(slot, obs);
     }
 
     /// Whether no output of switch `slot` could start a packet now (what a pass leaves; debug builds check it).
