@@ -161,7 +161,10 @@ test('an embedded scenario leaves the visitor\'s own saved work alone', async ()
 // copy of its own: that was about 9 KB more.
 // The page's then to 580 KB (572.9 -> 578.6 KB): lesson 18's impact exercise (its question, checked against the
 // view's runs, the factor held back in the view until it is answered, the unit in the class table).
-const BUDGET_KB = { page: 580, worker: 260 };
+// The worker's then to 265 KB (256.5 -> 261.7 KB): switch passes that look only where something changed (sleeping
+// outputs and what wakes them, a switch's calm, outputs' data and ACKs apart, the receipt check read at a change of
+// marking), which made GPCNeT's heaviest run in the page 30% faster (docs/performance.md).
+const BUDGET_KB = { page: 580, worker: 265 };
 
 test('the release wasm stays within its size budget, with no name section or debug data', async () => {
   const files = await readdir(DIST);
