@@ -180,6 +180,12 @@ impl Iterator for IdlePending<'_> {
     }
 }
 
+/// Port `p`'s bit in the bitmaps of sleeping outputs (none past 64 ports, where outputs do not sleep).
+#[inline]
+pub fn sleep_bit(p: PortId) -> u64 {
+    1u64.checked_shl(u32::from(p)).unwrap_or(0)
+}
+
 /// Port `p`'s word and bit in a bitmap of ports.
 #[inline(always)]
 fn port_bit(p: PortId) -> (usize, u64) {
@@ -461,34 +467,38 @@ impl<C> SwitchState<C> {
         self.idle_pending_outputs(kind).awake(self.asleep[kind])
     }
 
-    /// Wakes every sleeping output if one of their packets is eligible by `now`; returns until when the others
-    /// sleep at least.
+    /// Wakes every sleeping output if one of their packets is eligible by `now`.
     #[inline]
-    pub fn wake_due(&mut self, now: Time) -> Time {
+    pub fn wake_due(&mut self, now: Time) {
         if now >= self.asleep_until {
             self.asleep = [0, 0];
             self.asleep_until = Time::MAX;
         }
-        self.asleep_until
     }
 
-    /// Output `out`'s last look found no packet of `kind` able to start (its memo holds that now): it sleeps
-    /// until that may change, if sleeping applies to it.
-    pub fn sleep(&mut self, out: PortId, kind: usize) {
-        if self.inputs.len() > 64 || (kind == 0 && self.vls != 1) {
-            return;
+    /// The outputs in `outs` (bits, per `Lane::kind`) found no packet of that kind able to start (their memos hold
+    /// that now): they sleep until that may change, where sleeping applies. Returns until when the sleeping outputs
+    /// sleep at least.
+    pub fn sleep(&mut self, outs: [u64; 2]) -> Time {
+        for (kind, mut outs) in outs.into_iter().enumerate() {
+            if self.inputs.len() > 64 || (kind == 0 && self.vls != 1) {
+                continue;
+            }
+            let lane = if kind == 1 { Lane::ACK } else { Lane::VL0 };
+            while outs != 0 {
+                let out = outs.trailing_zeros() as usize;
+                outs &= outs - 1;
+                let memo = self.outputs[out].unstartable[lane.index()].get();
+                self.asleep[kind] |= 1 << out;
+                let mut inputs = memo.inputs;
+                while inputs != 0 {
+                    self.wakers[inputs.trailing_zeros() as usize][kind] |= 1 << out;
+                    inputs &= inputs - 1;
+                }
+                self.asleep_until = self.asleep_until.min(memo.until);
+            }
         }
-        let lane = if kind == 1 { Lane::ACK } else { Lane::VL0 };
-        let memo = self.outputs[out as usize].unstartable[lane.index()].get();
-        let bit = 1 << out;
-        self.asleep[kind] |= bit;
-        let mut inputs = memo.inputs;
-        while inputs != 0 {
-            let i = inputs.trailing_zeros() as usize;
-            inputs &= inputs - 1;
-            self.wakers[i][kind] |= bit;
-        }
-        self.asleep_until = self.asleep_until.min(memo.until);
+        self.asleep_until
     }
 
     /// Whether output `out` holds no packet of `kind` that could start whatever its resources: none waits, or it
@@ -587,7 +597,7 @@ impl<C> SwitchState<C> {
         output.waiting[lane.index()].push(Waiting { seq, input: port, eligible_at });
         output.unstartable[lane.index()].set(Unstartable::NONE);
         self.calm_until = self.calm_until.min(eligible_at);
-        self.asleep[lane.kind()] &= !(1u64.checked_shl(u32::from(out)).unwrap_or(0));
+        self.asleep[lane.kind()] &= !sleep_bit(out);
         self.waiting[lane.kind()] += 1;
         self.mark_pending(out, lane.kind());
         (before, after)

@@ -9,7 +9,7 @@ use super::Simulation;
 use crate::cc::{BufferCheck, Start, SwitchCc, SwitchControl};
 use crate::net::channel::ChannelState;
 use crate::net::packet::{Lane, PacketId, CREDIT_BLOCK_BYTES};
-use crate::net::switch::{Arrival, Candidate, SwitchState};
+use crate::net::switch::{sleep_bit, Arrival, Candidate, SwitchState};
 use crate::net::topology::{ChannelId, NodeId, PortId};
 use crate::net::vl::MAX_DATA_VLS;
 use crate::time::Time;
@@ -159,7 +159,7 @@ impl Simulation {
                             Some(c) => c,
                             None => {
                                 calm = calm.min(sw.unstartable_until(out, Lane::ACK));
-                                sleepy[1] |= 1u64.checked_shl(u32::from(out)).unwrap_or(0);
+                                sleepy[1] |= sleep_bit(out);
                                 continue;
                             }
                         }
@@ -177,7 +177,7 @@ impl Simulation {
                         }
                         let Some(cand) = cand else {
                             if lacking == 0 {
-                                sleepy[0] |= 1u64.checked_shl(u32::from(out)).unwrap_or(0);
+                                sleepy[0] |= sleep_bit(out);
                             }
                             continue;
                         };
@@ -192,15 +192,8 @@ impl Simulation {
                     break;
                 }
             }
-            let sw = &mut self.switches[slot];
-            for (kind, mut outs) in sleepy.into_iter().enumerate() {
-                while outs != 0 {
-                    sw.sleep(outs.trailing_zeros() as PortId, kind);
-                    outs &= outs - 1;
-                }
-            }
             // (The sleeping outputs wait for their packets' eligibility too.)
-            calm = calm.min(sw.wake_due(now));
+            calm = calm.min(self.switches[slot].sleep(sleepy));
             let Some(cand) = best else {
                 self.switches[slot].set_calm_until(calm);
                 break;
@@ -218,10 +211,11 @@ impl Simulation {
         debug_assert!(self.nothing_startable(slot, now), "a switch's pass left a packet that could start");
     }
 
-    /// A pass at switch `slot` when none of its idle outputs' resources changed since its last pass (a forwarding
-    /// delay ran out, or credit came back to an output still sending): only a packet become eligible since can
-    /// start, and none can before the switch's calm is over (`SwitchState::calm_until`). In GPCNeT's congested runs
-    /// on the 120 nodes this skips most passes that would find nothing.
+    /// A pass at switch `slot` when nothing that could start a packet changed there since its last pass but time (a
+    /// forwarding delay ran out, or credit came back to an output still sending or with nothing that could use
+    /// it): only a packet become eligible since can start, and none can before the switch's calm is over
+    /// (`SwitchState::calm_until`). In GPCNeT's congested runs on the 120 nodes this skips most passes that would
+    /// find nothing.
     pub(super) fn switch_pass_unless_calm(&mut self, slot: usize, obs: &mut impl Observer) {
         let now = self.queue.now();
         if now < self.switches[slot].calm_until() {
@@ -241,19 +235,12 @@ impl Simulation {
         }
     }
 
-    /// The pass after output `out` of switch `slot` finished sending a packet that came from `input` (port and lane):
-    /// the output is idle now, and only its packets can have become able to start, unless the input buffer was
-    /// sending as many packets as it may.
-    pub(super) fn freed_pass(
-        &mut self,
-        slot: usize,
-        out: PortId,
-        input: Option<(PortId, Lane)>,
-        obs: &mut impl Observer,
-    ) {
+    /// The pass after output `out` of switch `slot` finished sending a packet that came from input `input` on
+    /// `lane`: the output is idle now, and only its packets can have become able to start, unless the input buffer
+    /// was sending as many packets as it may.
+    pub(super) fn freed_pass(&mut self, slot: usize, out: PortId, input: PortId, lane: Lane, obs: &mut impl Observer) {
         let sw = &self.switches[slot];
-        let freed = input.is_some_and(|(port, lane)| sw.freed_transfer(port, lane));
-        if !freed && sw.nothing_for(out, 0) && sw.nothing_for(out, 1) {
+        if !sw.freed_transfer(input, lane) && sw.nothing_for(out, 0) && sw.nothing_for(out, 1) {
             self.switch_pass_unless_calm(slot, obs);
         } else {
             self.switch_pass(slot, obs);

@@ -74,8 +74,8 @@ impl Simulation {
         if from.host {
             self.host_pass(from.slot as usize, obs);
         } else {
-            let input = sending.from_input.map(|i| (i, sending.lane));
-            self.freed_pass(from.slot as usize, from.port, input, obs);
+            let input = sending.from_input.expect("a switch sends from its inputs");
+            self.freed_pass(from.slot as usize, from.port, input, sending.lane, obs);
         }
     }
 
