@@ -130,22 +130,23 @@ impl PftConfig {
                     return Some(0);
                 }
                 // Failures before the first success of each flit: floor(ln U / ln(1 - p)), U in (0, 1].
-                let q = 1.0 - p;
-                let ln_q = libm::log(q);
-                let cycles: f64 = (0..flits).map(|_| failures(1.0 - rng.uniform(), q, ln_q)).sum();
+                let powers = Powers::new(1.0 - p);
+                let cycles: f64 = (0..flits).map(|_| powers.failures(1.0 - rng.uniform())).sum();
                 Some((cycles * self.cycle_ps as f64) as Time)
             }
         }
     }
 }
 
+/// Relative distance from a power of `q` within which `failures` computes the logarithm: far beyond the rounding of
+/// either way of finding the answer.
+const EPS: f64 = 1e-9;
+
 /// `floor(ln x / ln_q)` (`ln_q = ln q`, `0 < x <= 1`, `0 < q < 1`): how many times the cycle's random number failed
-/// before a flit could go. The same value as computing it, but mostly without the logarithm (a packet draws one per
-/// flit, a hundred or more): it is `j` when `q^(j+1) < x <= q^j`, so `x` is compared with `q, q², ...` up to `q^8`;
-/// within a relative 1e-9 of one of them (far beyond the rounding of either way), or past `q^8`, it is computed.
-#[inline]
+/// before a flit could go. The same value as computing it, but mostly without the logarithm: it is `j` when
+/// `q^(j+1) < x <= q^j`, so `x` is compared with `q, q², ...` up to `q^8`; within `EPS` of one of them, or past
+/// `q^8`, it is computed.
 fn failures(x: f64, q: f64, ln_q: f64) -> f64 {
-    const EPS: f64 = 1e-9;
     let mut power = 1.0; // q^j, with x < q^j (for j = 0, x <= 1)
     for j in 0..8 {
         let next = power * q;
@@ -158,6 +159,55 @@ fn failures(x: f64, q: f64, ln_q: f64) -> f64 {
         power = next;
     }
     libm::floor(libm::log(x) / ln_q)
+}
+
+/// How many powers of `q` `Powers` keeps: a power of two, for its search.
+const POWERS: usize = 16;
+
+/// The powers of `q` one packet's draws are compared with (a packet draws one per flit, a hundred or more; heavy
+/// throttling sends many of them past `q^8`, where `failures` takes a logarithm): `failures` for each draw, the
+/// same value, found by a search that does not branch (where a draw lands is random, so branches would mostly be
+/// mispredicted).
+struct Powers {
+    q: f64,
+    ln_q: f64,
+    /// `q^(k+1)`, formed as `failures` forms it.
+    power: [f64; POWERS],
+    /// `q^(k+1)·(1 + EPS)`.
+    above: [f64; POWERS],
+    /// `q^k·(1 - EPS)` for `k > 0`; infinite for `k = 0` (nothing lies above 1).
+    below: [f64; POWERS],
+}
+
+impl Powers {
+    fn new(q: f64) -> Self {
+        let (mut power, mut above, mut below) = ([0.0; POWERS], [0.0; POWERS], [f64::INFINITY; POWERS]);
+        let mut p = 1.0;
+        for k in 0..POWERS {
+            if k > 0 {
+                below[k] = p * (1.0 - EPS);
+            }
+            p *= q;
+            power[k] = p;
+            above[k] = p * (1.0 + EPS);
+        }
+        Self { q, ln_q: libm::log(q), power, above, below }
+    }
+
+    /// `failures(x, q, ln q)`. The search finds `j`, how many of `q, ..., q^(POWERS-1)` lie at or above `x`; when
+    /// `x` is also `EPS` clear of `q^j` and `q^(j+1)`, `failures` answers `j` too: from its loop, or (past `q^8`)
+    /// from a logarithm that cannot round across a power `EPS` away.
+    #[inline]
+    fn failures(&self, x: f64) -> f64 {
+        let mut j = 0;
+        for step in [POWERS / 2, POWERS / 4, POWERS / 8, POWERS / 16] {
+            j += if x <= self.power[j + step - 1] { step } else { 0 };
+        }
+        if x > self.above[j] && x < self.below[j] {
+            return j as f64;
+        }
+        failures(x, self.q, self.ln_q)
+    }
 }
 
 /// The PFT paper's Fig. 1: the injection rate while Congested (fraction of full rate) for `c` from 0 to `c_max`.
@@ -408,17 +458,18 @@ impl NicControl for PftNic {
 mod tests {
     use super::*;
 
-    /// `failures` gives what the logarithm gives, for random draws and for draws at and beside each `q^j`.
+    /// `failures`, and `Powers` for a packet, give what the logarithm gives, for random draws and for draws at and
+    /// beside each `q^j`, inside the table and past it.
     #[test]
     fn failures_without_the_logarithm_are_the_logarithms() {
         let mut rng = Rng::new(7, 0);
-        for p in [1e-6, 0.01, 0.1, 0.25, 0.5, 0.9, 0.999, 1.0 - 1e-12] {
+        for p in [1e-6, 0.01, 0.03, 0.1, 0.22, 0.25, 0.5, 0.6, 0.9, 0.999, 1.0 - 1e-12] {
             let q = 1.0 - p;
             let ln_q = libm::log(q);
             let by_log = |x: f64| libm::floor(libm::log(x) / ln_q);
             let mut xs: Vec<f64> = (0..20_000).map(|_| 1.0 - rng.uniform()).collect();
             let mut power = 1.0;
-            for _ in 0..10 {
+            for _ in 0..70 {
                 power *= q;
                 xs.extend([power, power * (1.0 + 1e-12), power * (1.0 - 1e-12), power * (1.0 + 2e-9)]);
                 xs.extend([
@@ -428,8 +479,10 @@ mod tests {
                 ]);
             }
             xs.extend([1.0, f64::EPSILON, 1.0 - f64::EPSILON / 2.0]);
+            let powers = Powers::new(q);
             for x in xs.into_iter().filter(|x| *x > 0.0 && *x <= 1.0) {
                 assert_eq!(failures(x, q, ln_q), by_log(x), "p {p}, x {x}");
+                assert_eq!(powers.failures(x), by_log(x), "table, p {p}, x {x}");
             }
         }
     }
