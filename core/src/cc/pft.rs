@@ -309,7 +309,15 @@ impl Detector {
     fn advance(&mut self, now: Time) {
         while self.last < now {
             let (window, target) = self.window_and_target();
-            let window_end = self.window_start + window.max(1);
+            let window = window.max(1);
+            let window_end = self.window_start + window;
+            if !self.counts() && now >= window_end {
+                // Nothing counts, so whole windows pass unchanged: on to the last one that starts by `now`.
+                self.window_start = window_end + (now - window_end) / window * window;
+                self.counted = 0;
+                self.last = self.window_start;
+                continue;
+            }
             let step_end = now.min(window_end);
             if self.counts() {
                 let needed = target.saturating_sub(self.counted);
@@ -359,17 +367,22 @@ impl Detector {
         self.state != before
     }
 
-    /// AT: the next time the state could change with `c` unchanged (a window ends, or a count is reached).
+    /// AT: the next time the state could change with `c` unchanged: when the count is reached, in this window or
+    /// (counting from its start) the next; none while nothing counts, or if no window is long enough. A window's
+    /// end alone changes nothing, so it needs no timer (`advance` passes over whole windows when `c` next changes).
     pub fn next_deadline(&self) -> Option<Time> {
-        if self.config.detection != Detection::AverageThreshold {
+        if self.config.detection != Detection::AverageThreshold || !self.counts() {
             return None;
         }
         let (window, target) = self.window_and_target();
         let window_end = self.window_start + window.max(1);
-        if self.counts() {
-            Some(window_end.min(self.last + target.saturating_sub(self.counted)))
+        let reached = self.last + target.saturating_sub(self.counted);
+        if reached <= window_end {
+            Some(reached)
+        } else if target <= window.max(1) {
+            Some(window_end + target)
         } else {
-            Some(window_end)
+            None
         }
     }
 }
@@ -531,10 +544,9 @@ mod tests {
         let mut d = Detector::new(at_config());
         d.set_credits(0, 80); // above from 0
         d.set_credits(500, 10); // 500 ps counted, below from 500
-        assert_eq!(d.next_deadline(), Some(1000), "window end");
-        d.on_timer(1000); // new window, nothing counted
+        assert_eq!(d.next_deadline(), None, "nothing counts: no timer, though the window ends at 1000");
+        d.set_credits(1100, 90); // a new window from 1000, nothing counted in it
         assert_eq!(d.state(), PftState::Normal, "500 ps < 600 ps in the first window");
-        d.set_credits(1100, 90);
         assert_eq!(d.next_deadline(), Some(1700), "600 ps after 1100, before the window ends at 2000");
         assert!(d.on_timer(1700));
         assert_eq!(d.state(), PftState::Congested);
@@ -542,11 +554,25 @@ mod tests {
         d.set_credits(1800, 10);
         assert_eq!(d.next_deadline(), Some(3300));
         d.set_credits(2000, 30); // 200 ps counted; stops counting
-        assert_eq!(d.next_deadline(), Some(3700), "the window end");
-        assert!(!d.on_timer(3700));
+        assert_eq!(d.next_deadline(), None);
+        d.set_credits(3700, 0); // the window ending at 3700 reached only 200 ps; a new one from 3700
         assert_eq!(d.state(), PftState::Congested);
-        d.set_credits(3700, 0);
-        assert!(d.on_timer(d.next_deadline().unwrap()));
+        assert_eq!(d.next_deadline(), Some(5200));
+        assert!(d.on_timer(5200));
+        assert_eq!(d.state(), PftState::Normal);
+        // Normal from 5200 (windows of 1000 ps): counting from 5700 cannot reach 600 ps before 6200, so the count
+        // restarts there and is reached at 6800.
+        d.set_credits(5700, 90);
+        assert_eq!(d.next_deadline(), Some(6800), "the next window's count");
+        assert!(d.on_timer(6800));
+        assert_eq!(d.state(), PftState::Congested);
+        // Congested from 6800 (windows of 2000 ps); nothing counts for five windows, which pass at once.
+        d.set_credits(6900, 50);
+        assert_eq!(d.next_deadline(), None);
+        d.set_credits(17_500, 10); // in the window from 16_800
+        assert_eq!(d.next_deadline(), Some(20_300), "not by 18_800; then 1500 ps into the next window");
+        assert!(!d.on_timer(18_800), "a window's end alone changes nothing");
+        assert!(d.on_timer(20_300));
         assert_eq!(d.state(), PftState::Normal);
     }
 
