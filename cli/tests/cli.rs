@@ -330,11 +330,26 @@ fn run_series_gives_the_rates_over_time() {
     assert_eq!(out.status.code(), Some(2));
 }
 
-/// A scratch file holding `text`, named for the test that wrote it.
-fn scratch(name: &str, text: &str) -> std::path::PathBuf {
+/// A scratch file holding `text`, named for the test that wrote it; removed when the test is done with it.
+fn scratch(name: &str, text: &str) -> Scratch {
     let path = std::env::temp_dir().join(format!("ibcc-cli-{}-{name}", std::process::id()));
     std::fs::write(&path, text).unwrap();
-    path
+    Scratch(path)
+}
+
+struct Scratch(std::path::PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
 }
 
 #[test]

@@ -4,7 +4,7 @@
 // Usage, after `trunk build --release` and `cargo build --release -p ibcc-cli`:
 //   node tests/browser/gpcnet-bench.mjs [latency|bandwidth|allreduce]
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serveDist, launchBrowser, openPage } from './harness.mjs';
@@ -53,4 +53,5 @@ try {
 } finally {
   await browser.close();
   await server.close();
+  rmSync(dir, { recursive: true, force: true });
 }

@@ -5,7 +5,7 @@
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serveDist, closePages, launchBrowser, openPage, screenshot } from './harness.mjs';
@@ -61,9 +61,11 @@ test('GPCNeT in the page: progress, routes, histograms, the table, and the nativ
   // The same figures as the command line's on the same network (deterministic: page and native are one run).
   const built = ['debug', 'release'].map((p) => join(import.meta.dirname, '..', '..', 'target', p, 'ibcc')).find(existsSync);
   assert.ok(built, 'ibcc is built (cargo test builds target/debug/ibcc)');
-  const file = join(mkdtempSync(join(tmpdir(), 'ibcc-impact-')), 'net.json');
+  const dir = mkdtempSync(join(tmpdir(), 'ibcc-impact-'));
+  const file = join(dir, 'net.json');
   writeFileSync(file, JSON.stringify(net));
   const native = JSON.parse(execFileSync(built, ['gpcnet', file, '--ppn', '1', '--seed', '1', '--canary', 'latency', '--canary', 'bandwidth', '--json'], { encoding: 'utf8' }));
+  rmSync(dir, { recursive: true });
   for (const t of native.tests) {
     const line = lines.find((l) => l.startsWith(`no control,${t.canary},`)).split(',');
     const page4 = line.slice(3, 7).map(Number);

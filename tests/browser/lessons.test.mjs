@@ -3,7 +3,7 @@
 // a student opens in a fresh browser.
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serveDist, closePages, launchBrowser, openPage, screenshot, openTab, runPast, check, linkOf, flowMiddle, OUTPUT } from './harness.mjs';
@@ -135,6 +135,7 @@ test('walk the spreading lesson and answer its exercise right and wrong', async 
   await teacher.getByText('Class answers (teachers)').click();
   await teacher.getByTestId('class-files').setInputFiles([await download.path(), otherPath]);
   await teacher.getByTestId('class-table').waitFor();
+  await rm(otherPath);
   const rows = await teacher.getByTestId('class-row').allInnerTexts();
   assert.equal(rows.length, 4);
   // Exercises by name, not by id (the question on hover).

@@ -2,7 +2,7 @@
 // broken and hostile links are refused with a message and the default scenario; scenario files save and open.
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
@@ -141,6 +141,7 @@ test('save the scenario as JSON and open it again; a bad file is refused', async
   await fresh.getByTestId('share-open').click();
   await fresh.getByTestId('open-json').setInputFiles(file);
   assert.match(await fresh.getByTestId('open-error').innerText(), /ibcc-\d+\.json: .*line/);
+  await rm(file);
   assert.deepEqual([...page.errors, ...fresh.errors], []);
 });
 

@@ -3,7 +3,7 @@
 // `ibcc sweep` on the same cores. Usage, after `trunk build --release` and `cargo build --release -p ibcc-cli`:
 //   node tests/browser/sweep-bench.mjs
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serveDist, launchBrowser, openPage } from './harness.mjs';
@@ -42,4 +42,5 @@ try {
 } finally {
   await browser.close();
   await server.close();
+  rmSync(dir, { recursive: true, force: true });
 }
