@@ -13,26 +13,33 @@ pub fn overlap(start: Time, end: Time, from: Time, to: Time) -> Time {
     end.min(to).saturating_sub(start.max(from))
 }
 
-/// Busy time of a link, binned by sample interval, from which the centred sliding-window rate series is computed.
+/// Busy time of many links (or groups of flows), binned by sample interval, from which their centred sliding-window
+/// rate series are computed. Kept time-major, one row of bins per sample interval with a bin per link: simulated
+/// time only goes forward, so at any moment every link adds to the same row (a few tens of kilobytes even in a fabric
+/// of thousands of links), where a series per link scattered each packet's addition over memory.
 #[derive(Debug, Clone)]
-pub struct BusySeries {
+pub struct BusyTable {
     bin: Time,
     end: Time,
+    /// Series in the table: bins per row.
+    width: usize,
+    rows: usize,
     bins: Vec<Time>,
-    /// The bin the last busy time started in, and its start: starts never go back (simulated time is monotone),
-    /// so the next one is usually in this bin or the next, found without a division.
+    /// The row the last busy time started in, and its start: starts never go back, so the next one is usually in
+    /// this row or the next, found without a division.
     cur: usize,
     cur_start: Time,
 }
 
-impl BusySeries {
-    /// Bins of width `bin` covering `[0, duration]`.
-    pub fn new(bin: Time, duration: Time) -> Self {
-        Self { bin, end: duration, bins: vec![0; (duration / bin + 1) as usize], cur: 0, cur_start: 0 }
+impl BusyTable {
+    /// `width` series with bins of width `bin` covering `[0, duration]`.
+    pub fn new(width: usize, bin: Time, duration: Time) -> Self {
+        let rows = (duration / bin + 1) as usize;
+        Self { bin, end: duration, width, rows, bins: vec![0; rows * width], cur: 0, cur_start: 0 }
     }
 
-    /// The bin holding time `t` (and its start).
-    fn bin_of(&mut self, t: Time) -> (usize, Time) {
+    /// The row holding time `t` (and its start).
+    fn row_of(&mut self, t: Time) -> (usize, Time) {
         let next = self.cur_start + self.bin;
         if t < self.cur_start || t >= next + self.bin {
             self.cur = (t / self.bin) as usize;
@@ -44,39 +51,56 @@ impl BusySeries {
         (self.cur, self.cur_start)
     }
 
-    /// Adds busy time `[start, end)`, split across the bins it spans; time after the end of the run is not counted.
-    pub fn add(&mut self, start: Time, end: Time) {
+    /// Adds busy time `[start, end)` to series `s`, split across the bins it spans; time after the end of the run is
+    /// not counted.
+    pub fn add(&mut self, s: usize, start: Time, end: Time) {
         let end = end.min(self.end);
         if start >= end {
             return;
         }
-        let (mut i, bin_start) = self.bin_of(start);
+        let (mut row, row_start) = self.row_of(start);
         let mut t = start;
-        let mut bin_end = bin_start + self.bin;
+        let mut row_end = row_start + self.bin;
         loop {
-            let until = end.min(bin_end);
-            self.bins[i] += until - t;
+            let until = end.min(row_end);
+            self.bins[row * self.width + s] += until - t;
             if until == end {
                 break;
             }
             t = until;
-            i += 1;
-            bin_end += self.bin;
+            row += 1;
+            row_end += self.bin;
         }
     }
 
+    /// Series `s`.
+    pub fn series(&self, s: usize) -> BusySeries<'_> {
+        debug_assert!(s < self.width);
+        BusySeries { table: self, s }
+    }
+}
+
+/// One series of a [`BusyTable`]: the busy time of one link (or group).
+#[derive(Debug, Clone, Copy)]
+pub struct BusySeries<'a> {
+    table: &'a BusyTable,
+    s: usize,
+}
+
+impl BusySeries<'_> {
     /// Busy time in `[from, to)`, assuming busy time is spread evenly inside each bin (exact when `from` and `to`
     /// fall on bin edges).
     pub fn busy_between(&self, from: Time, to: Time) -> f64 {
         if to <= from {
             return 0.0;
         }
-        let (first, last) = ((from / self.bin) as usize, ((to - 1) / self.bin) as usize);
+        let t = self.table;
+        let (first, last) = ((from / t.bin) as usize, ((to - 1) / t.bin) as usize);
         let mut sum = 0.0;
-        for i in first..=last.min(self.bins.len().saturating_sub(1)) {
-            let (b0, b1) = (i as Time * self.bin, (i as Time + 1) * self.bin);
+        for i in first..=last.min(t.rows.saturating_sub(1)) {
+            let (b0, b1) = (i as Time * t.bin, (i as Time + 1) * t.bin);
             let covered = overlap(b0, b1, from, to);
-            sum += self.bins[i] as f64 * (covered as f64 / self.bin as f64);
+            sum += t.bins[i * t.width + self.s] as f64 * (covered as f64 / t.bin as f64);
         }
         sum
     }
@@ -93,7 +117,7 @@ impl BusySeries {
 
     /// The sample spacing.
     pub fn bin(&self) -> Time {
-        self.bin
+        self.table.bin
     }
 }
 
@@ -151,21 +175,30 @@ mod tests {
 
     #[test]
     fn busy_time_is_split_across_bins() {
-        let mut s = BusySeries::new(100, 1000);
-        s.add(50, 250);
-        assert_eq!(s.bins[..4], [50, 100, 50, 0]);
-        assert_eq!(s.busy_between(0, 300), 200.0);
-        assert_eq!(s.busy_between(100, 200), 100.0);
-        assert_eq!(s.busy_between(150, 200), 50.0, "interpolated inside a bin");
-        s.add(990, 2000);
-        assert_eq!(s.bins[9], 10);
-        assert_eq!(s.bins[10], 0, "only up to the end of the run (bin 10 starts at 1000)");
+        // Two series side by side: each keeps its own time.
+        let mut s = BusyTable::new(2, 100, 1000);
+        s.add(1, 50, 250);
+        s.add(0, 120, 130);
+        let bins = |s: &BusyTable, k: usize| (0..11).map(|row| s.bins[row * 2 + k]).collect::<Vec<_>>();
+        assert_eq!(bins(&s, 1)[..4], [50, 100, 50, 0]);
+        assert_eq!(bins(&s, 0)[..4], [0, 10, 0, 0]);
+        let one = s.series(1);
+        assert_eq!(one.busy_between(0, 300), 200.0);
+        assert_eq!(one.busy_between(100, 200), 100.0);
+        assert_eq!(one.busy_between(150, 200), 50.0, "interpolated inside a bin");
+        assert_eq!(s.series(0).busy_between(0, 300), 10.0);
+        s.add(1, 990, 2000);
+        assert_eq!(bins(&s, 1)[9], 10);
+        assert_eq!(bins(&s, 1)[10], 0, "only up to the end of the run (bin 10 starts at 1000)");
+        s.add(0, 40, 60); // earlier than the last addition: found again
+        assert_eq!(bins(&s, 0)[0], 20);
     }
 
     #[test]
     fn centred_window_rate() {
-        let mut s = BusySeries::new(10, 1000);
-        s.add(0, 500); // busy for the first half
+        let mut table = BusyTable::new(1, 10, 1000);
+        table.add(0, 0, 500); // busy for the first half
+        let s = table.series(0);
         assert_eq!(s.rate_at(250, 100, 1000), 1.0);
         assert_eq!(s.rate_at(500, 100, 1000), 0.5);
         assert_eq!(s.rate_at(800, 100, 1000), 0.0);

@@ -111,11 +111,11 @@ impl Report {
                     .iter()
                     .position(|name| name == group)
                     .ok_or_else(|| MeasureError::UnknownGroup(group.clone()))?;
-                &self.group_series[g]
+                self.group_series.series(g)
             }
             Metric::LinkRate { link } => {
                 let channel = sim.scenario().channel(link).ok_or_else(|| MeasureError::UnknownLink(link.clone()))?;
-                &self.series[channel as usize]
+                self.series.series(channel as usize)
             }
         };
         let (from_ns, to_ns) = m.interval_ns(sim.scenario())?;

@@ -4,7 +4,7 @@
 
 use super::observe::{Observer, Sent};
 use super::Simulation;
-use crate::metrics::{overlap, BusySeries, Occupancy};
+use crate::metrics::{overlap, BusySeries, BusyTable, Occupancy};
 use crate::net::topology::{ChannelId, PortId};
 use crate::time::{Time, NS};
 use alloc::string::String;
@@ -57,14 +57,14 @@ pub struct Report {
     pub(super) window: Time,
     pub(super) sample: Time,
     pub(super) links: Vec<LinkCounters>,
-    /// Each directed link's data, binned for its rate series.
-    pub(super) series: Vec<BusySeries>,
+    /// Each directed link's data, binned for its rate series (a series per channel).
+    pub(super) series: BusyTable,
     pub(super) flows: Vec<FlowCounters>,
     /// Group names in first-appearance order, each flow's group, and each group's data sent on its sources' links
     /// (the papers' "aggregate rate of local flows").
     pub(super) groups: Vec<String>,
     pub(super) flow_group: Vec<u32>,
-    pub(super) group_series: Vec<BusySeries>,
+    pub(super) group_series: BusyTable,
     /// Data-lane occupancy per switch input: `occupancy[switch][port]`.
     pub(super) occupancy: Vec<Vec<Occupancy>>,
 }
@@ -89,7 +89,6 @@ impl Report {
                 }
             })
             .collect();
-        let series = |n: usize| (0..n).map(|_| BusySeries::new(sample, end)).collect::<Vec<_>>();
         let channels = sim.topology().channels().len();
         let vls = sim.vls();
         Self {
@@ -104,9 +103,9 @@ impl Report {
                 };
                 channels
             ],
-            series: series(channels),
+            series: BusyTable::new(channels, sample, end),
             flows: vec![FlowCounters::default(); flow_group.len()],
-            group_series: series(groups.len()),
+            group_series: BusyTable::new(groups.len(), sample, end),
             groups,
             flow_group,
             occupancy: sim.switches().iter().map(|sw| vec![Occupancy::default(); sw.ports()]).collect(),
@@ -128,17 +127,17 @@ impl Report {
     /// remote flow, and the victim flow"). `None` for an unknown group.
     pub fn group_rate_series(&self, group: &str, now: Time) -> Option<Vec<(f64, f64)>> {
         let g = self.groups.iter().position(|name| name == group)?;
-        Some(sampled(&self.group_series[g], self.window, now))
+        Some(sampled(self.group_series.series(g), self.window, now))
     }
 
     /// The rate series of one directed link up to `now` as `(time_ns, fraction of capacity)`: data sent in a
     /// window of `measure.window_ns` centred on each sample (docs/model.md §9; INFOCOM'03 Fig. 2).
     pub fn link_rate_series(&self, channel: u32, now: Time) -> Vec<(f64, f64)> {
-        sampled(&self.series[channel as usize], self.window, now)
+        sampled(self.series.series(channel as usize), self.window, now)
     }
 }
 
-fn sampled(series: &BusySeries, window: Time, now: Time) -> Vec<(f64, f64)> {
+fn sampled(series: BusySeries, window: Time, now: Time) -> Vec<(f64, f64)> {
     let step = series.bin();
     (0..=now / step)
         .map(|k| {
@@ -159,7 +158,7 @@ impl Observer for Report {
         }
         let counted = overlap(s.now, s.ends, from, to);
         if s.lane.is_data() {
-            self.series[s.channel as usize].add(s.now, s.ends);
+            self.series.add(s.channel as usize, s.now, s.ends);
             link.data_busy += counted;
             link.data_packets += 1;
             link.ecn_sent += u64::from(s.marked);
@@ -187,7 +186,7 @@ impl Observer for Report {
         let counters = &mut self.flows[f];
         counters.injected += 1;
         counters.busy += overlap(now, ends, self.from, self.to);
-        self.group_series[self.flow_group[f] as usize].add(now, ends);
+        self.group_series.add(self.flow_group[f] as usize, now, ends);
     }
 
     #[inline]

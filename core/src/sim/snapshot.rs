@@ -77,7 +77,7 @@ impl Report {
                 let span = (now - from).max(1);
                 let link = &self.links[i];
                 LinkSnapshot {
-                    rate: (self.series[i].busy_between(from, now) / span as f64) as f32,
+                    rate: (self.series.series(i).busy_between(from, now) / span as f64) as f32,
                     busy: c.is_busy(),
                     stalled: c.stalled_since().is_some(),
                     marks: link.marks,
