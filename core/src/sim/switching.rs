@@ -209,6 +209,7 @@ impl Simulation {
             }
         }
         debug_assert!(self.nothing_startable(slot, now), "a switch's pass left a packet that could start");
+        debug_assert!(self.stalls_on_record(slot, now), "a switch's pass left a wait for credit off the record");
     }
 
     /// A pass at switch `slot` when nothing that could start a packet changed there since its last pass but time (a
@@ -220,6 +221,7 @@ impl Simulation {
         let now = self.queue.now();
         if now < self.switches[slot].calm_until() {
             debug_assert!(self.nothing_startable(slot, now), "a calm switch had a packet that could start");
+            debug_assert!(self.stalls_on_record(slot, now), "a calm switch had a wait for credit off the record");
             return;
         }
         self.switch_pass(slot, obs);
@@ -256,6 +258,27 @@ impl Simulation {
         }) && sw
             .idle_pending_outputs(0)
             .all(|out| data_candidate(sw, out, state(out), self.data_blocks, now).0.is_none())
+    }
+
+    /// Whether every idle output of switch `slot` with a data packet that could start but for credit has that wait on
+    /// record: its VL waited, and its link stalled unless another VL can go. A full pass records it; debug builds
+    /// check that a skipped pass, or a sleeping output, misses none (the link's stall time would come out short).
+    fn stalls_on_record(&self, slot: usize, now: Time) -> bool {
+        let sw = &self.switches[slot];
+        sw.idle_pending_outputs(0).all(|out| {
+            let state = &self.channels[sw.out_channel(out) as usize];
+            let (mut lacking, mut can) = (0u16, false);
+            for vl in 0..sw.vls() {
+                let lane = Lane::data(vl);
+                match sw.first_startable(out, lane, now) {
+                    Some(_) if state.has_credit(lane, self.data_blocks) => can = true,
+                    Some(_) => lacking |= 1 << vl,
+                    None => {}
+                }
+            }
+            (0..sw.vls()).all(|vl| lacking & (1 << vl) == 0 || state.vl_waited(vl))
+                && (can || lacking == 0 || state.stalled_since().is_some())
+        })
     }
 
     /// Starts the packet `cand` on its output; whether it was blocking its input buffer.
