@@ -214,6 +214,14 @@ fn each_bad_element_is_named() {
             |p| matches!(p, Problem::LimitExceeded { .. }),
         ),
         (
+            // Found in review: an AT count of 0 cycles is reached the instant it starts; its NIC's timer fired at
+            // the same picosecond forever.
+            Box::new(|v| v["pft"] = serde_json::json!({"detection": "average_threshold", "exit_count_cycles": 0})),
+            Element::Scenario,
+            "pft.exit_count_cycles",
+            |p| matches!(p, Problem::OutOfRange(_)),
+        ),
+        (
             Box::new(|v| v["flows"][0]["stop_ns"] = 0.into()),
             Element::Flow { index: 0, id: "f".into() },
             "stop_ns",

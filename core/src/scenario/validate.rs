@@ -372,7 +372,7 @@ impl Scenario {
         self.check_virtual_lanes()?;
         if let Some(p) = &self.pft {
             let ft = p.detection == crate::cc::pft::Detection::FixedThreshold;
-            let checks: [(&'static str, bool, &'static str); 9] = [
+            let checks: [(&'static str, bool, &'static str); 11] = [
                 (
                     "pft.exit_threshold_blocks",
                     !ft || p.exit_threshold_blocks <= p.enter_threshold_blocks,
@@ -385,6 +385,10 @@ impl Scenario {
                 ("pft.random_bits", (1..=64).contains(&p.random_bits), "from 1 to 64"),
                 ("pft.enter_window_cycles", p.enter_window_cycles >= 1, "at least 1"),
                 ("pft.exit_window_cycles", p.exit_window_cycles >= 1, "at least 1"),
+                // (A count of 0 would be reached the instant it starts, before `c` has changed: a timer at the same
+                // picosecond forever.)
+                ("pft.enter_count_cycles", p.enter_count_cycles >= 1, "at least 1"),
+                ("pft.exit_count_cycles", p.exit_count_cycles >= 1, "at least 1"),
                 (
                     "pft.enter_count_cycles",
                     p.enter_count_cycles <= p.enter_window_cycles && p.exit_count_cycles <= p.exit_window_cycles,
