@@ -277,16 +277,18 @@ impl Detector {
         }
     }
 
+    /// The current state's window (at least 1 ps, so time always moves on) and the count that changes the state.
     fn window_and_target(&self) -> (Time, Time) {
         let cy = self.config.cycle_ps;
-        match self.state {
+        let (window, target) = match self.state {
             PftState::Normal => {
                 (u64::from(self.config.enter_window_cycles) * cy, u64::from(self.config.enter_count_cycles) * cy)
             }
             PftState::Congested => {
                 (u64::from(self.config.exit_window_cycles) * cy, u64::from(self.config.exit_count_cycles) * cy)
             }
-        }
+        };
+        (window.max(1), target)
     }
 
     fn switch(&mut self, at: Time) {
@@ -309,7 +311,6 @@ impl Detector {
     fn advance(&mut self, now: Time) {
         while self.last < now {
             let (window, target) = self.window_and_target();
-            let window = window.max(1);
             let window_end = self.window_start + window;
             if !self.counts() && now >= window_end {
                 // Nothing counts, so whole windows pass unchanged: on to the last one that starts by `now`.
@@ -375,11 +376,11 @@ impl Detector {
             return None;
         }
         let (window, target) = self.window_and_target();
-        let window_end = self.window_start + window.max(1);
+        let window_end = self.window_start + window;
         let reached = self.last + target.saturating_sub(self.counted);
         if reached <= window_end {
             Some(reached)
-        } else if target <= window.max(1) {
+        } else if target <= window {
             Some(window_end + target)
         } else {
             None

@@ -263,6 +263,7 @@ impl Simulation {
     /// Whether every idle output of switch `slot` with a data packet that could start but for credit has that wait on
     /// record: its VL waited, and its link stalled unless another VL can go. A full pass records it; debug builds
     /// check that a skipped pass, or a sleeping output, misses none (the link's stall time would come out short).
+    /// It looks at every VL itself: `data_candidate` trusts the record for VLs already waiting.
     fn stalls_on_record(&self, slot: usize, now: Time) -> bool {
         let sw = &self.switches[slot];
         sw.idle_pending_outputs(0).all(|out| {
