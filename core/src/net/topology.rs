@@ -5,10 +5,12 @@
 //! numbered in the order its links appear in the scenario; port `p` of node `n` sends on `out_channel(n, p)` and
 //! receives on `in_channel(n, p)`.
 //!
-//! Routes are a table: for each node and destination host, the port a packet leaves by, as an InfiniBand switch's
+//! Routes are a table: for each switch and destination host, the port a packet leaves by, as an InfiniBand switch's
 //! forwarding table gives it. [`Topology::with_routes`] takes the table from a routing engine (`crate::fabric`
 //! fills it as OpenSM would); [`Topology::new`] computes the playground's own: fewest hops, ties to the neighbour
-//! that comes first in the scenario's node list, then the port that comes first. Hosts never forward.
+//! that comes first in the scenario's node list, then the port that comes first. Hosts never forward, and a host has
+//! no row of its own: it sends on its one port whenever its neighbour is the destination or routes to it (a row per
+//! host would be most of the table: 272 of 310 MB at 11,664 hosts).
 
 use crate::time::{Bandwidth, Time};
 use alloc::vec;
@@ -50,7 +52,10 @@ pub struct Topology {
     channels: Vec<Channel>,
     /// Destination hosts that have routes, in increasing node order; `route_slot[node]` indexes into it.
     route_slot: Vec<u32>,
-    /// `next_port[node * destinations + slot]`: the port a packet at `node` for that destination leaves on.
+    /// Each node's rank among the switches in node order (the simulator's switch slot), `u32::MAX` for a host.
+    switch_row: Vec<u32>,
+    /// `next_port[row * destinations + slot]`: the port a packet at the switch of that row leaves on for that
+    /// destination.
     next_port: Vec<PortId>,
     destinations: usize,
 }
@@ -80,8 +85,12 @@ impl Topology {
         for slot in 0..topo.destinations {
             let d = topo.destination(slot);
             for at in 0..topo.nodes.len() {
+                let row = topo.switch_row[at];
+                if row == u32::MAX {
+                    continue;
+                }
                 if let Some(p) = next(at as NodeId, d).filter(|&p| usize::from(p) < topo.nodes[at].out_channels.len()) {
-                    topo.next_port[at * topo.destinations + slot] = p;
+                    topo.next_port[row as usize * topo.destinations + slot] = p;
                 }
             }
         }
@@ -117,8 +126,17 @@ impl Topology {
         for (slot, &d) in dests.iter().enumerate() {
             route_slot[d as usize] = slot as u32;
         }
+        let mut switch_row = vec![u32::MAX; nodes.len()];
+        let mut switches = 0;
+        for (n, info) in nodes.iter().enumerate() {
+            if !info.is_host {
+                switch_row[n] = switches;
+                switches += 1;
+            }
+        }
         Self {
-            next_port: vec![NO_ROUTE; nodes.len() * dests.len()],
+            next_port: vec![NO_ROUTE; switches as usize * dests.len()],
+            switch_row,
             nodes,
             channels,
             route_slot,
@@ -147,7 +165,8 @@ impl Topology {
             }
         }
         for v in 0..n {
-            if v == dest as usize || dist[v] == u32::MAX {
+            let row = self.switch_row[v];
+            if row == u32::MAX || dist[v] == u32::MAX {
                 continue;
             }
             let mut best: Option<(NodeId, PortId)> = None;
@@ -162,7 +181,7 @@ impl Topology {
                 }
             }
             if let Some((_, port)) = best {
-                self.next_port[v * self.destinations + slot] = port;
+                self.next_port[row as usize * self.destinations + slot] = port;
             }
         }
     }
@@ -204,12 +223,32 @@ impl Topology {
 
     /// The port a packet at `at` bound for `dest` leaves on, or `None` if `dest` cannot be reached (or has no routes).
     pub fn route(&self, at: NodeId, dest: NodeId) -> Option<PortId> {
+        let row = self.switch_row[at as usize];
+        if row != u32::MAX {
+            return self.route_at_switch(row, dest);
+        }
+        // A host: its one port, if what is behind it is the destination or routes to it.
+        let c = *self.nodes[at as usize].out_channels.first()?;
+        let next = self.channels[c as usize].to;
+        let onward = self.switch_row[next as usize];
+        let onward_routes = onward != u32::MAX && self.route_at_switch(onward, dest).is_some();
+        (at != dest && (next == dest || onward_routes)).then_some(0)
+    }
+
+    /// The port a packet at the switch of rank `row` among the switches (its slot in the simulator) bound for `dest`
+    /// leaves on: [`Topology::route`] without looking the switch up.
+    pub fn route_at_switch(&self, row: u32, dest: NodeId) -> Option<PortId> {
         let slot = *self.route_slot.get(dest as usize)?;
         if slot == u32::MAX {
             return None;
         }
-        let p = self.next_port[at as usize * self.destinations + slot as usize];
+        let p = self.next_port[row as usize * self.destinations + slot as usize];
         (p != NO_ROUTE).then_some(p)
+    }
+
+    /// The rank of switch `n` among the switches in node order, `None` for a host.
+    pub fn switch_row(&self, n: NodeId) -> Option<u32> {
+        Some(self.switch_row[n as usize]).filter(|&r| r != u32::MAX)
     }
 
     /// The channels a packet takes from host `src` to `dest`, or `None` if unreachable.
@@ -275,5 +314,49 @@ mod tests {
         assert!(t.path(0, 4).is_none());
         assert!(t.path(2, 0).is_some());
         assert_eq!(t.route(1, 2), None, "no routes were asked for h2");
+    }
+
+    #[test]
+    fn a_host_sends_on_its_port_where_its_switch_routes() {
+        let t = diamond();
+        assert_eq!(t.route(0, 3), Some(0));
+        assert_eq!(t.route(0, 0), None, "not to itself");
+        // An engine's table that leaves s1 without a route to h3: h0 then has none either, so no path.
+        let links: Vec<_> =
+            [(0, 1), (1, 2), (2, 3), (1, 4), (4, 2), (4, 5)].iter().map(|&(a, b)| (a, b, bw(), 0)).collect();
+        let is_host = [true, false, false, true, false, true];
+        let gap =
+            Topology::with_routes(
+                &is_host,
+                &links,
+                &[0, 3, 5],
+                |at, d| {
+                    if at == 1 && d == 3 {
+                        None
+                    } else {
+                        t.route(at, d)
+                    }
+                },
+            );
+        assert_eq!(gap.route(0, 3), None);
+        assert!(gap.path(0, 3).is_none());
+        assert_eq!(gap.route(5, 3), Some(0), "h5's switch s4 still routes to h3");
+        // The same routes given back through with_routes make the same table.
+        let same = Topology::with_routes(&is_host, &links, &[0, 3, 5], |at, d| t.route(at, d));
+        for at in 0..6 {
+            for d in [0, 3, 5] {
+                assert_eq!(same.route(at, d), t.route(at, d), "at {at} for {d}");
+            }
+        }
+        assert_eq!(t.switch_row(4), Some(2));
+        assert_eq!(t.switch_row(3), None);
+    }
+
+    #[test]
+    fn a_host_wired_to_a_host_reaches_it() {
+        let links = [(0, 1, bw(), 0)];
+        let t = Topology::new(&[true, true], &links, &[0, 1]);
+        assert_eq!(t.route(0, 1), Some(0));
+        assert_eq!(t.path(1, 0).unwrap(), [1]);
     }
 }

@@ -7,6 +7,7 @@ use crate::net::topology::{NodeId, Topology};
 use crate::net::vl::{MAX_DATA_VLS, MAX_SLS};
 use crate::time::{Bandwidth, Time, MS, NS};
 use alloc::collections::BTreeMap;
+use alloc::rc::Rc;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
@@ -23,7 +24,7 @@ pub(crate) struct Network<'a> {
 }
 
 /// A network routed: its topology, what the engine said, and the SLs it gave host pairs (dfsssp only).
-pub(crate) type RoutedNetwork = (Topology, Vec<String>, Vec<(NodeId, NodeId, u8)>);
+pub(crate) type RoutedNetwork = (Rc<Topology>, Vec<String>, Vec<(NodeId, NodeId, u8)>);
 
 /// Size limits of this build. They keep a run's memory bounded and the page responsive; raise them here if a
 /// larger study needs it.
@@ -71,7 +72,7 @@ pub(crate) struct CompiledFlow {
 /// The scenario as the simulator uses it.
 #[derive(Debug, Clone)]
 pub(crate) struct Compiled {
-    pub topology: Topology,
+    pub topology: Rc<Topology>,
     /// Per node: its switch parameters (defaults for hosts, unused).
     pub switch: Vec<SwitchConfig>,
     pub flows: Vec<CompiledFlow>,
@@ -206,7 +207,7 @@ impl Scenario {
         self.compile_with(|s, net| {
             let fabric = s.fabric.as_ref().map(|b| b.fabric_of(s)).transpose()?;
             Ok(match s.routing.tables(&net.kinds, &net.ids, &net.ends, fabric, s.data_vls())? {
-                None => (Topology::new(&net.is_host, &net.links, &net.destinations), Vec::new(), Vec::new()),
+                None => (Rc::new(Topology::new(&net.is_host, &net.links, &net.destinations)), Vec::new(), Vec::new()),
                 Some(t) => {
                     let mut lanes: Vec<(NodeId, NodeId, u8)> = net
                         .pairs
@@ -218,7 +219,7 @@ impl Scenario {
                     lanes.dedup();
                     let topology =
                         Topology::with_routes(&net.is_host, &net.links, &net.destinations, |at, d| t.next(at, d));
-                    (topology, t.notes, lanes)
+                    (Rc::new(topology), t.notes, lanes)
                 }
             })
         })

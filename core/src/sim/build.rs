@@ -135,6 +135,8 @@ fn nodes(
             continue;
         }
         node_slot[n] = switches.len() as u32;
+        // The simulator looks routes up by switch slot (`Topology::route_at_switch`).
+        debug_assert_eq!(topo.switch_row(n as NodeId), Some(node_slot[n]));
         let cfg = compiled.switch[n];
         let capacity = cfg.buffer_packets * data_blocks;
         let forwarding = Forwarding {

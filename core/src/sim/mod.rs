@@ -66,6 +66,7 @@ use crate::scenario::Scenario;
 use crate::time::{Time, NS};
 use crate::workload::Runtime;
 use alloc::boxed::Box;
+use alloc::rc::Rc;
 use alloc::string::String;
 use alloc::vec::Vec;
 use events::Event;
@@ -99,7 +100,8 @@ pub struct Counts {
 #[derive(Debug, Clone)]
 pub struct Simulation {
     scenario: Scenario,
-    topo: Topology,
+    /// Shared by clones (the page's checkpoints): it never changes during a run, and is most of a fabric's memory.
+    topo: Rc<Topology>,
     queue: EventQueue<Event>,
     packets: PacketPool,
     channels: Vec<ChannelState>,

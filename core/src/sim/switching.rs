@@ -26,7 +26,7 @@ impl Simulation {
         let to = self.channels[channel as usize].to();
         let (node, port, slot) = (to.node, to.port, to.slot as usize);
         let p = self.packets[packet];
-        let out = self.topo.route(node, p.dst).expect("validated scenarios route every flow");
+        let out = self.topo.route_at_switch(slot as u32, p.dst).expect("validated scenarios route every flow");
         let sw = &mut self.switches[slot];
         let out_channel = sw.out_channel(out);
         let lane = p.lane;
