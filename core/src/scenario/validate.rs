@@ -44,8 +44,9 @@ pub struct Limits {
 }
 
 /// The limits in force. Natively a network may be as large as the three-level fat tree of 36-port switches
-/// (11,664 hosts and 1,620 switches on 34,992 links: `ibcc bench --scale --large`); in the page, where a run and its
-/// checkpoints share one wasm memory, a quarter of that.
+/// (11,664 hosts and 1,620 switches on 34,992 links: `ibcc bench --scale --large`); in the page a quarter of that:
+/// not for memory (the largest fits in 3.2 GB) but because the page lays a network out and draws it on its main
+/// thread (docs/performance.md, "How large a network the page takes").
 pub const LIMITS: Limits = Limits {
     nodes: if cfg!(target_arch = "wasm32") { 4096 } else { 16_384 },
     links: if cfg!(target_arch = "wasm32") { 16_384 } else { 65_536 },
