@@ -79,10 +79,13 @@ impl Sampler for Series {
 }
 
 /// Runs `sim` to its end in the worker (a sweep point, a benchmark run, a golden run), telling `report` and the
-/// fingerprint if any. Through `Simulation::step_watched`, so the simulator runs as the core is built.
+/// fingerprint if any. Through `Simulation::step_watched`, so the simulator runs as the core is built, and in
+/// slices: the browser puts a hot function's faster second compilation to use only from its next call (wasm has no
+/// on-stack replacement), so a whole run in one call stays in the first, quickly compiled code of the loop.
 pub fn run_to_end(sim: &mut Simulation, report: &mut Report, fingerprint: Option<&mut Fingerprint>) {
     let end = sim.end();
-    sim.step_watched(end, u64::MAX, &mut Watched { report: Some(report), fingerprint, sampler: None });
+    let mut watched = Watched { report: Some(report), fingerprint, sampler: None };
+    while sim.step_watched(end, SLICE_EVENTS, &mut watched) == SLICE_EVENTS {}
 }
 
 /// A run of a scenario as the page shows it.
