@@ -16,8 +16,20 @@
 //! what the bucket width and horizon are chosen for; rate timers further out go to the heap and are compared with
 //! the wheel only when a bucket runs dry.
 
+mod heap;
+
+pub use heap::HeapQueue;
+
 use crate::time::Time;
 use alloc::collections::BinaryHeap;
+
+/// The queue the simulation runs on: the timing wheel, or with the `heap-queue` feature the plain binary heap, to
+/// measure one against the other (the same events in the same order either way).
+#[cfg(not(feature = "heap-queue"))]
+pub type Queue<E> = EventQueue<E>;
+/// The queue the simulation runs on: here, built with the `heap-queue` feature, the plain binary heap.
+#[cfg(feature = "heap-queue")]
+pub type Queue<E> = HeapQueue<E>;
 use alloc::vec::Vec;
 use core::cmp::Ordering;
 
@@ -83,6 +95,9 @@ pub struct EventQueue<E> {
     wheel: Vec<Vec<Entry<E>>>,
     /// Bit `s` set: `wheel[s]` is not empty.
     occupied: [u64; WORDS],
+    /// Emptied buckets' buffers, for the next buckets to fill. A drained bucket's buffer went back to its slot
+    /// before, so every one of the 512 slots grew to the most any bucket held: 93 of a 11,664-host run's 234 MB.
+    spare: Vec<Vec<Entry<E>>>,
     /// Events at or beyond `cursor + SLOTS` buckets when they were scheduled.
     far: BinaryHeap<Far<E>>,
     len: usize,
@@ -117,6 +132,7 @@ impl<E: Copy> EventQueue<E> {
             cursor: 0,
             wheel: (0..SLOTS).map(|_| Vec::new()).collect(),
             occupied: [0; WORDS],
+            spare: Vec::new(),
             far: BinaryHeap::new(),
             len: 0,
             now: 0,
@@ -163,7 +179,13 @@ impl<E: Copy> EventQueue<E> {
             }
         } else if b - self.cursor < SLOTS as u64 {
             let slot = (b % SLOTS as u64) as usize;
-            self.wheel[slot].push(entry);
+            let bucket = &mut self.wheel[slot];
+            if bucket.capacity() == 0 {
+                if let Some(buffer) = self.spare.pop() {
+                    *bucket = buffer;
+                }
+            }
+            bucket.push(entry);
             self.occupied[slot / 64] |= 1 << (slot % 64);
         } else {
             self.far.push(Far(entry));
@@ -206,6 +228,11 @@ impl<E: Copy> EventQueue<E> {
             let slot = (target % SLOTS as u64) as usize;
             core::mem::swap(&mut self.current, &mut self.wheel[slot]);
             self.occupied[slot / 64] &= !(1 << (slot % 64));
+            // (`current` was cleared: its buffer is empty.)
+            let buffer = core::mem::take(&mut self.wheel[slot]);
+            if buffer.capacity() > 0 {
+                self.spare.push(buffer);
+            }
         }
         while self.far.peek().is_some_and(|f| f.0.time >> SHIFT == target) {
             let Far(e) = self.far.pop().expect("peeked");
@@ -351,6 +378,32 @@ mod tests {
             }
             assert_eq!(q.pop(), None);
             assert_eq!(q.peek_time(), None);
+        }
+    }
+
+    /// The plain heap (kept to measure against) pops exactly what the wheel pops, under the same random interleaving.
+    #[test]
+    fn the_heap_pops_what_the_wheel_pops() {
+        let mut rng = crate::rng::Rng::new(7, 0);
+        let horizon = BUCKET_PS * SLOTS as u64;
+        for _ in 0..100 {
+            let (mut wheel, mut heap) = (EventQueue::new(), HeapQueue::new());
+            for id in 0..600u64 {
+                if rng.below(3) > 0 {
+                    let offset = [0, rng.below(BUCKET_PS), rng.below(8 * BUCKET_PS), rng.below(3 * horizon)]
+                        [rng.below(4) as usize];
+                    wheel.schedule(wheel.now() + offset, id);
+                    heap.schedule(heap.now() + offset, id);
+                } else {
+                    let limit = wheel.now() + rng.below(2 * BUCKET_PS);
+                    assert_eq!(heap.pop_until(limit), wheel.pop_until(limit));
+                    assert_eq!((heap.now(), heap.pending()), (wheel.now(), wheel.pending()));
+                }
+            }
+            while let Some(e) = wheel.pop() {
+                assert_eq!(heap.pop(), Some(e));
+            }
+            assert_eq!((heap.pop(), heap.processed()), (None, wheel.processed()));
         }
     }
 

@@ -4,7 +4,7 @@
 use super::events::Event;
 use super::{exp_time, Counts, Simulation};
 use crate::cc::{NicCc, SourceCc, SwitchCc};
-use crate::engine::EventQueue;
+use crate::engine::Queue;
 use crate::net::channel::{ChannelState, End};
 use crate::net::host::{FlowState, HostState};
 use crate::net::packet::{blocks, Lane, PacketPool};
@@ -54,7 +54,7 @@ impl Simulation {
             fresh_cc,
             scenario: scenario.clone(),
             topo: compiled.topology,
-            queue: EventQueue::new(),
+            queue: Queue::new(),
             packets: PacketPool::default(),
             channels,
             node_slot,

@@ -55,7 +55,7 @@ pub use snapshot::{BufferSnapshot, FlowSnapshot, LinkSnapshot, Snapshot};
 pub use watched::{Sampler, Watched};
 
 use crate::cc::{NicCc, SourceCc, SourceControl, SwitchCc};
-use crate::engine::EventQueue;
+use crate::engine::Queue;
 use crate::net::channel::ChannelState;
 use crate::net::host::{FlowState, HostState};
 use crate::net::packet::PacketPool;
@@ -102,7 +102,7 @@ pub struct Simulation {
     scenario: Scenario,
     /// Shared by clones (the page's checkpoints): it never changes during a run, and is most of a fabric's memory.
     topo: Rc<Topology>,
-    queue: EventQueue<Event>,
+    queue: Queue<Event>,
     packets: PacketPool,
     channels: Vec<ChannelState>,
     /// Per node: its index in `switches` or `hosts`.
