@@ -227,7 +227,11 @@ impl Topology {
         if row != u32::MAX {
             return self.route_at_switch(row, dest);
         }
-        // A host: its one port, if what is behind it is the destination or routes to it.
+        // A host: its one port, if what is behind it is the destination or routes to it (and `dest` has routes, as
+        // a switch's answer requires too).
+        if !self.has_routes_to(dest) {
+            return None;
+        }
         let c = *self.nodes[at as usize].out_channels.first()?;
         let next = self.channels[c as usize].to;
         let onward = self.switch_row[next as usize];
@@ -350,6 +354,17 @@ mod tests {
         }
         assert_eq!(t.switch_row(4), Some(2));
         assert_eq!(t.switch_row(3), None);
+    }
+
+    #[test]
+    fn a_host_has_no_route_to_a_node_without_routes() {
+        // h2 was not asked for: its neighbour s1 has no route to it, and neither has h0 (nor to the switch s1).
+        let is_host = [true, false, true];
+        let links: Vec<_> = [(0, 1), (1, 2)].iter().map(|&(a, b)| (a, b, bw(), 0)).collect();
+        let t = Topology::new(&is_host, &links, &[0]);
+        assert_eq!((t.route(0, 2), t.route(0, 1)), (None, None));
+        assert!(t.path(0, 1).is_none());
+        assert_eq!(t.route(2, 0), Some(0));
     }
 
     #[test]
