@@ -1,7 +1,9 @@
 //! `ibcc bench --scale`: the same traffic (a random permutation on a fat tree routed by ftree) from 32 to 11,664
 //! hosts: the cost per data packet-hop at each size, how many events a hop takes, and the memory the run holds
 //! (resident memory grown while building and running it, divided by the hosts and by the switch ports). The
-//! networks are `ibcc_core::presets::scale_fat_trees`.
+//! networks are `ibcc_core::presets::scale_fat_trees`. Each runs in a process of its own (this program again, with
+//! `--hosts`): in one process, a network's growth counted only what the ones before it had not left free, and it
+//! started with their data in the caches.
 
 use crate::output::outln;
 use ibcc_core::presets::scale_fat_trees;
@@ -33,7 +35,13 @@ pub fn run(duration_ms: f64, large: bool, only: Option<usize>, json: bool) -> Re
             "KB/port"
         );
     }
-    for (name, scenario) in networks.into_iter().filter(|(_, s)| only.is_none_or(|n| count(s) == n)) {
+    if only.is_none() {
+        for (_, scenario) in &networks {
+            alone(count(scenario), duration_ms, json)?;
+        }
+        return Ok(());
+    }
+    for (name, scenario) in networks.into_iter().filter(|(_, s)| Some(count(s)) == only) {
         let hosts = count(&scenario);
         // Every link has a port at each end; the hosts' own are counted too (a NIC's port is a port).
         let ports = 2 * scenario.links.len();
@@ -78,6 +86,25 @@ pub fn run(duration_ms: f64, large: bool, only: Option<usize>, json: bool) -> Re
             per_host,
             per_port
         );
+    }
+    Ok(())
+}
+
+/// Runs the network of `hosts` hosts in a process of its own and prints its row (the header is printed once).
+fn alone(hosts: usize, duration_ms: f64, json: bool) -> Result<(), String> {
+    let exe =
+        std::env::current_exe().map_err(|e| format!("cannot find this program to run each network alone: {e}"))?;
+    let mut cmd = std::process::Command::new(exe);
+    cmd.args(["bench", "--scale", "--hosts", &hosts.to_string(), "--duration-ms", &duration_ms.to_string()]);
+    if json {
+        cmd.arg("--json");
+    }
+    let out = cmd.stderr(std::process::Stdio::inherit()).output().map_err(|e| format!("{hosts} hosts: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("the run of {hosts} hosts failed ({})", out.status));
+    }
+    for line in String::from_utf8_lossy(&out.stdout).lines().filter(|l| !l.starts_with("network ")) {
+        outln!("{line}");
     }
     Ok(())
 }
