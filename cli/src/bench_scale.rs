@@ -6,17 +6,16 @@
 //! started with their data in the caches.
 
 use crate::output::outln;
-use ibcc_core::presets::scale_fat_trees;
-use ibcc_core::scenario::NodeKind;
+use ibcc_core::presets::{scale_fat_tree_hosts, scale_fat_trees};
 use ibcc_core::sim::Run;
 use std::time::Instant;
 
 pub fn run(duration_ms: f64, large: bool, only: Option<usize>, json: bool) -> Result<(), String> {
     let duration_ns = (duration_ms * 1e6).round().max(1.0) as u64;
-    let networks = scale_fat_trees(duration_ns, large || only == Some(11_664));
-    let count = |s: &ibcc_core::scenario::Scenario| s.nodes.iter().filter(|n| n.kind == NodeKind::Host).count();
-    if let Some(n) = only.filter(|&n| !networks.iter().any(|(_, s)| count(s) == n)) {
-        let sizes: Vec<String> = networks.iter().map(|(_, s)| count(s).to_string()).collect();
+    let large = large || only == Some(11_664);
+    let sizes = scale_fat_tree_hosts(large);
+    if let Some(n) = only.filter(|n| !sizes.contains(n)) {
+        let sizes: Vec<String> = sizes.iter().map(ToString::to_string).collect();
         return Err(format!("no network of {n} hosts; the sizes are {} and 11664", sizes.join(", ")));
     }
     if !json {
@@ -35,14 +34,13 @@ pub fn run(duration_ms: f64, large: bool, only: Option<usize>, json: bool) -> Re
             "KB/port"
         );
     }
-    if only.is_none() {
-        for (_, scenario) in &networks {
-            alone(count(scenario), duration_ms, json)?;
+    let Some(hosts) = only else {
+        for hosts in sizes {
+            alone(hosts, duration_ms, json)?;
         }
         return Ok(());
-    }
-    for (name, scenario) in networks.into_iter().filter(|(_, s)| Some(count(s)) == only) {
-        let hosts = count(&scenario);
+    };
+    for (name, scenario) in scale_fat_trees(duration_ns, large, only) {
         // Every link has a port at each end; the hosts' own are counted too (a NIC's port is a port).
         let ports = 2 * scenario.links.len();
         let before = resident_bytes();

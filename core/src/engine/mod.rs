@@ -22,6 +22,8 @@ pub use heap::HeapQueue;
 
 use crate::time::Time;
 use alloc::collections::BinaryHeap;
+use alloc::vec::Vec;
+use core::cmp::Ordering;
 
 /// The queue the simulation runs on: the timing wheel, or with the `heap-queue` feature the plain binary heap, to
 /// measure one against the other (the same events in the same order either way).
@@ -30,8 +32,6 @@ pub type Queue<E> = EventQueue<E>;
 /// The queue the simulation runs on: here, built with the `heap-queue` feature, the plain binary heap.
 #[cfg(feature = "heap-queue")]
 pub type Queue<E> = HeapQueue<E>;
-use alloc::vec::Vec;
-use core::cmp::Ordering;
 
 #[derive(Clone, Copy)]
 struct Entry<E> {

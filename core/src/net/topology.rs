@@ -330,18 +330,7 @@ mod tests {
             [(0, 1), (1, 2), (2, 3), (1, 4), (4, 2), (4, 5)].iter().map(|&(a, b)| (a, b, bw(), 0)).collect();
         let is_host = [true, false, false, true, false, true];
         let gap =
-            Topology::with_routes(
-                &is_host,
-                &links,
-                &[0, 3, 5],
-                |at, d| {
-                    if at == 1 && d == 3 {
-                        None
-                    } else {
-                        t.route(at, d)
-                    }
-                },
-            );
+            Topology::with_routes(&is_host, &links, &[0, 3, 5], |at, d| t.route(at, d).filter(|_| (at, d) != (1, 3)));
         assert_eq!(gap.route(0, 3), None);
         assert!(gap.path(0, 3).is_none());
         assert_eq!(gap.route(5, 3), Some(0), "h5's switch s4 still routes to h3");

@@ -78,7 +78,29 @@ pub fn fabric32_hotspot() -> Scenario {
 /// largest, the three-level tree of 36-port switches, with `large`), 4xEDR, routed by ftree as OpenSM routes fat
 /// trees, each host sending to another at random (a permutation, seed 1), greedy, no congestion control, for
 /// `duration_ns`. The same traffic at every size, so the cost per packet-hop shows how the simulator scales.
-pub fn scale_fat_trees(duration_ns: u64, large: bool) -> Vec<(String, Scenario)> {
+pub fn scale_fat_trees(duration_ns: u64, large: bool, only: Option<usize>) -> Vec<(String, Scenario)> {
+    scale_shapes(large)
+        .into_iter()
+        .filter(|(_, _, f)| only.is_none_or(|n| hosts_of(f) == n))
+        .map(|(kind, k, f)| {
+            let name = format!("{kind}{k}-permutation");
+            let s = fabric(&name, f, RoutingEngine::Ftree, duration_ns, 0);
+            (name, with_pattern(&s, Pattern::Permutation, "permutation"))
+        })
+        .collect()
+}
+
+/// The hosts of each of [`scale_fat_trees`]' networks, without making their scenarios.
+pub fn scale_fat_tree_hosts(large: bool) -> Vec<usize> {
+    scale_shapes(large).iter().map(|(_, _, f)| hosts_of(f)).collect()
+}
+
+fn hosts_of(f: &crate::fabric::Fabric) -> usize {
+    f.nodes.iter().filter(|n| !n.is_switch()).count()
+}
+
+/// The fabrics of [`scale_fat_trees`], by kind and port count.
+fn scale_shapes(large: bool) -> Vec<(&'static str, u32, crate::fabric::Fabric)> {
     let link = (Width::X4, Speed::Edr);
     let mut shapes: Vec<(&str, u32, crate::fabric::Fabric)> = alloc::vec![
         ("twolevel", 8, shapes::two_level(8, link).expect("k=8 two-level")),
@@ -90,13 +112,6 @@ pub fn scale_fat_trees(duration_ns: u64, large: bool) -> Vec<(String, Scenario)>
         shapes.push(("fattree", 36, shapes::fat_tree(36, link).expect("k=36 fat tree")));
     }
     shapes
-        .into_iter()
-        .map(|(kind, k, f)| {
-            let name = format!("{kind}{k}-permutation");
-            let s = fabric(&name, f, RoutingEngine::Ftree, duration_ns, 0);
-            (name, with_pattern(&s, Pattern::Permutation, "permutation"))
-        })
-        .collect()
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ mod parking_lot;
 pub mod pft_gpcnet;
 mod two_switch;
 
-pub use fabrics::{fabric32_hotspot, fattree4_shift, ring6, scale_fat_trees};
+pub use fabrics::{fabric32_hotspot, fattree4_shift, ring6, scale_fat_tree_hosts, scale_fat_trees};
 pub use fat_tree::{fat_tree, fat_tree_hotspot, fat_tree_shift};
 pub use parking_lot::parking_lot;
 pub use two_switch::TwoSwitch;
