@@ -27,7 +27,7 @@ pub struct Args {
     #[arg(long)]
     large: bool,
     /// Count the events by kind instead (one run each, not timed): per data packet-hop (a data packet starting on a
-    /// link), and how many went through the event queue.
+    /// link), and how many went through the event queue. With `--scale`, on its fat trees.
     #[arg(long, conflicts_with = "routing")]
     kinds: bool,
     /// Run htsim (Broadcom's csg-htsim) and this simulator on the same traffic instead, paired: DIR holds the
@@ -43,7 +43,7 @@ pub struct Args {
     cases: Option<String>,
     /// The same traffic (a permutation) on fat trees from 32 to 3,456 hosts, and 11,664 with `--large`, each run
     /// for `--duration-ms` (default here 1): cost per packet-hop, events per hop, memory per host and per port.
-    #[arg(long, conflicts_with_all = ["routing", "kinds", "against_htsim"])]
+    #[arg(long, conflicts_with_all = ["routing", "against_htsim"])]
     scale: bool,
     /// With `--scale`: only the network of this many hosts (32, 128, 1024, 3456 or 11664).
     #[arg(long, requires = "scale")]
@@ -129,7 +129,13 @@ fn duration_ms(args: &Args) -> u64 {
 
 /// Where the events go: each kind's count per data packet-hop, and the part of it that was queued.
 fn kinds(args: &Args) -> Result<(), String> {
-    for (name, scenario) in bench_scenarios(duration_ms(args)) {
+    let scenarios = if args.scale {
+        let duration_ns = (args.duration_ms.unwrap_or(1.0) * 1e6).round().max(1.0) as u64;
+        ibcc_core::presets::scale_fat_trees(duration_ns, args.large || args.hosts == Some(11_664), args.hosts)
+    } else {
+        bench_scenarios(duration_ms(args)).into_iter().map(|(n, s)| (n.to_string(), s)).collect()
+    };
+    for (name, scenario) in scenarios {
         let mut run = Run::new(&scenario).map_err(|e| e.to_string())?;
         let mut counts = EventCounts::default();
         run.run_until_with(run.end(), &mut counts);

@@ -130,18 +130,24 @@ impl InputLane {
     }
 }
 
-/// One switch output port.
-#[derive(Debug, Clone, Default)]
-pub struct Output {
-    /// Packets waiting for this output, per lane (`Lane::index`), oldest first.
-    waiting: Vec<Vec<Waiting>>,
-    /// Per lane, why none of them could start at the last look, while that still holds (a pass looks again at every
-    /// event of the switch; in a congested fabric an idle output often waits behind inputs that stay blocked).
-    unstartable: Vec<Cell<Unstartable>>,
-    /// Round-robin arbitration: the input whose turn it is next, per lane.
-    next_input: Vec<PortId>,
-    /// Which data VL sends next.
-    arbiter: VlArbiter,
+/// One lane (`Lane::index`) of one switch output port. A switch keeps all of them in one array, and its input lanes
+/// in another, so that reaching a packet's lists takes one step through memory, not two or three: in a large fabric
+/// each step is a cache miss (docs/performance.md, "The switch's state in one place").
+#[derive(Debug, Clone)]
+struct OutLane {
+    /// Packets waiting for this output on this lane, oldest first.
+    waiting: Vec<Waiting>,
+    /// Why none of them could start at the last look, while that still holds (a pass looks again at every event of
+    /// the switch; in a congested fabric an idle output often waits behind inputs that stay blocked).
+    unstartable: Cell<Unstartable>,
+    /// Round-robin arbitration: the input whose turn it is next.
+    next_input: PortId,
+}
+
+impl Default for OutLane {
+    fn default() -> Self {
+        Self { waiting: Vec::new(), unstartable: Cell::new(Unstartable::NONE), next_input: 0 }
+    }
 }
 
 /// The ports set in both of two bitmaps, lowest first ([`SwitchState::idle_pending_outputs`]).
@@ -230,43 +236,21 @@ impl Unstartable {
     }
 }
 
-/// The sum of the epochs of lane `lane` of the inputs in `mask` (bit `p % 64` stands for every port `p` with it).
+/// The sum of the epochs of lane `lane` of the inputs in `mask` (bit `p % 64` stands for every port `p` with it);
+/// `inputs` holds `lanes` lanes per port.
 #[inline]
-fn epochs(inputs: &[Vec<InputLane>], mask: u64, lane: usize) -> u64 {
+fn epochs(inputs: &[InputLane], lanes: usize, mask: u64, lane: usize) -> u64 {
+    let ports = inputs.len() / lanes;
     let mut sum = 0u64;
     let mut bits = mask;
     while bits != 0 {
         let b = bits.trailing_zeros() as usize;
         bits &= bits - 1;
-        for p in (b..inputs.len()).step_by(64) {
-            sum = sum.wrapping_add(inputs[p][lane].epoch);
+        for p in (b..ports).step_by(64) {
+            sum = sum.wrapping_add(inputs[p * lanes + lane].epoch);
         }
     }
     sum
-}
-
-impl Output {
-    /// An output with `lanes` lanes (the ACK lane and the data VLs) and its VL arbiter.
-    pub fn new(lanes: usize, arbiter: VlArbiter) -> Self {
-        Self {
-            waiting: vec![Vec::new(); lanes],
-            unstartable: vec![Cell::new(Unstartable::NONE); lanes],
-            next_input: vec![0; lanes],
-            arbiter,
-        }
-    }
-
-    /// How many packets wait for it on `lane`.
-    #[inline]
-    pub fn waiting(&self, lane: Lane) -> usize {
-        self.waiting[lane.index()].len()
-    }
-
-    /// Its VL arbiter.
-    #[inline]
-    pub fn arbiter(&self) -> &VlArbiter {
-        &self.arbiter
-    }
 }
 
 /// A packet's head arriving at a switch input.
@@ -301,9 +285,14 @@ pub struct SwitchState<C> {
     node: NodeId,
     /// The channel each port sends on (the topology's, kept here for the passes).
     out_channels: Vec<ChannelId>,
-    /// `inputs[port][lane.index()]`.
-    inputs: Vec<Vec<InputLane>>,
-    outputs: Vec<Output>,
+    /// Lanes per port: the ACK lane and the data VLs.
+    lanes: usize,
+    /// Input lane `lane.index()` of port `port` is `inputs[port * lanes + lane.index()]`.
+    inputs: Vec<InputLane>,
+    /// Output lanes, numbered as the inputs'.
+    outputs: Vec<OutLane>,
+    /// Each output's VL arbiter: which data VL sends next.
+    arbiters: Vec<VlArbiter>,
     /// Data VLs per port.
     vls: u8,
     /// Buffer size of each lane of an input, in blocks.
@@ -337,10 +326,11 @@ pub struct SwitchState<C> {
     cc: C,
 }
 
-/// The data packets in `inputs` bound for each of `ports × vls` output VLs (see `SwitchState::data_per_output_vl`).
-fn per_output_vl(inputs: &[Vec<InputLane>], ports: usize, vls: u8, with_started: bool) -> Vec<u32> {
+/// The data packets in `inputs` (`vls + 1` lanes per port) bound for each of `ports × vls` output VLs (see
+/// `SwitchState::data_per_output_vl`).
+fn per_output_vl(inputs: &[InputLane], ports: usize, vls: u8, with_started: bool) -> Vec<u32> {
     let mut n = vec![0; ports * usize::from(vls)];
-    for input in inputs {
+    for input in inputs.chunks(usize::from(vls) + 1) {
         for lane in Lane::all(vls).skip(1) {
             for e in input[lane.index()].queue.iter().filter(|e| !e.started || with_started) {
                 let ovl = usize::from(e.out) * usize::from(vls) + usize::from(lane.vl().unwrap_or(0));
@@ -376,13 +366,15 @@ impl<C> SwitchState<C> {
         cc: C,
     ) -> Self {
         let (ports, lanes) = (out_channels.len(), usize::from(vls) + 1);
-        let outputs: Vec<Output> = arbiters.into_iter().map(|a| Output::new(lanes, a)).collect();
-        assert_eq!(outputs.len(), ports, "one VL arbiter per port");
+        let arbiters: Vec<VlArbiter> = arbiters.into_iter().collect();
+        assert_eq!(arbiters.len(), ports, "one VL arbiter per port");
         Self {
             node,
             out_channels,
-            inputs: (0..ports).map(|_| vec![InputLane::default(); lanes]).collect(),
-            outputs,
+            lanes,
+            inputs: vec![InputLane::default(); ports * lanes],
+            outputs: vec![OutLane::default(); ports * lanes],
+            arbiters,
             vls,
             capacity,
             forwarding,
@@ -409,7 +401,7 @@ impl<C> SwitchState<C> {
     /// Its number of ports.
     #[inline]
     pub fn ports(&self) -> usize {
-        self.inputs.len()
+        self.arbiters.len()
     }
 
     /// The channel port `port` sends on.
@@ -435,22 +427,35 @@ impl<C> SwitchState<C> {
         self.forwarding.delay
     }
 
+    /// Where lane `lane` (`Lane::index`) of port `port` is in `inputs` and `outputs`.
+    #[inline(always)]
+    fn at(&self, port: PortId, lane: usize) -> usize {
+        usize::from(port) * self.lanes + lane
+    }
+
     /// Input `port`'s buffer of `lane`.
     #[inline]
     pub fn input(&self, port: PortId, lane: Lane) -> &InputLane {
-        &self.inputs[port as usize][lane.index()]
+        &self.inputs[self.at(port, lane.index())]
     }
 
     /// Input `port`'s data VLs' buffers, VL 0 first.
     #[inline]
     pub fn data_inputs(&self, port: PortId) -> &[InputLane] {
-        &self.inputs[port as usize][1..]
+        let first = self.at(port, 0);
+        &self.inputs[first + 1..first + self.lanes]
     }
 
-    /// Output `port`.
+    /// How many packets wait for output `out` on `lane`.
     #[inline]
-    pub fn output(&self, port: PortId) -> &Output {
-        &self.outputs[port as usize]
+    pub fn waiting_for(&self, out: PortId, lane: Lane) -> usize {
+        self.outputs[self.at(out, lane.index())].waiting.len()
+    }
+
+    /// Output `out`'s VL arbiter.
+    #[inline]
+    pub fn arbiter(&self, out: PortId) -> &VlArbiter {
+        &self.arbiters[out as usize]
     }
 
     /// Outputs with packets of `kind` (`Lane::kind`: 0 data, 1 ACKs) waiting for them and an idle transmitter, in
@@ -481,14 +486,14 @@ impl<C> SwitchState<C> {
     /// sleep at least.
     pub fn sleep(&mut self, outs: [u64; 2]) -> Time {
         for (kind, mut outs) in outs.into_iter().enumerate() {
-            if self.inputs.len() > 64 || (kind == 0 && self.vls != 1) {
+            if self.ports() > 64 || (kind == 0 && self.vls != 1) {
                 continue;
             }
             let lane = if kind == 1 { Lane::ACK } else { Lane::VL0 };
             while outs != 0 {
                 let out = outs.trailing_zeros() as usize;
                 outs &= outs - 1;
-                let memo = self.outputs[out].unstartable[lane.index()].get();
+                let memo = self.outputs[out * self.lanes + lane.index()].unstartable.get();
                 self.asleep[kind] |= 1 << out;
                 let mut inputs = memo.inputs;
                 while inputs != 0 {
@@ -547,7 +552,7 @@ impl<C> SwitchState<C> {
     /// while its inputs do not change, nothing it holds can start.
     #[inline]
     pub fn unstartable_until(&self, out: PortId, lane: Lane) -> Time {
-        self.outputs[out as usize].unstartable[lane.index()].get().until
+        self.outputs[self.at(out, lane.index())].unstartable.get().until
     }
 
     /// Packets waiting to start, data (`Lane::kind` 0) or ACKs (1).
@@ -574,7 +579,7 @@ impl<C> SwitchState<C> {
         let Arrival { packet, blocks, out, eligible_at, now } = a;
         let seq = self.next_seq;
         self.next_seq += 1;
-        let buffer = &mut self.inputs[port as usize][lane.index()];
+        let buffer = &mut self.inputs[usize::from(port) * self.lanes + lane.index()];
         let before = buffer.used;
         buffer.used += blocks;
         if self.forwarding.max_bypass == 0 {
@@ -593,9 +598,9 @@ impl<C> SwitchState<C> {
             started_at: 0,
         });
         let after = buffer.used;
-        let output = &mut self.outputs[out as usize];
-        output.waiting[lane.index()].push(Waiting { seq, input: port, eligible_at });
-        output.unstartable[lane.index()].set(Unstartable::NONE);
+        let output = &mut self.outputs[usize::from(out) * self.lanes + lane.index()];
+        output.waiting.push(Waiting { seq, input: port, eligible_at });
+        output.unstartable.set(Unstartable::NONE);
         self.calm_until = self.calm_until.min(eligible_at);
         self.asleep[lane.kind()] &= !sleep_bit(out);
         self.waiting[lane.kind()] += 1;
@@ -606,7 +611,7 @@ impl<C> SwitchState<C> {
     /// The tail of `packet` (`blocks` blocks, on `lane`) has left input `port`: it frees its space. Returns its
     /// entry and the blocks the buffer still holds.
     pub fn depart(&mut self, port: PortId, lane: Lane, packet: PacketId, blocks: u32) -> (Entry, u32) {
-        let buffer = &mut self.inputs[port as usize][lane.index()];
+        let buffer = &mut self.inputs[usize::from(port) * self.lanes + lane.index()];
         let pos = buffer.queue.iter().position(|e| e.packet == packet).expect("the leaving packet is buffered");
         let entry = buffer.queue.remove(pos);
         debug_assert!(entry.started);
@@ -622,7 +627,7 @@ impl<C> SwitchState<C> {
     /// it was sending as many packets as `input_transfers` allows.
     #[inline]
     pub fn freed_transfer(&self, port: PortId, lane: Lane) -> bool {
-        self.inputs[port as usize][lane.index()].sending + 1 >= self.forwarding.input_transfers
+        self.input(port, lane).sending + 1 >= self.forwarding.input_transfers
     }
 
     /// The output VL `(out, vl)` as congestion control numbers them: `out × VLs + vl` (with one VL, the port).
@@ -640,19 +645,19 @@ impl<C> SwitchState<C> {
     /// The data packets in the buffers bound for each output VL (`output_vl`): those that have not started, and
     /// with `with_started` also those being sent (what ECN marking's `cnt1` counts).
     pub fn data_per_output_vl(&self, with_started: bool) -> Vec<u32> {
-        per_output_vl(&self.inputs, self.outputs.len(), self.vls, with_started)
+        per_output_vl(&self.inputs, self.ports(), self.vls, with_started)
     }
 
     /// Lets its congestion control change with a look at the buffers: `f` gets it and
     /// [`data_per_output_vl`](Self::data_per_output_vl).
     pub fn cc_with_buffers<R>(&mut self, f: impl FnOnce(&mut C, &dyn Fn(bool) -> Vec<u32>) -> R) -> R {
-        let (inputs, ports, vls) = (&self.inputs, self.outputs.len(), self.vls);
+        let (inputs, ports, vls) = (&self.inputs, self.ports(), self.vls);
         f(&mut self.cc, &|with_started| per_output_vl(inputs, ports, vls, with_started))
     }
 
     /// Blocks held by every data VL of input `port`.
     pub fn data_used(&self, port: PortId) -> u32 {
-        self.inputs[port as usize][1..].iter().map(|l| l.used).sum()
+        self.data_inputs(port).iter().map(|l| l.used).sum()
     }
 
     /// Marks output `out` as having waiting packets of `kind`.
@@ -668,7 +673,7 @@ impl<C> SwitchState<C> {
     fn count_bypasses(&mut self, input: PortId, lane: usize, pos: usize) {
         let head_only = self.forwarding.bypass_counting == BypassCounting::Head;
         let max_bypass = self.forwarding.max_bypass;
-        let buffer = &mut self.inputs[input as usize][lane];
+        let buffer = &mut self.inputs[usize::from(input) * self.lanes + lane];
         for older in buffer.queue.iter_mut().take(pos).filter(|e| !e.started) {
             older.bypassed += 1;
             if older.bypassed >= max_bypass {
@@ -685,9 +690,9 @@ impl<C> SwitchState<C> {
     #[inline(always)]
     pub fn first_startable(&self, out: PortId, lane: Lane, now: Time) -> Option<Candidate> {
         let l = lane.index();
-        let unstartable = &self.outputs[out as usize].unstartable[l];
+        let unstartable = &self.outputs[self.at(out, l)].unstartable;
         let memo = unstartable.get();
-        if now < memo.until && epochs(&self.inputs, memo.inputs, l) == memo.epochs {
+        if now < memo.until && epochs(&self.inputs, self.lanes, memo.inputs, l) == memo.epochs {
             debug_assert!(
                 self.scan(out, lane, now, &mut Unstartable { ..Unstartable::LOOK }).is_none(),
                 "the memo hid a packet"
@@ -697,7 +702,7 @@ impl<C> SwitchState<C> {
         let mut why = Unstartable::LOOK;
         let found = self.scan(out, lane, now, &mut why);
         if found.is_none() {
-            why.epochs = epochs(&self.inputs, why.inputs, l);
+            why.epochs = epochs(&self.inputs, self.lanes, why.inputs, l);
             unstartable.set(why);
         }
         found
@@ -707,14 +712,14 @@ impl<C> SwitchState<C> {
     /// from starting.
     #[inline(always)]
     fn scan(&self, out: PortId, lane: Lane, now: Time, why: &mut Unstartable) -> Option<Candidate> {
-        let output = &self.outputs[out as usize];
         let l = lane.index();
-        let waiting = &output.waiting[l];
+        let output = &self.outputs[self.at(out, l)];
+        let waiting = &output.waiting;
         match self.forwarding.arbitration {
             Arbitration::OldestFirst => {
                 // An input that blocked one packet blocks its younger ones too (`startable`): with at most 64
                 // ports, the scan skips them by their bit.
-                let exact = self.inputs.len() <= 64;
+                let exact = self.ports() <= 64;
                 waiting.iter().find_map(|w| {
                     // (Not eligible yet: nothing to read in its input buffer.)
                     if w.eligible_at > now {
@@ -728,7 +733,7 @@ impl<C> SwitchState<C> {
                 })
             }
             Arbitration::RoundRobin => {
-                let (ports, turn) = (self.inputs.len(), usize::from(output.next_input[l]));
+                let (ports, turn) = (self.ports(), usize::from(output.next_input));
                 let after_turn = |input: PortId| (usize::from(input) + ports - turn) % ports;
                 // Oldest first within each input, so an input's first packet that can go is the one it sends.
                 let mut best: Option<Candidate> = None;
@@ -754,25 +759,30 @@ impl<C> SwitchState<C> {
     #[inline]
     pub fn start(&mut self, cand: &Candidate, now: Time, packets: &PacketPool) -> (PacketId, bool) {
         let l = cand.lane.index();
-        let packet = self.inputs[cand.input as usize][l].queue[cand.pos].packet;
+        let (input_at, output_at) = (self.at(cand.input, l), self.at(cand.out, l));
+        let packet = self.inputs[input_at].queue[cand.pos].packet;
         if let Some(choice) = cand.choice {
-            self.outputs[cand.out as usize].arbiter.sent(choice, packets[packet].blocks);
+            self.arbiters[cand.out as usize].sent(choice, packets[packet].blocks);
         }
         self.count_bypasses(cand.input, l, cand.pos);
-        let buffer = &mut self.inputs[cand.input as usize][l];
+        let buffer = &mut self.inputs[input_at];
         let unblocked = buffer.blocked_after == cand.seq;
         buffer.mark_started(cand.pos, now, self.forwarding.max_bypass);
         buffer.sending += 1;
         self.input_changed(cand.input, cand.lane.kind());
-        let ports = self.inputs.len() as PortId;
-        self.outputs[cand.out as usize].next_input[l] = (cand.input + 1) % ports;
-        let waiting = &mut self.outputs[cand.out as usize].waiting[l];
-        let at = waiting.iter().position(|w| w.seq == cand.seq).expect("a candidate is waiting");
-        waiting.remove(at);
+        let ports = self.ports() as PortId;
+        let output = &mut self.outputs[output_at];
+        output.next_input = (cand.input + 1) % ports;
+        let at = output.waiting.iter().position(|w| w.seq == cand.seq).expect("a candidate is waiting");
+        output.waiting.remove(at);
         let kind = cand.lane.kind();
         self.waiting[kind] -= 1;
-        let lists = &self.outputs[cand.out as usize].waiting;
-        let none_left = if kind == 1 { lists[l].is_empty() } else { lists[1..].iter().all(|w| w.is_empty()) };
+        let none_left = if kind == 1 {
+            self.outputs[output_at].waiting.is_empty()
+        } else {
+            let first = self.at(cand.out, 1);
+            self.outputs[first..first + usize::from(self.vls)].iter().all(|o| o.waiting.is_empty())
+        };
         if none_left {
             let (w, bit) = port_bit(cand.out);
             self.pending[kind][w] &= !bit;
@@ -792,7 +802,7 @@ impl<C> SwitchState<C> {
         now: Time,
         why: &mut Unstartable,
     ) -> Option<Candidate> {
-        let buffer = &self.inputs[input as usize][lane.index()];
+        let buffer = self.input(input, lane);
         // An older packet bypassed too often blocks everything behind it.
         if buffer.sending >= self.forwarding.input_transfers || seq > buffer.blocked_after {
             why.blocked_by(input);
@@ -823,8 +833,18 @@ mod tests {
     /// The data lane's index (VL 0).
     const D: usize = Lane::VL0.index();
 
-    fn output() -> Output {
-        Output::new(2, VlArbiter::default())
+    impl<C> SwitchState<C> {
+        /// Input `port`'s data lane (VL 0).
+        fn lane_mut(&mut self, port: PortId) -> &mut InputLane {
+            let at = self.at(port, D);
+            &mut self.inputs[at]
+        }
+
+        /// Output `out`'s data lane (VL 0).
+        fn out_mut(&mut self, out: PortId) -> &mut OutLane {
+            let at = self.at(out, D);
+            &mut self.outputs[at]
+        }
     }
 
     /// One input holding, oldest first, packets for outputs 0, 1, 1; two outputs.
@@ -849,6 +869,15 @@ mod tests {
 
     /// One input holding, oldest first (seq 0, 1, ...), packets for the outputs `outs`; two outputs.
     fn switch_with(max_bypass: u32, outs: &[PortId], bypass_counting: BypassCounting) -> SwitchState<()> {
+        let mut sw = empty(2, max_bypass, bypass_counting);
+        for (seq, &out) in outs.iter().enumerate() {
+            sw.admit(0, Lane::VL0, Arrival { packet: seq as PacketId, blocks: 33, out, eligible_at: 0, now: 0 });
+        }
+        sw
+    }
+
+    /// A switch of `ports` ports with empty buffers, one VL.
+    fn empty(ports: usize, max_bypass: u32, bypass_counting: BypassCounting) -> SwitchState<()> {
         let forwarding = Forwarding {
             delay: 0,
             max_bypass,
@@ -856,12 +885,8 @@ mod tests {
             input_transfers: 1,
             arbitration: Arbitration::OldestFirst,
         };
-        let mut sw =
-            SwitchState::new(0, vec![0, 1], [VlArbiter::default(), VlArbiter::default()], 1, 132, forwarding, ());
-        for (seq, &out) in outs.iter().enumerate() {
-            sw.admit(0, Lane::VL0, Arrival { packet: seq as PacketId, blocks: 33, out, eligible_at: 0, now: 0 });
-        }
-        sw
+        let out_channels = (0..ports as ChannelId).collect();
+        SwitchState::new(0, out_channels, vec![VlArbiter::default(); ports], 1, 132, forwarding, ())
     }
 
     #[test]
@@ -893,25 +918,23 @@ mod tests {
             for pos in [2, 3] {
                 assert_eq!(sw.first_startable(1, Lane::VL0, 0).map(|c| c.pos), Some(pos));
                 sw.count_bypasses(0, D, pos);
-                sw.inputs[0][D].mark_started(pos, 0, 2);
-                sw.outputs[1].waiting[D].remove(0);
+                sw.lane_mut(0).mark_started(pos, 0, 2);
+                sw.out_mut(1).waiting.remove(0);
             }
-            let bypassed = [sw.inputs[0][D].queue[0].bypassed, sw.inputs[0][D].queue[1].bypassed];
+            let bypassed = [sw.lane_mut(0).queue[0].bypassed, sw.lane_mut(0).queue[1].bypassed];
             assert_eq!(bypassed, counts, "{counting:?}");
             assert!(sw.first_startable(1, Lane::VL0, 0).is_none(), "the head reached the limit");
-            sw.inputs[0][D].mark_started(0, 0, 2);
+            sw.lane_mut(0).mark_started(0, 0, 2);
             assert_eq!(sw.first_startable(1, Lane::VL0, 0).map(|c| c.seq), next, "{counting:?}");
         }
     }
 
     /// Three inputs with one packet each for output 0, arriving from input 2, then 0, then 1 (seq 0, 1, 2).
     fn three_inputs(arbitration: Arbitration) -> SwitchState<()> {
-        let mut sw = switch_with(4, &[], BypassCounting::Head);
-        sw.inputs = vec![vec![Default::default(); 2]; 3];
-        sw.outputs = vec![output(), output(), output()];
+        let mut sw = empty(3, 4, BypassCounting::Head);
         for (seq, input) in [(0, 2), (1, 0), (2, 1)] {
-            sw.inputs[input][D].queue.push(waiting(seq, 0));
-            sw.outputs[0].waiting[D].push(Waiting { seq, input: input as PortId, eligible_at: 0 });
+            sw.lane_mut(input as PortId).queue.push(waiting(seq, 0));
+            sw.out_mut(0).waiting.push(Waiting { seq, input: input as PortId, eligible_at: 0 });
         }
         sw.forwarding.arbitration = arbitration;
         sw
@@ -926,23 +949,23 @@ mod tests {
         assert_eq!(sw.first_startable(0, Lane::VL0, 0).map(|c| (c.input, c.seq)), Some((2, 0)));
         let mut sw = three_inputs(Arbitration::RoundRobin);
         for (turn, input) in [(0, 0), (1, 1), (2, 2)] {
-            sw.outputs[0].next_input[D] = turn;
+            sw.out_mut(0).next_input = turn;
             assert_eq!(sw.first_startable(0, Lane::VL0, 0).map(|c| c.input), Some(input), "turn {turn}");
         }
         // Input 1's turn, but its packet is still in its forwarding delay: input 2 goes, then (wrapping) input 0.
-        sw.outputs[0].next_input[D] = 1;
-        sw.inputs[1][D].queue[0].eligible_at = 10;
+        sw.out_mut(0).next_input = 1;
+        sw.lane_mut(1).queue[0].eligible_at = 10;
         assert_eq!(sw.first_startable(0, Lane::VL0, 0).map(|c| c.input), Some(2));
-        sw.inputs[2][D].sending = 1;
+        sw.lane_mut(2).sending = 1;
         assert_eq!(sw.first_startable(0, Lane::VL0, 0).map(|c| c.input), Some(0));
         // Within an input, its oldest packet that can go: input 0 now holds seq 1 and seq 3.
-        let mut second = sw.inputs[0][D].queue[0];
+        let mut second = sw.lane_mut(0).queue[0];
         second.seq = 3;
-        sw.inputs[0][D].queue.push(second);
-        sw.outputs[0].waiting[D].push(Waiting { seq: 3, input: 0, eligible_at: 0 });
-        sw.outputs[0].next_input[D] = 0;
+        sw.lane_mut(0).queue.push(second);
+        sw.out_mut(0).waiting.push(Waiting { seq: 3, input: 0, eligible_at: 0 });
+        sw.out_mut(0).next_input = 0;
         assert_eq!(sw.first_startable(0, Lane::VL0, 0).map(|c| c.seq), Some(1));
-        sw.inputs[0][D].queue[0].eligible_at = 10;
+        sw.lane_mut(0).queue[0].eligible_at = 10;
         assert_eq!(sw.first_startable(0, Lane::VL0, 0).map(|c| c.seq), Some(3));
     }
 
@@ -988,11 +1011,11 @@ mod tests {
     #[test]
     fn a_busy_input_or_a_packet_still_in_its_forwarding_delay_cannot_start() {
         let mut sw = switch(4);
-        sw.inputs[0][D].queue[1].eligible_at = 50;
-        sw.inputs[0][D].queue[2].eligible_at = 60;
+        sw.lane_mut(0).queue[1].eligible_at = 50;
+        sw.lane_mut(0).queue[2].eligible_at = 60;
         assert!(sw.first_startable(1, Lane::VL0, 49).is_none());
         assert_eq!(sw.first_startable(1, Lane::VL0, 50).map(|c| c.seq), Some(1));
-        sw.inputs[0][D].sending = 1;
+        sw.lane_mut(0).sending = 1;
         assert!(sw.first_startable(0, Lane::VL0, 100).is_none());
     }
 }

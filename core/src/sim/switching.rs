@@ -291,7 +291,7 @@ impl Simulation {
         if let Some(vl) = cand.lane.vl() {
             let start = Start {
                 // Data waiting for this output VL besides the packet now leaving it (already taken off the list).
-                queued_blocks: sw.output(cand.out).waiting(cand.lane) as u32 * self.data_blocks,
+                queued_blocks: sw.waiting_for(cand.out, cand.lane) as u32 * self.data_blocks,
                 packet_blocks: blocks,
                 waited_for_credit: self.channels[channel as usize].vl_waited(vl),
             };
@@ -366,7 +366,7 @@ fn data_candidate(
             None => until = until.min(sw.unstartable_until(out, lane)),
         }
     }
-    let choice = sw.output(out).arbiter().choose(|vl| ready[usize::from(vl)].is_some());
+    let choice = sw.arbiter(out).choose(|vl| ready[usize::from(vl)].is_some());
     let cand = choice.and_then(|choice| ready[usize::from(choice.vl)].map(|c| Candidate { choice: Some(choice), ..c }));
     (cand, lacking, until)
 }
