@@ -6,6 +6,7 @@
 use super::packet::{Lane, PacketId, MAX_LANES};
 use super::topology::{NodeId, PortId};
 use crate::time::Time;
+use alloc::boxed::Box;
 use alloc::vec;
 use alloc::vec::Vec;
 
@@ -39,29 +40,41 @@ pub struct StallsEnded {
 }
 
 /// A directed channel: its transmitter and the credits it holds for the receiver's buffers.
+///
+/// Two cache lines, aligned to them, what a packet's hop reads first in the first: a fabric's hops land on
+/// channels all over memory, and each line is a miss (docs/performance.md, "The switch's state in one place"). What
+/// only several data VLs need is kept apart ([`ManyVls`]).
 #[derive(Debug, Clone)]
+#[repr(C, align(64))]
 pub struct ChannelState {
     from: End,
     to: End,
-    propagation: Time,
     sending: Option<Sending>,
-    /// Free blocks in the receiver's buffer, per lane (`Lane::index`). Hosts absorb everything they receive at
-    /// line rate, so a channel into a host never runs out (`u32::MAX`).
-    credits: [u32; MAX_LANES],
+    /// Free blocks in the receiver's buffer of the ACK lane and data VL 0 (`Lane::index`; further VLs': `many`).
+    /// Hosts absorb everything they receive at line rate, so a channel into a host never runs out (`u32::MAX`).
+    credits: [u32; 2],
     /// The receiver's buffer size of each lane, in blocks (`u32::MAX` into a host).
     capacity: u32,
-    /// Since when the transmitter has had a packet ready but no credit for it (and no other lane could go).
-    stalled_since: Option<Time>,
     /// The data VLs (bit `v`) that had a packet ready but no credit since they last started one: what "waited for
     /// credit" means to a switch's congestion control (the HP root-VL heuristic, Annex A10's victim mask).
     vl_stalled: u16,
-    /// With several data VLs, since when each has had a packet ready but no credit for it (it ends when the VL
-    /// gets the credit or starts a packet): the page's congestion tree is per VL. Empty with one VL, where
-    /// `stalled_since` says it.
-    vl_stall_since: Vec<Option<Time>>,
+    propagation: Time,
     /// Serialization time of a data packet and of an ACK on this channel (`Lane::kind`; computed once: the event
     /// loop needs them for every packet).
     serialization: [Time; 2],
+    /// Since when the transmitter has had a packet ready but no credit for it (and no other lane could go).
+    stalled_since: Option<Time>,
+    /// With several data VLs, their credits and stalls; `None` with one.
+    many: Option<Box<ManyVls>>,
+}
+
+/// What a channel with several data VLs keeps besides: the credits of lanes 2 on (VL 1 on), and since when each VL
+/// has had a packet ready but no credit for it (it ends when the VL gets the credit or starts a packet): the page's
+/// congestion tree is per VL. With one VL, `stalled_since` says it.
+#[derive(Debug, Clone)]
+struct ManyVls {
+    credits: Vec<u32>,
+    stall_since: Vec<Option<Time>>,
 }
 
 impl ChannelState {
@@ -73,12 +86,34 @@ impl ChannelState {
             to,
             propagation,
             sending: None,
-            credits: [capacity; MAX_LANES],
+            credits: [capacity; 2],
             capacity,
             stalled_since: None,
             vl_stalled: 0,
-            vl_stall_since: if vls > 1 { vec![None; usize::from(vls)] } else { Vec::new() },
+            many: (vls > 1).then(|| {
+                let vls = usize::from(vls).min(MAX_LANES - 1);
+                Box::new(ManyVls { credits: vec![capacity; vls - 1], stall_since: vec![None; vls] })
+            }),
             serialization,
+        }
+    }
+
+    /// Free blocks in the receiver's buffer of lane `i` (`Lane::index`); a lane it does not have never runs out.
+    #[inline(always)]
+    fn credit(&self, i: usize) -> u32 {
+        match (i, &self.many) {
+            (0 | 1, _) => self.credits[i],
+            (_, Some(many)) => many.credits.get(i - 2).copied().unwrap_or(self.capacity),
+            (_, None) => self.capacity,
+        }
+    }
+
+    #[inline(always)]
+    fn credit_mut(&mut self, i: usize) -> &mut u32 {
+        match (i, &mut self.many) {
+            (0 | 1, _) => &mut self.credits[i],
+            (_, Some(many)) => &mut many.credits[i - 2],
+            (_, None) => panic!("lane {i} on a channel of one data VL"),
         }
     }
 
@@ -108,7 +143,7 @@ impl ChannelState {
     /// Free blocks in the receiver's buffer of `lane`, as the transmitter knows them.
     #[inline]
     pub fn credits(&self, lane: Lane) -> u32 {
-        self.credits[lane.index()]
+        self.credit(lane.index())
     }
 
     /// Serialization time of a packet of `lane` (every data packet is as long, every ACK too).
@@ -131,13 +166,13 @@ impl ChannelState {
     /// Whether the receiver has room for `blocks` more on `lane`.
     #[inline]
     pub fn has_credit(&self, lane: Lane, blocks: u32) -> bool {
-        self.credits[lane.index()] >= blocks
+        self.credit(lane.index()) >= blocks
     }
 
     /// Data credit blocks in use (sent, not yet returned) over the first `vls` data VLs: what PFT watches.
     pub fn data_credits_in_use(&self, vls: u8) -> u32 {
         let lanes = (usize::from(vls) + 1).min(MAX_LANES);
-        self.credits[1..lanes].iter().map(|&c| self.capacity - c).sum()
+        (1..lanes).map(|i| self.capacity - self.credit(i)).sum()
     }
 
     /// Starts `packet` (`blocks` credit blocks on `lane`) at `now`: takes its credit and ends the credit stalls its
@@ -151,7 +186,7 @@ impl ChannelState {
         now: Time,
     ) -> (Sending, StallsEnded) {
         debug_assert!(!self.is_busy(), "a transmitter sends one packet at a time");
-        let credits = &mut self.credits[lane.index()];
+        let credits = self.credit_mut(lane.index());
         if *credits != u32::MAX {
             assert!(*credits >= blocks, "started without credit");
             *credits -= blocks;
@@ -159,7 +194,7 @@ impl ChannelState {
         let mut ended = StallsEnded { link: self.stalled_since.take(), vl: None };
         if let Some(vl) = lane.vl() {
             self.vl_stalled &= !(1 << vl);
-            if let Some(since) = self.vl_stall_since.get_mut(usize::from(vl)) {
+            if let Some(since) = self.many.as_mut().and_then(|m| m.stall_since.get_mut(usize::from(vl))) {
                 ended.vl = since.take();
             }
         }
@@ -177,12 +212,13 @@ impl ChannelState {
     /// packet of `packet_blocks` waits no longer (a turn of the VL arbitration may still keep it waiting): returns
     /// since when it had waited. Panics if credit would exceed the receiver's buffer.
     pub fn return_credit(&mut self, lane: Lane, blocks: u32, packet_blocks: u32) -> Option<Time> {
-        let credits = &mut self.credits[lane.index()];
+        let capacity = self.capacity;
+        let credits = self.credit_mut(lane.index());
         *credits += blocks;
-        assert!(*credits <= self.capacity, "credit above the receiver's buffer size");
-        let vl = lane.vl().filter(|_| !self.vl_stall_since.is_empty())?;
+        assert!(*credits <= capacity, "credit above the receiver's buffer size");
+        let vl = lane.vl().filter(|_| self.many.is_some())?;
         if self.has_credit(lane, packet_blocks) {
-            self.vl_stall_since[usize::from(vl)].take()
+            self.many.as_mut()?.stall_since[usize::from(vl)].take()
         } else {
             None
         }
@@ -205,7 +241,8 @@ impl ChannelState {
     /// calls waiting for credit, and, with several VLs, the start of each one's credit stall.
     pub fn lacking_credit(&mut self, lacking: u16, now: Time) {
         self.vl_stalled |= lacking;
-        for (vl, since) in self.vl_stall_since.iter_mut().enumerate() {
+        let stalls = self.many.as_mut().map_or(&mut [][..], |m| &mut m.stall_since[..]);
+        for (vl, since) in stalls.iter_mut().enumerate() {
             if lacking & (1 << vl) != 0 {
                 since.get_or_insert(now);
             }
@@ -220,7 +257,7 @@ impl ChannelState {
 
     /// With several data VLs, since when each has been waiting for credit (empty with one VL).
     pub fn vl_stalls(&self) -> &[Option<Time>] {
-        &self.vl_stall_since
+        self.many.as_ref().map_or(&[], |m| &m.stall_since)
     }
 }
 
@@ -246,6 +283,13 @@ mod tests {
         assert!(!c.is_busy());
         assert_eq!(c.return_credit(lane, 33, 33), None);
         assert_eq!(c.credits(lane), 66);
+    }
+
+    /// Its layout is chosen for the cache (two lines): a field added carelessly would make every hop pay a third.
+    #[test]
+    fn a_channel_fits_two_cache_lines() {
+        assert_eq!(core::mem::size_of::<ChannelState>(), 128);
+        assert_eq!(core::mem::align_of::<ChannelState>(), 64);
     }
 
     #[test]

@@ -11,25 +11,29 @@ use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
-/// Per directed link.
+/// Per directed link, what every packet sent adds to: one cache line each (aligned to it), as a fabric's sends
+/// land on links all over memory. Marks, rarer, are kept apart ([`LinkMarks`]).
 #[derive(Debug, Clone, Default)]
+#[repr(align(64))]
 pub(super) struct LinkCounters {
     pub data_busy: Time,
     pub ack_busy: Time,
     pub data_packets: u64,
     pub ack_packets: u64,
-    /// Data packets this link's transmitter marked (input- and output-triggered marking, Annex A10's FECN), or that
-    /// a full buffer marked while they waited for this link (naive).
-    pub marks: u64,
-    /// Of those, the ones marked inside the measurement interval.
-    pub measured_marks: u64,
     /// Data packets sent carrying the ECN bit (marked here or upstream).
     pub ecn_sent: u64,
     pub stall: Time,
     /// Credit-stall time since 0, inside the measurement interval or not (the page's congestion-tree view).
     pub stall_all: Time,
-    /// With several data VLs, each VL's credit-stall time since 0 (`ChannelState::vl_stalls`).
-    pub vl_stall_all: Vec<Time>,
+}
+
+/// Per directed link: data packets its transmitter marked (input- and output-triggered marking, Annex A10's FECN),
+/// or that a full buffer marked while they waited for it (naive); and of those, the ones marked inside the
+/// measurement interval.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct LinkMarks {
+    pub all: u64,
+    pub measured: u64,
 }
 
 /// Per flow.
@@ -57,6 +61,11 @@ pub struct Report {
     pub(super) window: Time,
     pub(super) sample: Time,
     pub(super) links: Vec<LinkCounters>,
+    pub(super) marks: Vec<LinkMarks>,
+    /// With several data VLs, each link's VLs' credit-stall time since 0 (`ChannelState::vl_stalls`): link `c`'s
+    /// VL `v` at `c * vls + v`. Empty with one VL.
+    pub(super) vl_stall_all: Vec<Time>,
+    pub(super) vls: usize,
     /// Each directed link's data, binned for its rate series (a series per channel).
     pub(super) series: BusyTable,
     pub(super) flows: Vec<FlowCounters>,
@@ -96,13 +105,10 @@ impl Report {
             to: s.measure.until_ns(s.duration_ns) * NS,
             window: s.measure.window_ns * NS,
             sample,
-            links: vec![
-                LinkCounters {
-                    vl_stall_all: if vls > 1 { vec![0; usize::from(vls)] } else { Vec::new() },
-                    ..Default::default()
-                };
-                channels
-            ],
+            links: vec![LinkCounters::default(); channels],
+            marks: vec![LinkMarks::default(); channels],
+            vl_stall_all: if vls > 1 { vec![0; channels * usize::from(vls)] } else { Vec::new() },
+            vls: usize::from(vls),
             series: BusyTable::new(channels, sample, end),
             flows: vec![FlowCounters::default(); flow_group.len()],
             group_series: BusyTable::new(groups.len(), sample, end),
@@ -170,14 +176,14 @@ impl Observer for Report {
 
     #[inline]
     fn on_vl_stall_end(&mut self, channel: ChannelId, vl: u8, since: Time, now: Time) {
-        self.links[channel as usize].vl_stall_all[usize::from(vl)] += now - since;
+        self.vl_stall_all[channel as usize * self.vls + usize::from(vl)] += now - since;
     }
 
     #[inline]
     fn on_mark(&mut self, channel: ChannelId, now: Time) {
-        let link = &mut self.links[channel as usize];
-        link.marks += 1;
-        link.measured_marks += u64::from((self.from..self.to).contains(&now));
+        let marks = &mut self.marks[channel as usize];
+        marks.all += 1;
+        marks.measured += u64::from((self.from..self.to).contains(&now));
     }
 
     #[inline]

@@ -278,8 +278,8 @@ impl Report {
                     ack_utilization: ack_busy as f64 / span,
                     data_packets: l.data_packets,
                     ack_packets: l.ack_packets,
-                    marks: l.marks,
-                    measured_marks: l.measured_marks,
+                    marks: self.marks[i].all,
+                    measured_marks: self.marks[i].measured,
                     ecn_packets: l.ecn_sent,
                     credit_stall_ns: ns(stall),
                 }

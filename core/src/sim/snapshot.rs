@@ -80,7 +80,7 @@ impl Report {
                     rate: (self.series.series(i).busy_between(from, now) / span as f64) as f32,
                     busy: c.is_busy(),
                     stalled: c.stalled_since().is_some(),
-                    marks: link.marks,
+                    marks: self.marks[i].all,
                     stalled_ns: (link.stall_all + c.stalled_since().map_or(0, |s| now - s)) as f64 / NS as f64,
                 }
             })
@@ -118,12 +118,13 @@ impl Report {
                 }
             })
             .collect();
+        let vls = self.vls;
         let vl_stalled_ns = (0..topo.channels().len())
             .flat_map(|i| {
                 let stalls = sim.channel(i as u32).vl_stalls();
                 stalls
                     .iter()
-                    .zip(&self.links[i].vl_stall_all)
+                    .zip(self.vl_stall_all.get(i * vls..(i + 1) * vls).unwrap_or_default())
                     .map(move |(since, all)| (all + since.map_or(0, |s| now - s)) as f64 / NS as f64)
             })
             .collect();
