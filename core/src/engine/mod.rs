@@ -4,8 +4,8 @@
 //! Events are ordered by `(time, seq)`, where `seq` counts insertions: events at the same time run in the order they
 //! were scheduled, which makes every run deterministic.
 //!
-//! The queue is a timing wheel (Varghese & Lauck 1987) with a heap for the far future. Time is cut into buckets of
-//! [`BUCKET_PS`]; the wheel holds the next [`SLOTS`] buckets, one list each, and a bitmap says which are occupied.
+//! The queue is a timing wheel (Varghese & Lauck 1987) with a heap for the far future. Time is cut into buckets
+//! (as wide as suits the network, at most [`BUCKET_PS`]); the wheel holds the next [`SLOTS`] buckets, one list each, and a bitmap says which are occupied.
 //! The bucket being drained is `current`, kept sorted. Scheduling is a push into one bucket (or a sorted insert into
 //! `current` near its end, else a push onto the `late` heap beside it; or a heap push beyond the wheel's horizon);
 //! popping takes the earlier of `current`'s head and `late`'s top, and when both run dry the bitmap finds the next
@@ -67,12 +67,17 @@ impl<E> Ord for Far<E> {
     }
 }
 
-/// log2 of the bucket width in picoseconds: 131 ns. Measured on the benchmarks: narrower buckets cost more empty-bucket
-/// scanning, wider ones more sorting (16 ns: 4% more instructions on Fig. 4, 262 ns: about the same, slower on a fat tree).
-const SHIFT: u32 = 17;
-/// Bucket width in picoseconds.
-pub const BUCKET_PS: Time = 1 << SHIFT;
-/// Buckets on the wheel: a horizon of 67 us, many packet times at the papers' link rates.
+/// log2 of the widest bucket in picoseconds: 131 ns, the width for a network of few links (the papers'), where a
+/// bucket holds a few events. Measured on the benchmarks: narrower buckets cost more empty-bucket scanning, wider ones
+/// more sorting (16 ns: 4% more instructions on Fig. 4, 262 ns: about the same, slower on a fat tree). A network of
+/// many busy links gets narrower buckets ([`EventQueue::with_bucket`]).
+const MAX_SHIFT: u32 = 17;
+/// log2 of the narrowest bucket: 1 ns.
+const MIN_SHIFT: u32 = 10;
+/// The widest bucket's width in picoseconds (the default).
+pub const BUCKET_PS: Time = 1 << MAX_SHIFT;
+/// Buckets on the wheel: a horizon of 67 us at the widest, many packet times at the papers' link rates; 0.5 us at
+/// the narrowest, a few packet times at the link rates of the networks that get it.
 pub const SLOTS: usize = 512;
 const WORDS: usize = SLOTS / 64;
 /// How far from its end an event scheduled into the bucket being drained may be inserted in order; further in, it
@@ -100,6 +105,8 @@ pub struct EventQueue<E> {
     spare: Vec<Vec<Entry<E>>>,
     /// Events at or beyond `cursor + SLOTS` buckets when they were scheduled.
     far: BinaryHeap<Far<E>>,
+    /// log2 of the bucket width in picoseconds.
+    shift: u32,
     len: usize,
     now: Time,
     next_seq: u64,
@@ -123,8 +130,17 @@ impl<E: Copy> Default for EventQueue<E> {
 }
 
 impl<E: Copy> EventQueue<E> {
-    /// An empty queue at time 0.
+    /// An empty queue at time 0, with the widest buckets.
     pub fn new() -> Self {
+        Self::with_bucket(BUCKET_PS)
+    }
+
+    /// An empty queue at time 0 whose buckets are `width` picoseconds wide, or the nearest power of two below it
+    /// from 1 ns to 131 ns. Narrower buckets suit a network of many busy links: at 131 ns a bucket of a 1,024-host
+    /// fabric holds thousands of events, and an event due within it (a head arriving 25 ns on) goes onto `late`,
+    /// whose pops were a tenth of such a run. The order of events is the same whatever the width.
+    pub fn with_bucket(width: Time) -> Self {
+        let shift = (Time::BITS - 1).saturating_sub(width.max(1).leading_zeros()).clamp(MIN_SHIFT, MAX_SHIFT);
         Self {
             current: Vec::new(),
             head: 0,
@@ -134,6 +150,7 @@ impl<E: Copy> EventQueue<E> {
             occupied: [0; WORDS],
             spare: Vec::new(),
             far: BinaryHeap::new(),
+            shift,
             len: 0,
             now: 0,
             next_seq: 0,
@@ -156,6 +173,11 @@ impl<E: Copy> EventQueue<E> {
         self.len
     }
 
+    /// The width of its buckets in picoseconds.
+    pub fn bucket(&self) -> Time {
+        1 << self.shift
+    }
+
     /// Schedules `event` at `time`, which must not be in the past.
     #[inline(always)]
     pub fn schedule(&mut self, time: Time, event: E) {
@@ -163,7 +185,7 @@ impl<E: Copy> EventQueue<E> {
         let entry = Entry { time, seq: self.next_seq, event };
         self.next_seq += 1;
         self.len += 1;
-        let b = time >> SHIFT;
+        let b = time >> self.shift;
         if b <= self.cursor {
             // Into the bucket being drained, in order: it has the highest seq, so it goes after every entry that
             // is not later. Only near the end; an event due before many others waits on `late`.
@@ -214,7 +236,7 @@ impl<E: Copy> EventQueue<E> {
     fn advance(&mut self) -> bool {
         debug_assert!(self.late.is_empty(), "the bucket being drained has events left");
         let next = self.next_occupied();
-        let far = self.far.peek().map(|f| f.0.time >> SHIFT);
+        let far = self.far.peek().map(|f| f.0.time >> self.shift);
         let target = match (next, far) {
             (None, None) => return false,
             (Some(n), None) => n,
@@ -234,7 +256,7 @@ impl<E: Copy> EventQueue<E> {
                 self.spare.push(buffer);
             }
         }
-        while self.far.peek().is_some_and(|f| f.0.time >> SHIFT == target) {
+        while self.far.peek().is_some_and(|f| f.0.time >> self.shift == target) {
             let Far(e) = self.far.pop().expect("peeked");
             self.current.push(e);
         }
@@ -319,6 +341,18 @@ mod tests {
     use super::*;
     use std::vec::Vec;
 
+    /// Bucket widths the tests take every path with: the narrowest, one between, the widest.
+    const WIDTHS: [Time; 3] = [1 << MIN_SHIFT, 1 << 14, BUCKET_PS];
+
+    #[test]
+    fn a_bucket_is_the_power_of_two_at_or_below_the_width_asked_within_the_bounds() {
+        let width = |w| EventQueue::<()>::with_bucket(w).bucket();
+        assert_eq!(
+            [width(0), width(1_500), width(20_000), width(16_384), width(1 << 40)],
+            [1_024, 1_024, 16_384, 16_384, BUCKET_PS]
+        );
+    }
+
     #[test]
     fn pops_in_time_then_insertion_order() {
         let mut q = EventQueue::new();
@@ -339,18 +373,19 @@ mod tests {
     #[test]
     fn matches_a_sorted_list_under_random_interleavings() {
         let mut rng = crate::rng::Rng::new(99, 0);
-        let horizon = BUCKET_PS * SLOTS as u64;
-        for _ in 0..300 {
-            let mut q = EventQueue::new();
+        for i in 0..300 {
+            let mut q = EventQueue::with_bucket(WIDTHS[i % WIDTHS.len()]);
+            let bucket = q.bucket();
+            let horizon = bucket * SLOTS as u64;
             let mut model: Vec<(Time, u64)> = Vec::new();
             let mut id = 0u64;
             for _ in 0..400 {
                 if rng.below(3) > 0 || model.is_empty() {
                     let offset = match rng.below(6) {
                         0 => 0,
-                        1 => rng.below(BUCKET_PS),
-                        2 => rng.below(8 * BUCKET_PS),
-                        3 => horizon - BUCKET_PS + rng.below(2 * BUCKET_PS),
+                        1 => rng.below(bucket),
+                        2 => rng.below(8 * bucket),
+                        3 => horizon - bucket + rng.below(2 * bucket),
                         4 => rng.below(3 * horizon),
                         _ => 1 << rng.below(45),
                     };
@@ -385,17 +420,18 @@ mod tests {
     #[test]
     fn the_heap_pops_what_the_wheel_pops() {
         let mut rng = crate::rng::Rng::new(7, 0);
-        let horizon = BUCKET_PS * SLOTS as u64;
-        for _ in 0..100 {
-            let (mut wheel, mut heap) = (EventQueue::new(), HeapQueue::new());
+        for i in 0..100 {
+            let (mut wheel, mut heap) = (EventQueue::with_bucket(WIDTHS[i % WIDTHS.len()]), HeapQueue::new());
+            let bucket = wheel.bucket();
+            let horizon = bucket * SLOTS as u64;
             for id in 0..600u64 {
                 if rng.below(3) > 0 {
-                    let offset = [0, rng.below(BUCKET_PS), rng.below(8 * BUCKET_PS), rng.below(3 * horizon)]
-                        [rng.below(4) as usize];
+                    let offset =
+                        [0, rng.below(bucket), rng.below(8 * bucket), rng.below(3 * horizon)][rng.below(4) as usize];
                     wheel.schedule(wheel.now() + offset, id);
                     heap.schedule(heap.now() + offset, id);
                 } else {
-                    let limit = wheel.now() + rng.below(2 * BUCKET_PS);
+                    let limit = wheel.now() + rng.below(2 * bucket);
                     assert_eq!(heap.pop_until(limit), wheel.pop_until(limit));
                     assert_eq!((heap.now(), heap.pending()), (wheel.now(), wheel.pending()));
                 }
@@ -412,12 +448,13 @@ mod tests {
     #[test]
     fn a_crowded_bucket_pops_in_order() {
         let mut rng = crate::rng::Rng::new(7, 0);
-        for _ in 0..50 {
-            let mut q = EventQueue::new();
+        for i in 0..50 {
+            let mut q = EventQueue::with_bucket(WIDTHS[i % WIDTHS.len()]);
+            let bucket = q.bucket();
             let mut model: Vec<(Time, u64)> = Vec::new();
-            let base = BUCKET_PS * 3;
+            let base = bucket * 3;
             for id in 0..200 {
-                let t = base + rng.below(BUCKET_PS);
+                let t = base + rng.below(bucket);
                 q.schedule(t, id);
                 model.push((t, id));
             }
@@ -425,7 +462,7 @@ mod tests {
                 if rng.below(2) == 0 {
                     // Into the present bucket (or the next few), at or after now.
                     let buckets = if rng.below(4) == 0 { 3 } else { 1 };
-                    let t = q.now().max(base) + rng.below(BUCKET_PS * buckets);
+                    let t = q.now().max(base) + rng.below(bucket * buckets);
                     q.schedule(t, id);
                     model.push((t, id));
                 } else if !model.is_empty() {
