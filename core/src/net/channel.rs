@@ -288,8 +288,8 @@ mod tests {
     /// Its layout is chosen for the cache (two lines): a field added carelessly would make every hop pay a third.
     #[test]
     fn a_channel_fits_two_cache_lines() {
-        assert_eq!(core::mem::size_of::<ChannelState>(), 128);
-        assert_eq!(core::mem::align_of::<ChannelState>(), 64);
+        assert_eq!(size_of::<ChannelState>(), 128);
+        assert_eq!(align_of::<ChannelState>(), 64);
     }
 
     #[test]
