@@ -4,17 +4,17 @@
 //! Events are ordered by `(time, seq)`, where `seq` counts insertions: events at the same time run in the order they
 //! were scheduled, which makes every run deterministic.
 //!
-//! The queue is a timing wheel (Varghese & Lauck 1987) with a heap for the far future. Time is cut into buckets
-//! (as wide as suits the network, at most [`BUCKET_PS`]); the wheel holds the next [`SLOTS`] buckets, one list each, and a bitmap says which are occupied.
-//! The bucket being drained is `current`, kept sorted. Scheduling is a push into one bucket (or a sorted insert into
-//! `current` near its end, else a push onto the `late` heap beside it; or a heap push beyond the wheel's horizon);
-//! popping takes the earlier of `current`'s head and `late`'s top, and when both run dry the bitmap finds the next
-//! occupied bucket, which is sorted once. In a small network a bucket holds a few events and an event scheduled into
-//! it goes at or near its end; in a fabric of thousands of hosts a bucket holds thousands, and a sorted insert among
-//! them would move most of them each time (it did: a third of a 1,024-host run was spent so), which `late` avoids.
-//! The simulation schedules mostly within a few microseconds (ends of transmission, forwarding delays), which is
-//! what the bucket width and horizon are chosen for; rate timers further out go to the heap and are compared with
-//! the wheel only when a bucket runs dry.
+//! The queue is a timing wheel (Varghese & Lauck 1987) with a heap for the far future. Time is cut into buckets (as
+//! wide as suits the network, at most [`BUCKET_PS`]); the wheel holds the next [`SLOTS`] buckets, one list each, and a
+//! bitmap says which are occupied. The bucket being drained is `current`, kept sorted. Scheduling is a push into one
+//! bucket (or a sorted insert into `current` near its end, else a push onto the `late` heap beside it; or a heap push
+//! beyond the wheel's horizon); popping takes the earlier of `current`'s head and `late`'s top, and when both run dry
+//! the bitmap finds the next occupied bucket, which is sorted once. In a small network a bucket holds a few events and
+//! an event scheduled into it goes at or near its end; in a fabric of thousands of hosts a bucket holds thousands, and
+//! a sorted insert among them would move most of them each time (it did: a third of a 1,024-host run was spent so),
+//! which `late` avoids. The simulation schedules mostly within a few microseconds (ends of transmission, forwarding
+//! delays), which is what the bucket width and horizon are chosen for; rate timers further out go to the heap and are
+//! compared with the wheel only when a bucket runs dry.
 
 mod heap;
 
