@@ -256,12 +256,20 @@ impl<E: Copy> EventQueue<E> {
                 self.spare.push(buffer);
             }
         }
-        while self.far.peek().is_some_and(|f| f.0.time >> self.shift == target) {
-            let Far(e) = self.far.pop().expect("peeked");
-            self.current.push(e);
+        // The far events of this bucket were all scheduled before any of its wheel events (it was beyond the horizon
+        // then, and the horizon only moves on), and each list is in scheduling order: far events first, the bucket
+        // is in `seq` order, and a stable sort by time alone leaves it in `(time, seq)` order.
+        if self.far.peek().is_some_and(|f| f.0.time >> self.shift == target) {
+            let mut far = Vec::new();
+            while self.far.peek().is_some_and(|f| f.0.time >> self.shift == target) {
+                far.push(self.far.pop().expect("peeked").0);
+            }
+            far.sort_unstable_by_key(|e| e.seq);
+            self.current.splice(0..0, far);
         }
+        debug_assert!(self.current.windows(2).all(|w| w[0].seq < w[1].seq), "a bucket is in scheduling order");
         if self.current.len() > 1 {
-            self.current.sort_unstable_by_key(Entry::key);
+            self.current.sort_by_key(|e| e.time);
         }
         true
     }
