@@ -88,7 +88,9 @@ test('a 120-node run stops when asked, and a small network is refused by name', 
   // On a phone nothing is wider than the screen (the table scrolls on its own).
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scrolling');
   await page.getByTestId('impact-stop').click();
-  assert.match(await status(page), /0\/8 runs on .*120 hosts.* at 16 per node, .* stopped/);
+  // (How many of the eight runs finish before the click depends on the machine's speed: the first, isolated runs
+  // are short. That the rest never start is what is checked.)
+  assert.match(await status(page), /[0-7]\/8 runs on .*120 hosts.* at 16 per node, .* stopped/);
   const shown = await page.getByTestId('impact-progress').getAttribute('value');
   await page.waitForTimeout(1000);
   assert.equal(await page.getByTestId('impact-progress').getAttribute('value'), shown, 'nothing moves once stopped');
