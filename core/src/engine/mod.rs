@@ -259,13 +259,15 @@ impl<E: Copy> EventQueue<E> {
         // The far events of this bucket were all scheduled before any of its wheel events (it was beyond the horizon
         // then, and the horizon only moves on), and each list is in scheduling order: far events first, the bucket
         // is in `seq` order, and a stable sort by time alone leaves it in `(time, seq)` order.
-        if self.far.peek().is_some_and(|f| f.0.time >> self.shift == target) {
-            let mut far = Vec::new();
-            while self.far.peek().is_some_and(|f| f.0.time >> self.shift == target) {
-                far.push(self.far.pop().expect("peeked").0);
-            }
-            far.sort_unstable_by_key(|e| e.seq);
-            self.current.splice(0..0, far);
+        let wheel_events = self.current.len();
+        while self.far.peek().is_some_and(|f| f.0.time >> self.shift == target) {
+            let Far(e) = self.far.pop().expect("peeked");
+            self.current.push(e);
+        }
+        let far_events = self.current.len() - wheel_events;
+        if far_events > 0 {
+            self.current[wheel_events..].sort_unstable_by_key(|e| e.seq);
+            self.current.rotate_right(far_events);
         }
         debug_assert!(self.current.windows(2).all(|w| w[0].seq < w[1].seq), "a bucket is in scheduling order");
         if self.current.len() > 1 {

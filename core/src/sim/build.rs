@@ -4,7 +4,7 @@
 use super::events::Event;
 use super::{exp_time, Counts, Simulation};
 use crate::cc::{NicCc, SourceCc, SwitchCc};
-use crate::engine::Queue;
+use crate::engine::{Queue, SLOTS};
 use crate::net::channel::{ChannelState, End};
 use crate::net::host::{FlowState, HostState};
 use crate::net::packet::{blocks, Lane, PacketPool};
@@ -112,12 +112,21 @@ impl Simulation {
 /// 131 ns (thousands) and than 4 ns (about 80); on the 32-host hot spot 131 ns (about 50) was 8% faster than 16 ns.
 const EVENTS_PER_BUCKET: Time = 256;
 
+/// Packet times of its slowest link the event queue's wheel should reach ahead at least, so that an end of
+/// transmission is scheduled onto the wheel, not onto the heap beyond it.
+const PACKETS_AHEAD: Time = 2;
+
 /// The event queue's bucket width for a network of `channels`: [`EVENTS_PER_BUCKET`] events' worth of time with every
 /// link sending data packets back to back, each packet taking about three events (the end of its transmission, its
-/// head's arrival or its delivery, and its credit's return). Only speed depends on it, never the order of events.
+/// head's arrival or its delivery, and its credit's return); but wide enough for the wheel to hold
+/// [`PACKETS_AHEAD`] packet times of the slowest link (a network of very many links would otherwise get buckets so
+/// narrow that its transmissions outlast the wheel). Only speed depends on it, never the order of events.
 fn bucket_width(channels: &[ChannelState]) -> Time {
-    let fastest = channels.iter().map(|c| c.serialization(Lane::VL0)).min().unwrap_or(Time::MAX);
-    EVENTS_PER_BUCKET.saturating_mul(fastest) / (3 * channels.len() as Time).max(1)
+    let times = channels.iter().map(|c| c.serialization(Lane::VL0));
+    let (fastest, slowest) = times.fold((Time::MAX, 0), |(f, s), t| (f.min(t), s.max(t)));
+    let dense = EVENTS_PER_BUCKET.saturating_mul(fastest) / (3 * channels.len() as Time).max(1);
+    // (Twice that, rounded up: the queue takes the power of two at or below the width, which may be half of it.)
+    dense.max((2 * PACKETS_AHEAD).saturating_mul(slowest).div_ceil(SLOTS as Time))
 }
 
 /// The switches and hosts of the network.
@@ -225,4 +234,28 @@ fn flows(s: &Scenario, compiled: &Compiled, node_slot: &[u32], fresh: &[SourceCc
             FlowState::new(cf.src, cf.dst, node_slot[cf.src as usize], reliable, lane, rng, fresh[i].clone())
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `n` channels whose data packets take `packet` picoseconds.
+    fn channels(n: usize, packet: Time) -> Vec<ChannelState> {
+        let end = End { node: 0, host: false, slot: 0, port: 0 };
+        (0..n).map(|_| ChannelState::new(end, end, 0, 66, 1, [packet, packet / 32])).collect()
+    }
+
+    #[test]
+    fn buckets_narrow_with_more_links_but_the_wheel_still_holds_a_few_packet_times() {
+        // 6,144 links of 2.068 us packets (the 1,024-host permutation beside htsim): 256 events' worth, 28.7 ns.
+        assert_eq!(bucket_width(&channels(6_144, 2_068_000)), 28_722);
+        // Ten times as many: the density alone would give 2.9 ns, and a 1.5 us wheel would not hold one packet.
+        let width = bucket_width(&channels(61_440, 2_068_000));
+        assert_eq!(width, 16_157);
+        let bucket = crate::engine::EventQueue::<()>::with_bucket(width).bucket();
+        assert!(bucket * SLOTS as Time >= PACKETS_AHEAD * 2_068_000, "{bucket}");
+        // No links: the widest buckets (the queue takes 131 ns at most).
+        assert_eq!(bucket_width(&[]), Time::MAX);
+    }
 }
