@@ -5,7 +5,7 @@
 
 use crate::output::outln;
 use ibcc_core::presets::bench_scenarios;
-use ibcc_core::sim::{EventCounts, Run};
+use ibcc_core::sim::{EventCounts, Fingerprint, Run};
 use std::time::Instant;
 
 #[derive(Debug, clap::Args)]
@@ -27,12 +27,13 @@ pub struct Args {
     #[arg(long)]
     large: bool,
     /// Count the events by kind instead (one run each, not timed): per data packet-hop (a data packet starting on a
-    /// link), and how many went through the event queue. With `--scale`, on its fat trees.
+    /// link), and how many went through the event queue. With `--scale`, on its fat trees; with `--against-htsim`,
+    /// on our side of its cases (htsim is not run).
     #[arg(long, conflicts_with = "routing")]
     kinds: bool,
     /// Run htsim (Broadcom's csg-htsim) and this simulator on the same traffic instead, paired: DIR holds the
     /// traffic matrices (../shared/peers/htsim); prints each side's time per delivered packet-hop and their ratio.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["routing", "kinds"])]
+    #[arg(long, value_name = "DIR", conflicts_with = "routing")]
     against_htsim: Option<std::path::PathBuf>,
     /// With `--against-htsim`: htsim's built `sim` folder (default: $HTSIM).
     #[arg(long, value_name = "SIM_DIR", requires = "against_htsim")]
@@ -127,9 +128,12 @@ fn duration_ms(args: &Args) -> u64 {
     args.duration_ms.map_or(500, |ms| ms.round().max(1.0) as u64)
 }
 
-/// Where the events go: each kind's count per data packet-hop, and the part of it that was queued.
+/// Where the events go: each kind's count per data packet-hop, and the part of it that was queued; and the run's
+/// fingerprint (what it did, to the picosecond: a change meant to keep behaviour keeps it).
 fn kinds(args: &Args) -> Result<(), String> {
-    let scenarios = if args.scale {
+    let scenarios = if let Some(dir) = &args.against_htsim {
+        crate::htsim::scenarios(dir, args.cases.as_deref())?
+    } else if args.scale {
         let duration_ns = (args.duration_ms.unwrap_or(1.0) * 1e6).round().max(1.0) as u64;
         ibcc_core::presets::scale_fat_trees(duration_ns, args.large || args.hosts == Some(11_664), args.hosts)
     } else {
@@ -137,8 +141,9 @@ fn kinds(args: &Args) -> Result<(), String> {
     };
     for (name, scenario) in scenarios {
         let mut run = Run::new(&scenario).map_err(|e| e.to_string())?;
-        let mut counts = EventCounts::default();
-        run.run_until_with(run.end(), &mut counts);
+        let mut watch = (EventCounts::default(), Fingerprint::default());
+        run.run_until_with(run.end(), &mut watch);
+        let (counts, fingerprint) = (watch.0, watch.1.value());
         let hops = counts.data_hops.max(1) as f64;
         let (events, queued) = counts.total();
         if args.json {
@@ -148,12 +153,13 @@ fn kinds(args: &Args) -> Result<(), String> {
                 .map(|(k, n, q)| (format!("{k:?}"), serde_json::json!({ "events": n, "queued": q })))
                 .collect();
             let doc = serde_json::json!({ "scenario": name, "sim_ms": scenario.duration_ns as f64 / 1e6,
-                "data_hops": counts.data_hops, "events": events, "queued": queued, "kinds": kinds });
+                "data_hops": counts.data_hops, "events": events, "queued": queued, "kinds": kinds,
+                "fingerprint": format!("{fingerprint:016x}") });
             outln!("{doc}");
             continue;
         }
         outln!(
-            "{name}: {} data packet-hops, {:.2} events per hop ({:.2} queued)",
+            "{name}: {} data packet-hops, {:.2} events per hop ({:.2} queued), fingerprint {fingerprint:016x}",
             counts.data_hops,
             events as f64 / hops,
             queued as f64 / hops

@@ -63,13 +63,7 @@ pub fn run(dir: &Path, htsim: Option<&Path>, cases: Option<&str>, repeat: u32, j
     }
     // htsim runs in a folder of its own: paths given to it must not be relative.
     let dir = &dir.canonicalize().map_err(|e| format!("{}: {e}", dir.display()))?;
-    let wanted: Vec<&str> = cases.unwrap_or(DEFAULT_CASES).split(',').map(str::trim).collect();
-    for w in &wanted {
-        if !CASES.iter().any(|c| c.name == *w) {
-            let names: Vec<_> = CASES.iter().map(|c| c.name).collect();
-            return Err(format!("no case {w:?}; the cases are {}", names.join(", ")));
-        }
-    }
+    let wanted = wanted_cases(cases)?;
     let work = std::env::temp_dir().join(format!("ibcc-htsim-{}", std::process::id()));
     std::fs::create_dir_all(&work).map_err(|e| format!("{}: {e}", work.display()))?;
     if !json {
@@ -139,6 +133,29 @@ pub fn run(dir: &Path, htsim: Option<&Path>, cases: Option<&str>, repeat: u32, j
         outln!("x bare: our wall time per queued event over a bare binary-heap loop's with as many events pending");
     }
     Ok(())
+}
+
+/// Our scenarios of the cases named in `cases` (comma-separated; default: the issue's), read from DIR's matrices:
+/// what `ibcc bench --kinds --against-htsim DIR` counts events on, without htsim.
+pub fn scenarios(dir: &Path, cases: Option<&str>) -> Result<Vec<(String, Scenario)>, String> {
+    let wanted = wanted_cases(cases)?;
+    CASES
+        .iter()
+        .filter(|c| wanted.contains(&c.name))
+        .map(|case| Ok((case.name.to_string(), scenario(case, &read_matrix(&dir.join(case.matrix))?)?)))
+        .collect()
+}
+
+/// The names in `cases`, each checked.
+fn wanted_cases(cases: Option<&str>) -> Result<Vec<&str>, String> {
+    let wanted: Vec<&str> = cases.unwrap_or(DEFAULT_CASES).split(',').map(str::trim).collect();
+    for w in &wanted {
+        if !CASES.iter().any(|c| c.name == *w) {
+            let names: Vec<_> = CASES.iter().map(|c| c.name).collect();
+            return Err(format!("no case {w:?}; the cases are {}", names.join(", ")));
+        }
+    }
+    Ok(wanted)
 }
 
 /// One side's run: wall seconds, delivered data packet-hops, and (ours) events.

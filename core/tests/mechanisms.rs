@@ -323,6 +323,32 @@ fn the_measurement_interval_ends_at_to_ns() {
     assert_eq!(sim.results().measured_to_ns, 500_000.0);
 }
 
+/// A long link's credit round trip limits what it carries, exactly (docs/model.md §3). S1's output to S2 holds
+/// credit for S2's 4-packet buffer; packet k starts at s_k, its head reaches S2 P later, leaves it 40 ns on and its
+/// tail 2068 ns after that, and its credit is back at S1 P later again: packet k + 4 starts at s_k + 2P + 2108. So
+/// the link carries 4 x 2068 bytes per 2P + 2108 ns, starting with packet 4 at 40 + 2P + 2108. At P = 20 us the
+/// credits come back to an idle transmitter that waits for them; at P = 3.5 us they come back while it is still
+/// sending its four, and it must look again when they arrive: a late or missed look shows here.
+#[test]
+fn a_long_links_credit_round_trip_limits_it_exactly() {
+    for prop in [20_000u64, 3_500] {
+        let round_trip = 2 * prop + 2108;
+        let from = 40 + round_trip;
+        let cycles = 20;
+        let mut s = line(from + (cycles + 2) * round_trip);
+        s.links[1].propagation_ns = Some(prop);
+        s.source.window_packets = None;
+        s.measure.from_ns = from;
+        s.measure.to_ns = Some(from + cycles * round_trip);
+        let r = run_checking(&s);
+        let link = r.link("S1->S2").unwrap();
+        let want = 4.0 * 2068.0 / round_trip as f64;
+        assert!((link.utilization - want).abs() < 1e-12, "P = {prop} ns: {} against {want}", link.utilization);
+        assert!(link.credit_stall_ns > 0.0, "P = {prop} ns: it waits for credit");
+        assert_eq!(r.totals.dropped_packets, 0);
+    }
+}
+
 /// `step_until` never passes its time, processes at most its count, and sliced runs equal one run to the end.
 #[test]
 fn step_until_is_bounded_in_events_and_time() {
