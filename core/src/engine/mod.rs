@@ -233,6 +233,7 @@ impl<E: Copy> EventQueue<E> {
     }
 
     /// Makes the earliest bucket `current` (with the far events that fall in it); false if nothing is left.
+    #[inline(never)]
     fn advance(&mut self) -> bool {
         debug_assert!(self.late.is_empty(), "the bucket being drained has events left");
         let next = self.next_occupied();
@@ -304,38 +305,49 @@ impl<E: Copy> EventQueue<E> {
     pub fn pop_until(&mut self, limit: Time) -> Option<(Time, E)> {
         // Everything not in `current` or `late` is in a later bucket, so the earlier of their heads, if any, is the
         // next event. Moving `cursor` on without popping is harmless: whatever is scheduled later at or before it
-        // joins `current` or `late`. (`late` is empty but in crowded buckets: that case is kept apart.)
-        let e = if self.late.is_empty() {
-            if self.head == self.current.len() && !self.advance() {
-                return None;
-            }
-            let e = self.current[self.head];
-            if e.time > limit {
-                return None;
-            }
-            self.head += 1;
-            e
-        } else {
-            let late = self.late.peek().expect("not empty").0;
-            let e = match self.current.get(self.head) {
-                Some(c) if c.key() < late.key() => *c,
-                _ => late,
-            };
-            if e.time > limit {
-                return None;
-            }
-            if e.seq == late.seq {
-                self.late.pop();
-            } else {
-                self.head += 1;
-            }
-            e
+        // joins `current` or `late`. (`late` is empty but in crowded buckets: that case is kept apart, out of line,
+        // so that this one stays small enough to be inlined into the event loop.)
+        if !self.late.is_empty() {
+            return self.pop_with_late(limit);
+        }
+        if self.head == self.current.len() && !self.advance() {
+            return None;
+        }
+        let e = self.current[self.head];
+        if e.time > limit {
+            return None;
+        }
+        self.head += 1;
+        Some(self.popped(e))
+    }
+
+    /// `pop_until` when `late` holds events: the earlier of its top and `current`'s head.
+    #[inline(never)]
+    fn pop_with_late(&mut self, limit: Time) -> Option<(Time, E)> {
+        let late = self.late.peek().expect("not empty").0;
+        let e = match self.current.get(self.head) {
+            Some(c) if c.key() < late.key() => *c,
+            _ => late,
         };
+        if e.time > limit {
+            return None;
+        }
+        if e.seq == late.seq {
+            self.late.pop();
+        } else {
+            self.head += 1;
+        }
+        Some(self.popped(e))
+    }
+
+    /// The clock moves to popped entry `e`.
+    #[inline(always)]
+    fn popped(&mut self, e: Entry<E>) -> (Time, E) {
         self.len -= 1;
         debug_assert!(e.time >= self.now, "time went backwards");
         self.now = e.time;
         self.processed += 1;
-        Some((e.time, e.event))
+        (e.time, e.event)
     }
 
     /// Advances the clock to `time` with no event (used when a run stops between events).
