@@ -177,6 +177,7 @@ impl ChannelState {
 
     /// Starts `packet` (`blocks` credit blocks on `lane`) at `now`: takes its credit and ends the credit stalls its
     /// start ends. Panics if the transmitter is busy or the receiver has no room: the caller checks both first.
+    #[inline(always)]
     pub fn start(
         &mut self,
         packet: PacketId,

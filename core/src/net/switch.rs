@@ -484,7 +484,17 @@ impl<C> SwitchState<C> {
     /// The outputs in `outs` (bits, per `Lane::kind`) found no packet of that kind able to start (their memos hold
     /// that now): they sleep until that may change, where sleeping applies. Returns until when the sleeping outputs
     /// sleep at least.
+    #[inline(always)]
     pub fn sleep(&mut self, outs: [u64; 2]) -> Time {
+        // (Most passes put none to sleep: that case is inlined into the pass.)
+        if outs[0] | outs[1] == 0 {
+            return self.asleep_until;
+        }
+        self.sleep_outputs(outs)
+    }
+
+    #[inline(never)]
+    fn sleep_outputs(&mut self, outs: [u64; 2]) -> Time {
         for (kind, mut outs) in outs.into_iter().enumerate() {
             if self.ports() > 64 || (kind == 0 && self.vls != 1) {
                 continue;
@@ -575,6 +585,7 @@ impl<C> SwitchState<C> {
     /// A packet's head arrives at input `port` on `lane`: it waits there for its output until it is eligible.
     /// Returns the blocks the buffer held before and holds now (more than its size only if credit flow control
     /// failed: the caller counts a drop).
+    #[inline(always)]
     pub fn admit(&mut self, port: PortId, lane: Lane, a: Arrival) -> (u32, u32) {
         let Arrival { packet, blocks, out, eligible_at, now } = a;
         let seq = self.next_seq;
@@ -610,6 +621,7 @@ impl<C> SwitchState<C> {
 
     /// The tail of `packet` (`blocks` blocks, on `lane`) has left input `port`: it frees its space. Returns its
     /// entry and the blocks the buffer still holds.
+    #[inline(always)]
     pub fn depart(&mut self, port: PortId, lane: Lane, packet: PacketId, blocks: u32) -> (Entry, u32) {
         let buffer = &mut self.inputs[usize::from(port) * self.lanes + lane.index()];
         let pos = buffer.queue.iter().position(|e| e.packet == packet).expect("the leaving packet is buffered");
@@ -756,7 +768,7 @@ impl<C> SwitchState<C> {
     /// Starts `cand` at `now`: it counts its bypasses, is marked started, and leaves its output's waiting list;
     /// the VL arbiter that chose it counts its size (`packets` knows it). Returns its packet, and whether it was the
     /// packet blocking its buffer (younger packets of the buffer may go now).
-    #[inline]
+    #[inline(always)]
     pub fn start(&mut self, cand: &Candidate, now: Time, packets: &PacketPool) -> (PacketId, bool) {
         let l = cand.lane.index();
         let (input_at, output_at) = (self.at(cand.input, l), self.at(cand.out, l));

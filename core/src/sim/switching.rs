@@ -283,6 +283,7 @@ impl Simulation {
     }
 
     /// Starts the packet `cand` on its output; whether it was blocking its input buffer.
+    #[inline(always)]
     fn start_from_switch(&mut self, slot: usize, cand: Candidate, obs: &mut impl Observer) -> bool {
         let sw = &mut self.switches[slot];
         let (packet, unblocked) = sw.start(&cand, self.queue.now(), &self.packets);
@@ -333,7 +334,7 @@ impl Simulation {
 /// the data VLs (bits) that have a packet able to go but no credit for it; and the earliest time a packet of a VL
 /// that has none able to go becomes eligible (`Time::MAX`: none, or no such VL). With several VLs the output's VL
 /// arbiter chooses among those that can go.
-#[inline]
+#[inline(always)]
 fn data_candidate(
     sw: &SwitchState<SwitchCc>,
     out: PortId,
@@ -341,16 +342,28 @@ fn data_candidate(
     blocks: u32,
     now: Time,
 ) -> (Option<Candidate>, u16, Time) {
-    if sw.vls() == 1 {
-        if waits_for_credit(state, 0, blocks) {
-            return (None, 1, Time::MAX);
-        }
-        return match sw.first_startable(out, Lane::VL0, now) {
-            Some(c) if state.has_credit(Lane::VL0, blocks) => (Some(c), 0, Time::MAX),
-            Some(_) => (None, 1, Time::MAX),
-            None => (None, 0, sw.unstartable_until(out, Lane::VL0)),
-        };
+    if sw.vls() > 1 {
+        return vl_candidate(sw, out, state, blocks, now);
     }
+    if waits_for_credit(state, 0, blocks) {
+        return (None, 1, Time::MAX);
+    }
+    match sw.first_startable(out, Lane::VL0, now) {
+        Some(c) if state.has_credit(Lane::VL0, blocks) => (Some(c), 0, Time::MAX),
+        Some(_) => (None, 1, Time::MAX),
+        None => (None, 0, sw.unstartable_until(out, Lane::VL0)),
+    }
+}
+
+/// `data_candidate` with several data VLs (out of line: the pass inlines the one-VL case, the usual one).
+#[inline(never)]
+fn vl_candidate(
+    sw: &SwitchState<SwitchCc>,
+    out: PortId,
+    state: &ChannelState,
+    blocks: u32,
+    now: Time,
+) -> (Option<Candidate>, u16, Time) {
     let mut ready = [None; MAX_DATA_VLS as usize];
     let mut lacking = 0u16;
     let mut until = Time::MAX;
