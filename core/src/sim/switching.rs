@@ -21,6 +21,7 @@ fn blocks_of(bytes: u64) -> u32 {
 
 impl Simulation {
     /// A packet's head arrives at a switch input.
+    #[inline(always)]
     pub(super) fn arrive(&mut self, channel: ChannelId, packet: PacketId, obs: &mut impl Observer) {
         let now = self.queue.now();
         let to = self.channels[channel as usize].to();
