@@ -177,8 +177,7 @@ impl ChannelState {
 
     /// Starts `packet` (`blocks` credit blocks on `lane`) at `now`: takes its credit and ends the credit stalls its
     /// start ends. Panics if the transmitter is busy or the receiver has no room: the caller checks both first.
-    // (Inlined natively only: in wasm it costs size and buys no speed; docs/performance.md, "The hot path inlined".)
-    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    #[inline(always)]
     pub fn start(
         &mut self,
         packet: PacketId,

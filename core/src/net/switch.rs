@@ -585,8 +585,7 @@ impl<C> SwitchState<C> {
     /// A packet's head arrives at input `port` on `lane`: it waits there for its output until it is eligible.
     /// Returns the blocks the buffer held before and holds now (more than its size only if credit flow control
     /// failed: the caller counts a drop).
-    // (Inlined natively only: in wasm it costs size and buys no speed; docs/performance.md, "The hot path inlined".)
-    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    #[inline(always)]
     pub fn admit(&mut self, port: PortId, lane: Lane, a: Arrival) -> (u32, u32) {
         let Arrival { packet, blocks, out, eligible_at, now } = a;
         let seq = self.next_seq;
@@ -622,7 +621,7 @@ impl<C> SwitchState<C> {
 
     /// The tail of `packet` (`blocks` blocks, on `lane`) has left input `port`: it frees its space. Returns its
     /// entry and the blocks the buffer still holds.
-    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    #[inline(always)]
     pub fn depart(&mut self, port: PortId, lane: Lane, packet: PacketId, blocks: u32) -> (Entry, u32) {
         let buffer = &mut self.inputs[usize::from(port) * self.lanes + lane.index()];
         let pos = buffer.queue.iter().position(|e| e.packet == packet).expect("the leaving packet is buffered");
@@ -769,8 +768,7 @@ impl<C> SwitchState<C> {
     /// Starts `cand` at `now`: it counts its bypasses, is marked started, and leaves its output's waiting list;
     /// the VL arbiter that chose it counts its size (`packets` knows it). Returns its packet, and whether it was the
     /// packet blocking its buffer (younger packets of the buffer may go now).
-    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
-    #[cfg_attr(target_arch = "wasm32", inline)]
+    #[inline(always)]
     pub fn start(&mut self, cand: &Candidate, now: Time, packets: &PacketPool) -> (PacketId, bool) {
         let l = cand.lane.index();
         let (input_at, output_at) = (self.at(cand.input, l), self.at(cand.out, l));

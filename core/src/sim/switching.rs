@@ -21,8 +21,7 @@ fn blocks_of(bytes: u64) -> u32 {
 
 impl Simulation {
     /// A packet's head arrives at a switch input.
-    // (Inlined natively only: in wasm it costs size and buys no speed; docs/performance.md, "The hot path inlined".)
-    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    #[inline(always)]
     pub(super) fn arrive(&mut self, channel: ChannelId, packet: PacketId, obs: &mut impl Observer) {
         let now = self.queue.now();
         let to = self.channels[channel as usize].to();
@@ -285,7 +284,7 @@ impl Simulation {
     }
 
     /// Starts the packet `cand` on its output; whether it was blocking its input buffer.
-    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    #[inline(always)]
     fn start_from_switch(&mut self, slot: usize, cand: Candidate, obs: &mut impl Observer) -> bool {
         let sw = &mut self.switches[slot];
         let (packet, unblocked) = sw.start(&cand, self.queue.now(), &self.packets);
@@ -336,8 +335,7 @@ impl Simulation {
 /// the data VLs (bits) that have a packet able to go but no credit for it; and the earliest time a packet of a VL
 /// that has none able to go becomes eligible (`Time::MAX`: none, or no such VL). With several VLs the output's VL
 /// arbiter chooses among those that can go.
-#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
-#[cfg_attr(target_arch = "wasm32", inline)]
+#[inline(always)]
 fn data_candidate(
     sw: &SwitchState<SwitchCc>,
     out: PortId,

@@ -51,8 +51,7 @@ impl Simulation {
 
     /// A transmitter finished: its packet's tail has left the sender (freeing a switch's input buffer) and, one
     /// propagation delay later, reaches the receiver (a host absorbs it then).
-    // (Inlined natively only: in wasm it costs size and buys no speed; docs/performance.md, "The hot path inlined".)
-    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    #[inline(always)]
     pub(super) fn on_tx_end(&mut self, channel: ChannelId, obs: &mut impl Observer) {
         let state = &mut self.channels[channel as usize];
         let sending = state.finish();
@@ -94,7 +93,7 @@ impl Simulation {
         }
     }
 
-    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    #[inline(always)]
     pub(super) fn on_credit(&mut self, channel: ChannelId, lane: Lane, blocks: u32, obs: &mut impl Observer) {
         let now = self.queue.now();
         let state = &mut self.channels[channel as usize];
