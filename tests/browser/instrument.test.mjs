@@ -106,15 +106,12 @@ test('at 390x844 nothing overflows sideways, one view at a time, plot text at fu
     await page.getByTestId('phone-plot').click();
     assert.ok(await page.getByTestId('rate-plot').isVisible());
     // The plot is drawn at the screen's pixel density for its shown size: its 11 px text is not scaled down. (The
-    // canvas is sized by the frame after it is shown: wait for that frame, up to 5 s, then check.)
-    const plot = page.getByTestId('rate-plot');
-    await plot.evaluate((c) => new Promise((done) => {
-      const t0 = performance.now();
-      const look = () => (c.width === Math.round(c.clientWidth * devicePixelRatio) || performance.now() - t0 > 5000
-        ? done() : requestAnimationFrame(look));
-      look();
-    }));
-    const [px, css, dpr] = await plot.evaluate((c) => [c.width, c.clientWidth, devicePixelRatio]);
+    // canvas is sized by the frame after it is shown: wait for that frame.)
+    await page.waitForFunction(() => {
+      const c = document.querySelector('[data-testid=rate-plot]');
+      return c.width === Math.round(c.clientWidth * devicePixelRatio);
+    }, null, { timeout: 5_000 });
+    const [px, css, dpr] = await page.getByTestId('rate-plot').evaluate((c) => [c.width, c.clientWidth, devicePixelRatio]);
     assert.equal(px, Math.round(css * dpr));
     await page.getByTestId('phone-settings').click();
     assert.ok(await page.getByLabel('Marking policy', { exact: true }).isVisible());
