@@ -42,6 +42,17 @@ pub struct Args {
     /// hs32,hs1024,perm1024).
     #[arg(long, requires = "against_htsim")]
     cases: Option<String>,
+    /// With `--against-htsim`: count each side's instructions instead of timing them (valgrind's cachegrind, one
+    /// run each): per delivered packet-hop and their ratio, the same on any machine. Slow: htsim's 1,024-host
+    /// permutation takes about an hour under valgrind, so name the cases (`--cases hs32,hs1024`).
+    #[arg(long, requires = "against_htsim", conflicts_with = "kinds")]
+    instructions: bool,
+    /// (For `--instructions`, which counts it under valgrind: run only our side of the cases, once, untimed, and
+    /// print what it delivered as JSON; with `--setup-only`, build the runs but do not run them.)
+    #[arg(long, hide = true, requires = "against_htsim")]
+    ours_only: bool,
+    #[arg(long, hide = true, requires = "ours_only")]
+    setup_only: bool,
     /// The same traffic (a permutation) on fat trees from 32 to 3,456 hosts, and 11,664 with `--large`, each run
     /// for `--duration-ms` (default here 1): cost per packet-hop, events per hop, memory per host and per port.
     #[arg(long, conflicts_with_all = ["routing", "against_htsim"])]
@@ -72,7 +83,13 @@ pub fn run(args: &Args) -> Result<(), String> {
         return Err("--large goes with --routing or --scale".into());
     }
     if let Some(dir) = &args.against_htsim {
-        return crate::htsim::run(dir, args.htsim.as_deref(), args.cases.as_deref(), args.repeat, args.json);
+        use crate::htsim::Mode;
+        let mode = match (args.ours_only, args.instructions) {
+            (true, _) => Mode::OursOnly { setup_only: args.setup_only },
+            (false, true) => Mode::Instructions,
+            (false, false) => Mode::Timed { repeat: args.repeat },
+        };
+        return crate::htsim::run(dir, args.htsim.as_deref(), args.cases.as_deref(), mode, args.json);
     }
     if !args.json {
         outln!(

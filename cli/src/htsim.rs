@@ -4,7 +4,8 @@
 //! `run_htsim.sh` takes it). Both sides: 1 GB/s links, 25 ns per hop, 2068-byte packets, no congestion control, the
 //! same fat tree. Printed per case: each side's wall time per delivered packet-hop, their ratio (median over the
 //! pairs: the two runs of a pair share the machine's state), and our cost per queued event beside a bare
-//! binary-heap event loop's with as many events pending.
+//! binary-heap event loop's with as many events pending. With `--instructions`, each side's instructions per
+//! delivered packet-hop instead (valgrind's count, the same on every machine, where wall times are not).
 
 use crate::output::outln;
 use ibcc_core::fabric::{netfile, shapes, Speed, Width};
@@ -47,7 +48,24 @@ const DEFAULT_CASES: &str = "hs32,hs1024,perm1024";
 /// htsim's packet size on the wire (its `-mtu`); ours by default (2048 bytes of payload and a 20-byte header).
 const PACKET_BYTES: u64 = 2068;
 
-pub fn run(dir: &Path, htsim: Option<&Path>, cases: Option<&str>, repeat: u32, json: bool) -> Result<(), String> {
+/// How `run` measures the two sides.
+#[derive(Debug, Clone, Copy)]
+pub enum Mode {
+    /// Wall time, `repeat` pairs of runs.
+    Timed { repeat: u32 },
+    /// Instructions, counted by valgrind's cachegrind: one run each.
+    Instructions,
+    /// Our side alone, once and untimed, printing what it delivered as JSON (what `Instructions` counts under
+    /// valgrind); with `setup_only`, the runs are built but not run (their instructions are subtracted).
+    OursOnly { setup_only: bool },
+}
+
+pub fn run(dir: &Path, htsim: Option<&Path>, cases: Option<&str>, mode: Mode, json: bool) -> Result<(), String> {
+    let repeat = match mode {
+        Mode::OursOnly { setup_only } => return ours_only(dir, cases, setup_only),
+        Mode::Instructions => 1,
+        Mode::Timed { repeat } => repeat,
+    };
     let sim_dir = match htsim {
         Some(p) => p.to_path_buf(),
         None => PathBuf::from(std::env::var("HTSIM").map_err(|_| {
@@ -66,6 +84,11 @@ pub fn run(dir: &Path, htsim: Option<&Path>, cases: Option<&str>, repeat: u32, j
     let wanted = wanted_cases(cases)?;
     let work = std::env::temp_dir().join(format!("ibcc-htsim-{}", std::process::id()));
     std::fs::create_dir_all(&work).map_err(|e| format!("{}: {e}", work.display()))?;
+    if let Mode::Instructions = mode {
+        let counted = instructions(dir, &wanted, &binary, &parser, &work, json);
+        let _ = std::fs::remove_dir_all(&work);
+        return counted;
+    }
     if !json {
         outln!(
             "{:<9} {:>6} {:>9} {:>11} {:>9} {:>11} {:>11} {:>7} {:>10} {:>10} {:>6}",
@@ -249,14 +272,10 @@ fn run_htsim(
     hops: &[u64],
 ) -> Result<Side, String> {
     let log = work.join(format!("{}.log", case.name));
-    let hosts = case.hosts();
     let t0 = Instant::now();
     let out = Command::new(binary)
         .current_dir(work)
-        .args(["-o", &log.to_string_lossy(), "-mtu", "2068", "-linkspeed", "8000", "-hop_latency", "0.025"])
-        .args(["-q", "300", "-strat", "ecmp_host", "-paths", "1", "-log", "sink"])
-        .args(["-end", &(case.sim_ms * 1000).to_string(), "-nodes", &hosts.to_string()])
-        .args(["-tiers", &case.tiers.to_string(), "-tm", &matrix.to_string_lossy()])
+        .args(htsim_args(case, &log, matrix, case.sim_ms * 1000))
         .output()
         .map_err(|e| format!("{}: {e}", binary.display()))?;
     let wall = t0.elapsed().as_secs_f64();
@@ -265,8 +284,27 @@ fn run_htsim(
         let tail: Vec<&str> = said.lines().rev().take(3).collect();
         return Err(format!("htsim failed on {} ({}): {}", case.name, out.status, tail.join(" / ")));
     }
+    let packet_hops = htsim_hops(case, parser, &log, hops)?;
+    Ok(Side { wall, packet_hops, events: 0, queued: 0, pending: 0 })
+}
+
+/// htsim's command line for `case`, as `run_htsim.sh` makes it, logging its sinks to `log`, simulating `end_us`
+/// microseconds.
+fn htsim_args(case: &Case, log: &Path, matrix: &Path, end_us: u64) -> Vec<String> {
+    let mut args: Vec<String> = ["-o", &log.to_string_lossy(), "-mtu", "2068", "-linkspeed", "8000"]
+        .iter()
+        .chain(&["-hop_latency", "0.025", "-q", "300", "-strat", "ecmp_host", "-paths", "1", "-log", "sink"])
+        .map(|a| a.to_string())
+        .collect();
+    args.extend(["-end".into(), end_us.to_string(), "-nodes".into(), case.hosts().to_string()]);
+    args.extend(["-tiers".into(), case.tiers.to_string(), "-tm".into(), matrix.to_string_lossy().into_owned()]);
+    args
+}
+
+/// htsim's delivered packet-hops in `log`: each sink's last cumulative ACK, in packets, times its flow's path.
+fn htsim_hops(case: &Case, parser: &Path, log: &Path, hops: &[u64]) -> Result<u64, String> {
     let parsed =
-        Command::new(parser).arg(&log).arg("-ascii").output().map_err(|e| format!("{}: {e}", parser.display()))?;
+        Command::new(parser).arg(log).arg("-ascii").output().map_err(|e| format!("{}: {e}", parser.display()))?;
     // Lines: "TIME Type ROCE_SINK ID n Ev RATE CAck BYTES Rate R": the last CAck of each sink.
     let mut last = std::collections::BTreeMap::new();
     for line in String::from_utf8_lossy(&parsed.stdout).lines() {
@@ -280,8 +318,134 @@ fn run_htsim(
     if last.len() != hops.len() {
         return Err(format!("htsim's log of {} has {} sinks for {} connections", case.name, last.len(), hops.len()));
     }
-    let packet_hops = last.values().zip(hops).map(|(bytes, h)| bytes / PACKET_BYTES * h).sum();
-    Ok(Side { wall, packet_hops, events: 0, queued: 0, pending: 0 })
+    Ok(last.values().zip(hops).map(|(bytes, h)| bytes / PACKET_BYTES * h).sum())
+}
+
+/// Our side of the cases in `cases`, each run once to its end (or, with `setup_only`, only built), untimed: one
+/// JSON line each with what it delivered. `--instructions` runs this under valgrind.
+fn ours_only(dir: &Path, cases: Option<&str>, setup_only: bool) -> Result<(), String> {
+    for (name, scenario) in scenarios(dir, cases)? {
+        let mut run = Run::new(&scenario).map_err(|e| e.to_string())?;
+        if !setup_only {
+            run.run();
+        }
+        let hops = path_hops(&run)?;
+        let results = run.results();
+        let packet_hops: u64 = results.flows.iter().zip(&hops).map(|(f, h)| f.delivered_packets * h).sum();
+        let doc = serde_json::json!({ "case": name, "packet_hops": packet_hops, "events": results.events,
+            "queued": run.sim.queued_events() });
+        outln!("{doc}");
+    }
+    Ok(())
+}
+
+/// Each side's instructions on each of `cases`, counted by cachegrind, without its set-up (building and routing
+/// the fabric is not simulating): ours as this program's run of the case less its run that only builds it,
+/// htsim's as its run less the same run simulating one microsecond. Printed per delivered packet-hop, and their
+/// ratio.
+fn instructions(
+    dir: &Path,
+    cases: &[&str],
+    binary: &Path,
+    parser: &Path,
+    work: &Path,
+    json: bool,
+) -> Result<(), String> {
+    let exe = std::env::current_exe().map_err(|e| format!("this program's path: {e}"))?;
+    if !json {
+        outln!(
+            "{:<9} {:>6} {:>12} {:>11} {:>9} {:>9} {:>12} {:>11} {:>9} {:>7}",
+            "case",
+            "hosts",
+            "ours Minstr",
+            "pkt-hops",
+            "per hop",
+            "per event",
+            "htsim Minstr",
+            "pkt-hops",
+            "per hop",
+            "ratio"
+        );
+    }
+    for case in CASES.iter().filter(|c| cases.contains(&c.name)) {
+        let ours = |setup_only: bool| {
+            let mut args: Vec<String> = ["bench", "--against-htsim", &dir.to_string_lossy(), "--cases", case.name]
+                .iter()
+                .map(|a| a.to_string())
+                .collect();
+            args.push("--ours-only".into());
+            if setup_only {
+                args.push("--setup-only".into());
+            }
+            counted(&exe, &args, work)
+        };
+        let (all, said) = ours(false)?;
+        let (setup, _) = ours(true)?;
+        let doc: serde_json::Value =
+            serde_json::from_str(said.trim()).map_err(|e| format!("our run of {} printed {said:?}: {e}", case.name))?;
+        let field = |k: &str| doc[k].as_u64().ok_or(format!("our run of {} printed no {k}", case.name));
+        let (hops, events, queued) = (field("packet_hops")?, field("events")?, field("queued")?);
+        let ours_instr = all.saturating_sub(setup);
+        let log = work.join(format!("{}.log", case.name));
+        let htsim = |end_us| counted(binary, &htsim_args(case, &log, &dir.join(case.matrix), end_us), work);
+        // (Its set-up: the same command simulating a microsecond. Its log is read from the whole run, after.)
+        let (setup, _) = htsim(1)?;
+        let (all, _) = htsim(case.sim_ms * 1000)?;
+        let theirs_instr = all.saturating_sub(setup);
+        let matrix = read_matrix(&dir.join(case.matrix))?;
+        let paths = path_hops(&Run::new(&scenario(case, &matrix)?).map_err(|e| e.to_string())?)?;
+        let theirs_hops = htsim_hops(case, parser, &log, &paths)?;
+        let per_hop = |i: u64, h: u64| i as f64 / h.max(1) as f64;
+        let ratio = per_hop(theirs_instr, theirs_hops) / per_hop(ours_instr, hops);
+        if json {
+            let doc = serde_json::json!({ "case": case.name, "hosts": case.hosts(), "ours_instructions": ours_instr,
+                "ours_packet_hops": hops, "ours_events": events, "ours_queued": queued,
+                "htsim_instructions": theirs_instr, "htsim_packet_hops": theirs_hops, "ratio": ratio });
+            outln!("{doc}");
+        } else {
+            outln!(
+                "{:<9} {:>6} {:>12.0} {:>11} {:>9.0} {:>9.0} {:>12.0} {:>11} {:>9.0} {:>7.2}",
+                case.name,
+                case.hosts(),
+                ours_instr as f64 / 1e6,
+                hops,
+                per_hop(ours_instr, hops),
+                per_hop(ours_instr, events),
+                theirs_instr as f64 / 1e6,
+                theirs_hops,
+                per_hop(theirs_instr, theirs_hops),
+                ratio
+            );
+        }
+    }
+    if !json {
+        outln!("instructions counted by valgrind's cachegrind, each side's set-up left out; ratio: htsim's");
+        outln!("instructions per delivered packet-hop over ours");
+    }
+    Ok(())
+}
+
+/// Runs `program` with `args` in `work` under cachegrind: the instructions it executed, and what it printed.
+fn counted(program: &Path, args: &[String], work: &Path) -> Result<(u64, String), String> {
+    let out = Command::new("valgrind")
+        .current_dir(work)
+        .args(["--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"])
+        .arg(program)
+        .args(args)
+        .output()
+        .map_err(|e| format!("valgrind: {e} (--instructions runs each side under valgrind: install it)"))?;
+    let said = String::from_utf8_lossy(&out.stderr);
+    if !out.status.success() {
+        let tail: Vec<&str> = said.lines().rev().take(3).collect();
+        return Err(format!("{} under valgrind failed ({}): {}", program.display(), out.status, tail.join(" / ")));
+    }
+    // cachegrind's summary: "==PID== I   refs:      12,780,215,220".
+    let refs = said
+        .lines()
+        .find_map(|l| l.split_once("I   refs:").map(|(_, n)| n.trim().replace(',', "")))
+        .and_then(|n| n.parse().ok())
+        .ok_or(format!("valgrind printed no instruction count for {}", program.display()))?;
+    Ok((refs, String::from_utf8_lossy(&out.stdout).into_owned()))
 }
 
 /// The bare loop's events at most: enough for a stable figure.

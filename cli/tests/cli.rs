@@ -551,14 +551,12 @@ fn bench_scale_prints_every_size() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("no network of 100 hosts; the sizes are 32, 128"));
 }
 
-/// `--against-htsim` with a stand-in for htsim: a binary that runs and a log parser that prints each sink's
-/// cumulative ACKs. The packet-hops it reports are the parser's bytes over the packet size times each connection's
-/// path (4 links on the two-level k=8 tree), sinks taken in the matrix's order.
+/// A stand-in for htsim in a new folder named after `test`: the folder holds the 32-host hot spot's matrix (20 hosts
+/// to host 0, one to host 1) and `sim/`, whose htsim runs and whose log parser prints each sink's cumulative ACKs:
+/// sink i has ACKed 10 (i + 1) packets of 2068 bytes at the end, fewer before. Returns the folder and `sim/`.
 #[cfg(unix)]
-#[test]
-fn bench_against_htsim_pairs_the_runs_and_reads_htsim_s_sinks() {
-    use std::os::unix::fs::PermissionsExt;
-    let dir = std::env::temp_dir().join(format!("ibcc-htsim-test-{}", std::process::id()));
+fn fake_htsim(test: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("ibcc-{test}-{}", std::process::id()));
     let sim = dir.join("sim");
     std::fs::create_dir_all(sim.join("datacenter")).unwrap();
     let mut cm = String::from("Nodes 32\nConnections 21\n");
@@ -567,18 +565,29 @@ fn bench_against_htsim_pairs_the_runs_and_reads_htsim_s_sinks() {
     }
     cm += "24->1 start 0.000000 size 0\n";
     std::fs::write(dir.join("hotspot_victim_32.cm"), cm).unwrap();
-    // Sink i (ids 300, 303, ...) has ACKed 10 (i + 1) packets of 2068 bytes at the end, fewer before.
     let mut lines = String::new();
     for i in 0..21u64 {
         lines += &format!("echo '0.0001 Type ROCE_SINK ID {} Ev RATE CAck {} Rate 1'\n", 300 + 3 * i, 2068 * (i + 1));
         lines += &format!("echo '0.0002 Type ROCE_SINK ID {} Ev RATE CAck {} Rate 1'\n", 300 + 3 * i, 20680 * (i + 1));
     }
-    for (path, body) in
-        [(sim.join("datacenter/htsim_roce"), String::from("exit 0\n")), (sim.join("parse_output"), lines)]
-    {
-        std::fs::write(&path, format!("#!/bin/sh\n{body}")).unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
+    write_script(&sim.join("datacenter/htsim_roce"), "exit 0\n");
+    write_script(&sim.join("parse_output"), &lines);
+    (dir, sim)
+}
+
+#[cfg(unix)]
+fn write_script(path: &std::path::Path, body: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::write(path, format!("#!/bin/sh\n{body}")).unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+/// `--against-htsim` with a stand-in for htsim. The packet-hops it reports are the parser's bytes over the packet
+/// size times each connection's path (4 links on the two-level k=8 tree), sinks taken in the matrix's order.
+#[cfg(unix)]
+#[test]
+fn bench_against_htsim_pairs_the_runs_and_reads_htsim_s_sinks() {
+    let (dir, sim) = fake_htsim("htsim-test");
     let (d, s) = (dir.to_str().unwrap(), sim.to_str().unwrap());
     let out = ibcc(&["bench", "--against-htsim", d, "--htsim", s, "--cases", "hs32", "--repeat", "1", "--json"], None);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -589,5 +598,46 @@ fn bench_against_htsim_pairs_the_runs_and_reads_htsim_s_sinks() {
     assert!(r["ratio"].as_f64().unwrap() > 0.0 && r["bare_ns_per_event"].as_f64().unwrap() > 0.0);
     let out = ibcc(&["bench", "--against-htsim", d, "--htsim", s, "--cases", "hs33"], None);
     assert!(String::from_utf8_lossy(&out.stderr).contains("no case \"hs33\""));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--against-htsim --instructions` with stand-ins for htsim and valgrind: this "valgrind" runs its program and
+/// says it counted 12 million instructions for htsim's run and 2 million for its run of a microsecond, 9 million
+/// for our run of the case and 1 million for ours that only builds it. Each side is its run less its set-up (10 and
+/// 8 million); the ratio is of instructions per packet-hop.
+#[cfg(unix)]
+#[test]
+fn bench_instructions_counts_each_side_without_building_our_run() {
+    let (dir, sim) = fake_htsim("instructions-test");
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    write_script(
+        &bin.join("valgrind"),
+        "shift 3\n\"$@\" || exit $?\ncase \"$*\" in\n  *--setup-only*) n=1,000,000 ;;\n  *--ours-only*) n=9,000,000 ;;\n  \
+         *\"-end 1 -nodes\"*) n=2,000,000 ;;\n  *) n=12,000,000 ;;\nesac\necho \"==1== I   refs:      $n\" >&2\n",
+    );
+    let (d, s) = (dir.to_str().unwrap(), sim.to_str().unwrap());
+    let run = |path: &std::path::Path| {
+        Command::new(env!("CARGO_BIN_EXE_ibcc"))
+            .args(["bench", "--against-htsim", d, "--htsim", s, "--cases", "hs32", "--instructions", "--json"])
+            .env("PATH", path)
+            .output()
+            .unwrap()
+    };
+    let out = run(&bin);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["ours_instructions"].as_u64(), Some(8_000_000), "{r}");
+    assert_eq!(r["htsim_instructions"].as_u64(), Some(10_000_000), "{r}");
+    assert_eq!(r["htsim_packet_hops"].as_u64(), Some(10 * 231 * 4));
+    let ours_hops = r["ours_packet_hops"].as_u64().unwrap();
+    assert!(ours_hops >= 483_000 * 4, "{r}");
+    assert!(r["ours_events"].as_u64().unwrap() > ours_hops, "{r}");
+    let ratio = (10e6 / (10.0 * 231.0 * 4.0)) / (8e6 / ours_hops as f64);
+    assert!((r["ratio"].as_f64().unwrap() - ratio).abs() < 1e-9 * ratio, "{r}");
+    // Without valgrind, the error says what is missing.
+    let out = run(&dir.join("nowhere"));
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("valgrind"), "{}", String::from_utf8_lossy(&out.stderr));
     let _ = std::fs::remove_dir_all(&dir);
 }
