@@ -80,6 +80,8 @@ pub struct Packet {
     pub dst: NodeId,
     /// When the data packet started leaving its source (for the packet delay).
     pub injected_at: Time,
+    /// The switches it has reached: its place on its flow's path (`sim::flow_paths`).
+    pub hop: u8,
 }
 
 /// Storage for packets in flight, reusing freed slots.

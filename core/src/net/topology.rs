@@ -250,6 +250,11 @@ impl Topology {
         (p != NO_ROUTE).then_some(p)
     }
 
+    /// The forwarding tables' size in bytes (one port per switch and destination).
+    pub fn tables_bytes(&self) -> usize {
+        self.next_port.len() * size_of::<PortId>()
+    }
+
     /// The rank of switch `n` among the switches in node order, `None` for a host.
     pub fn switch_row(&self, n: NodeId) -> Option<u32> {
         Some(self.switch_row[n as usize]).filter(|&r| r != u32::MAX)

@@ -2,6 +2,7 @@
 //! counters, and each flow's first start.
 
 use super::events::Event;
+use super::flow_paths::{FlowPaths, TABLES_IN_CACHE};
 use super::{exp_time, Counts, Simulation};
 use crate::cc::{NicCc, SourceCc, SwitchCc};
 use crate::engine::{Queue, SLOTS};
@@ -47,6 +48,8 @@ impl Simulation {
                 compiled.topology.channel(c).bandwidth.serialization(data_bytes)
             })
             .collect();
+        let paths = (compiled.topology.tables_bytes() > TABLES_IN_CACHE)
+            .then(|| Rc::new(FlowPaths::new(&compiled.topology, flows.iter().map(|f| (f.src(), f.dst())))));
         let mut sim = Self {
             nic_on: scenario.pft.is_some(),
             vls,
@@ -54,6 +57,7 @@ impl Simulation {
             fresh_cc,
             scenario: scenario.clone(),
             topo: compiled.topology,
+            paths,
             queue: Queue::with_bucket(bucket_width(&channels)),
             packets: PacketPool::default(),
             channels,

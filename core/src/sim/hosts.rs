@@ -203,6 +203,7 @@ impl Simulation {
             marks: 0,
             dst: flow.dst(),
             injected_at: now,
+            hop: 0,
         });
         self.counts.injected += 1;
         obs.on_inject(f as u32, now, now + self.packet_time[f]);
@@ -266,6 +267,7 @@ impl Simulation {
                 marks,
                 dst: self.flows[f].src(),
                 injected_at: now,
+                hop: 0,
             });
             self.hosts[slot].owe_ack(&mut self.flows[f], ack);
         }

@@ -25,6 +25,7 @@ mod deadlock;
 mod event_counts;
 mod events;
 mod fingerprint;
+mod flow_paths;
 mod hosts;
 mod invariants;
 mod measurement;
@@ -102,6 +103,8 @@ pub struct Simulation {
     scenario: Scenario,
     /// Shared by clones (the page's checkpoints): it never changes during a run, and is most of a fabric's memory.
     topo: Rc<Topology>,
+    /// Each flow's ports, from `topo`'s tables when those do not fit in cache (shared by clones too).
+    paths: Option<Rc<flow_paths::FlowPaths>>,
     queue: Queue<Event>,
     packets: PacketPool,
     channels: Vec<ChannelState>,

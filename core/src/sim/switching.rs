@@ -27,7 +27,16 @@ impl Simulation {
         let to = self.channels[channel as usize].to();
         let (node, port, slot) = (to.node, to.port, to.slot as usize);
         let p = self.packets[packet];
-        let out = self.topo.route_at_switch(slot as u32, p.dst).expect("validated scenarios route every flow");
+        let out = match &self.paths {
+            None => self.topo.route_at_switch(slot as u32, p.dst),
+            Some(paths) => {
+                self.packets[packet].hop = p.hop.saturating_add(1);
+                let out = paths.port(&p).or_else(|| self.topo.route_at_switch(slot as u32, p.dst));
+                debug_assert_eq!(out, self.topo.route_at_switch(slot as u32, p.dst), "a flow's path is its tables'");
+                out
+            }
+        };
+        let out = out.expect("validated scenarios route every flow");
         let sw = &mut self.switches[slot];
         let out_channel = sw.out_channel(out);
         let lane = p.lane;
