@@ -43,8 +43,8 @@ pub struct Args {
     #[arg(long, requires = "against_htsim")]
     cases: Option<String>,
     /// With `--against-htsim`: count each side's instructions instead of timing them (valgrind's cachegrind, one
-    /// run each): per delivered packet-hop and their ratio, the same on any machine. Slow: htsim's 1,024-host
-    /// permutation takes about an hour under valgrind, so name the cases (`--cases hs32,hs1024`).
+    /// run each): per delivered packet-hop and their ratio, the same on any machine. Slow: the default cases take
+    /// minutes under valgrind, the 1,024-host permutation most of it.
     #[arg(long, requires = "against_htsim", conflicts_with = "kinds")]
     instructions: bool,
     /// (For `--instructions`, which counts it under valgrind: run only our side of the cases, once, untimed, and

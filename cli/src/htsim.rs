@@ -291,14 +291,13 @@ fn run_htsim(
 /// htsim's command line for `case`, as `run_htsim.sh` makes it, logging its sinks to `log`, simulating `end_us`
 /// microseconds.
 fn htsim_args(case: &Case, log: &Path, matrix: &Path, end_us: u64) -> Vec<String> {
-    let mut args: Vec<String> = ["-o", &log.to_string_lossy(), "-mtu", "2068", "-linkspeed", "8000"]
+    let (log, matrix) = (log.to_string_lossy(), matrix.to_string_lossy());
+    let (end, nodes, tiers) = (end_us.to_string(), case.hosts().to_string(), case.tiers.to_string());
+    ["-o", &log, "-mtu", "2068", "-linkspeed", "8000", "-hop_latency", "0.025", "-q", "300", "-strat", "ecmp_host"]
         .iter()
-        .chain(&["-hop_latency", "0.025", "-q", "300", "-strat", "ecmp_host", "-paths", "1", "-log", "sink"])
+        .chain(&["-paths", "1", "-log", "sink", "-end", &end, "-nodes", &nodes, "-tiers", &tiers, "-tm", &matrix])
         .map(|a| a.to_string())
-        .collect();
-    args.extend(["-end".into(), end_us.to_string(), "-nodes".into(), case.hosts().to_string()]);
-    args.extend(["-tiers".into(), case.tiers.to_string(), "-tm".into(), matrix.to_string_lossy().into_owned()]);
-    args
+        .collect()
 }
 
 /// htsim's delivered packet-hops in `log`: each sink's last cumulative ACK, in packets, times its flow's path.

@@ -32,23 +32,16 @@ impl FlowPaths {
         paths
     }
 
-    /// Follows the tables from host `from` to `to`, storing the port taken at each switch.
+    /// The ports host `from`'s packets to `to` leave the switches of their path by: every link of the path but the
+    /// first leaves a switch (none: unreachable, or too long for a packet's hop count; the tables answer then).
     fn walk(&mut self, topo: &Topology, from: NodeId, to: NodeId) -> (u32, u8) {
         let start = self.ports.len();
-        let mut at = from;
-        let mut port = topo.route(at, to);
-        while let Some(p) = port {
-            at = topo.channel(topo.out_channel(at, p)).to;
-            if at == to || topo.switch_row(at).is_none() || self.ports.len() - start == usize::from(u8::MAX) {
-                break;
+        let path = topo.path(from, to).filter(|p| p.len() <= usize::from(u8::MAX));
+        if let Some(onward) = path.as_ref().and_then(|p| p.get(1..)) {
+            let ports = onward.iter().map(|&c| topo.channel(c));
+            if ports.clone().all(|c| topo.switch_row(c.from).is_some()) {
+                self.ports.extend(ports.map(|c| c.from_port));
             }
-            port = topo.route(at, to);
-            if let Some(p) = port {
-                self.ports.push(p);
-            }
-        }
-        if at != to {
-            self.ports.truncate(start); // (unreachable, or too long: the tables answer at each hop)
         }
         (start as u32, (self.ports.len() - start) as u8)
     }
