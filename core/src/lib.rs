@@ -6,7 +6,8 @@
 //!
 //! Layers, bottom up (each uses only the ones below it; checked by `tests/layers.rs`):
 //! - [`time`], [`rng`], [`wire`]: integer picosecond time and link rates; a seeded portable random-number generator;
-//!   a compact binary serde format (the worker's messages);
+//!   a compact binary serde format (the worker's messages); and, private, `prefetch`: asking the processor to
+//!   bring memory in (the workspace's one `unsafe` block);
 //! - [`engine`]: the event queue and clock (knows nothing of networks);
 //! - [`fabric`]: real InfiniBand fabrics: switches and CAs with numbered ports, GUIDs, LIDs and cables; their
 //!   files (`ibnetdiscover`, ibsim), and routing them as OpenSM does;
@@ -35,6 +36,7 @@ pub mod fabric;
 pub mod metrics;
 pub mod net;
 mod nullable;
+mod prefetch;
 pub mod presets;
 pub mod rng;
 pub mod scenario;

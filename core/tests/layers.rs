@@ -9,9 +9,9 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 /// Bottom up; a module may use those listed before it.
-const LAYERS: [&str; 13] = [
-    "time", "rng", "wire", "nullable", "engine", "fabric", "net", "metrics", "cc", "scenario", "workload", "sim",
-    "presets",
+const LAYERS: [&str; 14] = [
+    "time", "rng", "wire", "nullable", "prefetch", "engine", "fabric", "net", "metrics", "cc", "scenario", "workload",
+    "sim", "presets",
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
@@ -101,4 +101,22 @@ fn every_source_file_has_a_name_of_its_own() {
         }
     }
     assert!(clashes.is_empty(), "files with the same name: {clashes:?}");
+}
+
+/// The workspace allows `unsafe` code in one place: the prefetch hint (`src/prefetch.rs`). The lint is `deny`, not
+/// `forbid`, so that one block can be allowed; this keeps it the only one, in every crate of the workspace.
+#[test]
+fn unsafe_code_is_allowed_only_for_the_prefetch_hint() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf();
+    let mut files = Vec::new();
+    for krate in ["core", "view", "web", "cli"] {
+        rust_files(&root.join(krate).join("src"), &mut files);
+    }
+    assert!(files.len() > 50, "the workspace's sources were found ({} files)", files.len());
+    let allowing: Vec<String> = files
+        .iter()
+        .filter(|f| std::fs::read_to_string(f).unwrap().contains("allow(unsafe_code)"))
+        .map(|f| f.strip_prefix(&root).unwrap().display().to_string())
+        .collect();
+    assert_eq!(allowing, ["core/src/prefetch.rs"]);
 }

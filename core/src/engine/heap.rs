@@ -65,6 +65,12 @@ impl<E: Copy> HeapQueue<E> {
         self.next_seq += 1;
     }
 
+    /// The event that the pop `k` after the next one would return: the heap does not say (the wheel does).
+    #[inline(always)]
+    pub fn ahead(&self, _k: usize) -> Option<&E> {
+        None
+    }
+
     /// The time of the next event, if any.
     pub fn peek_time(&self) -> Option<Time> {
         self.heap.peek().map(|f| f.0.time)

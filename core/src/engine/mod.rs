@@ -277,6 +277,14 @@ impl<E: Copy> EventQueue<E> {
         true
     }
 
+    /// The event that the pop `k` after the next one would return (`ahead(0)`: the next one), if it is in the bucket
+    /// being drained. `late` is not looked at, nor what is scheduled meanwhile: this is for prefetching, where a
+    /// guess will do.
+    #[inline(always)]
+    pub fn ahead(&self, k: usize) -> Option<&E> {
+        self.current.get(self.head + k).map(|e| &e.event)
+    }
+
     /// The time of the next event, if any.
     pub fn peek_time(&self) -> Option<Time> {
         let head = self.current.get(self.head).map(|e| e.time);
@@ -387,6 +395,21 @@ mod tests {
         assert_eq!(order, ['e', 'b', 'd', 'a', 'c']);
         assert_eq!(q.now(), 5);
         assert_eq!(q.processed(), 5);
+    }
+
+    #[test]
+    fn looks_ahead_at_the_events_that_pop_next_in_the_bucket_being_drained() {
+        let mut q = EventQueue::new();
+        for (t, e) in [(5, 'a'), (3, 'b'), (5, 'c'), (3, 'd'), (0, 'e'), (BUCKET_PS + 1, 'f')] {
+            q.schedule(t, e);
+        }
+        // `ahead(k)` is the event the (k + 1)-th pop from here returns, within the bucket being drained.
+        assert_eq!(q.ahead(0), Some(&'e'));
+        assert_eq!(q.pop(), Some((0, 'e')));
+        assert_eq!([q.ahead(0), q.ahead(1), q.ahead(2), q.ahead(3)], [Some(&'b'), Some(&'d'), Some(&'a'), Some(&'c')]);
+        assert_eq!(q.ahead(4), None, "the next bucket is not looked at");
+        q.pop();
+        assert_eq!(q.ahead(0), Some(&'d'));
     }
 
     /// Differential test against a trivially correct model: a list sorted by (time, insertion index). Pops are

@@ -94,6 +94,12 @@ pub struct PacketPool {
 }
 
 impl PacketPool {
+    /// Packet `id`'s slot, if there is one (a freed slot holds the packet it last held).
+    #[inline]
+    pub fn get(&self, id: PacketId) -> Option<&Packet> {
+        self.slots.get(id as usize)
+    }
+
     /// Stores a packet and returns its id.
     pub fn insert(&mut self, p: Packet) -> PacketId {
         self.live[p.lane.kind()] += 1;

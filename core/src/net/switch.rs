@@ -393,6 +393,45 @@ impl<C> SwitchState<C> {
         }
     }
 
+    /// Brings in what a pass reads first: the words saying which outputs have packets waiting and which are idle,
+    /// and (with `port`) that port's input and output lanes and the channel it sends on (`sim::lookahead`).
+    #[inline(always)]
+    pub(crate) fn prefetch_lists(&self, port: Option<PortId>) {
+        use crate::prefetch::prefetch;
+        for words in [&self.pending[0], &self.pending[1], &self.idle] {
+            if let Some(first) = words.first() {
+                prefetch(first);
+            }
+        }
+        if let Some(port) = port {
+            let at = self.at(port, 0);
+            if let (Some(inputs), Some(outputs)) =
+                (self.inputs.get(at..at + self.lanes), self.outputs.get(at..at + self.lanes))
+            {
+                prefetch(inputs);
+                prefetch(outputs);
+            }
+            if let Some(c) = self.out_channels.get(usize::from(port)) {
+                prefetch(c);
+            }
+        }
+    }
+
+    /// Brings in the first packets of port `port`'s input lanes and of its output lanes' lists (`sim::lookahead`).
+    #[inline(always)]
+    pub(crate) fn prefetch_packets(&self, port: PortId) {
+        use crate::prefetch::prefetch;
+        let at = self.at(port, 0);
+        for l in 0..self.lanes {
+            if let Some(first) = self.inputs.get(at + l).and_then(|i| i.queue.first()) {
+                prefetch(first);
+            }
+            if let Some(first) = self.outputs.get(at + l).and_then(|o| o.waiting.first()) {
+                prefetch(first);
+            }
+        }
+    }
+
     #[inline]
     pub fn node(&self) -> NodeId {
         self.node

@@ -78,8 +78,9 @@ mod tests {
         }
     }
 
-    /// The run reads each flow's ports instead of the tables only when those are large; a small fabric made to
-    /// read them does exactly what it does without (debug builds also check each hop's port against the tables).
+    /// The run reads each flow's ports instead of the tables, and looks ahead, only when the tables are large; a
+    /// small fabric made to do both does exactly what it does without (debug builds also check each hop's port
+    /// against the tables).
     #[test]
     fn a_run_on_flow_paths_is_the_run_on_the_tables() {
         for name in ["fattree4-shift", "pft-fattree4-hotspot"] {

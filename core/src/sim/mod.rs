@@ -28,6 +28,7 @@ mod fingerprint;
 mod flow_paths;
 mod hosts;
 mod invariants;
+mod lookahead;
 mod measurement;
 mod messages;
 mod nic;
@@ -103,7 +104,8 @@ pub struct Simulation {
     scenario: Scenario,
     /// Shared by clones (the page's checkpoints): it never changes during a run, and is most of a fabric's memory.
     topo: Rc<Topology>,
-    /// Each flow's ports, from `topo`'s tables when those do not fit in cache (shared by clones too).
+    /// Each flow's ports, from `topo`'s tables when those do not fit in cache (shared by clones too). Such a run also
+    /// looks ahead (`lookahead.rs`).
     paths: Option<Rc<flow_paths::FlowPaths>>,
     queue: Queue<Event>,
     packets: PacketPool,
@@ -315,6 +317,10 @@ impl Simulation {
     fn dispatch_until(&mut self, t: Time, obs: &mut impl Observer) -> bool {
         let Some(limit) = self.end.checked_sub(1) else { return false };
         let Some((_, event)) = self.queue.pop_until(t.min(limit)) else { return false };
+        if cfg!(target_arch = "x86_64") && self.paths.is_some() {
+            // (A large fabric's, where the processor can be asked to bring memory in: `lookahead.rs`.)
+            self.look_ahead();
+        }
         obs.on_event(event.kind(), true);
         match event {
             Event::Eligible { node } => self.switch_pass_unless_calm(self.node_slot[node as usize] as usize, obs),
