@@ -6,8 +6,11 @@
 /// it take.
 #[inline(always)]
 pub(crate) fn prefetch<T: ?Sized>(x: &T) {
+    if size_of_val(x) == 0 {
+        return; // (nothing to bring in, and its address may be no object's)
+    }
     let start = x as *const T as *const u8;
-    // The lines `*x` spans: one more than its size in lines when it does not start on a line.
+    // The lines from the one `*x` starts in to the one it ends in.
     let lines = (start as usize % 64 + size_of_val(x)).div_ceil(64);
     for line in 0..lines {
         hint(start.wrapping_add(line * 64));
@@ -18,9 +21,9 @@ pub(crate) fn prefetch<T: ?Sized>(x: &T) {
 fn hint(at: *const u8) {
     #[cfg(target_arch = "x86_64")]
     #[allow(unsafe_code)]
-    // SAFETY: `_mm_prefetch` is unsafe only for its `target_feature(enable = "sse")`, which every x86_64 processor
-    // has. It dereferences nothing (an address outside the program's memory is ignored, not a fault); ours are
-    // inside a live object anyway.
+    // SAFETY: `_mm_prefetch` only hints: it dereferences nothing and cannot fault, whatever the address (ours are
+    // inside a live object anyway). Rust marks it unsafe (in older releases for its pointer, now for
+    // its `target_feature(enable = "sse")`, which every x86_64 processor has).
     unsafe {
         core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(at as *const i8);
     }

@@ -277,9 +277,9 @@ impl<E: Copy> EventQueue<E> {
         true
     }
 
-    /// The event that the pop `k` after the next one would return (`ahead(0)`: the next one), if it is in the bucket
-    /// being drained. `late` is not looked at, nor what is scheduled meanwhile: this is for prefetching, where a
-    /// guess will do.
+    /// The event `k` places after the next one in the bucket being drained (`ahead(0)`: the next one), if the bucket
+    /// holds that many: what the pop `k` after the next would return, unless events go onto `late` or are scheduled
+    /// before it meanwhile. Not looked at: `late`, and later buckets. This is for prefetching, where a guess will do.
     #[inline(always)]
     pub fn ahead(&self, k: usize) -> Option<&E> {
         self.current.get(self.head + k).map(|e| &e.event)
@@ -410,6 +410,12 @@ mod tests {
         assert_eq!(q.ahead(4), None, "the next bucket is not looked at");
         q.pop();
         assert_eq!(q.ahead(0), Some(&'d'));
+        // A later bucket, filled out of order, is sorted when it becomes the one being drained.
+        for (t, e) in [(BUCKET_PS + 9, 'i'), (BUCKET_PS + 7, 'h'), (BUCKET_PS + 7, 'g')] {
+            q.schedule(t, e);
+        }
+        while q.pop().is_some_and(|(_, e)| e != 'f') {}
+        assert_eq!([q.ahead(0), q.ahead(1), q.ahead(2), q.ahead(3)], [Some(&'h'), Some(&'g'), Some(&'i'), None]);
     }
 
     /// Differential test against a trivially correct model: a list sorted by (time, insertion index). Pops are

@@ -394,7 +394,8 @@ impl<C> SwitchState<C> {
     }
 
     /// Brings in what a pass reads first: the words saying which outputs have packets waiting and which are idle,
-    /// and (with `port`) that port's input and output lanes and the channel it sends on (`sim::lookahead`).
+    /// and (with `port`) that port's input and output lanes and the id of the channel it sends on
+    /// (`sim::lookahead`).
     #[inline(always)]
     pub(crate) fn prefetch_lists(&self, port: Option<PortId>) {
         use crate::prefetch::prefetch;
@@ -417,9 +418,10 @@ impl<C> SwitchState<C> {
         }
     }
 
-    /// Brings in the first packets of port `port`'s input lanes and of its output lanes' lists (`sim::lookahead`).
+    /// Brings in the first entries of port `port`'s input lanes and of its output lanes' waiting lists
+    /// (`sim::lookahead`).
     #[inline(always)]
-    pub(crate) fn prefetch_packets(&self, port: PortId) {
+    pub(crate) fn prefetch_entries(&self, port: PortId) {
         use crate::prefetch::prefetch;
         let at = self.at(port, 0);
         for l in 0..self.lanes {
