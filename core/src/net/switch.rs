@@ -395,7 +395,8 @@ impl<C> SwitchState<C> {
 
     /// Brings in what a pass reads first: the words saying which outputs have packets waiting and which are idle,
     /// and (with `port`) that port's input and output lanes and the id of the channel it sends on
-    /// (`sim::lookahead`).
+    /// (`sim::lookahead`). Both sides, whichever the event concerns: a port's traffic goes both ways (ACKs and credit
+    /// come back through it), and bringing in only the event's side ran no faster (docs/performance.md).
     #[inline(always)]
     pub(crate) fn prefetch_lists(&self, port: Option<PortId>) {
         use crate::prefetch::prefetch;
