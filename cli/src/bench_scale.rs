@@ -5,9 +5,12 @@
 //! `--hosts`): in one process, a network's growth counted only what the ones before it had not left free, and it
 //! started with their data in the caches.
 
+use crate::bare_loop;
 use crate::output::outln;
 use ibcc_core::presets::{scale_fat_tree_hosts, scale_fat_trees};
+use ibcc_core::scenario::Scenario;
 use ibcc_core::sim::Run;
+use ibcc_core::time::NS;
 use std::time::Instant;
 
 pub fn run(duration_ms: f64, large: bool, only: Option<usize>, json: bool) -> Result<(), String> {
@@ -20,7 +23,7 @@ pub fn run(duration_ms: f64, large: bool, only: Option<usize>, json: bool) -> Re
     }
     if !json {
         outln!(
-            "{:<26} {:>6} {:>6} {:>8} {:>8} {:>12} {:>9} {:>10} {:>9} {:>10} {:>10}",
+            "{:<26} {:>6} {:>6} {:>8} {:>8} {:>12} {:>9} {:>10} {:>9} {:>10} {:>10} {:>8} {:>8} {:>8}",
             "network",
             "hosts",
             "ports",
@@ -31,12 +34,18 @@ pub fn run(duration_ms: f64, large: bool, only: Option<usize>, json: bool) -> Re
             "ns/hop",
             "MB",
             "KB/host",
-            "KB/port"
+            "KB/port",
+            "q/hop",
+            "wheel",
+            "heap"
         );
     }
     let Some(hosts) = only else {
         for hosts in sizes {
             alone(hosts, duration_ms, json)?;
+        }
+        if !json {
+            legend();
         }
         return Ok(());
     };
@@ -55,10 +64,16 @@ pub fn run(duration_ms: f64, large: bool, only: Option<usize>, json: bool) -> Re
         let hops: u64 = results.links.iter().map(|l| l.data_packets).sum();
         let per_hop = ran * 1e9 / hops.max(1) as f64;
         let events_per_hop = results.events as f64 / hops.max(1) as f64;
+        // The floor beside our cost per hop: bare loops popping as many events per hop as the run queued.
+        let queued_per_hop = run.sim.queued_events() as f64 / hops.max(1) as f64;
+        let (wheel, heap) = bare_floors(&run, &scenario);
+        let (floor_wheel, floor_heap) = (wheel * queued_per_hop, heap * queued_per_hop);
         if json {
             let doc = serde_json::json!({ "network": name, "hosts": hosts, "ports": ports, "sim_ms": duration_ms,
                 "build_s": built, "run_s": ran, "events": results.events, "packet_hops": hops,
-                "ns_per_hop": per_hop, "events_per_hop": events_per_hop, "resident_bytes": grown });
+                "ns_per_hop": per_hop, "events_per_hop": events_per_hop, "resident_bytes": grown,
+                "queued_per_hop": queued_per_hop, "bare_wheel_ns_per_event": wheel, "bare_heap_ns_per_event": heap,
+                "bare_wheel_ns_per_hop": floor_wheel, "bare_heap_ns_per_hop": floor_heap });
             outln!("{doc}");
             continue;
         }
@@ -71,7 +86,7 @@ pub fn run(duration_ms: f64, large: bool, only: Option<usize>, json: bool) -> Re
             None => ("n/a".into(), "n/a".into(), "n/a".into()),
         };
         outln!(
-            "{:<26} {:>6} {:>6} {:>8.2} {:>8.2} {:>12} {:>9.2} {:>10.1} {:>9} {:>10} {:>10}",
+            "{:<26} {:>6} {:>6} {:>8.2} {:>8.2} {:>12} {:>9.2} {:>10.1} {:>9} {:>10} {:>10} {:>8.2} {:>8.1} {:>8.1}",
             name,
             hosts,
             ports,
@@ -82,10 +97,43 @@ pub fn run(duration_ms: f64, large: bool, only: Option<usize>, json: bool) -> Re
             per_hop,
             mb,
             per_host,
-            per_port
+            per_port,
+            queued_per_hop,
+            floor_wheel,
+            floor_heap
         );
     }
+    if !json {
+        legend();
+    }
     Ok(())
+}
+
+/// What the last three columns are.
+const LEGEND: [&str; 3] = [
+    "q/hop: events per hop that went through the queue (the others were handled at once); wheel, heap: ns per hop",
+    "of a bare event loop (pop one, schedule one a packet time or a forwarding delay on, nothing else) on our queue",
+    "and on a binary heap, q/hop events a hop, as many pending as the run ended with: the least any loop pays",
+];
+
+fn legend() {
+    for line in LEGEND {
+        outln!("{line}");
+    }
+}
+
+/// Bare loops' nanoseconds per event (our wheel with the run's bucket width, a binary heap) with the events the run
+/// has pending, each scheduling what the run queues: an end of transmission a packet time on, or an arrival, credit
+/// or forwarding decision a link's delay and the forwarding delay on.
+fn bare_floors(run: &Run, scenario: &Scenario) -> (f64, f64) {
+    let (_, pending) = run.sim.held();
+    let link = run.sim.topology().channel(0);
+    let packet_time = link.bandwidth.serialization(scenario.packet.data_bytes());
+    let hop = link.propagation + scenario.switch.forwarding_delay_ns * NS;
+    let delays = bare_loop::delays(packet_time, hop.max(1));
+    let events = run.sim.queued_events().min(bare_loop::EVENTS_MAX);
+    let pending = (pending as usize).max(1);
+    (bare_loop::wheel_ns(pending, events, delays, run.sim.event_bucket()), bare_loop::heap_ns(pending, events, delays))
 }
 
 /// Runs the network of `hosts` hosts in a process of its own and prints its row (the header is printed once).
@@ -101,7 +149,9 @@ fn alone(hosts: usize, duration_ms: f64, json: bool) -> Result<(), String> {
     if !out.status.success() {
         return Err(format!("the run of {hosts} hosts failed ({})", out.status));
     }
-    for line in String::from_utf8_lossy(&out.stdout).lines().filter(|l| !l.starts_with("network ")) {
+    for line in
+        String::from_utf8_lossy(&out.stdout).lines().filter(|l| !l.starts_with("network ") && !LEGEND.contains(l))
+    {
         outln!("{line}");
     }
     Ok(())

@@ -4,15 +4,15 @@
 //! `run_htsim.sh` takes it). Both sides: 1 GB/s links, 25 ns per hop, 2068-byte packets, no congestion control, the
 //! same fat tree. Printed per case: each side's wall time per delivered packet-hop, their ratio (median over the
 //! pairs: the two runs of a pair share the machine's state), and our cost per queued event beside a bare
-//! binary-heap event loop's with as many events pending. With `--instructions`, each side's instructions per
+//! binary-heap event loop's with as many events pending (and the same loop on our own queue). With `--instructions`, each side's instructions per
 //! delivered packet-hop instead (valgrind's count, the same on every machine, where wall times are not).
 
+use crate::bare_loop;
 use crate::output::outln;
 use ibcc_core::fabric::{netfile, shapes, Speed, Width};
 use ibcc_core::scenario::{scenario_of, RoutingEngine, Scenario};
 use ibcc_core::sim::pattern_load::with_flows;
 use ibcc_core::sim::Run;
-use std::collections::BinaryHeap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
@@ -91,7 +91,7 @@ pub fn run(dir: &Path, htsim: Option<&Path>, cases: Option<&str>, mode: Mode, js
     }
     if !json {
         outln!(
-            "{:<9} {:>6} {:>9} {:>11} {:>9} {:>11} {:>11} {:>7} {:>10} {:>10} {:>6}",
+            "{:<9} {:>6} {:>9} {:>11} {:>9} {:>11} {:>11} {:>7} {:>10} {:>10} {:>6} {:>9}",
             "case",
             "hosts",
             "ours s",
@@ -102,7 +102,8 @@ pub fn run(dir: &Path, htsim: Option<&Path>, cases: Option<&str>, mode: Mode, js
             "ratio",
             "ns/queued",
             "bare ns",
-            "x bare"
+            "x bare",
+            "wheel ns"
         );
     }
     for case in CASES.iter().filter(|c| wanted.contains(&c.name)) {
@@ -123,18 +124,22 @@ pub fn run(dir: &Path, htsim: Option<&Path>, cases: Option<&str>, mode: Mode, js
         let ratio = mid(ratios.clone());
         let (o, h) = &pairs[pairs.len() / 2];
         let ours_queued_ns = mid(pairs.iter().map(|(o, _)| o.wall * 1e9 / o.queued as f64).collect());
-        let bare_ns = bare_loop_ns(o.pending.max(1), o.queued.min(BARE_EVENTS_MAX));
+        // Ours at 8 Gb/s: a 2068-byte packet in 2068 ns, 25 ns a hop.
+        let (delays, events) = (bare_loop::delays(2_068_000, 25_000), o.queued.min(bare_loop::EVENTS_MAX));
+        let bare_ns = bare_loop::heap_ns(o.pending.max(1), events, delays);
+        let wheel_ns = bare_loop::wheel_ns(o.pending.max(1), events, delays, o.bucket);
         let hosts = case.hosts();
         if json {
             let doc = serde_json::json!({ "case": case.name, "hosts": hosts, "sim_ms": case.sim_ms,
                 "ours_wall_s": o.wall, "ours_packet_hops": o.packet_hops, "ours_events": o.events,
                 "ours_queued": o.queued, "htsim_wall_s": h.wall, "htsim_packet_hops": h.packet_hops,
                 "ratios": ratios, "ratio": ratio, "ours_ns_per_queued": ours_queued_ns, "bare_ns_per_event": bare_ns,
+                "bare_wheel_ns_per_event": wheel_ns,
                 "pending": o.pending });
             outln!("{doc}");
         } else {
             outln!(
-                "{:<9} {:>6} {:>9.3} {:>11} {:>9.3} {:>11} {:>5.0}/{:<5.0} {:>7.2} {:>10.1} {:>10.1} {:>6.2}",
+                "{:<9} {:>6} {:>9.3} {:>11} {:>9.3} {:>11} {:>5.0}/{:<5.0} {:>7.2} {:>10.1} {:>10.1} {:>6.2} {:>9.1}",
                 case.name,
                 hosts,
                 o.wall,
@@ -146,14 +151,16 @@ pub fn run(dir: &Path, htsim: Option<&Path>, cases: Option<&str>, mode: Mode, js
                 ratio,
                 ours_queued_ns,
                 bare_ns,
-                ours_queued_ns / bare_ns
+                ours_queued_ns / bare_ns,
+                wheel_ns
             );
         }
     }
     let _ = std::fs::remove_dir_all(&work);
     if !json {
         outln!("ratio: htsim's wall time per delivered packet-hop over ours (median of {} pairs);", repeat.max(1));
-        outln!("x bare: our wall time per queued event over a bare binary-heap loop's with as many events pending");
+        outln!("x bare: our wall time per queued event over a bare binary-heap loop's with as many events pending;");
+        outln!("wheel ns: the same bare loop on our own queue (the timing wheel, the run's bucket width)");
     }
     Ok(())
 }
@@ -188,6 +195,8 @@ struct Side {
     events: u64,
     queued: u64,
     pending: usize,
+    /// Our event queue's bucket width, picoseconds.
+    bucket: u64,
 }
 
 impl Side {
@@ -257,7 +266,8 @@ fn run_ours(scenario: &Scenario, hops: &[u64]) -> Result<Side, String> {
     let results = run.results();
     let packet_hops = results.flows.iter().zip(hops).map(|(f, h)| f.delivered_packets * h).sum();
     let (_, pending) = run.sim.held();
-    Ok(Side { wall, packet_hops, events: results.events, queued: run.sim.queued_events(), pending: pending as usize })
+    let (events, queued, bucket) = (results.events, run.sim.queued_events(), run.sim.event_bucket());
+    Ok(Side { wall, packet_hops, events, queued, pending: pending as usize, bucket })
 }
 
 /// htsim's run of `case` as `run_htsim.sh` makes it, timed as a process; its delivered packets come from its sink
@@ -285,7 +295,7 @@ fn run_htsim(
         return Err(format!("htsim failed on {} ({}): {}", case.name, out.status, tail.join(" / ")));
     }
     let packet_hops = htsim_hops(case, parser, &log, hops)?;
-    Ok(Side { wall, packet_hops, events: 0, queued: 0, pending: 0 })
+    Ok(Side { wall, packet_hops, events: 0, queued: 0, pending: 0, bucket: 0 })
 }
 
 /// htsim's command line for `case`, as `run_htsim.sh` makes it, logging its sinks to `log`, simulating `end_us`
@@ -445,35 +455,4 @@ fn counted(program: &Path, args: &[String], work: &Path) -> Result<(u64, String)
         .and_then(|n| n.parse().ok())
         .ok_or(format!("valgrind printed no instruction count for {}", program.display()))?;
     Ok((refs, String::from_utf8_lossy(&out.stdout).into_owned()))
-}
-
-/// The bare loop's events at most: enough for a stable figure.
-const BARE_EVENTS_MAX: u64 = 20_000_000;
-
-/// Nanoseconds per event of a bare event loop: a binary heap of `(time, seq, payload)` holding `pending` events;
-/// each pop schedules one event a packet time, a hop or a credit later (ours, at 8 Gb/s: 2068 ns, 25 ns, 25 ns).
-/// The least any event-driven simulator of this traffic pays per event; best of three.
-fn bare_loop_ns(pending: usize, events: u64) -> f64 {
-    const DELAYS: [u64; 4] = [2_068_000, 25_000, 2_093_000, 25_000];
-    let mut best = f64::INFINITY;
-    for _ in 0..3 {
-        let mut heap = BinaryHeap::with_capacity(pending + 1);
-        let mut seq = 0u64;
-        for i in 0..pending as u64 {
-            heap.push(std::cmp::Reverse((i * 997 % 2_068_000, seq, i as u32)));
-            seq += 1;
-        }
-        let mut sum = 0u64;
-        let t0 = Instant::now();
-        for _ in 0..events {
-            let std::cmp::Reverse((t, _, payload)) = heap.pop().expect("the loop keeps its population");
-            sum = sum.wrapping_add(u64::from(payload));
-            let next = t + DELAYS[(payload as usize + seq as usize) % DELAYS.len()];
-            heap.push(std::cmp::Reverse((next, seq, payload)));
-            seq += 1;
-        }
-        std::hint::black_box(sum);
-        best = best.min(t0.elapsed().as_secs_f64() * 1e9 / events.max(1) as f64);
-    }
-    best
 }

@@ -4,6 +4,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod analysis;
+mod bare_loop;
 mod bench;
 mod bench_pft;
 mod bench_scale;

@@ -540,8 +540,17 @@ fn bench_scale_prints_every_size() {
     for r in &rows {
         // Ports: each host's, and k per switch (every port of a fat tree's switches is cabled).
         assert!(r["packet_hops"].as_u64().unwrap() > 0 && r["events_per_hop"].as_f64().unwrap() > 1.0, "{r}");
+        for floor in ["queued_per_hop", "bare_wheel_ns_per_hop", "bare_heap_ns_per_hop"] {
+            assert!(r[floor].as_f64().is_some_and(|ns| ns > 0.0), "{floor}: {r}");
+        }
     }
     assert_eq!(rows[2]["ports"].as_u64(), Some(1024 + 320 * 16));
+    // As text, every size's row (each from a process of its own) under one header, and the columns' legend once.
+    let out = ibcc(&["bench", "--scale", "--duration-ms", "0.001"], None);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.lines().filter(|l| l.starts_with("network ")).count(), 1, "{text}");
+    assert_eq!(text.lines().filter(|l| l.contains("-permutation ")).count(), 4, "{text}");
+    assert_eq!(text.matches("q/hop: events per hop").count(), 1, "{text}");
     let out = ibcc(&["bench", "--large"], None);
     assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("--large goes with"));
     let out = ibcc(&["bench", "--scale", "--hosts", "128", "--duration-ms", "0.001", "--json"], None);
@@ -596,6 +605,7 @@ fn bench_against_htsim_pairs_the_runs_and_reads_htsim_s_sinks() {
     // Ours: the hot spot's link is saturated for the simulated second (2068-byte packets at 1 GB/s).
     assert!(r["ours_packet_hops"].as_u64().unwrap() >= 483_000 * 4, "{r}");
     assert!(r["ratio"].as_f64().unwrap() > 0.0 && r["bare_ns_per_event"].as_f64().unwrap() > 0.0);
+    assert!(r["bare_wheel_ns_per_event"].as_f64().unwrap() > 0.0, "{r}");
     let out = ibcc(&["bench", "--against-htsim", d, "--htsim", s, "--cases", "hs33"], None);
     assert!(String::from_utf8_lossy(&out.stderr).contains("no case \"hs33\""));
     let _ = std::fs::remove_dir_all(&dir);

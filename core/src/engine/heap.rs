@@ -42,6 +42,11 @@ impl<E: Copy> HeapQueue<E> {
         Self::new()
     }
 
+    /// The wheel's widest bucket: a heap has none, and says so for code that asks.
+    pub fn bucket(&self) -> Time {
+        super::BUCKET_PS
+    }
+
     /// The current simulated time.
     pub fn now(&self) -> Time {
         self.now

@@ -252,6 +252,11 @@ impl Simulation {
         self.queue.processed()
     }
 
+    /// The width of the event queue's buckets in picoseconds (chosen for the network when it was built).
+    pub fn event_bucket(&self) -> Time {
+        self.queue.bucket()
+    }
+
     /// Processes every event at or before `t` (a run covers `[0, duration)`: nothing at or after its end), then sets
     /// the clock to `t` (at most the end). `obs` hears of what happens.
     pub fn run_until(&mut self, t: Time, obs: &mut impl Observer) {
