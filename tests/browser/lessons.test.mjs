@@ -27,6 +27,10 @@ test('walk the spreading lesson and answer its exercise right and wrong', async 
   await openTab(page, 'results');
   assert.equal(await page.getByTestId('group-victim').getByTestId('hidden-measure').innerText(), 'hidden until you answer');
   assert.match(await page.getByTestId('group-remote').innerText(), /\d+\.\d%/, 'the other groups are shown');
+  // Nor do the links only the victim uses (its source's, AV->A, is among the busiest) give it away.
+  const victimLink = page.getByTestId('links-table').locator('tr', { has: page.locator('th', { hasText: /^AV->A$/ }) });
+  assert.match(await victimLink.innerText(), /hidden until you answer/);
+  assert.doesNotMatch(await page.getByTestId('links-table').innerText(), /AV->A\s+\d/);
   // Nor does hovering the victim's flow give it away.
   await page.mouse.move(...(await flowMiddle(page, 'victim')));
   await page.getByTestId('card').waitFor();

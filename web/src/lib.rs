@@ -15,6 +15,7 @@
 //! - [`edit`], [`diff`], [`origin`]: canvas edits with undo and redo; what differs between A and B; what is loaded;
 //! - [`course`], [`sweep_plan`], [`impact_plan`]: lessons and exercises; the browser sweep's points and plot; the
 //!   congestion impact view's runs, table and distributions;
+//! - [`held`]: what an open exercise holds back (its value, and the links that would give it away);
 //! - [`selftest`]: the golden fingerprints and the benchmark, run by the worker for the browser tests;
 //! - `ui`: the Yew components (browser build only).
 
@@ -25,6 +26,7 @@ pub mod diff;
 pub mod driver;
 pub mod edit;
 pub mod gesture;
+pub mod held;
 pub mod impact_plan;
 pub mod jsonbin;
 pub mod labels;

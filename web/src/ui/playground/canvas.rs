@@ -56,6 +56,7 @@ pub fn Canvas(p: &CanvasProps) -> Html {
     use_undo_keys(doc.dispatcher());
     let live = use_live();
     let hidden = super::use_hidden_measure();
+    let held_links = super::use_held_links();
     let highlight = use_context::<HighlightCtx>();
     let svg = use_node_ref();
     let redraw = use_force_update();
@@ -230,7 +231,9 @@ pub fn Canvas(p: &CanvasProps) -> Html {
         label_size,
     };
     let card_now = frame.zip(live.results.as_deref()).map(|(f, r)| (&f.frame, r));
-    let card = g.card.map(|c| card_html(&s, c, card_now, g.rect(), &gestures, &redraw, hidden.as_ref()));
+    let card = g.card.map(|c| {
+        card_html(&s, c, card_now, g.rect(), &gestures, &redraw, hidden.as_ref().map(|m| (m, held_links.as_slice())))
+    });
     let active = g.focus.and_then(|h| match h {
         Hit::Node(i) => Some(format!("item-node-{i}")),
         Hit::Link(i) => Some(format!("item-link-{i}")),
@@ -383,19 +386,22 @@ fn card_html(
     rect: (f64, f64, f64, f64),
     gestures: &Rc<RefCell<Gestures>>,
     redraw: &UseForceUpdateHandle,
-    hidden: Option<&Metric>,
+    // What an open exercise asks for, and the links that would give it away.
+    hidden: Option<(&Metric, &[String])>,
 ) -> Html {
     let (title, mut lines) = figures(s, c.hit, shown);
     // What an open exercise asks for stays out of the card too: the flows of its group (their rates add up to it),
-    // or its link's line.
+    // or the lines of the links that would give it away.
     match (hidden, c.hit) {
-        (Some(Metric::GroupRate { group }), Hit::Flow(i)) if s.flows.get(i).is_some_and(|f| f.group == *group) => {
+        (Some((Metric::GroupRate { group }, _)), Hit::Flow(i)) if s.flows.get(i).is_some_and(|f| f.group == *group) => {
             lines.retain(|l| !l.starts_with("rate limit") && !l.starts_with("throughput"));
             lines.push(format!("its rate: {}", super::HIDDEN));
         }
-        (Some(Metric::LinkRate { link }), Hit::Link(_)) => {
-            for l in lines.iter_mut().filter(|l| l.starts_with(&format!("{link}:"))) {
-                *l = format!("{link}: {}", super::HIDDEN);
+        (Some((_, held_links)), Hit::Link(_)) => {
+            for link in held_links {
+                for l in lines.iter_mut().filter(|l| l.starts_with(&format!("{link}:"))) {
+                    *l = format!("{link}: {}", super::HIDDEN);
+                }
             }
         }
         _ => {}

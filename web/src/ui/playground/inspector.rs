@@ -403,6 +403,7 @@ fn Connect(p: &ConnectProps) -> Html {
 pub fn Inspector() -> Html {
     let doc = use_doc();
     let hidden = super::use_hidden_measure();
+    let held_links = super::use_held_links();
     // The field whose last value was refused: (selection, field id, text, reason).
     let refused = use_state(|| None::<Refused>);
     let s = &doc.scenario;
@@ -473,10 +474,9 @@ pub fn Inspector() -> Html {
         (Some(Metric::GroupRate { group }), Selection::Flow(id)) => {
             s.flows.iter().any(|f| &f.id == id && f.group == *group)
         }
-        (Some(Metric::LinkRate { link }), Selection::Link(i)) => s
-            .links
-            .get(*i)
-            .is_some_and(|l| *link == format!("{}->{}", l.a, l.b) || *link == format!("{}->{}", l.b, l.a)),
+        (Some(_), Selection::Link(i)) => s.links.get(*i).is_some_and(|l| {
+            held_links.iter().any(|h| *h == format!("{}->{}", l.a, l.b) || *h == format!("{}->{}", l.b, l.a))
+        }),
         _ => false,
     };
     let connect = match &sel {

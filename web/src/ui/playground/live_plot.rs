@@ -75,6 +75,7 @@ pub fn Plot() -> Html {
     let file = format!("ibcc-{}", kind.id());
     // The value an open exercise asks for stays out of the plot (and its PNG and CSV) until it is answered.
     let hidden = super::use_hidden_measure();
+    let held = super::use_held_links();
     let curves = match &hidden {
         None => live.curves.clone(),
         Some(m) => Rc::new(
@@ -83,7 +84,7 @@ pub fn Plot() -> Html {
                 .map(|c| {
                     let mut c = c.clone();
                     let name = c.label.clone();
-                    super::hold_back(&mut c, m, &name);
+                    super::hold_back(&mut c, m, &name, &held);
                     c
                 })
                 .collect(),

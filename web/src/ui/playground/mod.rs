@@ -33,6 +33,7 @@ mod transport;
 
 use super::document::{use_doc, Action, Origin};
 use crate::course::Highlight;
+pub use crate::held::revealing_links;
 use canvas::Canvas;
 use live_plot::Plot;
 use side::{SidePanel, SideTab};
@@ -167,17 +168,29 @@ pub fn use_hidden_measure() -> Option<ibcc_core::sim::Metric> {
     (*own).clone()
 }
 
+/// The links held back with what the open exercise asks for, in the run shown (`held::revealing_links`).
+#[hook]
+pub fn use_held_links() -> Rc<Vec<String>> {
+    let hidden = use_hidden_measure();
+    let run = live::use_run_scenario();
+    let key = (run.as_ref().map(|r| Rc::as_ptr(r) as usize), hidden);
+    use_memo(key, move |(_, hidden)| match (&run, hidden) {
+        (Some(s), Some(m)) => revealing_links(s, m),
+        _ => Vec::new(),
+    })
+}
+
 /// What stands where a held-back value would be.
 pub const HIDDEN: &str = "hidden until you answer";
 
-/// Empties curve `c` if it is what `m` asks for (`name`: the link it draws, as the run names it), and says so in
-/// its label: the live plot and a lesson's A/B hold it back the same way.
-pub fn hold_back(c: &mut ibcc_view::plot::Curve, m: &ibcc_core::sim::Metric, name: &str) {
+/// Empties curve `c` if it is what `m` asks for, or a link in `held_links` (`name`: the link it draws, as the run
+/// names it), and says so in its label: the live plot and a lesson's A/B hold it back the same way.
+pub fn hold_back(c: &mut ibcc_view::plot::Curve, m: &ibcc_core::sim::Metric, name: &str, held_links: &[String]) {
     use ibcc_core::sim::Metric;
     use ibcc_view::plot::What;
     let asked = match (m, &c.what) {
         (Metric::GroupRate { group }, What::Group(g)) => g == group,
-        (Metric::LinkRate { link }, What::Link(_)) => name == link,
+        (_, What::Link(_)) => held_links.iter().any(|l| l == name),
         _ => false,
     };
     if asked {

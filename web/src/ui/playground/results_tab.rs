@@ -90,10 +90,8 @@ fn Tables(p: &TablesProps) -> Html {
         Some(Metric::GroupRate { group }) => Some(group.as_str()),
         _ => None,
     };
-    let hidden_link = match &hidden {
-        Some(Metric::LinkRate { link }) => Some(link.as_str()),
-        _ => None,
-    };
+    // (And the links that would give it away: `revealing_links`.)
+    let held_links = super::use_held_links();
     let held = || html! { <td class="muted" data-testid="hidden-measure">{ super::HIDDEN }</td> };
     let r = &p.results.0;
     let colours = ibcc_view::palette::group_colours(&r.groups.iter().map(|g| g.name.as_str()).collect::<Vec<_>>());
@@ -145,7 +143,7 @@ fn Tables(p: &TablesProps) -> Html {
                         for l in links.iter().take(8) {
                             <tr>
                                 <th scope="row">{ &l.id }</th>
-                                if hidden_link == Some(l.id.as_str()) {
+                                if held_links.contains(&l.id) {
                                     { held() }
                                 } else {
                                     <td>{ format!("{:.1}%", 100.0 * l.utilization) }</td>
