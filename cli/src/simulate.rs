@@ -148,9 +148,11 @@ pub fn run(args: &Args) -> Result<(), Error> {
 /// What a deadlock was, in one line.
 fn deadlock_line(d: &ibcc_core::sim::Deadlock) -> String {
     format!(
-        "DEADLOCK at {:.3} ms: the run stopped there. {} packets (flows {}) wait on each other round the cycle {} -> \
-         back to {}, and can never move: the routes have a credit loop (try updn with a root, or ftree)",
+        "DEADLOCK found at {:.3} ms (the last stuck packet came in at {:.3} ms): the run stopped there. {} packets \
+         (flows {}) wait on each other round the cycle {} -> back to {}, and can never move: the routes have a credit \
+         loop (try updn with a root, or ftree)",
         d.at_ns / 1e6,
+        d.last_in_ns / 1e6,
         d.stuck_packets,
         d.flows.join(", "),
         d.cycle.join(" -> "),

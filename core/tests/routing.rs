@@ -182,6 +182,15 @@ fn a_credit_loop_deadlocks_and_the_run_stops_saying_so() {
         assert_eq!(d.flows, ["f0", "f1", "f2", "f3", "f4", "f5"], "{engine:?}");
         assert_eq!(d.stuck_packets, r.totals.in_flight_packets, "{engine:?}: every packet in flight is stuck");
         assert!(run.is_finished());
+        // Found at the check, formed well before it: the ring's buffers fill in tens of microseconds. A run
+        // stopped just after the last stuck packet came in finds the same deadlock, the same packets stuck.
+        assert!(d.last_in_ns > 0.0 && d.last_in_ns < 100_000.0, "{engine:?}: {}", d.last_in_ns);
+        let mut early = s.clone();
+        (early.duration_ns, early.measure.from_ns) = (d.last_in_ns as u64 + 1, 0);
+        let mut run = Run::new(&early).unwrap();
+        run.run();
+        let e = run.results().deadlock.unwrap_or_else(|| panic!("{engine:?}: not deadlocked yet"));
+        assert_eq!((e.last_in_ns, e.stuck_packets, &e.cycle), (d.last_in_ns, d.stuck_packets, &d.cycle), "{engine:?}");
     }
     // A run shorter than the checks' interval is looked at once more at its end.
     let mut short = s.clone();

@@ -24,8 +24,12 @@ pub const CHECK_EVERY_PS: u64 = 500_000_000;
 /// A deadlock found in a run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Deadlock {
-    /// When it was found (the run stopped there).
+    /// When it was found (the run stopped there): at the first check after it formed ([`CHECK_EVERY_PS`]).
     pub at_ns: f64,
+    /// When the last of the stuck packets came into its buffer (its head arrived): nothing has come into the
+    /// deadlocked buffers since, and the deadlock formed then or soon after (once the last packet leaving one of
+    /// them had left).
+    pub last_in_ns: f64,
     /// A cycle of directed links (`"A->B"`), each waiting for the next to make room, the last for the first.
     pub cycle: Vec<String>,
     /// Packets that can never move again: every packet in the deadlocked buffers.
@@ -105,6 +109,7 @@ impl Simulation {
         let scenario = &self.scenario;
         let cycle = path[cycle_from..].iter().map(|&(_, c)| scenario.channel_name(c).unwrap_or_default()).collect();
         let mut stuck = 0u64;
+        let mut last_in = 0;
         let mut flows = alloc::vec![false; scenario.flows.len()];
         for (s, sw) in self.switches.iter().enumerate() {
             for port in 0..sw.ports() {
@@ -114,6 +119,7 @@ impl Simulation {
                     }
                     for e in sw.input(port as u16, lane).entries() {
                         stuck += 1;
+                        last_in = last_in.max(e.arrived_at);
                         flows[self.packets[e.packet].flow as usize] = true;
                     }
                 }
@@ -121,6 +127,7 @@ impl Simulation {
         }
         Some(Deadlock {
             at_ns: self.now() as f64 / crate::time::NS as f64,
+            last_in_ns: last_in as f64 / crate::time::NS as f64,
             cycle,
             stuck_packets: stuck,
             flows: scenario.flows.iter().zip(&flows).filter(|(_, &s)| s).map(|(f, _)| f.id.clone()).collect(),

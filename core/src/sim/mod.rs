@@ -43,7 +43,7 @@ mod switching;
 mod transmit;
 mod watched;
 
-pub use deadlock::Deadlock;
+pub use deadlock::{Deadlock, CHECK_EVERY_PS as DEADLOCK_CHECK_EVERY_PS};
 pub use event_counts::EventCounts;
 pub use events::EventKind;
 pub use fingerprint::Fingerprint;

@@ -358,7 +358,14 @@ fn deadlock_text(d: &ibcc_core::sim::Deadlock) -> Html {
         if d.flows.len() == 1 { format!("flow {}", d.flows[0]) } else { format!("flows {}", d.flows.join(", ")) };
     html! {
         <>
-            { format!("Deadlock at {:.3} ms: {} packets of {flows} wait on each other round ", d.at_ns / 1e6, d.stuck_packets) }
+            { format!(
+                "Deadlock found at {:.3} ms (the run checks every {} ms; the last stuck packet came in at {:.3} ms): {} \
+                 packets of {flows} wait on each other round ",
+                d.at_ns / 1e6,
+                ibcc_core::sim::DEADLOCK_CHECK_EVERY_PS as f64 / 1e9,
+                d.last_in_ns / 1e6,
+                d.stuck_packets
+            ) }
             for (i, link) in d.cycle.iter().enumerate() {
                 if i > 0 { { " → " } }
                 <span class="nowrap">{ link }</span>
