@@ -89,7 +89,7 @@ pub struct BusySeries<'a> {
 
 impl BusySeries<'_> {
     /// Busy time in `[from, to)`, assuming busy time is spread evenly inside each bin (exact when `from` and `to`
-    /// fall on bin edges).
+    /// fall on bin edges, or on the run's end: the last bin is only as wide as the run lasts in it).
     pub fn busy_between(&self, from: Time, to: Time) -> f64 {
         if to <= from {
             return 0.0;
@@ -98,14 +98,29 @@ impl BusySeries<'_> {
         let (first, last) = ((from / t.bin) as usize, ((to - 1) / t.bin) as usize);
         let mut sum = 0.0;
         for i in first..=last.min(t.rows.saturating_sub(1)) {
-            let (b0, b1) = (i as Time * t.bin, (i as Time + 1) * t.bin);
+            let (b0, b1) = (i as Time * t.bin, ((i as Time + 1) * t.bin).min(t.end));
             let covered = overlap(b0, b1, from, to);
-            sum += t.bins[i * t.width + self.s] as f64 * (covered as f64 / t.bin as f64);
+            if covered > 0 {
+                sum += t.bins[i * t.width + self.s] as f64 * (covered as f64 / (b1 - b0) as f64);
+            }
         }
         sum
     }
 
-    /// The fraction of `[t - window/2, t + window/2]` (clipped to `[0, end]`) the link was busy.
+    /// How far the series is final at simulated time `now`: to the start of the bin `now` is in (a bin still being
+    /// filled holds the whole of the transmissions in progress, the part still to come too, so spreading it over
+    /// the part elapsed would be wrong), or to the run's end once it is there.
+    pub fn final_until(&self, now: Time) -> Time {
+        let t = self.table;
+        if now >= t.end {
+            t.end
+        } else {
+            now / t.bin * t.bin
+        }
+    }
+
+    /// The fraction of `[t - window/2, t + window/2]` (clipped to `[0, end]`) the link was busy. (`end`: where
+    /// the series is final, [`BusySeries::final_until`].)
     pub fn rate_at(&self, t: Time, window: Time, end: Time) -> f64 {
         let from = t.saturating_sub(window / 2);
         let to = (t + window / 2).min(end);
@@ -203,6 +218,33 @@ mod tests {
         assert_eq!(s.rate_at(500, 100, 1000), 0.5);
         assert_eq!(s.rate_at(800, 100, 1000), 0.0);
         assert_eq!(s.rate_at(0, 100, 1000), 1.0, "clipped at the start, not halved");
+    }
+
+    /// A link sending back to back, looked at mid-run: the bin `now` is in holds the packet in progress whole, the
+    /// part still to come too. Spread over the part elapsed it made the newest samples sag below 100% (and rise
+    /// again as the run went on); the windows end where the series is final instead.
+    #[test]
+    fn a_busy_link_reads_busy_up_to_the_newest_sample() {
+        let mut table = BusyTable::new(1, 10, 1000);
+        let now = 62;
+        for k in 0..=now / 7 {
+            table.add(0, k * 7, k * 7 + 7); // the last one, from 56 to 63, is in progress at 62
+        }
+        let s = table.series(0);
+        assert_eq!(s.final_until(now), 60);
+        assert_eq!(s.rate_at(60, 20, s.final_until(now)), 1.0);
+        assert!(s.rate_at(60, 20, now) < 1.0, "what the newest sample read before");
+        assert_eq!(s.final_until(1000), 1000, "at the run's end, all of it");
+    }
+
+    /// A run that ends inside a bin: the last bin is as wide as the run lasts in it.
+    #[test]
+    fn the_last_bin_is_as_wide_as_the_run_lasts_in_it() {
+        let mut table = BusyTable::new(1, 10, 995);
+        table.add(0, 0, 995);
+        let s = table.series(0);
+        assert_eq!(s.busy_between(990, 995), 5.0);
+        assert_eq!(s.rate_at(990, 20, s.final_until(995)), 1.0);
     }
 
     #[test]

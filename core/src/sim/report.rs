@@ -145,10 +145,13 @@ impl Report {
 
 fn sampled(series: BusySeries, window: Time, now: Time) -> Vec<(f64, f64)> {
     let step = series.bin();
+    // (Each window ends where the series is final: before the run's end, a bin still filling would make the
+    // newest samples sag, and rise again as the run goes on.)
+    let known = series.final_until(now);
     (0..=now / step)
         .map(|k| {
             let t = k * step;
-            (t as f64 / NS as f64, series.rate_at(t, window, now))
+            (t as f64 / NS as f64, series.rate_at(t, window, known))
         })
         .collect()
 }
