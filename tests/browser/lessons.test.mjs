@@ -44,6 +44,14 @@ test('walk the spreading lesson and answer its exercise right and wrong', async 
   await page.waitForFunction(() => { const t = parseFloat(document.querySelector('[data-testid=sim-time]').innerText); return t > 1 && t < 50; }, null, { timeout: 20_000 });
   await page.waitForFunction(() => document.querySelector('[data-testid=sim-time]').innerText === '55.000 ms', null, { timeout: 60_000 });
   assert.match(await page.getByTestId('run').innerText(), /Run/, 'paused at the moment');
+  assert.equal(await page.getByTestId('lesson-away').count(), 0, 'at the step\'s moment');
+  // Reset: the step's words are about 55 ms, and the page says the run is elsewhere, and how to go back.
+  await page.getByTestId('reset').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=sim-time]').innerText === '0.000 ms');
+  assert.match(await page.getByTestId('lesson-away').innerText(), /^The run is at 0\.000 ms now; this step describes it at 55 ms/);
+  await page.getByTestId('lesson-redo').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=sim-time]').innerText === '55.000 ms', null, { timeout: 60_000 });
+  await page.getByTestId('lesson-away').waitFor({ state: 'detached' });
   await page.getByTestId('lesson-next').click();
   await page.getByTestId('highlight-A->B').waitFor({ state: 'attached' });
   await page.getByTestId('lesson-next').click();

@@ -11,7 +11,7 @@ pub fn lesson_text(text: &str, groups: &[String]) -> Html {
     spans(text)
         .into_iter()
         .map(|s| match s {
-            Span::Text(t) => html! { { t } },
+            Span::Text(t) => unbroken_links(t),
             Span::Colour { word, thing } => match palette::referenced(thing, groups) {
                 Some(c) => html! {
                     <span class="colour-ref" data-colour={c.name}>
@@ -20,6 +20,20 @@ pub fn lesson_text(text: &str, groups: &[String]) -> Html {
                 },
                 None => html! { { word } },
             },
+        })
+        .collect()
+}
+
+/// `text` with each link name ("B->BC") kept on one line: a browser may break a line after the hyphen, and "B-"
+/// over ">BC" reads as nothing.
+pub fn unbroken_links(text: &str) -> Html {
+    text.split_inclusive(' ')
+        .map(|word| {
+            if word.contains("->") {
+                html! { <span class="nowrap">{ word.to_owned() }</span> }
+            } else {
+                html! { { word.to_owned() } }
+            }
         })
         .collect()
 }

@@ -5,7 +5,7 @@
 use super::super::document::{use_doc, Action, Origin};
 use super::super::download::download_text;
 use super::super::impact_run::{Form, ImpactCtx};
-use super::super::lesson_text::lesson_text;
+use super::super::lesson_text::{lesson_text, unbroken_links};
 use super::super::share_codec::use_payload;
 use super::super::storage;
 use super::live::{use_live, use_sim};
@@ -15,6 +15,7 @@ use crate::course::{
     answered_right, library, same_network, Answer, AnswerSheet, Exercise, Highlight, Library, Seen, Sheet, Step, Task,
     Verdict,
 };
+use crate::driver::Status;
 use ibcc_core::presets::find as find_preset;
 use ibcc_core::scenario::{fnv1a, pretty_json, Scenario};
 use ibcc_core::sim::{Measurement, Metric};
@@ -263,6 +264,9 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
                     </div>
                 } else {
                     <p data-testid="lesson-text">{ lesson_text(&here.text, &groups(&scenario)) }</p>
+                    if let Some(ms) = here.run_to_ms {
+                        <AwayFromMoment {ms} />
+                    }
                     if let Some(task) = &here.task {
                         <TaskStatus task={Rc::new(task.clone())} />
                     }
@@ -382,6 +386,30 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
             <Author scenario={scenario.clone()} />
             <super::class::ClassAnswers />
         </details>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct AwayProps {
+    /// The moment the step describes, ms.
+    ms: f64,
+}
+
+/// The run stopped at another moment than the one a step describes (after a reset, a move on the timeline, or a
+/// run on): says so, as the step's words ("the run has gone to 20 ms") are about that moment. A component of its
+/// own, so that the run's frames re-render only this line.
+#[component]
+fn AwayFromMoment(p: &AwayProps) -> Html {
+    let live = use_live();
+    let now_ms = live.time_ps() as f64 / 1e9;
+    let stopped = matches!(live.status(), Status::Paused | Status::Finished) && live.seeking_to.is_none();
+    if !stopped || live.frame.is_none() || (now_ms - p.ms).abs() < 1e-6 {
+        return html! {};
+    }
+    html! {
+        <p class="muted lesson-away" data-testid="lesson-away">
+            { format!("The run is at {now_ms:.3} ms now; this step describes it at {} ms. 'Do this step again' goes back there.", p.ms) }
+        </p>
     }
 }
 
@@ -650,7 +678,7 @@ fn ExerciseView(p: &ExerciseProps) -> Html {
     html! {
         <div class="exercise" data-testid="exercise" data-checks={checks.borrow().to_string()}>
             <h4>{ "Exercise" }</h4>
-            <p data-testid="exercise-question">{ &e.question }</p>
+            <p data-testid="exercise-question">{ unbroken_links(&e.question) }</p>
             <p class="muted">{ format!("Measured: {}. Fixed: {}.", e.describe(), if e.locked.is_empty() { String::from("nothing") } else { e.locked.iter().map(|p| format!("'{}'", ibcc_view::settings::label(p))).collect::<Vec<_>>().join(", ") }) }</p>
             <div class="input-row">
                 <button onclick={load} data-testid="exercise-load">{ "Load the exercise's scenario" }</button>
@@ -773,7 +801,7 @@ fn exercise_card(e: &Exercise, simulated: Option<Option<&Result<f64, String>>>, 
     let or_none = |t: &str| if t.trim().is_empty() { String::from("none") } else { t.to_owned() };
     html! {
         <dl class="exercise-card" data-testid={testid.to_owned()}>
-            <dt>{ "Question" }</dt><dd data-testid="card-question">{ &e.question }</dd>
+            <dt>{ "Question" }</dt><dd data-testid="card-question">{ unbroken_links(&e.question) }</dd>
             <dt>{ "Scenario" }</dt><dd data-testid="card-scenario">{ s.as_ref().map_or_else(
                 || String::from("(cannot be built)"),
                 |s| find_preset(&s.name).map_or_else(|| s.name.clone(), |p| p.label()),

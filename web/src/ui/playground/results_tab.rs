@@ -25,7 +25,7 @@ pub fn PaperTable() -> Html {
     let Some(f) = live.frame.as_ref().filter(|f| published && !f.frame.reported.is_empty()) else {
         return html! {
             if edited && live.frame.is_some() {
-                <p class="muted" data-testid="paper-edited">{ "The paper's numbers are for this preset as published; this run is changed, so they are not set beside it." }</p>
+                <p class="muted" data-testid="paper-edited">{ "The paper's numbers are for this preset as published; this run's settings or measured interval differ from it, so they are not set beside it." }</p>
             }
         };
     };
