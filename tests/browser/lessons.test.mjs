@@ -186,6 +186,17 @@ test('lesson 1 asks for a one-packet buffer; its exercise then says where to go,
   assert.deepEqual(page.errors, []);
 });
 
+test('on a phone the start card runs the network and shows it, as its words say', async () => {
+  const page = await openPage(browser, server.url, { viewport: { width: 390, height: 844 } });
+  assert.match(await page.getByTestId('start-card').innerText(), /Press ▶ Run and watch/);
+  assert.ok(!(await page.getByTestId('topology').isVisible()), 'the card covers the network');
+  await page.getByTestId('start-watch').click();
+  await page.waitForFunction(() => parseFloat(document.querySelector('[data-testid=sim-time]').innerText) > 0.5, null, { timeout: 20_000 });
+  assert.ok(await page.getByTestId('topology').isVisible(), 'the network, running');
+  assert.equal(await page.getByTestId('start-card').count(), 0);
+  assert.deepEqual(page.errors, []);
+});
+
 test('a first visit shows the start card: it starts the first lesson, and is not shown again', async () => {
   const page = await openPage(browser, server.url);
   const card = page.getByTestId('start-card');
@@ -202,6 +213,8 @@ test('a first visit shows the start card: it starts the first lesson, and is not
   assert.equal(await page.getByTestId('lesson-picker').inputValue(), '0', 'the lesson is kept');
   // "Explore on my own" puts it away too.
   const other = await openPage(browser, server.url);
+  await other.getByTestId('start-card').waitFor();
+  assert.ok(!(await other.getByTestId('start-watch').isVisible()), 'its Run is for phones: here the network shows');
   await other.getByTestId('start-explore').click();
   await other.reload();
   await other.getByTestId('lesson-picker').waitFor();

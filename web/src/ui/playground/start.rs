@@ -2,6 +2,7 @@
 //! exploring). Either choice, or closing it, puts it away for good (kept in the browser's storage).
 
 use super::super::storage;
+use super::live::{use_live, use_sim};
 use yew::prelude::*;
 
 const SEEN: &str = "ibcc.start.seen";
@@ -28,6 +29,7 @@ pub struct StartProps {
 #[component]
 pub fn StartCard(p: &StartProps) -> Html {
     let shown = use_state(first_visit);
+    let (sim, live) = (use_sim(), use_live());
     if !*shown {
         return html! {};
     }
@@ -40,6 +42,16 @@ pub fn StartCard(p: &StartProps) -> Html {
                 t.emit(e);
             }
         })
+    };
+    // On a phone the card covers the network: its Run shows the network as it starts the run.
+    let watch = {
+        let explore = p.on_explore.clone();
+        away(Some(Callback::from(move |e: MouseEvent| {
+            if let Some(show) = &explore {
+                show.emit(e);
+            }
+            sim.play(live.speed());
+        })))
     };
     html! {
         <section class="start-card" aria-labelledby="start-title" data-testid="start-card">
@@ -54,6 +66,7 @@ pub fn StartCard(p: &StartProps) -> Html {
             </p>
             <div class="input-row">
                 <button class="primary" onclick={away(Some(p.on_start.clone()))} data-testid="start-lesson">{ "Start the first lesson" }</button>
+                <button class="phone-only" onclick={watch} data-testid="start-watch">{ "▶ Run and watch" }</button>
                 <button onclick={away(p.on_explore.clone())} data-testid="start-explore">{ "Explore on my own" }</button>
             </div>
         </section>
