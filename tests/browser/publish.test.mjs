@@ -170,7 +170,11 @@ test('an embedded scenario leaves the visitor\'s own saved work alone', async ()
 // The worker's then to 267 KB (265.4 -> 266.1 KB): each flow's ports read from the forwarding tables once, for
 // fabrics whose tables do not fit in cache (an imported fabric of thousands of nodes in the page), 3-10% faster per
 // hop on the large fat trees (docs/performance.md, "A flow's ports").
-const BUDGET_KB = { page: 580, worker: 267 };
+// The page's then to 582 KB (579.0 -> 581.2 KB): fixes from a first-time student's walk through the page: an
+// exercise holds back the links that would give its answer away, a lesson step says when the run stands at another
+// moment than the one it describes, the phone's start card runs the network and shows it, link names stay on one
+// line.
+const BUDGET_KB = { page: 582, worker: 267 };
 
 test('the release wasm stays within its size budget, with no name section or debug data', async () => {
   const files = await readdir(DIST);
