@@ -429,7 +429,7 @@ fn TaskStatus(p: &TaskProps) -> Html {
     if p.task.done_by(seen) {
         html! { <p class="task-done" role="status" data-testid="task-done">{ "✓ " }{ &p.task.done }</p> }
     } else {
-        html! { <p class="task-todo" role="status" data-testid="task-todo">{ "Your turn: this step waits until you have done it (Next goes on anyway)." }</p> }
+        html! { <p class="task-todo" role="status" data-testid="task-todo">{ "Your turn: a ✓ shows here once you have done it (Next moves on without it)." }</p> }
     }
 }
 
