@@ -84,6 +84,9 @@ async function viewShots(page, tag) {
   await page.waitForFunction(() => /done/.test(document.querySelector('[data-testid=impact-status]')?.innerText ?? ''), null, { timeout: 120000 })
     .catch(() => console.log('impact run not done'));
   await shot('impact');
+  // Back to the playground, where the fabric shots (`--fabric`) begin.
+  await page.getByTestId('tab-playground').click();
+  await page.getByTestId('run').waitFor();
 }
 
 /// A generated 648-host two-level fat tree (its hosts folded by leaf), then a k=4 fat tree with a shift's routes.
