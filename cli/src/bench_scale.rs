@@ -8,9 +8,7 @@
 use crate::bare_loop;
 use crate::output::outln;
 use ibcc_core::presets::{scale_fat_tree_hosts, scale_fat_trees};
-use ibcc_core::scenario::Scenario;
 use ibcc_core::sim::Run;
-use ibcc_core::time::NS;
 use std::time::Instant;
 
 pub fn run(duration_ms: f64, large: bool, only: Option<usize>, json: bool) -> Result<(), String> {
@@ -66,7 +64,8 @@ pub fn run(duration_ms: f64, large: bool, only: Option<usize>, json: bool) -> Re
         let events_per_hop = results.events as f64 / hops.max(1) as f64;
         // The floor beside our cost per hop: bare loops popping as many events per hop as the run queued.
         let queued_per_hop = run.sim.queued_events() as f64 / hops.max(1) as f64;
-        let (wheel, heap) = bare_floors(&run, &scenario);
+        let like = bare_loop::Like::run(&run);
+        let (wheel, heap) = (like.wheel_ns(), like.heap_ns());
         let (floor_wheel, floor_heap) = (wheel * queued_per_hop, heap * queued_per_hop);
         if json {
             let doc = serde_json::json!({ "network": name, "hosts": hosts, "ports": ports, "sim_ms": duration_ms,
@@ -120,20 +119,6 @@ fn legend() {
     for line in LEGEND {
         outln!("{line}");
     }
-}
-
-/// Bare loops' nanoseconds per event (our wheel with the run's bucket width, a binary heap) with the events the run
-/// has pending, each scheduling what the run queues: an end of transmission a packet time on, or an arrival, credit
-/// or forwarding decision a link's delay and the forwarding delay on.
-fn bare_floors(run: &Run, scenario: &Scenario) -> (f64, f64) {
-    let (_, pending) = run.sim.held();
-    let link = run.sim.topology().channel(0);
-    let packet_time = link.bandwidth.serialization(scenario.packet.data_bytes());
-    let hop = link.propagation + scenario.switch.forwarding_delay_ns * NS;
-    let delays = bare_loop::delays(packet_time, hop.max(1));
-    let events = run.sim.queued_events().min(bare_loop::EVENTS_MAX);
-    let pending = (pending as usize).max(1);
-    (bare_loop::wheel_ns(pending, events, delays, run.sim.event_bucket()), bare_loop::heap_ns(pending, events, delays))
 }
 
 /// Runs the network of `hosts` hosts in a process of its own and prints its row (the header is printed once).

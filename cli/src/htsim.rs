@@ -124,10 +124,8 @@ pub fn run(dir: &Path, htsim: Option<&Path>, cases: Option<&str>, mode: Mode, js
         let ratio = mid(ratios.clone());
         let (o, h) = &pairs[pairs.len() / 2];
         let ours_queued_ns = mid(pairs.iter().map(|(o, _)| o.wall * 1e9 / o.queued as f64).collect());
-        // Ours at 8 Gb/s: a 2068-byte packet in 2068 ns, 25 ns a hop.
-        let (delays, events) = (bare_loop::delays(2_068_000, 25_000), o.queued.min(bare_loop::EVENTS_MAX));
-        let bare_ns = bare_loop::heap_ns(o.pending.max(1), events, delays);
-        let wheel_ns = bare_loop::wheel_ns(o.pending.max(1), events, delays, o.bucket);
+        let like = o.like.expect("our side's run");
+        let (bare_ns, wheel_ns) = (like.heap_ns(), like.wheel_ns());
         let hosts = case.hosts();
         if json {
             let doc = serde_json::json!({ "case": case.name, "hosts": hosts, "sim_ms": case.sim_ms,
@@ -135,7 +133,7 @@ pub fn run(dir: &Path, htsim: Option<&Path>, cases: Option<&str>, mode: Mode, js
                 "ours_queued": o.queued, "htsim_wall_s": h.wall, "htsim_packet_hops": h.packet_hops,
                 "ratios": ratios, "ratio": ratio, "ours_ns_per_queued": ours_queued_ns, "bare_ns_per_event": bare_ns,
                 "bare_wheel_ns_per_event": wheel_ns,
-                "pending": o.pending });
+                "pending": like.pending });
             outln!("{doc}");
         } else {
             outln!(
@@ -194,9 +192,8 @@ struct Side {
     packet_hops: u64,
     events: u64,
     queued: u64,
-    pending: usize,
-    /// Our event queue's bucket width, picoseconds.
-    bucket: u64,
+    /// (Ours) a bare event loop made like the run.
+    like: Option<bare_loop::Like>,
 }
 
 impl Side {
@@ -265,9 +262,8 @@ fn run_ours(scenario: &Scenario, hops: &[u64]) -> Result<Side, String> {
     let wall = t0.elapsed().as_secs_f64();
     let results = run.results();
     let packet_hops = results.flows.iter().zip(hops).map(|(f, h)| f.delivered_packets * h).sum();
-    let (_, pending) = run.sim.held();
-    let (events, queued, bucket) = (results.events, run.sim.queued_events(), run.sim.event_bucket());
-    Ok(Side { wall, packet_hops, events, queued, pending: pending as usize, bucket })
+    let (events, queued, like) = (results.events, run.sim.queued_events(), Some(bare_loop::Like::run(&run)));
+    Ok(Side { wall, packet_hops, events, queued, like })
 }
 
 /// htsim's run of `case` as `run_htsim.sh` makes it, timed as a process; its delivered packets come from its sink
@@ -295,7 +291,7 @@ fn run_htsim(
         return Err(format!("htsim failed on {} ({}): {}", case.name, out.status, tail.join(" / ")));
     }
     let packet_hops = htsim_hops(case, parser, &log, hops)?;
-    Ok(Side { wall, packet_hops, events: 0, queued: 0, pending: 0, bucket: 0 })
+    Ok(Side { wall, packet_hops, events: 0, queued: 0, like: None })
 }
 
 /// htsim's command line for `case`, as `run_htsim.sh` makes it, logging its sinks to `log`, simulating `end_us`

@@ -341,7 +341,7 @@ pub fn Compare() -> Html {
     let end_ms = if end_ms > 0.0 { end_ms } else { a.duration_ns as f64 / 1e6 };
     let mut curves = overlay(all);
     if let Some(m) = &hidden {
-        let held = super::playground::revealing_links(&a, m);
+        let held = crate::held::revealing_links(&a, m);
         for c in curves.iter_mut().filter(|c| c.run == 0) {
             let name = c.label.trim_start_matches("A: ").to_owned();
             super::playground::hold_back(c, m, &name, &held);

@@ -33,7 +33,7 @@ mod transport;
 
 use super::document::{use_doc, Action, Origin};
 use crate::course::Highlight;
-pub use crate::held::revealing_links;
+use crate::held::revealing_links;
 use canvas::Canvas;
 use live_plot::Plot;
 use side::{SidePanel, SideTab};
