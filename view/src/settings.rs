@@ -228,7 +228,7 @@ pub const SETTINGS: &[Setting] = &[
         "ns",
         "Results count up to here; empty for the end of the run (INFOCOM'03 Figs. 2-4 read the victim's 40-60 ms).",
     ),
-    num("measure.window_ns", "Rate window", "ns", "Link and group rates are averaged over this window (2 ms)."),
+    num("measure.window_ns", "Rate window", "ns", "The plot's link and group rates are averaged over this window (the papers: 2 ms); a short run needs a shorter one."),
     block("pft", "Proactive Flow Throttling", "PFT at each NIC, from its credits in use (IFIP'21)."),
     pick(
         "pft.detection",

@@ -181,7 +181,7 @@ pub fn channel_name(s: &Scenario, c: u32) -> String {
 /// The y axis of a plot kind: its description with unit, and its top (`None`: fit the data).
 pub fn y_axis(kind: PlotKind, window_ms: f64) -> (String, Option<f64>) {
     match kind {
-        PlotKind::Rates => (format!("rate, % of a link ({window_ms} ms)"), Some(105.0)),
+        PlotKind::Rates => (format!("rate, % of link ({window_ms} ms)"), Some(105.0)),
         PlotKind::FlowLimits => (String::from("rate limit, % of link"), Some(105.0)),
         PlotKind::Buffers => (String::from("buffer occupancy, packets"), None),
         PlotKind::Marks => (String::from("marks per second"), None),
