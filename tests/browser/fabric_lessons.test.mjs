@@ -74,6 +74,12 @@ test('lesson 16: the ring deadlocks and says where; two VLs and dfsssp break the
   await alert.waitFor({ timeout: 30_000 });
   assert.match(await alert.innerText(), /^Deadlock found at 0\.500 ms \(the run checks every 0\.5 ms; the last stuck packet came in at 0\.\d{3} ms\): .* wait on each other round sw-\d->sw-\d/);
   await screenshot(page, 'lesson-deadlock');
+  // It stopped where measuring was to begin: the results say nothing was measured, not 0.0% and a Jain of 1.000.
+  await openTab(page, 'results');
+  const results = await page.getByTestId('results-table').innerText();
+  assert.match(results, /Groups: nothing measured: the run stopped at 0\.500 ms, and measuring starts at 0\.5 ms/);
+  assert.doesNotMatch(results, /0\.0%|1\.000/);
+  await openTab(page, 'lesson');
   await page.getByTestId('lesson-next').click();
   // The credit-loop check finds the cycle in the routes.
   await openTab(page, 'settings');

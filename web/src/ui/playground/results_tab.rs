@@ -98,7 +98,18 @@ fn Tables(p: &TablesProps) -> Html {
     let colours: Vec<(String, String)> =
         r.groups.iter().zip(colours).map(|(g, c)| (g.name.clone(), crate::ui::theme::paint(c))).collect();
     let from_ns = p.from_ns;
-    let before = r.simulated_ns < from_ns;
+    // Nothing measured yet: the run has not passed where measuring begins (or stopped there, at a deadlock).
+    let before = r.simulated_ns <= from_ns;
+    let stopped = r.deadlock.is_some();
+    let not_yet = if stopped {
+        format!(
+            "nothing measured: the run stopped at {:.3} ms, and measuring starts at {:.1} ms",
+            r.simulated_ns / 1e6,
+            from_ns / 1e6
+        )
+    } else {
+        format!("measuring starts at {:.1} ms", from_ns / 1e6)
+    };
     let window = format!("{:.1} to {:.1} ms", r.measured_from_ns / 1e6, r.measured_to_ns / 1e6);
     let mut links: Vec<_> = r.links.iter().filter(|l| l.data_packets > 0).collect();
     ibcc_view::sorting::sort_by(&mut links, |a, b| b.utilization.total_cmp(&a.utilization));
@@ -108,7 +119,7 @@ fn Tables(p: &TablesProps) -> Html {
             <div class="table-scroll"><table class="results" data-testid="groups-table">
                 <caption>
                     if before {
-                        { format!("Groups: measuring starts at {:.1} ms", from_ns / 1e6) }
+                        { format!("Groups: {not_yet}") }
                     } else {
                         { format!("Groups, measured from {window}") }
                     }
@@ -122,19 +133,26 @@ fn Tables(p: &TablesProps) -> Html {
                             <td>{ g.flows }</td>
                             if hidden_group == Some(g.name.as_str()) {
                                 { held() }
+                            } else if before {
+                                // (Nothing measured: no 0.0% and a perfect Jain index for a run that never got there.)
+                                <td>{ "-" }</td>
                             } else {
                                 <td>{ format!("{:.1}%", 100.0 * g.throughput_fraction) }</td>
                             }
-                            <td>{ format!("{:.3}", g.jain_index) }</td>
-                            <td title={format!("{} over the whole run so far", g.marks)}>{ g.measured_marks }</td>
-                            <td>{ g.mean_delay_ns.map_or_else(|| String::from("-"), |d| format!("{:.1}", d / 1e3)) }</td>
+                            <td>{ if before { String::from("-") } else { format!("{:.3}", g.jain_index) } }</td>
+                            <td title={format!("{} over the whole run so far", g.marks)}>{ if before { String::from("-") } else { g.measured_marks.to_string() } }</td>
+                            <td>{ g.mean_delay_ns.filter(|_| !before).map_or_else(|| String::from("-"), |d| format!("{:.1}", d / 1e3)) }</td>
                         </tr>
                     }
                 </tbody>
             </table></div>
             if before {
                 // Nothing is measured yet: rows of 0.0% would contradict the links drawn busy.
-                <p class="muted" data-testid="links-not-yet">{ format!("Busiest links: measured from {:.1} ms on. Until then the drawing shows each link's rate now.", from_ns / 1e6) }</p>
+                if stopped {
+                    <p class="muted" data-testid="links-not-yet">{ "Busiest links: nothing measured. The plot shows each link's rate over the run." }</p>
+                } else {
+                    <p class="muted" data-testid="links-not-yet">{ format!("Busiest links: measured from {:.1} ms on. Until then the drawing shows each link's rate now.", from_ns / 1e6) }</p>
+                }
             } else {
                 <div class="table-scroll"><table class="results" data-testid="links-table">
                     <caption>{ format!("Busiest links, measured from {window}") }</caption>
