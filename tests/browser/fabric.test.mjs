@@ -182,6 +182,12 @@ test('a hot spot over a shift on the 648-host fabric: its congestion tree painte
   assert.equal(await painted('contributors'), 37, "the hot spot's 36 and the shift's flow into h-0-0");
   assert.ok(await painted('buffers') > 0 && await painted('full') > 0, 'buffers filling, some full');
   await screenshot(page, 'fabric-648-hotspot');
+  // A flow picked in the results is painted with its route along its links.
+  assert.equal(await painted('routes'), 0);
+  await openTab(page, 'results');
+  await page.getByTestId('results-table').locator('details > summary').click();
+  await page.locator('[data-testid^="flow-row-"]').first().click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=live-layer]').getAttribute('data-routes') === '1');
 });
 
 test('a shift on a generated fat tree: its routes drawn and the busiest named, minhop against ftree; then run it', async () => {

@@ -118,8 +118,11 @@ test('lesson 17: a hot spot on a 32-host fabric grows a tree with victims; the e
   if (await layer.count()) {
     assert.ok(Number(await layer.getAttribute('data-victims')) >= 1);
     assert.equal(Number(await layer.getAttribute('data-roots')), 1);
+    assert.equal(Number(await layer.getAttribute('data-routes')), 1, 'its route is drawn');
   } else {
     assert.match(await page.getByTestId('flow-p8').getAttribute('class'), /victim/);
+    // Its route along its links (h-2-0, leaf-2, spine-0, leaf-3, h-3-0), under the curve joining its ends.
+    assert.equal((await page.getByTestId('route-p8').getAttribute('d')).split(/[ML]/).filter((p) => p.trim()).length, 5);
   }
   await screenshot(page, 'lesson-fabric-hotspot');
   await page.getByTestId('lesson-next').click();

@@ -21,6 +21,9 @@ test('walk the spreading lesson and answer its exercise right and wrong', async 
   assert.equal(await page.getByLabel('Scenario').inputValue(), 'infocom03-fig2');
   assert.match(await page.getByTestId('lesson-text').innerText(), /victim flow AV->BV/);
   assert.match(await page.getByTestId('flow-victim').getAttribute('class'), /lesson-flow/);
+  // "Look at where it goes": its route is drawn along AV->A->B->BV, not only the curve joining its ends.
+  await page.getByTestId('route-victim').waitFor();
+  assert.equal((await page.getByTestId('route-victim').getAttribute('d')).split(/[ML]/).filter((p) => p.trim()).length, 4);
   // Predict first: the victim's rate, the exercise's question, is out of the plot and the results until answered.
   await page.waitForFunction(() => document.querySelector('[data-testid=sim-time]').innerText === '55.000 ms', null, { timeout: 60_000 });
   assert.equal(await page.getByTestId('plot-panel').getAttribute('data-hidden'), 'victim');

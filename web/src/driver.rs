@@ -66,6 +66,32 @@ pub struct FrameMsg {
     /// The measurements so far, with the curves only: on a large fabric they are hundreds of kilobytes, more than
     /// every frame should carry (the page keeps the last ones).
     pub results: Option<Results>,
+    /// Each flow's channels, source to destination (the drawing shows a selected flow's route), packed
+    /// ([`pack_paths`]): with the run's first frame only, as they never change (the page keeps them).
+    pub paths: Option<Vec<u32>>,
+}
+
+/// Flows' paths in one list, for the message to the page: each flow's number of channels, then its channels (0
+/// channels: no route). One flat list of numbers costs the page's wasm less to read than nested lists.
+pub fn pack_paths(paths: &[Option<Vec<u32>>]) -> Vec<u32> {
+    let mut out = Vec::new();
+    for p in paths {
+        let p = p.as_deref().unwrap_or_default();
+        out.push(p.len() as u32);
+        out.extend_from_slice(p);
+    }
+    out
+}
+
+/// The paths [`pack_paths`] packed (a truncated list gives the flows it holds whole).
+pub fn unpack_paths(mut packed: &[u32]) -> Vec<Option<Vec<u32>>> {
+    let mut out = Vec::new();
+    while let Some((&n, rest)) = packed.split_first() {
+        let Some(path) = rest.get(..n as usize) else { break };
+        out.push((n > 0).then(|| path.to_vec()));
+        packed = &rest[n as usize..];
+    }
+    out
 }
 
 /// An estimate of one checkpoint's size: the core's rate series (one counter per channel and group per sample,
@@ -118,6 +144,8 @@ pub struct Driver {
     /// Playing stops here (a lesson's "watch it happen" ends at the step's moment); the user's own play, pause or
     /// seek lets go of it.
     pause_at: Option<u64>,
+    /// The flows' paths went with a frame.
+    paths_sent: bool,
 }
 
 impl Driver {
@@ -141,6 +169,7 @@ impl Driver {
             curves_at_ms: None,
             dirty: true,
             pause_at: None,
+            paths_sent: false,
         };
         d.checkpoint();
         Ok(d)
@@ -416,6 +445,7 @@ impl Driver {
             kind: self.kind,
             curves,
             results,
+            paths: (!std::mem::replace(&mut self.paths_sent, true)).then(|| pack_paths(self.run.paths())),
         }
     }
 }
@@ -447,6 +477,15 @@ mod tests {
         s.measure.from_ns = 0;
         s.measure.to_ns = None;
         s
+    }
+
+    #[test]
+    fn paths_pack_into_one_list_and_back() {
+        let paths = vec![Some(vec![0, 2, 7]), None, Some(vec![5])];
+        assert_eq!(pack_paths(&paths), [3, 0, 2, 7, 0, 1, 5]);
+        assert_eq!(unpack_paths(&pack_paths(&paths)), paths);
+        assert_eq!(unpack_paths(&[3, 0, 2]), [], "a flow cut short is left out");
+        assert_eq!(unpack_paths(&[]), []);
     }
 
     #[test]
@@ -609,8 +648,16 @@ mod tests {
     fn curves_come_when_due_and_whenever_the_run_stops() {
         let s = fig2(2);
         let mut d = Driver::new(&s, true, Vec::new()).unwrap();
-        assert!(d.frame(0.0).curves.is_some(), "the first frame has them");
-        assert!(d.frame(10.0).curves.is_none(), "paused, nothing changed");
+        let first = d.frame(0.0);
+        assert!(first.curves.is_some(), "the first frame has them");
+        assert_eq!(
+            first.paths.as_deref().map(unpack_paths).as_deref(),
+            Some(d.run.paths()),
+            "and the flows' paths, once"
+        );
+        let second = d.frame(10.0);
+        assert!(second.curves.is_none(), "paused, nothing changed");
+        assert_eq!(second.paths, None, "the paths never change");
         d.play(Some(1_000_000_000), 10.0);
         let at = |ms: f64| move || ms;
         d.tick(&at(50.0), 5.0);

@@ -198,6 +198,21 @@ pub fn flow_curves(s: &Scenario, lay: &Layout) -> Vec<Option<(Point, Point, Poin
         .collect()
 }
 
+/// A flow's route on the drawing: the centres of the nodes its channels (`path`, source to destination) join, in
+/// order; `None` for an empty path or a channel whose link has an unknown end.
+pub fn route_points(ends: &[Option<(usize, usize)>], lay: &Layout, path: &[u32]) -> Option<Vec<Point>> {
+    let mut points = Vec::with_capacity(path.len() + 1);
+    for &c in path {
+        let (a, b) = (*ends.get(c as usize / 2)?)?;
+        let (from, to) = if c % 2 == 0 { (a, b) } else { (b, a) };
+        if points.is_empty() {
+            points.push(*lay.positions.get(from)?);
+        }
+        points.push(*lay.positions.get(to)?);
+    }
+    (points.len() >= 2).then_some(points)
+}
+
 /// Where a switch input buffer is drawn: a bar along its incoming lane, near the switch, filling from the switch
 /// end back toward the sender (the queue grows back up the link).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -419,6 +434,21 @@ mod tests {
         assert!(all_in_view(lay.view_box, &victim), "the fitted view shows everything");
         let (x, y) = pos("AV");
         assert!(!all_in_view((x + 1.0, y - 10.0, 100.0, 100.0), &victim), "zoomed away from AV");
+    }
+
+    #[test]
+    fn a_flow_s_route_goes_through_the_nodes_its_channels_join() {
+        // Fig. 2's victim AV->BV: its run's channels (as the worker sends them) pass A and B, not straight across.
+        let s = ibcc_core::presets::find("infocom03-fig2").unwrap().scenario();
+        let lay = layout(&s);
+        let pos = |id: &str| lay.positions[s.nodes.iter().position(|n| n.id == id).unwrap()];
+        let session = crate::session::Session::new(&s, Vec::new()).unwrap();
+        let victim = s.flows.iter().position(|f| f.group == "victim").unwrap();
+        let path = session.paths()[victim].as_deref().unwrap();
+        let ends = link_ends(&s);
+        assert_eq!(route_points(&ends, &lay, path).unwrap(), [pos("AV"), pos("A"), pos("B"), pos("BV")]);
+        assert_eq!(route_points(&ends, &lay, &[]), None, "no channels, no route");
+        assert_eq!(route_points(&ends, &lay, &[2 * ends.len() as u32]), None, "a channel of no link");
     }
 
     #[test]

@@ -94,7 +94,7 @@ pub struct Session {
     sim: Simulation,
     report: Report,
     series: Series,
-    /// Each flow's channels and data VL, for the congestion tree.
+    /// Each flow's channels and data VL, for the congestion tree (and the channels for the drawing: a flow's route).
     paths: Vec<Option<Vec<u32>>>,
     flow_vls: Vec<u8>,
     /// The paper's numbers to measure as the run goes.
@@ -119,6 +119,11 @@ impl Session {
         series.sample(&sim, &report);
         let flow_vls = (0..s.flows.len()).map(|i| sim.flow_vl(i)).collect();
         Ok(Self { sim, report, series, paths, flow_vls, papers })
+    }
+
+    /// Each flow's channels, source to destination (`None`: no route).
+    pub fn paths(&self) -> &[Option<Vec<u32>>] {
+        &self.paths
     }
 
     pub fn sim(&self) -> &Simulation {

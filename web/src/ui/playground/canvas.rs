@@ -206,8 +206,13 @@ pub fn Canvas(p: &CanvasProps) -> Html {
         None
     };
     let frame = live.frame.as_ref().filter(|_| !live.pending);
-    let now =
-        frame.map(|f| Live { snapshot: &f.frame.snapshot, tree: &f.frame.tree, recent_marks: &f.frame.recent_marks });
+    let paths = live.paths.clone();
+    let now = frame.map(|f| Live {
+        snapshot: &f.frame.snapshot,
+        tree: &f.frame.tree,
+        recent_marks: &f.frame.recent_marks,
+        paths: paths.as_deref().map(Vec::as_slice),
+    });
     let hl = highlight.as_ref().and_then(|h| (**h).clone());
     // A pattern's routes are drawn on their own network until a run is under way (then its rates are), unless they
     // are to be shown always.
@@ -274,6 +279,7 @@ pub fn Canvas(p: &CanvasProps) -> Html {
         let (layer, svg, s, base, spots, geometry) =
             (layer.clone(), svg.clone(), s.clone(), base.clone(), spots.clone(), geometry.clone());
         let frame = frame.cloned();
+        let paths = paths.clone();
         let (selection, focus, highlight, show_flows) = (doc.selection.clone(), g.focus, hl.clone(), *show_flows);
         let load = shown.as_ref().map(|l| (l.load.clone(), l.counted));
         let (boxes, css) = (boxes.clone(), css.clone());
@@ -297,6 +303,7 @@ pub fn Canvas(p: &CanvasProps) -> Html {
                 snapshot: &f.frame.snapshot,
                 tree: &f.frame.tree,
                 recent_marks: &f.frame.recent_marks,
+                paths: paths.as_deref().map(Vec::as_slice),
             });
             let decor = Decor {
                 selection: selection.as_ref(),

@@ -52,6 +52,8 @@ pub struct Live {
     pub seeks_sent: u32,
     /// Frames received: the page acknowledges each once drawn.
     pub frames: u64,
+    /// Each flow's channels in the run, source to destination (they come with its first frame).
+    pub paths: Option<Rc<Vec<Option<Vec<u32>>>>>,
 }
 
 impl Default for Live {
@@ -71,6 +73,7 @@ impl Default for Live {
             seek_at: None,
             seeks_sent: 0,
             frames: 0,
+            paths: None,
         }
     }
 }
@@ -149,6 +152,7 @@ impl Reducible for Live {
                 l.seeking_to = None;
                 l.seek_at = None;
                 l.seeks_sent = 0;
+                l.paths = None;
                 if let Some(speed) = speed {
                     l.speed = speed;
                 }
@@ -158,13 +162,20 @@ impl Reducible for Live {
                 l.frame = None;
                 l.results = None;
                 l.run_scenario = None;
+                l.paths = None;
             }
-            LiveAction::Frame(f) if f.status == Status::Seeking && l.frame.is_some() => {
+            LiveAction::Frame(mut f) if f.status == Status::Seeking && l.frame.is_some() => {
                 l.seek_at = Some(f.time_ps);
                 l.frames += 1;
+                if let Some(p) = f.paths.take() {
+                    l.paths = Some(Rc::new(crate::driver::unpack_paths(&p)));
+                }
             }
             LiveAction::Frame(mut f) => {
                 l.seek_at = None;
+                if let Some(p) = f.paths.take() {
+                    l.paths = Some(Rc::new(crate::driver::unpack_paths(&p)));
+                }
                 if let Some(c) = f.curves.take() {
                     l.curves = Rc::new(c);
                 }

@@ -10,11 +10,11 @@
 //! drawing's description.
 
 use super::network::{
-    cables_look, cables_width, fold_lanes, fold_looks, lane_look, mark_spot, Decor, LaneLook, Live, Role,
+    cables_look, cables_width, emphasised, fold_lanes, fold_looks, lane_look, mark_spot, Decor, LaneLook, Live, Role,
 };
 use crate::course::Highlight;
 use crate::edit::Selection;
-use crate::scene::{cable_groups, group_channels, offset_line, vl_levels, BufferSpot, Layout, Point};
+use crate::scene::{cable_groups, group_channels, offset_line, route_points, vl_levels, BufferSpot, Layout, Point};
 use ibcc_core::scenario::Scenario;
 use ibcc_view::palette::{self, Colour, Mark, Theme};
 use wasm_bindgen::{JsCast, JsValue};
@@ -72,6 +72,7 @@ struct Counts {
     flows: usize,
     victims: usize,
     contributors: usize,
+    routes: usize,
 }
 
 /// Rates are painted in twentieths (a 5% step in shade and width is finer than the eye reads on a lane), so
@@ -172,6 +173,7 @@ pub fn paint(
         ("data-flows", counts.flows),
         ("data-victims", counts.victims),
         ("data-contributors", counts.contributors),
+        ("data-routes", counts.routes),
     ] {
         canvas.set_attribute(name, &n.to_string()).ok();
     }
@@ -463,6 +465,23 @@ fn flows(
         }
         stroke(ctx, colour.hex(theme), 9.0, alpha);
     }
+    // The route of a selected flow, or a lesson's, along its links under its curve (as the SVG draws it).
+    ctx.set_line_join("round");
+    for (i, f) in g.s.flows.iter().enumerate().filter(|(_, f)| emphasised(f, decor)) {
+        let Some(points) = live.and_then(|v| v.paths?.get(i)?.as_deref()).and_then(|p| route_points(g.ends, g.lay, p))
+        else {
+            continue;
+        };
+        ctx.begin_path();
+        ctx.move_to(points[0].0, points[0].1);
+        for p in &points[1..] {
+            ctx.line_to(p.0, p.1);
+        }
+        let colour = names.iter().position(|n| *n == f.group).and_then(|k| colours.get(k)).copied();
+        stroke(ctx, colour.unwrap_or(palette::GREY).hex(theme), 10.0, 0.35);
+        n.routes += 1;
+    }
+    ctx.set_line_join("miter");
     ctx.set_line_cap("butt");
     // Batched by colour (the group's, or grey), whether off now, and emphasis (0 plain, 1 selected, 2 what a
     // lesson points at).

@@ -146,6 +146,8 @@ pub struct Live<'a> {
     pub tree: &'a Tree,
     /// Per channel: marks in the recent past.
     pub recent_marks: &'a [u64],
+    /// Each flow's channels, source to destination: the route drawn under a selected flow, or a lesson's.
+    pub paths: Option<&'a [Option<Vec<u32>>]>,
 }
 
 impl Live<'_> {
@@ -446,10 +448,37 @@ fn flows(s: &Scenario, lay: &Layout, live: Option<&Live>, decor: &Decor) -> Vec<
             (decor.selection == Some(&Selection::Flow(f.id.clone()))).then_some("selected"),
             matches!(decor.highlight, Some(Highlight::Flow(h)) if *h == f.id || *h == f.group).then_some("lesson-flow")
         );
+        // A flow's curve joins its ends; the route it takes is drawn under it when it is selected or a lesson
+        // points at it ("look at where it goes").
+        if let Some(points) = emphasised(f, decor).then(|| route(s, lay, live, i)).flatten() {
+            out.push(route_path(&points, colour, &f.id));
+        }
         let d = format!("M{:.1},{:.1} Q{:.1},{:.1} {:.1},{:.1}", a.0, a.1, c.0, c.1, b.0, b.1);
         out.push(flow_path(&d, colour, role, class, &f.id));
     }
     out
+}
+
+/// Whether flow `f` is selected or what a lesson points at.
+pub fn emphasised(f: &ibcc_core::scenario::Flow, decor: &Decor) -> bool {
+    matches!(decor.highlight, Some(Highlight::Flow(h)) if *h == f.id || *h == f.group)
+        || matches!(decor.selection, Some(Selection::Flow(id)) if *id == f.id)
+}
+
+/// Flow `i`'s route in the run shown, as points on the drawing.
+pub fn route(s: &Scenario, lay: &Layout, live: Option<&Live>, i: usize) -> Option<Vec<Point>> {
+    let path = live?.paths?.get(i)?.as_deref()?;
+    crate::scene::route_points(&link_ends(s), lay, path)
+}
+
+/// A flow's route along its links, wide and pale in its colour, under its curve.
+fn route_path(points: &[Point], colour: Colour, id: &str) -> Html {
+    let d: String = points
+        .iter()
+        .enumerate()
+        .map(|(k, p)| format!("{}{:.1},{:.1}", if k == 0 { "M" } else { " L" }, p.0, p.1))
+        .collect();
+    html! { <path {d} class="flow-route" style={format!("stroke: {}", paint(colour))} data-testid={format!("route-{id}")} /> }
 }
 
 /// A node's shape and label at `(x, y)`.
