@@ -88,9 +88,10 @@ const fn measured(quantity: Quantity, paper: &'static str) -> Reported {
 }
 
 impl Preset {
-    /// How the page lists it: its title and, if it has one, its source ("Congestion spreading, INFOCOM'03 Fig. 2").
+    /// How the page lists it: its title and, if it has one the title does not already name, its source
+    /// ("Congestion spreading, INFOCOM'03 Fig. 2"; not "Annex A10 against spreading, InfiniBand Annex A10").
     pub fn label(&self) -> String {
-        if self.source.is_empty() {
+        if self.source.is_empty() || self.title.contains(self.source) {
             String::from(self.title)
         } else {
             alloc::format!("{}, {}", self.title, self.source)
@@ -488,7 +489,7 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset {
         name: "a10-fattree4-hotspot",
-        title: "Annex A10 on a fat-tree hot spot",
+        title: "InfiniBand Annex A10 on a fat-tree hot spot",
         source: "InfiniBand Annex A10",
         figure: "Annex A10 on a hot spot in a k=4 fat tree.",
         description: "fattree4-hotspot with InfiniBand's Annex A10 congestion control at every switch and source.",
@@ -686,5 +687,8 @@ mod tests {
             assert!(PRESETS[i + 1..].iter().all(|q| q.label() != p.label()), "{}", p.label());
         }
         assert_eq!(find("infocom03-fig2").unwrap().label(), "Congestion spreading, INFOCOM'03 Fig. 2");
+        // A title that names its source is not followed by it again.
+        assert_eq!(find("a10-two-switch").unwrap().label(), "InfiniBand Annex A10 against spreading");
+        assert_eq!(find("fattree4-shift").unwrap().label(), "How OpenSM routes a fat tree: a shift under minhop");
     }
 }
