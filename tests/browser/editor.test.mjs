@@ -253,7 +253,13 @@ test('A/B comparison: B with marking and LIPD against A without, overlaid and si
   assert.equal(marked[1], '0', 'A marks nothing');
   assert.ok(Number(marked[2]) > 0, 'B marks');
   assert.ok(Number(await page.getByTestId('cmp-rate-plot').getAttribute('data-curves')) >= 4, 'A and B curves overlaid');
+  assert.equal(await page.getByTestId('compare-same').count(), 0, 'B differs from A');
   await page.getByTestId('compare').screenshot({ path: join(OUTPUT, 'editor-compare.png') });
+  // Marking alone, with no source to respond: B's curves lie on A's, and the page says why.
+  await page.getByTestId('input-b-response').selectOption('none');
+  await page.getByTestId('compare-run').click();
+  await page.getByTestId('compare-same').waitFor({ timeout: 60_000 });
+  assert.match(await page.getByTestId('compare-same').innerText(), /^B moved every packet exactly as A did\. Its switches mark differently, but nothing responds to a mark here/);
   assert.deepEqual(page.errors, []);
 });
 

@@ -162,10 +162,66 @@ pub fn compare_rows(runs: &[&Results]) -> Vec<Row> {
     r
 }
 
+/// What to say when run `b` (called `name`) moved its packets exactly as run `a` did, its changes
+/// notwithstanding (`None` when the two differ): every flow sent and delivered as many packets, at the same
+/// throughput. Marks may still differ: a switch that marks changes no rate unless something responds to the marks,
+/// the case a learner meets most (naive marking against none, without a source response).
+pub fn same_traffic(a: (&Scenario, &Results), b: (&Scenario, &Results), name: &str) -> Option<String> {
+    let moved = |r: &Results| -> Vec<(f64, u64, u64)> {
+        r.flows.iter().map(|f| (f.throughput_fraction, f.injected_packets, f.delivered_packets)).collect()
+    };
+    if a.1.simulated_ns != b.1.simulated_ns || moved(a.1) != moved(b.1) {
+        return None;
+    }
+    use ibcc_core::scenario::Response;
+    // Sources that change their rate or window on marked ACKs (a fixed rate does not), or Annex A10's.
+    let responds = |s: &Scenario| {
+        let reacts = |r: Response| !matches!(r, Response::None | Response::Fixed);
+        s.ib_cc.is_some()
+            || reacts(s.source.response)
+            || s.flows.iter().any(|f| f.source.as_ref().and_then(|o| o.response).is_some_and(reacts))
+    };
+    Some(if a.0.marking != b.0.marking && !responds(a.0) && !responds(b.0) {
+        format!(
+            "{name} moved every packet exactly as A did. Its switches mark differently, but nothing responds to a mark \
+             here (no source response, no Annex A10): a mark changes no rate by itself. Give {name} a source \
+             response too, and its marks slow the flows that get them."
+        )
+    } else {
+        format!("{name} moved every packet exactly as A did: what it changes makes no difference to this run.")
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use ibcc_core::scenario::MarkingPolicy;
+
+    #[test]
+    fn says_why_marking_without_a_response_changes_nothing() {
+        let mut a = ibcc_core::presets::find("infocom03-fig2").unwrap().scenario();
+        a.duration_ns = 3_000_000;
+        a.measure.from_ns = 1_000_000;
+        let run = |s: &Scenario| {
+            let mut sim = ibcc_core::sim::Run::new(s).unwrap();
+            sim.run();
+            sim.results()
+        };
+        let mut b = a.clone();
+        b.marking.policy = MarkingPolicy::Naive;
+        let (ra, rb) = (run(&a), run(&b));
+        assert!(rb.totals.marked_packets > 0, "B marks");
+        let said = same_traffic((&a, &ra), (&b, &rb), "B").expect("the same traffic");
+        assert!(said.contains("nothing responds to a mark"), "{said}");
+        // With a response the marks slow the flows: the runs differ, and nothing is said.
+        b.source.response = ibcc_core::scenario::Response::Lipd;
+        assert_eq!(same_traffic((&a, &ra), (&b, &run(&b)), "B"), None);
+        // A change that does nothing else: said, without the marking's reason.
+        let mut c = a.clone();
+        c.name = String::from("renamed");
+        let said = same_traffic((&a, &ra), (&c, &run(&c)), "C").expect("the same run");
+        assert!(said.starts_with("C moved every packet exactly as A did: what it changes"), "{said}");
+    }
 
     #[test]
     fn results_side_by_side_with_the_difference() {

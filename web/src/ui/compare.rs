@@ -8,7 +8,7 @@ use super::chart::{Axes, Chart};
 use super::document::{use_doc, Action};
 use super::lesson_text::lesson_text;
 use super::params::ParamsPanel;
-use crate::diff::{compare_rows, differences, mechanism_changes};
+use crate::diff::{compare_rows, differences, mechanism_changes, same_traffic};
 use crate::driver::{FrameMsg, Status};
 use crate::protocol::{FromWorker, ToWorker};
 use crate::trace::y_axis;
@@ -370,6 +370,15 @@ pub fn Compare() -> Html {
         && results.len() == n
         && (results.iter().all(|r| r.simulated_ns == results[0].simulated_ns)
             || frames.iter().all(|f| f.time_ps >= f.end_ps));
+    // A variant whose packets moved exactly as A's: its curves lie on A's, which says nothing by itself.
+    let same: Vec<String> = if together {
+        changes
+            .iter()
+            .filter_map(|(i, v, _, _)| same_traffic((&a, results[0]), (v, results.get(*i)?), NAMES[*i]))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let (rows, over, waiting) = if together {
         let over = results.iter().any(|r| r.aggregate_throughput() > 1.0005);
         let mut rows = compare_rows(&results);
@@ -452,6 +461,9 @@ pub fn Compare() -> Html {
                     </Chart>
                     if let Some(w) = waiting {
                         <p class="hint" data-testid="compare-waiting">{ w }</p>
+                    }
+                    for said in same {
+                        <p class="hint" data-testid="compare-same">{ said }</p>
                     }
                     { rows_html(rows, n, over) }
                 </div>
