@@ -11,6 +11,7 @@ use crate::moments;
 use crate::trace::y_axis;
 use ibcc_core::sim::Metric;
 use ibcc_view::names::PlotKind;
+use ibcc_view::plot::What;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -90,6 +91,10 @@ pub fn Plot() -> Html {
                 .collect(),
         ),
     };
+    // A group's rate is what its hosts send: more than the link its flows share while the buffers on their way
+    // fill (a hot spot's first milliseconds). Said where the curve stands above 100%.
+    let over = kind == PlotKind::Rates
+        && curves.iter().any(|c| matches!(c.what, What::Group(_)) && c.points.iter().any(|p| p.1 > 100.5));
     let hidden_label = hidden.map(|m| match m {
         Metric::GroupRate { group } => group,
         Metric::LinkRate { link } => link,
@@ -105,6 +110,9 @@ pub fn Plot() -> Html {
                         }
                     </select>
                 </label>
+                if over {
+                    <span class="plot-note" data-testid="plot-over-note">{ "A group's rate is what its hosts send: above 100% while buffers on its way fill." }</span>
+                }
             </Chart>
         </div>
     }
