@@ -346,6 +346,10 @@ test('a run\'s notice takes the scenario line (nothing moves), the side tables f
     await page.getByTestId('input-arbitration').selectOption('round_robin');
     await page.getByTestId('restart').waitFor();
     assert.ok(Math.abs((await page.getByTestId('topology').boundingBox()).y - y0) <= 1, 'the notice did not push the drawing down');
+    // The notice says the run is paused at 1 ms, and the drawing still shows it there (its buffers filling), not an
+    // idle network.
+    assert.match(await page.getByTestId('notice').innerText(), /paused at 1\.\d{3} ms/);
+    assert.ok(await page.locator('svg.topology rect.level[data-fill]:not([data-fill="0.000"])').count() > 0, 'buffers drawn as they were');
     await page.getByTestId('restart').click();
     await page.getByTestId('speed').selectOption({ label: 'as fast as possible' });
     await page.getByTestId('run').click();

@@ -106,6 +106,17 @@ pub fn same_run(a: &Scenario, b: &Scenario) -> bool {
     a.without_layout() == b.without_layout()
 }
 
+/// Whether a run of `a` can be drawn on `b`: the same nodes, links and flows in the same order, whatever their
+/// settings (a run paused for a change that needs a restart stays on the drawing, as the notice says).
+pub fn same_network(a: &Scenario, b: &Scenario) -> bool {
+    let nodes = |s: &Scenario| s.nodes.iter().map(|n| (n.id.clone(), n.kind)).collect::<Vec<_>>();
+    let links = |s: &Scenario| s.links.iter().map(|l| (l.a.clone(), l.b.clone())).collect::<Vec<_>>();
+    let flows = |s: &Scenario| {
+        s.flows.iter().map(|f| (f.id.clone(), f.src.clone(), f.dst.clone(), f.group.clone())).collect::<Vec<_>>()
+    };
+    nodes(a) == nodes(b) && links(a) == links(b) && flows(a) == flows(b)
+}
+
 impl Session {
     /// A run of `s` at time 0, with `papers`' numbers (`paper_numbers`) set beside its own in each frame.
     pub fn new(s: &Scenario, papers: Vec<PaperNumber>) -> Result<Self, ScenarioError> {
@@ -360,5 +371,14 @@ mod tests {
         assert!(same_run(&s, &moved));
         moved.seed += 1;
         assert!(!same_run(&s, &moved));
+        // Another seed, buffer or marking: another run, on the same network (its paused frame can be drawn).
+        moved.switch.buffer_packets = 1;
+        assert!(same_network(&s, &moved));
+        let mut regrouped = s.clone();
+        regrouped.flows[0].group = "other".into();
+        assert!(!same_network(&s, &regrouped), "a flow's group is drawn");
+        let mut fewer = s.clone();
+        fewer.links.pop();
+        assert!(!same_network(&s, &fewer));
     }
 }

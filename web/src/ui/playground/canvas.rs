@@ -153,7 +153,7 @@ pub fn Canvas(p: &CanvasProps) -> Html {
         });
     }
     // Each event: the drawing's box, the scene, the machine, the effects.
-    let drawn = live.frame.is_some() && !live.pending;
+    let drawn = live.drawable(&doc.scenario).is_some();
     let feed: Feed = {
         let (gestures, svg, s, base, spots, redraw, d, show) = (
             gestures.clone(),
@@ -205,7 +205,7 @@ pub fn Canvas(p: &CanvasProps) -> Html {
     } else {
         None
     };
-    let frame = live.frame.as_ref().filter(|_| !live.pending);
+    let frame = live.drawable(&doc.scenario);
     let paths = live.paths.clone();
     let now = frame.map(|f| Live {
         snapshot: &f.frame.snapshot,

@@ -332,7 +332,7 @@ struct LiveFiguresProps {
 fn LiveFigures(p: &LiveFiguresProps) -> Html {
     let doc = use_doc();
     let live = use_live();
-    let shown = live.frame.as_ref().zip(live.results.as_ref()).filter(|_| !live.pending);
+    let shown = live.drawable(&doc.scenario).zip(live.results.as_ref());
     let text = if p.held {
         Some(format!("Now: {}.", super::HIDDEN))
     } else {

@@ -79,6 +79,14 @@ impl Default for Live {
 }
 
 impl Live {
+    /// The frame to draw on the document `doc`: the run's last, unless a change waiting for a restart has made
+    /// another network of it (a change of settings leaves the paused run on the drawing, where the notice says it
+    /// is).
+    pub fn drawable(&self, doc: &Scenario) -> Option<&Rc<FrameMsg>> {
+        let same = || self.run_scenario.as_ref().is_some_and(|r| crate::session::same_network(r, doc));
+        self.frame.as_ref().filter(|_| !self.pending || same())
+    }
+
     /// The simulated time shown, in ps (a scrub's target while it is on its way).
     pub fn time_ps(&self) -> u64 {
         self.seeking_to.or(self.frame.as_ref().map(|f| f.time_ps)).unwrap_or(0)
