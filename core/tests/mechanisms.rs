@@ -166,6 +166,26 @@ fn credits_stop_senders_at_a_full_buffer() {
     assert!(r.link("H1->S").unwrap().credit_stall_ns > 0.0, "the senders wait for credit");
 }
 
+/// A credit stall is time with a packet ready and no credit for it: when a sender that waits for credit stops, its
+/// link waits for nothing, and its stall ends there (it used to run on to the end of the run, and the page drew the
+/// link as blocked long after its flow had stopped).
+#[test]
+fn a_stopped_flow_leaves_its_link_waiting_for_nothing() {
+    // (Stopped at several moments: some while it waits for credit, some while it sends.)
+    for stop in (0..8).map(|k| 1_000_000 + k * 337) {
+        let mut s = incast(2_000_000);
+        s.flows[0].stop_ns = Some(stop);
+        let stall = |from_ns: u64| {
+            let mut s = s.clone();
+            s.measure.from_ns = from_ns;
+            run_checking(&s).link("H1->S").unwrap().credit_stall_ns
+        };
+        let whole = stall(0);
+        assert!(whole > 100_000.0 && whole < stop as f64, "stopped at {stop} ns: it waited while it sent: {whole} ns");
+        assert_eq!(stall(stop), 0.0, "stopped at {stop} ns: then it waits for nothing");
+    }
+}
+
 /// Marking on the incast: when an input buffer becomes full, naive marking marks the packets waiting in it, and
 /// input-triggered marking arms the congested output to mark as many departures as packets wait for it. Either way
 /// marks flow back on ACKs and the sources see them; with `none` nothing is marked.

@@ -238,6 +238,21 @@ impl ChannelState {
         self.stalled_since
     }
 
+    /// The transmitter no longer has a packet ready (a host whose flows stopped, or whose rates now hold them
+    /// back): its credit stall ends with no packet started. Returns since when it had waited, and tells
+    /// `vl_ended` each data VL's stall that ends with it. (`vl_waited` keeps its meaning: waited since the VL last
+    /// started a packet.)
+    pub fn end_stalls(&mut self, mut vl_ended: impl FnMut(u8, Time)) -> Option<Time> {
+        if let Some(m) = self.many.as_mut() {
+            for (vl, since) in m.stall_since.iter_mut().enumerate() {
+                if let Some(since) = since.take() {
+                    vl_ended(vl as u8, since);
+                }
+            }
+        }
+        self.stalled_since.take()
+    }
+
     /// The data VLs `lacking` (bits) have a packet ready but no credit for it: what a switch's congestion control
     /// calls waiting for credit, and, with several VLs, the start of each one's credit stall.
     pub fn lacking_credit(&mut self, lacking: u16, now: Time) {

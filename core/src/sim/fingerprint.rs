@@ -59,6 +59,10 @@ impl Observer for Fingerprint {
     fn on_vl_stall_end(&mut self, channel: ChannelId, vl: u8, since: Time, now: Time) {
         self.event(3, &[channel.into(), vl.into(), since, now]);
     }
+    fn on_stall_end(&mut self, channel: ChannelId, since: Time, now: Time) {
+        // (As a stall a start ends: the same link stall, ended another way.)
+        self.event(2, &[channel.into(), since, now]);
+    }
     fn on_mark(&mut self, channel: ChannelId, now: Time) {
         self.event(4, &[channel.into(), now]);
     }

@@ -114,7 +114,32 @@ impl Simulation {
             }
             return;
         }
+        // Nothing ready: a wait for credit ends here (a flow that was waiting has stopped, or its rate now holds
+        // it back).
+        self.end_idle_stall(slot, obs);
         self.wake_for_rate_timers(slot);
+    }
+
+    /// If no flow of host `slot` has a packet ready to send now, its link's credit stall (and its VLs') ends now:
+    /// a stall is time with a packet ready and no credit for it (docs/model.md §9). Without this, a flow that
+    /// stopped while it waited left its link counted as waiting, and drawn as blocked, for the rest of the run.
+    fn end_idle_stall(&mut self, slot: usize, obs: &mut impl Observer) {
+        let Some(channel) = self.hosts[slot].channel() else { return };
+        if self.channels[channel as usize].stalled_since().is_none() && self.vls == 1 {
+            return;
+        }
+        let now = self.queue.now();
+        let ready = self.hosts[slot]
+            .ready()
+            .iter()
+            .any(|&f| self.flows[f as usize].may_send(self.window_open(f as usize), now));
+        if ready {
+            return;
+        }
+        let state = &mut self.channels[channel as usize];
+        if let Some(since) = state.end_stalls(|vl, since| obs.on_vl_stall_end(channel, vl, since, now)) {
+            obs.on_stall_end(channel, since, now);
+        }
     }
 
     /// Makes sure host `slot` runs a pass when the earliest of its flows' rate timers runs out.
@@ -372,7 +397,7 @@ impl Simulation {
         self.flow_changed(f as usize, obs);
     }
 
-    pub(super) fn on_flow_off(&mut self, f: u32, gen: u32) {
+    pub(super) fn on_flow_off(&mut self, f: u32, gen: u32, obs: &mut impl Observer) {
         let now = self.queue.now();
         let spec = &self.scenario.flows[f as usize];
         let stop = spec.stop_ns.map(|s| s * NS);
@@ -381,11 +406,13 @@ impl Simulation {
             return;
         }
         flow.turn_off();
+        let host = flow.host() as usize;
         if let Traffic::OnOff { mean_off_ns, .. } = spec.traffic {
             let on_at = now.saturating_add(exp_time(flow.rng(), mean_off_ns));
             if stop.is_none_or(|s| on_at < s) && on_at < self.end {
                 self.queue.schedule(on_at, Event::FlowOn { flow: f, gen });
             }
         }
+        self.end_idle_stall(host, obs);
     }
 }

@@ -336,7 +336,7 @@ impl Simulation {
             Event::Credit { channel, lane, blocks } => self.on_credit(channel, lane, blocks, obs),
             Event::HostWake { host, gen } => self.on_host_wake(host, gen, obs),
             Event::FlowOn { flow, gen } => self.on_flow_on(flow, gen, obs),
-            Event::FlowOff { flow, gen } => self.on_flow_off(flow, gen),
+            Event::FlowOff { flow, gen } => self.on_flow_off(flow, gen, obs),
             Event::Process { process } => self.on_process(process, obs),
             Event::NicTimer { host, gen } => self.on_nic_timer(host, gen, obs),
         }

@@ -35,8 +35,12 @@ pub trait Observer {
     /// A packet starts on a channel (ending the transmitter's credit stall, if it had one).
     fn on_send(&mut self, _sent: &Sent) {}
     /// With several data VLs: data VL `vl` of `channel`, which had been waiting for credit since `since`, gets it
-    /// or starts a packet at `now`.
+    /// or starts a packet at `now`, or has no packet ready any more.
     fn on_vl_stall_end(&mut self, _channel: ChannelId, _vl: u8, _since: Time, _now: Time) {}
+    /// `channel`'s transmitter, waiting for credit since `since`, has no packet ready any more at `now` (a host
+    /// whose flows stopped or are held back by their rates): its credit stall ends with no packet started. (A
+    /// stall that a start ends is told by [`Observer::on_send`].)
+    fn on_stall_end(&mut self, _channel: ChannelId, _since: Time, _now: Time) {}
     /// A data packet is marked (ECN, or Annex A10's FECN) for `channel`'s transmitter.
     fn on_mark(&mut self, _channel: ChannelId, _now: Time) {}
     /// Flow `flow` starts a data packet at `now`; it occupies the source link until `ends`.
@@ -79,6 +83,11 @@ impl<A: Observer, B: Observer> Observer for (A, B) {
     fn on_vl_stall_end(&mut self, channel: ChannelId, vl: u8, since: Time, now: Time) {
         self.0.on_vl_stall_end(channel, vl, since, now);
         self.1.on_vl_stall_end(channel, vl, since, now);
+    }
+    #[inline]
+    fn on_stall_end(&mut self, channel: ChannelId, since: Time, now: Time) {
+        self.0.on_stall_end(channel, since, now);
+        self.1.on_stall_end(channel, since, now);
     }
     #[inline]
     fn on_mark(&mut self, channel: ChannelId, now: Time) {
@@ -144,6 +153,12 @@ impl<T: Observer> Observer for Option<T> {
         }
     }
     #[inline]
+    fn on_stall_end(&mut self, channel: ChannelId, since: Time, now: Time) {
+        if let Some(o) = self {
+            o.on_stall_end(channel, since, now);
+        }
+    }
+    #[inline]
     fn on_mark(&mut self, channel: ChannelId, now: Time) {
         if let Some(o) = self {
             o.on_mark(channel, now);
@@ -202,6 +217,10 @@ impl<T: Observer + ?Sized> Observer for &mut T {
     #[inline]
     fn on_vl_stall_end(&mut self, channel: ChannelId, vl: u8, since: Time, now: Time) {
         (**self).on_vl_stall_end(channel, vl, since, now);
+    }
+    #[inline]
+    fn on_stall_end(&mut self, channel: ChannelId, since: Time, now: Time) {
+        (**self).on_stall_end(channel, since, now);
     }
     #[inline]
     fn on_mark(&mut self, channel: ChannelId, now: Time) {

@@ -160,11 +160,10 @@ impl Observer for Report {
     #[inline]
     fn on_send(&mut self, s: &Sent) {
         let (from, to) = (self.from, self.to);
-        let link = &mut self.links[s.channel as usize];
         if let Some(since) = s.stalled_since {
-            link.stall += overlap(since, s.now, from, to);
-            link.stall_all += s.now - since;
+            self.on_stall_end(s.channel, since, s.now);
         }
+        let link = &mut self.links[s.channel as usize];
         let counted = overlap(s.now, s.ends, from, to);
         if s.lane.is_data() {
             self.series.add(s.channel as usize, s.now, s.ends);
@@ -180,6 +179,13 @@ impl Observer for Report {
     #[inline]
     fn on_vl_stall_end(&mut self, channel: ChannelId, vl: u8, since: Time, now: Time) {
         self.vl_stall_all[channel as usize * self.vls + usize::from(vl)] += now - since;
+    }
+
+    #[inline]
+    fn on_stall_end(&mut self, channel: ChannelId, since: Time, now: Time) {
+        let link = &mut self.links[channel as usize];
+        link.stall += overlap(since, now, self.from, self.to);
+        link.stall_all += now - since;
     }
 
     #[inline]

@@ -46,6 +46,11 @@ impl Observer for Watched<'_> {
         self.fingerprint.on_vl_stall_end(channel, vl, since, now);
     }
     #[inline]
+    fn on_stall_end(&mut self, channel: ChannelId, since: Time, now: Time) {
+        self.report.on_stall_end(channel, since, now);
+        self.fingerprint.on_stall_end(channel, since, now);
+    }
+    #[inline]
     fn on_mark(&mut self, channel: ChannelId, now: Time) {
         self.report.on_mark(channel, now);
         self.fingerprint.on_mark(channel, now);
