@@ -437,6 +437,8 @@ fn flows(s: &Scenario, lay: &Layout, live: Option<&Live>, decor: &Decor) -> Vec<
     let groups = groups(s);
     let colours = palette::group_colours(&groups);
     let curves = flow_curves(s, lay);
+    // (The links' ends, for the routes of the flows a selection or a lesson points at.)
+    let ends = if s.flows.iter().any(|f| emphasised(f, decor)) { link_ends(s) } else { Vec::new() };
     let mut out = Vec::new();
     for (i, (f, curve)) in s.flows.iter().zip(curves).enumerate() {
         let Some((a, c, b)) = curve else { continue };
@@ -450,7 +452,7 @@ fn flows(s: &Scenario, lay: &Layout, live: Option<&Live>, decor: &Decor) -> Vec<
         );
         // A flow's curve joins its ends; the route it takes is drawn under it when it is selected or a lesson
         // points at it ("look at where it goes").
-        if let Some(points) = emphasised(f, decor).then(|| route(s, lay, live, i)).flatten() {
+        if let Some(points) = emphasised(f, decor).then(|| route(&ends, lay, live, i)).flatten() {
             out.push(route_path(&points, colour, &f.id));
         }
         let d = format!("M{:.1},{:.1} Q{:.1},{:.1} {:.1},{:.1}", a.0, a.1, c.0, c.1, b.0, b.1);
@@ -465,10 +467,10 @@ pub fn emphasised(f: &ibcc_core::scenario::Flow, decor: &Decor) -> bool {
         || matches!(decor.selection, Some(Selection::Flow(id)) if *id == f.id)
 }
 
-/// Flow `i`'s route in the run shown, as points on the drawing.
-pub fn route(s: &Scenario, lay: &Layout, live: Option<&Live>, i: usize) -> Option<Vec<Point>> {
+/// Flow `i`'s route in the run shown, as points on the drawing (`ends`: `link_ends`).
+fn route(ends: &[Option<(usize, usize)>], lay: &Layout, live: Option<&Live>, i: usize) -> Option<Vec<Point>> {
     let path = live?.paths?.get(i)?.as_deref()?;
-    crate::scene::route_points(&link_ends(s), lay, path)
+    crate::scene::route_points(ends, lay, path)
 }
 
 /// A flow's route along its links, wide and pale in its colour, under its curve.
