@@ -447,6 +447,9 @@ fn marking_retunes_during_a_run_and_nothing_else_does() {
     let err = sim.sim.retune(&other).unwrap_err();
     assert!(err.0.contains("only marking"), "{err:?}");
     assert_eq!(sim.sim.scenario(), &plain, "a refused change leaves the run as it was");
+    // What the page asks before the run answers: the same rule.
+    assert!(ibcc_core::sim::needs_restart(&plain, &other));
+    assert!(!ibcc_core::sim::needs_restart(&plain, &marked), "marking applies during a run");
 }
 
 /// ACK coalescing (the HP slides; `net::host::AckCoalescing`), by hand on the line H0 -> H3. A window of 4 and an

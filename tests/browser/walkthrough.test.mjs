@@ -168,6 +168,14 @@ for (const [i, lesson] of library.lessons.entries()) {
         // The step waits for the student, then says what they did.
         await page.getByTestId('task-todo').waitFor();
         await doTask(page, step.task);
+        // A change the paused run cannot take says so, with the restart at hand: the step's conclusion waits
+        // for the new run.
+        await page.getByTestId('task-done').waitFor();
+        if (await page.getByTestId('task-restart').count()) {
+          assert.match(await page.getByTestId('task-done').innerText(), /^✓ Set\. It needs a new run/, where);
+          await page.getByTestId('task-restart').click();
+          await page.getByTestId('task-restart').waitFor({ state: 'detached' });
+        }
         assert.equal((await page.getByTestId('task-done').innerText()).replace(/^✓\s*/, ''), step.task.done, where);
       } else {
         assert.equal(await page.getByTestId('task-todo').count(), 0, where);

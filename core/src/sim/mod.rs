@@ -51,7 +51,7 @@ pub use measurement::{MeasureError, Measurement, Metric};
 pub use observe::{Observer, Sent};
 pub use report::Report;
 pub use results::{BufferResult, ControlFactor, FlowResult, GroupResult, LinkResult, Results, Totals};
-pub use retune::NeedsRestart;
+pub use retune::{needs_restart, NeedsRestart};
 pub use run::Run;
 pub use snapshot::{BufferSnapshot, FlowSnapshot, LinkSnapshot, Snapshot};
 pub use watched::{Sampler, Watched};

@@ -21,12 +21,18 @@ fn fixed_part(s: &Scenario) -> Scenario {
     s
 }
 
+/// Whether a run of `run` must start again to follow `next`: they differ in more than marking, names and
+/// positions (what [`Simulation::retune`] refuses; the page says so before the run has answered).
+pub fn needs_restart(run: &Scenario, next: &Scenario) -> bool {
+    fixed_part(next) != fixed_part(run)
+}
+
 impl Simulation {
     /// Makes the run follow `next` from now on, if `next` differs from the current scenario only in its marking
     /// settings (or in name, description and positions): each switch's congestion control takes the new block
     /// (`SwitchControl::retune`). Otherwise nothing changes and the reason is given.
     pub fn retune(&mut self, next: &Scenario) -> Result<(), NeedsRestart> {
-        if fixed_part(next) != fixed_part(&self.scenario) {
+        if needs_restart(&self.scenario, next) {
             return Err(NeedsRestart("only marking settings can change during a run"));
         }
         // The network is the run's, so its routes are too: checked with them, not routed again.

@@ -424,9 +424,27 @@ struct TaskProps {
 fn TaskStatus(p: &TaskProps) -> Html {
     let doc = use_doc();
     let live = use_live();
+    let sim = use_sim();
     let time_ms = if live.run_scenario.as_deref() == Some(&*doc.scenario) { live.time_ps() as f64 / 1e9 } else { 0.0 };
     let seen = Seen { scenario: &doc.scenario, plot: live.kind.id(), time_ms };
-    if p.task.done_by(seen) {
+    // A change the run under way cannot take: the run shown is still the one before it, so what the step
+    // concludes is not on the screen yet, and the step says how to get there rather than what it will show.
+    // (Known at once, before the run answers the change.)
+    let waits = live.pending
+        || (live.mid_run()
+            && live.run_scenario.as_ref().is_some_and(|r| ibcc_core::sim::needs_restart(r, &doc.scenario)));
+    if p.task.done_by(seen) && waits {
+        let restart = {
+            let scenario = doc.scenario.clone();
+            Callback::from(move |_| sim.load(&scenario, false))
+        };
+        html! {
+            <p class="task-done" role="status" data-testid="task-done">
+                { "✓ Set. It needs a new run: the drawing still shows the old one, paused. " }
+                <button onclick={restart} data-testid="task-restart">{ "Restart with the change" }</button>
+            </p>
+        }
+    } else if p.task.done_by(seen) {
         html! { <p class="task-done" role="status" data-testid="task-done">{ "✓ " }{ &p.task.done }</p> }
     } else {
         html! { <p class="task-todo" role="status" data-testid="task-todo">{ "Your turn: a ✓ shows here once you have done it (Next moves on without it)." }</p> }
