@@ -139,5 +139,12 @@ test('lesson 17: a hot spot on a 32-host fabric grows a tree with victims; the e
   await openTab(page, 'lesson');
   await page.getByTestId('task-done').waitFor();
   await answer(page, 3, 11, 17);
+  // The Results tab gives a group's rate as the plot does: the hot spot's 8 flows into h-0-0 by their sum, the
+  // background's 31, each to a host of its own, by their mean (their sum would be 20 links' worth).
+  await openTab(page, 'results');
+  assert.match(await page.getByTestId('group-hotspot').innerText(), /\d+\.\d% sum/);
+  const background = await page.getByTestId('group-background').innerText();
+  const mean = Number(background.match(/(\d+\.\d)% mean/)?.[1]);
+  assert.ok(mean > 10 && mean <= 100, background);
   assert.deepEqual(page.errors, []);
 });

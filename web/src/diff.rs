@@ -145,7 +145,10 @@ pub fn compare_rows(runs: &[&Results]) -> Vec<Row> {
     for g in &a.groups {
         let name = ibcc_view::names::group_curve(&g.name);
         let of = |r: &Results| r.group(&g.name).cloned();
-        r.push(row(format!("{name} throughput"), &each(&|x| of(x).map(|o| o.throughput_fraction)), pct, points));
+        // (As the plot shows it: a sum, or a mean over flows to many hosts.)
+        let rate = group_rate(a, &g.name);
+        let shown = |x: &Results| of(x).map(|o| rate.shown(o.throughput_fraction));
+        r.push(row(throughput_row(a, &g.name), &each(&shown), pct, points));
         r.push(row(format!("{name} Jain's index"), &each(&|x| of(x).map(|o| o.jain_index)), jain, jain_diff));
         r.push(row(format!("{name} marks"), &each(&|x| of(x).map(|o| o.measured_marks as f64)), whole, count));
         r.push(row(format!("{name} mean delay"), &each(&|x| of(x).and_then(|o| o.mean_delay_ns)), us, us_diff));
@@ -160,6 +163,16 @@ pub fn compare_rows(runs: &[&Results]) -> Vec<Row> {
         r.push(row(format!("flow {} throughput", f.id), &each(&of), pct, points));
     }
     r
+}
+
+/// How group `group`'s rate is shown (`session::GroupRate`), from the flows of `r`.
+pub fn group_rate(r: &Results, group: &str) -> crate::session::GroupRate {
+    crate::session::GroupRate::of(r.flows.iter().filter(|f| f.group == group).map(|f| f.dst.as_str()))
+}
+
+/// The side-by-side row of group `group`'s throughput ("local flows (sum of 5) throughput").
+pub fn throughput_row(r: &Results, group: &str) -> String {
+    format!("{} throughput", group_rate(r, group).label(&ibcc_view::names::group_curve(group)))
 }
 
 /// What to say when run `b` (called `name`) moved its packets exactly as run `a` did, its changes
@@ -251,7 +264,7 @@ mod tests {
         // Marks are counted over the interval, as every other row: fewer than over the whole run.
         let whole: u64 = rb.links.iter().map(|l| l.marks).sum();
         assert!(m.values[1].parse::<u64>().unwrap() < whole, "{m:?} against {whole} over the run");
-        let v = get("local flows throughput");
+        let v = get("local flows (sum of 5) throughput");
         let pct = |t: &str| t.trim_end_matches('%').parse::<f64>().unwrap();
         for k in 0..2 {
             let d: f64 = v.diffs[k].trim_end_matches(" points").parse().unwrap();

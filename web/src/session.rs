@@ -101,6 +101,47 @@ pub struct Session {
     papers: Vec<PaperNumber>,
 }
 
+/// How a group's rate is shown, in the plot and in the tables alike. Flows to one host share its link, and their
+/// sum says how much of it they get (INFOCOM'03 Fig. 2's group rates; above 100% while a hot spot fills the tree's
+/// buffers). Flows to many hosts are each measured against their own link: their sum would be hundreds of links'
+/// worth (a permutation on a fabric), so their mean says how well each does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GroupRate {
+    /// One flow (or none): its own rate.
+    One,
+    Sum(usize),
+    Mean(usize),
+}
+
+impl GroupRate {
+    /// The rule for a group whose flows go to `dsts`.
+    pub fn of<'a>(dsts: impl IntoIterator<Item = &'a str>) -> Self {
+        let dsts: Vec<&str> = dsts.into_iter().collect();
+        match dsts.len() {
+            0 | 1 => GroupRate::One,
+            n if dsts.iter().all(|d| *d == dsts[0]) => GroupRate::Sum(n),
+            n => GroupRate::Mean(n),
+        }
+    }
+
+    /// The group's rate shown, from the sum of its flows' rates.
+    pub fn shown(self, sum: f64) -> f64 {
+        match self {
+            GroupRate::Mean(n) => sum / n as f64,
+            _ => sum,
+        }
+    }
+
+    /// The group's name as the plot's legend and the tables say it ("local flows (sum of 5)").
+    pub fn label(self, name: &str) -> String {
+        match self {
+            GroupRate::One => name.to_owned(),
+            GroupRate::Sum(n) => format!("{name} (sum of {n})"),
+            GroupRate::Mean(n) => format!("{name} (mean of {n})"),
+        }
+    }
+}
+
 /// Whether two scenarios make the same run (they may differ in name, description and layout).
 pub fn same_run(a: &Scenario, b: &Scenario) -> bool {
     a.without_layout() == b.without_layout()
@@ -255,21 +296,9 @@ fn rate_curves(sim: &Simulation, report: &Report, results: &Results) -> Vec<Curv
         .collect();
     for g in report.groups() {
         if let Some(points) = report.group_rate_series(g, sim.now()) {
-            // Flows to one host share its link, and their sum says how much of it they get (above 100% while a
-            // hot spot fills the tree's buffers). Flows to many hosts are each measured against their own link:
-            // their sum would be hundreds of links' worth (a permutation on a fabric), flattening every other
-            // curve, so their mean says how well each does.
-            let flows: Vec<_> = s.flows.iter().filter(|f| f.group == *g).collect();
-            let n = flows.len();
-            let one_host = flows.iter().all(|f| f.dst == flows[0].dst);
-            let name = ibcc_view::names::group_curve(g);
-            let (label, points) = match (n, one_host) {
-                (0 | 1, _) => (name, points),
-                (_, true) => (format!("{name} (sum of {n})"), points),
-                (_, false) => {
-                    (format!("{name} (mean of {n})"), points.into_iter().map(|(t, r)| (t, r / n as f64)).collect())
-                }
-            };
+            let rate = GroupRate::of(s.flows.iter().filter(|f| f.group == *g).map(|f| f.dst.as_str()));
+            let label = rate.label(&ibcc_view::names::group_curve(g));
+            let points = points.into_iter().map(|(t, r)| (t, rate.shown(r))).collect();
             curves.push(Curve::new(label, to_ms(points), What::Group(g.clone())));
         }
     }
@@ -360,6 +389,16 @@ mod tests {
         assert!(t.len() <= MAX_POINTS + 1, "{}", t.len());
         assert_eq!((t[0], *t.last().unwrap()), (pts[0], pts[9_999]), "the ends are kept");
         assert_eq!(thin(pts[..10].to_vec(), MAX_POINTS).len(), 10, "short curves as they are");
+    }
+
+    #[test]
+    fn a_group_s_rate_is_a_sum_into_one_host_and_a_mean_over_many() {
+        assert_eq!(GroupRate::of(["D"]), GroupRate::One);
+        assert_eq!(GroupRate::of(["D", "D", "D"]), GroupRate::Sum(3));
+        assert_eq!(GroupRate::of(["D", "E"]), GroupRate::Mean(2));
+        assert_eq!((GroupRate::Sum(3).shown(1.5), GroupRate::Mean(3).shown(1.5)), (1.5, 0.5));
+        assert_eq!(GroupRate::Mean(31).label("background flows"), "background flows (mean of 31)");
+        assert_eq!(GroupRate::One.label("victim flows"), "victim flows");
     }
 
     #[test]

@@ -385,7 +385,7 @@ pub fn Compare() -> Html {
         if let Some(Metric::GroupRate { group }) = &hidden {
             // A's value of the asked group, and of its flows (their rates add up to it), and the differences from
             // it (which would give it away beside B's).
-            let asked: Vec<String> = std::iter::once(format!("{} throughput", ibcc_view::names::group_curve(group)))
+            let asked: Vec<String> = std::iter::once(crate::diff::throughput_row(results[0], group))
                 .chain(a.flows.iter().filter(|f| f.group == *group).map(|f| format!("flow {} throughput", f.id)))
                 .collect();
             for r in rows.iter_mut().filter(|r| asked.contains(&r.what)) {

@@ -5,7 +5,7 @@
 use super::super::document::{use_doc, Action, DocCtx, Same};
 use super::live::use_live;
 use crate::edit::Selection;
-use ibcc_core::sim::{FlowResult, Metric, Results};
+use ibcc_core::sim::{FlowResult, GroupResult, Metric, Results};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -137,7 +137,7 @@ fn Tables(p: &TablesProps) -> Html {
                                 // (Nothing measured: no 0.0% and a perfect Jain index for a run that never got there.)
                                 <td>{ "-" }</td>
                             } else {
-                                <td>{ format!("{:.1}%", 100.0 * g.throughput_fraction) }</td>
+                                { group_throughput(r, g) }
                             }
                             <td>{ if before { String::from("-") } else { format!("{:.3}", g.jain_index) } }</td>
                             <td title={format!("{} over the whole run so far", g.marks)}>{ if before { String::from("-") } else { g.measured_marks.to_string() } }</td>
@@ -195,6 +195,28 @@ fn Tables(p: &TablesProps) -> Html {
             </p>
         </div>
     }
+}
+
+/// A group's throughput as the plot shows it: the sum of its flows' when they go to one host, their mean when they
+/// go to many (a sum of hundreds of links' worth says nothing); the cell says which.
+fn group_throughput(r: &Results, g: &GroupResult) -> Html {
+    use crate::session::GroupRate;
+    let rate = crate::diff::group_rate(r, &g.name);
+    let value = format!("{:.1}%", 100.0 * rate.shown(g.throughput_fraction));
+    let (tag, title) = match rate {
+        GroupRate::One => return html! { <td>{ value }</td> },
+        GroupRate::Sum(n) => {
+            ("sum", format!("The sum of its {n} flows' rates: they go to one host and share its link"))
+        }
+        GroupRate::Mean(n) => (
+            "mean",
+            format!(
+                "The mean of its {n} flows' rates, each on its own link (their sum: {:.1}%)",
+                100.0 * g.throughput_fraction
+            ),
+        ),
+    };
+    html! { <td {title}>{ value }{ " " }<span class="muted">{ tag }</span></td> }
 }
 
 /// A flow's row: its hosts and group in the open, and a click (or Enter on its name) selects it, as in the drawing.
