@@ -477,8 +477,9 @@ fn flows(
         for p in &points[1..] {
             ctx.line_to(p.0, p.1);
         }
+        stroke(ctx, palette::SELECTION.hex(theme), 13.0, 0.45);
         let colour = names.iter().position(|n| *n == f.group).and_then(|k| colours.get(k)).copied();
-        stroke(ctx, colour.unwrap_or(palette::GREY).hex(theme), 10.0, 0.35);
+        stroke(ctx, colour.unwrap_or(palette::GREY).hex(theme), 3.0, 1.0);
         n.routes += 1;
     }
     ctx.set_line_join("miter");

@@ -473,14 +473,21 @@ fn route(ends: &[Option<(usize, usize)>], lay: &Layout, live: Option<&Live>, i: 
     crate::scene::route_points(ends, lay, path)
 }
 
-/// A flow's route along its links, wide and pale in its colour, under its curve.
+/// A flow's route along its links, under its curve: a wide band in the colour of what is selected or pointed at
+/// (it must stand out on busy, haloed links), and down its middle a line in the flow's own colour (solid: dashes
+/// mean a link waits for credit).
 fn route_path(points: &[Point], colour: Colour, id: &str) -> Html {
     let d: String = points
         .iter()
         .enumerate()
         .map(|(k, p)| format!("{}{:.1},{:.1}", if k == 0 { "M" } else { " L" }, p.0, p.1))
         .collect();
-    html! { <path {d} class="flow-route" style={format!("stroke: {}", paint(colour))} data-testid={format!("route-{id}")} /> }
+    html! {
+        <>
+            <path d={d.clone()} class="flow-route" data-testid={format!("route-{id}")} />
+            <path {d} class="flow-route-line" style={format!("stroke: {}", paint(colour))} />
+        </>
+    }
 }
 
 /// A node's shape and label at `(x, y)`.
