@@ -2,6 +2,7 @@
 // the settings the student is asked to change noticed, and the exercise answered against the page's own run.
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { serveDist, closePages, launchBrowser, openPage, screenshot, openTab, runPast, check, pattern } from './harness.mjs';
 
 let server, browser;
@@ -115,6 +116,17 @@ test('lesson 17: a hot spot on a 32-host fabric grows a tree with victims; the e
   await page.getByTestId('lesson-picker').selectOption({ label: '17. Congestion on a real fabric' });
   assert.equal(await page.getByLabel('Scenario').inputValue(), 'fabric32-hotspot');
   await atMs(page, 1);
+  // The step points at the root, spine-0->leaf-0: the plot shows its rate first, though other links are as busy.
+  const header = async () => {
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-csv').click()]);
+    return (await readFile(await csv.path(), 'utf8')).split('\n')[0];
+  };
+  let first = '';
+  for (let i = 0; i < 20 && !first.startsWith('time_ms,spine-0->leaf-0,'); i++) {
+    first = await header();
+    if (!first.startsWith('time_ms,spine-0->leaf-0,')) await page.waitForTimeout(250);
+  }
+  assert.match(first, /^time_ms,spine-0->leaf-0,/);
   await page.getByTestId('lesson-next').click();
   // The victim, pointed at, is drawn as one (on the SVG or, on a layered drawing, counted on the canvas).
   const layer = page.getByTestId('live-layer');

@@ -138,6 +138,8 @@ pub struct Driver {
     /// Wall ms and simulated ps when playing at a speed began (or caught up).
     anchor: Option<(f64, u64)>,
     kind: PlotKind,
+    /// A link the rate plot shows first.
+    link: Option<u32>,
     curves_at_ms: Option<f64>,
     /// Something changed since the last frame.
     dirty: bool,
@@ -166,6 +168,7 @@ impl Driver {
             seeks: 0,
             anchor: None,
             kind: PlotKind::Rates,
+            link: None,
             curves_at_ms: None,
             dirty: true,
             pause_at: None,
@@ -312,9 +315,10 @@ impl Driver {
         Ok(())
     }
 
-    /// The plot the page shows (its curves are sent with the next frame).
-    pub fn set_plot(&mut self, kind: PlotKind) {
+    /// The plot the page shows, and the link it shows first (its curves are sent with the next frame).
+    pub fn set_plot(&mut self, kind: PlotKind, link: Option<u32>) {
         self.kind = kind;
+        self.link = link;
         self.curves_at_ms = None;
         self.dirty = true;
     }
@@ -429,7 +433,7 @@ impl Driver {
         let (curves, results) = if due {
             self.curves_at_ms = Some(wall_ms);
             let results = self.run.results();
-            (Some(self.run.curves(self.kind, &results, MAX_CURVES)), Some(results))
+            (Some(self.run.curves(self.kind, self.link, &results, MAX_CURVES)), Some(results))
         } else {
             (None, None)
         };
@@ -668,7 +672,7 @@ mod tests {
         d.pause();
         let f = d.frame(61.0);
         assert!(f.curves.is_some() && f.results.is_some(), "a pause shows the curves up to where it stops");
-        d.set_plot(PlotKind::Buffers);
+        d.set_plot(PlotKind::Buffers, None);
         let f = d.frame(20.0);
         assert_eq!(f.kind, PlotKind::Buffers);
         assert!(f.curves.is_some(), "a new plot kind");

@@ -49,8 +49,11 @@ pub enum ToWorker {
     Retune {
         scenario: Box<Scenario>,
     },
+    /// What the plot shows: its kind, and for the rates a link to show first (the link a lesson step points at).
     Plot {
         kind: PlotKind,
+        #[serde(default)]
+        link: Option<u32>,
     },
     Measure {
         id: u32,
@@ -390,7 +393,7 @@ impl Worker {
                         let needs_restart = d.retune(&scenario).err().map(|why| why.0.to_owned());
                         out.push(FromWorker::Retuned { run, at_ps: d.now_ps(), needs_restart });
                     }
-                    ToWorker::Plot { kind } => d.set_plot(kind),
+                    ToWorker::Plot { kind, link } => d.set_plot(kind, link),
                     ToWorker::Measure { id, measurement } => {
                         out.push(FromWorker::Measured { run, id, value: d.measure(&measurement) })
                     }

@@ -248,9 +248,9 @@ impl Session {
     }
 
     /// The curves of a plot: at most `max` of the page's series, or the core's rate series.
-    pub fn curves(&self, kind: PlotKind, results: &Results, max: usize) -> Vec<Curve> {
+    pub fn curves(&self, kind: PlotKind, link: Option<u32>, results: &Results, max: usize) -> Vec<Curve> {
         match kind {
-            PlotKind::Rates => rate_curves(&self.sim, &self.report, results),
+            PlotKind::Rates => rate_curves(&self.sim, &self.report, results, link),
             other => self.series.trace.curves(other, self.sim.scenario(), max),
         }
     }
@@ -272,8 +272,9 @@ pub fn thin(points: Vec<(f64, f64)>, max: usize) -> Vec<(f64, f64)> {
 }
 
 /// The rate curves of INFOCOM'03 Fig. 2: the busiest link (the root of congestion), the busiest link between two
-/// switches (where congestion spreads), and every group of flows.
-fn rate_curves(sim: &Simulation, report: &Report, results: &Results) -> Vec<Curve> {
+/// switches (where congestion spreads), and every group of flows; `link` (a channel), the one a lesson step points
+/// at, first.
+fn rate_curves(sim: &Simulation, report: &Report, results: &Results, link: Option<u32>) -> Vec<Curve> {
     let s = sim.scenario();
     // A set, not a search of the nodes per link: a large fabric has a thousand links and as many nodes.
     let switches: std::collections::HashSet<&str> =
@@ -284,9 +285,13 @@ fn rate_curves(sim: &Simulation, report: &Report, results: &Results) -> Vec<Curv
     let used = || results.links.iter().enumerate().filter(|(_, l)| l.data_packets > 0);
     let busiest = used().max_by(|a, b| by_use(&a.1, &b.1));
     let inter_switch = used().filter(|(_, l)| is_switch(&l.from) && is_switch(&l.to)).max_by(|a, b| by_use(&a.1, &b.1));
-    let mut chosen: Vec<(usize, &str)> =
-        busiest.into_iter().chain(inter_switch).map(|(c, l)| (c, l.id.as_str())).collect();
-    chosen.dedup();
+    let pointed = link.and_then(|c| Some((c as usize, results.links.get(c as usize)?)));
+    let mut chosen: Vec<(usize, &str)> = Vec::new();
+    for (c, l) in pointed.into_iter().chain(busiest).chain(inter_switch) {
+        if !chosen.iter().any(|&(k, _)| k == c) {
+            chosen.push((c, l.id.as_str()));
+        }
+    }
     // Up to now: a sample's window is centred on it, and the last ones average over the part of it that has
     // passed (the series clip their windows at now), so the curves reach the clock and settle as the run goes on.
     let to_ms = |pts: Vec<(f64, f64)>| thin(pts.into_iter().map(|(t, r)| (t / 1e6, 100.0 * r)).collect(), MAX_POINTS);
@@ -337,9 +342,9 @@ mod tests {
         assert!(blocked.contains(&String::from("A->B")), "{blocked:?}");
         assert_eq!(f.reported.len(), 2, "Fig. 2 reports the victim's rate and the inter-switch link's");
         assert_eq!(f.reported[0].ours, None, "measured over 40-60 ms: not reached in 2 ms");
-        let curves = run.curves(PlotKind::Rates, &results, 8);
+        let curves = run.curves(PlotKind::Rates, None, &results, 8);
         assert_eq!(curves[0].label, "B->BC");
-        let buffers = run.curves(PlotKind::Buffers, &results, 8);
+        let buffers = run.curves(PlotKind::Buffers, None, &results, 8);
         assert!(!buffers.is_empty() && buffers.len() <= 8, "{}", buffers.len());
         let labels: Vec<&str> = buffers.iter().map(|c| c.label.as_str()).collect();
         assert!(labels.len() <= 4, "alike buffers are one curve each: {labels:?}");
@@ -355,7 +360,7 @@ mod tests {
         let s = find("infocom03-fig2").unwrap().scenario();
         let mut run = Session::new(&s, Vec::new()).unwrap();
         run.advance(20_000_000_000, || true);
-        let curves = run.curves(PlotKind::Rates, &run.results(), 8);
+        let curves = run.curves(PlotKind::Rates, None, &run.results(), 8);
         for c in &curves {
             let last = c.points.last().map_or(0.0, |p| p.0);
             assert!(last >= 19.8, "{} ends at {last} ms at 20 ms", c.label);
@@ -374,12 +379,17 @@ mod tests {
         s.measure.from_ns = 0;
         let mut run = Session::new(&s, Vec::new()).unwrap();
         run.advance(300_000_000, || true);
-        let curves = run.curves(PlotKind::Rates, &run.results(), 8);
+        let curves = run.curves(PlotKind::Rates, None, &run.results(), 8);
         let curve = |label: &str| curves.iter().find(|c| c.label == label).unwrap_or_else(|| panic!("{label}"));
         let peak = |label: &str| curve(label).points.iter().map(|p| p.1).fold(0.0, f64::max);
         let background = peak("background flows (mean of 31)");
         assert!(background > 20.0 && background <= 101.0, "{background}");
         assert!(peak("hotspot flows (sum of 8)") > 50.0);
+        // The root a lesson step points at is plotted first, even where other links are as busy.
+        let root = s.channel("spine-0->leaf-0").unwrap();
+        let pointed = run.curves(PlotKind::Rates, Some(root), &run.results(), 8);
+        assert_eq!(pointed[0].label, "spine-0->leaf-0");
+        assert_eq!(pointed.iter().filter(|c| c.label == "spine-0->leaf-0").count(), 1, "once");
     }
 
     #[test]

@@ -111,7 +111,7 @@ fn start_runs(workers: &Workers, sides: &UseReducerDispatcher<Sides>, runs: Vec<
             Ok(w) => {
                 let papers = crate::session::paper_numbers(&s);
                 w.post(&ToWorker::Load { run: 0, scenario: Box::new(s), checkpoints: false, papers });
-                w.post(&ToWorker::Plot { kind });
+                w.post(&ToWorker::Plot { kind, link: None });
                 w.post(&ToWorker::Play { speed: None });
                 workers.borrow_mut()[i] = Some(w);
             }
@@ -293,7 +293,7 @@ pub fn Compare() -> Html {
             let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
             let k = PlotKind::from_id(&select.value());
             for w in workers.borrow().iter().flatten() {
-                w.post(&ToWorker::Plot { kind: k });
+                w.post(&ToWorker::Plot { kind: k, link: None });
             }
             kind.set(k);
         })

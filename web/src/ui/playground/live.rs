@@ -255,6 +255,8 @@ pub struct Sim {
     /// The scenarios of marking changes sent, in order, until the worker answers each.
     retunes: Rc<RefCell<Vec<Rc<Scenario>>>>,
     kind: Cell<PlotKind>,
+    /// The link the rate plot shows first (`ToWorker::Plot`).
+    link: Cell<Option<u32>>,
     /// Where the next new run goes once loaded (a lesson step that runs to its moment), and whether it plays there
     /// from its start ("watch it happen") or jumps.
     after_load: Cell<Option<(u64, bool)>>,
@@ -277,6 +279,7 @@ impl Sim {
             next_id: Cell::new(0),
             retunes: Rc::default(),
             kind: Cell::new(PlotKind::Rates),
+            link: Cell::new(None),
             after_load: Cell::new(None),
         }
     }
@@ -375,7 +378,7 @@ impl Sim {
         }
         let papers = crate::session::paper_numbers(s);
         self.post(&ToWorker::Load { run, scenario: Box::new(s.clone()), checkpoints: true, papers });
-        self.post(&ToWorker::Plot { kind: self.kind.get() });
+        self.post(&ToWorker::Plot { kind: self.kind.get(), link: self.link.get() });
         match self.after_load.take() {
             Some((t_ps, false)) => self.seek(t_ps, None),
             Some((t_ps, true)) => self.watch(s, t_ps),
@@ -425,7 +428,14 @@ impl Sim {
     pub fn set_plot(&self, kind: PlotKind) {
         self.kind.set(kind);
         self.dispatch.dispatch(LiveAction::Kind(kind));
-        self.post(&ToWorker::Plot { kind });
+        self.post(&ToWorker::Plot { kind, link: self.link.get() });
+    }
+
+    /// Shows link `link` (a channel) first on the rate plot, or none: what a lesson step points at.
+    pub fn plot_link(&self, link: Option<u32>) {
+        if self.link.replace(link) != link {
+            self.post(&ToWorker::Plot { kind: self.kind.get(), link });
+        }
     }
 
     /// Measures the run as it is now; `done` gets the value (or why there is none).

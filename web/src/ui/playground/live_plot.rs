@@ -62,6 +62,17 @@ pub fn Plot() -> Html {
         })
     };
     let highlighted = highlight.as_ref().is_some_and(|h| matches!(**h, Some(Highlight::Plot(_))));
+    // The link a lesson step points at is plotted first ("look at A->B": its curve is there).
+    {
+        let pointed = highlight.as_ref().and_then(|h| match &**h {
+            Some(Highlight::Link(name)) => Some(name.clone()),
+            _ => None,
+        });
+        let (sim, run) = (sim.clone(), scenario.clone());
+        use_effect_with((pointed, scenario.as_ref().map(|s| Rc::as_ptr(s) as usize)), move |(pointed, _)| {
+            sim.plot_link(pointed.as_deref().and_then(|name| run.as_ref()?.channel(name)));
+        });
+    }
     // A lesson step pointing at the plot scrolls it onto the screen.
     let panel = use_node_ref();
     {
