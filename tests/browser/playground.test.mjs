@@ -319,6 +319,26 @@ test('Annex A10 throttles: the flow rate limits plot falls below 100% for both A
   }
 });
 
+// A run that has ended makes way for a new one at a change of settings: the page says so (its results would
+// otherwise vanish without a word), and the clock is back at 0.
+test('a change after a run has ended starts a new run, and says so', async () => {
+  const page = await openPage(browser, server.url);
+  await page.getByLabel('Scenario').selectOption('infocom03-fig2');
+  await page.getByLabel('Speed').selectOption({ label: 'as fast as possible' });
+  await page.getByRole('button', { name: 'Run' }).click();
+  await waitSim(page, 100);
+  await openTab(page, 'settings');
+  const field = page.getByTestId('input-buffer');
+  const section = page.locator('details', { has: field });
+  if ((await section.getAttribute('open')) === null) await section.locator('summary').click();
+  await field.fill('2');
+  await field.press('Enter');
+  await page.getByTestId('notice').waitFor();
+  assert.match(await page.getByTestId('notice').innerText(), /^A new run started with the change; the run that had ended at 100\.000 ms is gone/);
+  assert.equal(await simMs(page), 0);
+  assert.deepEqual(page.errors, []);
+});
+
 // A ring of six switches routed by minhop, every host sending two switches on with no window: the routes form a
 // credit loop, the buffers fill and wait on each other, and the run stops at its first deadlock check (0.5 ms) and
 // says so in plain words, naming the cycle (tests/golden/link-deadlock.txt: `ibcc link` of that scenario;

@@ -136,6 +136,8 @@ pub enum LiveAction {
     Step(StepSize),
     Kind(PlotKind),
     Seeking(u64),
+    /// Something the page says of the run (a notice the user may dismiss).
+    Say(String),
     Dismiss,
 }
 
@@ -231,6 +233,7 @@ impl Reducible for Live {
                 l.seeking_to = Some(t);
                 l.seeks_sent = l.seeks_sent.wrapping_add(1);
             }
+            LiveAction::Say(text) => l.notice = Some(Notice { text, restart: false }),
             LiveAction::Dismiss => l.notice = None,
         }
         Rc::new(l)
@@ -505,7 +508,17 @@ pub fn use_run_follows(doc: &Doc, live: &LiveCtx, sim: &Rc<Sim>) {
                 }
             }
             Some(_) if live2.mid_run() => sim2.retune(scenario),
-            _ => sim2.load(scenario, false),
+            _ => {
+                // A finished run gives way to a new one at once: say so, or its results seem to vanish.
+                let ended = live2.finished().then(|| live2.time_ps());
+                sim2.load(scenario, false);
+                if let Some(t) = ended {
+                    live2.dispatch(LiveAction::Say(format!(
+                        "A new run started with the change; the run that had ended at {:.3} ms is gone.",
+                        t as f64 / 1e9
+                    )));
+                }
+            }
         }
     });
     // A change the run cannot take pauses it.

@@ -205,16 +205,10 @@ fn group_throughput(r: &Results, g: &GroupResult) -> Html {
     let value = format!("{:.1}%", 100.0 * rate.shown(g.throughput_fraction));
     let (tag, title) = match rate {
         GroupRate::One => return html! { <td>{ value }</td> },
-        GroupRate::Sum(n) => {
-            ("sum", format!("The sum of its {n} flows' rates: they go to one host and share its link"))
+        GroupRate::Sum(n) => ("sum", format!("Sum of its {n} flows: they share one host's link")),
+        GroupRate::Mean(n) => {
+            ("mean", format!("Mean of its {n} flows, each on its own link (sum {:.1}%)", 100.0 * g.throughput_fraction))
         }
-        GroupRate::Mean(n) => (
-            "mean",
-            format!(
-                "The mean of its {n} flows' rates, each on its own link (their sum: {:.1}%)",
-                100.0 * g.throughput_fraction
-            ),
-        ),
     };
     html! { <td {title}>{ value }{ " " }<span class="muted">{ tag }</span></td> }
 }
