@@ -513,14 +513,36 @@ struct Names {
     size: f64,
 }
 
+/// The nodes what a lesson points at, or the selected flow, passes: a link's or a buffer's ends, a flow's hosts and
+/// the switches on its route. Their names come before others' where not all fit (a step that says "down to
+/// leaf-3" finds leaf-3 named).
+fn pointed_nodes(s: &Scenario, ends: &[Option<(usize, usize)>], live: Option<&Live>, decor: &Decor) -> Vec<usize> {
+    let index = |id: &str| s.nodes.iter().position(|n| n.id == id);
+    let mut out: Vec<usize> = match decor.highlight {
+        Some(Highlight::Link(l)) => {
+            l.split_once("->").map_or(Vec::new(), |(a, b)| [a, b].into_iter().filter_map(index).collect())
+        }
+        Some(Highlight::Buffer { at, from }) => [at, from].into_iter().filter_map(|id| index(id)).collect(),
+        _ => Vec::new(),
+    };
+    for (i, f) in s.flows.iter().enumerate().filter(|(_, f)| emphasised(f, decor)) {
+        out.extend([index(&f.src), index(&f.dst)].into_iter().flatten());
+        let path = live.and_then(|v| v.paths?.get(i)?.as_deref()).unwrap_or_default();
+        out.extend(path.iter().filter_map(|&c| ends.get(c as usize / 2).copied().flatten()).flat_map(|(a, b)| [a, b]));
+    }
+    out
+}
+
 impl Names {
-    fn new(s: &Scenario, lay: &Layout, w: &Wiring, decor: &Decor) -> Self {
+    fn new(s: &Scenario, lay: &Layout, w: &Wiring, decor: &Decor, pointed: &[usize]) -> Self {
         let size = decor.label_size;
         let edges = (lay.view_box.0, lay.view_box.0 + lay.view_box.2);
         let folded = lay.folded();
         let mut all = Vec::new();
         for (i, (n, &at)) in s.nodes.iter().zip(&lay.positions).enumerate() {
-            let picked = decor.selection == Some(&Selection::Node(n.id.clone())) || decor.focus == Some(Hit::Node(i));
+            let picked = decor.selection == Some(&Selection::Node(n.id.clone()))
+                || decor.focus == Some(Hit::Node(i))
+                || pointed.contains(&i);
             let rank = if picked {
                 0
             } else if n.kind == NodeKind::Switch {
@@ -657,7 +679,7 @@ pub fn draw(
     let in_fold = fold_of_links(&ends, lay);
     let wiring = Wiring { ends: &ends, groups: &groups, in_fold: &in_fold };
     let looks = (!layered).then(|| fold_looks(lay, &ends, &in_fold, live, decor));
-    let names = Names::new(s, lay, &wiring, decor);
+    let names = Names::new(s, lay, &wiring, decor, &pointed_nodes(s, &ends, live, decor));
     html! {
         <>
             { defs() }
