@@ -82,9 +82,12 @@ impl Simulation {
         while let Some(&f) = self.hosts[slot].ready().front() {
             let f = f as usize;
             if !self.flows[f].may_send(self.window_open(f), now) {
-                // Changed since it was queued: take it out and put it back where it belongs now.
+                // Changed since it was queued: take it out and put it back where it belongs now. If it was
+                // waiting for credit and nothing else is ready, the wait ends here (its rate holds it back, or it
+                // stopped).
                 self.hosts[slot].dequeue(0, &mut self.flows[f]);
                 self.enlist(f);
+                self.end_idle_stall(slot, obs);
                 continue;
             }
             // The flow that sends: with one VL the front one, if it has credit; with several, the first ready
@@ -114,15 +117,16 @@ impl Simulation {
             }
             return;
         }
-        // Nothing ready: a wait for credit ends here (a flow that was waiting has stopped, or its rate now holds
-        // it back).
-        self.end_idle_stall(slot, obs);
         self.wake_for_rate_timers(slot);
     }
 
     /// If no flow of host `slot` has a packet ready to send now, its link's credit stall (and its VLs') ends now:
     /// a stall is time with a packet ready and no credit for it (docs/model.md §9). Without this, a flow that
     /// stopped while it waited left its link counted as waiting, and drawn as blocked, for the rest of the run.
+    /// Asked where a flow leaves the ready list without sending, and when a flow stops: out of line, as a call at
+    /// the end of every host pass cost the small scenarios 6-11% of their speed (docs/performance.md).
+    #[cold]
+    #[inline(never)]
     fn end_idle_stall(&mut self, slot: usize, obs: &mut impl Observer) {
         let Some(channel) = self.hosts[slot].channel() else { return };
         if self.channels[channel as usize].stalled_since().is_none() && self.vls == 1 {
