@@ -104,6 +104,16 @@ export async function openTab(page, id) {
   await page.getByTestId(`panel-${id}`).waitFor();
 }
 
+/** Types `value` into the settings field `testid` (opening its section if folded) and presses Enter. */
+export async function setField(page, testid, value) {
+  await openTab(page, 'settings');
+  const field = page.getByTestId(testid);
+  const section = page.locator('details', { has: field });
+  if ((await section.getAttribute('open')) === null) await section.locator('summary').click();
+  await field.fill(value);
+  await field.press('Enter');
+}
+
 /** The simulated time shown, in ms. */
 export const simMs = async (page) => parseFloat(await page.getByTestId('sim-time').innerText());
 

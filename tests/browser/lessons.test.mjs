@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serveDist, closePages, launchBrowser, openPage, screenshot, openTab, runPast, check, linkOf, flowMiddle, OUTPUT } from './harness.mjs';
+import { serveDist, closePages, launchBrowser, openPage, screenshot, openTab, setField, runPast, check, linkOf, flowMiddle, OUTPUT } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launchBrowser(); });
@@ -170,12 +170,7 @@ test('lesson 1 asks for a one-packet buffer; its exercise then says where to go,
   await page.getByTestId('start-lesson').click();
   for (let k = 0; k < 3; k++) await page.getByTestId('lesson-next').click();
   assert.match(await page.getByTestId('lesson-text').innerText(), /Your turn: make the buffers one packet deep/);
-  await openTab(page, 'settings');
-  const field = page.getByTestId('input-buffer');
-  const section = page.locator('details', { has: field });
-  if ((await section.getAttribute('open')) === null) await section.locator('summary').click();
-  await field.fill('1');
-  await field.press('Enter');
+  await setField(page, 'input-buffer', '1');
   await openTab(page, 'lesson');
   await page.getByTestId('task-done').waitFor();
   await page.getByTestId('reset').click();

@@ -4,7 +4,7 @@ import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { serveDist, closePages, launchBrowser, openPage, screenshot, openTab, pause, simMs, waitSim, nodeAt } from './harness.mjs';
+import { serveDist, closePages, launchBrowser, openPage, screenshot, openTab, setField, pause, simMs, waitSim, nodeAt } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launchBrowser(); });
@@ -327,12 +327,7 @@ test('a change after a run has ended starts a new run, and says so', async () =>
   await page.getByLabel('Speed').selectOption({ label: 'as fast as possible' });
   await page.getByRole('button', { name: 'Run' }).click();
   await waitSim(page, 100);
-  await openTab(page, 'settings');
-  const field = page.getByTestId('input-buffer');
-  const section = page.locator('details', { has: field });
-  if ((await section.getAttribute('open')) === null) await section.locator('summary').click();
-  await field.fill('2');
-  await field.press('Enter');
+  await setField(page, 'input-buffer', '2');
   await page.getByTestId('notice').waitFor();
   assert.match(await page.getByTestId('notice').innerText(), /^A new run started with the change; the run that had ended at 100\.000 ms is gone/);
   assert.equal(await simMs(page), 0);
