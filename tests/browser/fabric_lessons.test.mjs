@@ -78,6 +78,10 @@ test('lesson 16: the ring deadlocks and says where; two VLs and dfsssp break the
   await alert.waitFor({ timeout: 30_000 });
   assert.match(await alert.innerText(), /^Deadlock found at 0\.500 ms \(the run checks every 0\.5 ms; the last stuck packet came in at 0\.\d{3} ms\): .* wait on each other round sw-\d->sw-\d/);
   await screenshot(page, 'lesson-deadlock');
+  // A 2 ms run averages its rates over 0.1 ms, not the papers' 2 ms (the whole run): a setting of its own.
+  await openTab(page, 'settings');
+  await reveal(page, 'Rate window');
+  assert.equal(await page.getByLabel('Rate window', { exact: true }).inputValue(), '0.1');
   // It stopped where measuring was to begin: the results say nothing was measured, not 0.0% and a Jain of 1.000.
   await openTab(page, 'results');
   const results = await page.getByTestId('results-table').innerText();

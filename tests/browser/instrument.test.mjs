@@ -354,6 +354,8 @@ test('a run\'s notice takes the scenario line (nothing moves), the side tables f
     await page.getByTestId('speed').selectOption({ label: 'as fast as possible' });
     await page.getByTestId('run').click();
     await waitSim(page, 20);
+    // The hot spot's 11 flows add up to more than their one link while the tree's buffers fill: the plot says why.
+    assert.match(await page.getByTestId('plot-over-note').innerText(), /^A group's rate is what its hosts send/);
     // The plot's title says the run is an edited preset.
     assert.match(await page.getByTestId('rate-plot').getAttribute('aria-label'), /^Edited: /);
     await openTab(page, 'results');
