@@ -146,7 +146,7 @@ pub fn compare_rows(runs: &[&Results]) -> Vec<Row> {
         let name = ibcc_view::names::group_curve(&g.name);
         let of = |r: &Results| r.group(&g.name).cloned();
         // (As the plot shows it: a sum, or a mean over flows to many hosts.)
-        let rate = group_rate(a, &g.name);
+        let rate = crate::session::GroupRate::in_results(a, &g.name);
         let shown = |x: &Results| of(x).map(|o| rate.shown(o.throughput_fraction));
         r.push(row(throughput_row(a, &g.name), &each(&shown), pct, points));
         r.push(row(format!("{name} Jain's index"), &each(&|x| of(x).map(|o| o.jain_index)), jain, jain_diff));
@@ -165,14 +165,12 @@ pub fn compare_rows(runs: &[&Results]) -> Vec<Row> {
     r
 }
 
-/// How group `group`'s rate is shown (`session::GroupRate`), from the flows of `r`.
-pub fn group_rate(r: &Results, group: &str) -> crate::session::GroupRate {
-    crate::session::GroupRate::of(r.flows.iter().filter(|f| f.group == group).map(|f| f.dst.as_str()))
-}
-
 /// The side-by-side row of group `group`'s throughput ("local flows (sum of 5) throughput").
 pub fn throughput_row(r: &Results, group: &str) -> String {
-    format!("{} throughput", group_rate(r, group).label(&ibcc_view::names::group_curve(group)))
+    format!(
+        "{} throughput",
+        crate::session::GroupRate::in_results(r, group).label(&ibcc_view::names::group_curve(group))
+    )
 }
 
 /// What to say when run `b` (called `name`) moved its packets exactly as run `a` did, its changes

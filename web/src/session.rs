@@ -124,6 +124,11 @@ impl GroupRate {
         }
     }
 
+    /// The rule for group `group` of the results `r` (from its flows' destinations).
+    pub fn in_results(r: &Results, group: &str) -> Self {
+        Self::of(r.flows.iter().filter(|f| f.group == group).map(|f| f.dst.as_str()))
+    }
+
     /// The group's rate shown, from the sum of its flows' rates.
     pub fn shown(self, sum: f64) -> f64 {
         match self {

@@ -433,7 +433,8 @@ fn TaskStatus(p: &TaskProps) -> Html {
     let waits = live.pending
         || (live.mid_run()
             && live.run_scenario.as_ref().is_some_and(|r| ibcc_core::sim::needs_restart(r, &doc.scenario)));
-    if p.task.done_by(seen) && waits {
+    let done = p.task.done_by(seen);
+    if done && waits {
         let restart = {
             let scenario = doc.scenario.clone();
             Callback::from(move |_| sim.load(&scenario, false))
@@ -444,7 +445,7 @@ fn TaskStatus(p: &TaskProps) -> Html {
                 <button onclick={restart} data-testid="task-restart">{ "Restart with the change" }</button>
             </p>
         }
-    } else if p.task.done_by(seen) {
+    } else if done {
         html! { <p class="task-done" role="status" data-testid="task-done">{ "✓ " }{ &p.task.done }</p> }
     } else {
         html! { <p class="task-todo" role="status" data-testid="task-todo">{ "Your turn: a ✓ shows here once you have done it (Next moves on without it)." }</p> }

@@ -87,6 +87,13 @@ impl Live {
         self.frame.as_ref().filter(|_| !self.pending || same())
     }
 
+    /// Keeps the flows' paths a frame brings (a run's first).
+    fn keep_paths(&mut self, f: &mut FrameMsg) {
+        if let Some(p) = f.paths.take() {
+            self.paths = Some(Rc::new(crate::driver::unpack_paths(&p)));
+        }
+    }
+
     /// The simulated time shown, in ps (a scrub's target while it is on its way).
     pub fn time_ps(&self) -> u64 {
         self.seeking_to.or(self.frame.as_ref().map(|f| f.time_ps)).unwrap_or(0)
@@ -174,18 +181,15 @@ impl Reducible for Live {
                 l.run_scenario = None;
                 l.paths = None;
             }
+            // (The run's paths come with its first frame, whichever kind it is.)
             LiveAction::Frame(mut f) if f.status == Status::Seeking && l.frame.is_some() => {
                 l.seek_at = Some(f.time_ps);
                 l.frames += 1;
-                if let Some(p) = f.paths.take() {
-                    l.paths = Some(Rc::new(crate::driver::unpack_paths(&p)));
-                }
+                l.keep_paths(&mut f);
             }
             LiveAction::Frame(mut f) => {
                 l.seek_at = None;
-                if let Some(p) = f.paths.take() {
-                    l.paths = Some(Rc::new(crate::driver::unpack_paths(&p)));
-                }
+                l.keep_paths(&mut f);
                 if let Some(c) = f.curves.take() {
                     l.curves = Rc::new(c);
                 }

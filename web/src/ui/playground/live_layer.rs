@@ -10,11 +10,12 @@
 //! drawing's description.
 
 use super::network::{
-    cables_look, cables_width, emphasised, fold_lanes, fold_looks, lane_look, mark_spot, Decor, LaneLook, Live, Role,
+    cables_look, cables_width, emphasised, fold_lanes, fold_looks, lane_look, mark_spot, route, Decor, LaneLook, Live,
+    Role,
 };
 use crate::course::Highlight;
 use crate::edit::Selection;
-use crate::scene::{cable_groups, group_channels, offset_line, route_points, vl_levels, BufferSpot, Layout, Point};
+use crate::scene::{cable_groups, group_channels, offset_line, vl_levels, BufferSpot, Layout, Point};
 use ibcc_core::scenario::Scenario;
 use ibcc_view::palette::{self, Colour, Mark, Theme};
 use wasm_bindgen::{JsCast, JsValue};
@@ -468,10 +469,7 @@ fn flows(
     // The route of a selected flow, or a lesson's, along its links under its curve (as the SVG draws it).
     ctx.set_line_join("round");
     for (i, f) in g.s.flows.iter().enumerate().filter(|(_, f)| emphasised(f, decor)) {
-        let Some(points) = live.and_then(|v| v.paths?.get(i)?.as_deref()).and_then(|p| route_points(g.ends, g.lay, p))
-        else {
-            continue;
-        };
+        let Some(points) = route(g.ends, g.lay, live, i) else { continue };
         ctx.begin_path();
         ctx.move_to(points[0].0, points[0].1);
         for p in &points[1..] {

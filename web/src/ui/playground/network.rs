@@ -151,6 +151,11 @@ pub struct Live<'a> {
 }
 
 impl Live<'_> {
+    /// Flow `i`'s channels, source to destination, when the run has sent them.
+    pub fn path(&self, i: usize) -> Option<&[u32]> {
+        self.paths?.get(i)?.as_deref()
+    }
+
     /// Flow `i`'s part in the congestion tree now.
     pub fn role(&self, i: usize) -> Option<Role> {
         if self.tree.contributor.get(i) == Some(&true) {
@@ -468,9 +473,8 @@ pub fn emphasised(f: &ibcc_core::scenario::Flow, decor: &Decor) -> bool {
 }
 
 /// Flow `i`'s route in the run shown, as points on the drawing (`ends`: `link_ends`).
-fn route(ends: &[Option<(usize, usize)>], lay: &Layout, live: Option<&Live>, i: usize) -> Option<Vec<Point>> {
-    let path = live?.paths?.get(i)?.as_deref()?;
-    crate::scene::route_points(ends, lay, path)
+pub fn route(ends: &[Option<(usize, usize)>], lay: &Layout, live: Option<&Live>, i: usize) -> Option<Vec<Point>> {
+    crate::scene::route_points(ends, lay, live?.path(i)?)
 }
 
 /// A flow's route along its links, under its curve: a wide band in the colour of what is selected or pointed at
@@ -527,7 +531,7 @@ fn pointed_nodes(s: &Scenario, ends: &[Option<(usize, usize)>], live: Option<&Li
     };
     for (i, f) in s.flows.iter().enumerate().filter(|(_, f)| emphasised(f, decor)) {
         out.extend([index(&f.src), index(&f.dst)].into_iter().flatten());
-        let path = live.and_then(|v| v.paths?.get(i)?.as_deref()).unwrap_or_default();
+        let path = live.and_then(|v| v.path(i)).unwrap_or_default();
         out.extend(path.iter().filter_map(|&c| ends.get(c as usize / 2).copied().flatten()).flat_map(|(a, b)| [a, b]));
     }
     out

@@ -139,9 +139,13 @@ fn Tables(p: &TablesProps) -> Html {
                             } else {
                                 { group_throughput(r, g) }
                             }
-                            <td>{ if before { String::from("-") } else { format!("{:.3}", g.jain_index) } }</td>
-                            <td title={format!("{} over the whole run so far", g.marks)}>{ if before { String::from("-") } else { g.measured_marks.to_string() } }</td>
-                            <td>{ g.mean_delay_ns.filter(|_| !before).map_or_else(|| String::from("-"), |d| format!("{:.1}", d / 1e3)) }</td>
+                            if before {
+                                <td>{ "-" }</td><td>{ "-" }</td><td>{ "-" }</td>
+                            } else {
+                                <td>{ format!("{:.3}", g.jain_index) }</td>
+                                <td title={format!("{} over the whole run so far", g.marks)}>{ g.measured_marks }</td>
+                                <td>{ g.mean_delay_ns.map_or_else(|| String::from("-"), |d| format!("{:.1}", d / 1e3)) }</td>
+                            }
                         </tr>
                     }
                 </tbody>
@@ -201,7 +205,7 @@ fn Tables(p: &TablesProps) -> Html {
 /// go to many (a sum of hundreds of links' worth says nothing); the cell says which.
 fn group_throughput(r: &Results, g: &GroupResult) -> Html {
     use crate::session::GroupRate;
-    let rate = crate::diff::group_rate(r, &g.name);
+    let rate = GroupRate::in_results(r, &g.name);
     let value = format!("{:.1}%", 100.0 * rate.shown(g.throughput_fraction));
     let (tag, title) = match rate {
         GroupRate::One => return html! { <td>{ value }</td> },
