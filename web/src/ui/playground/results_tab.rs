@@ -139,13 +139,9 @@ fn Tables(p: &TablesProps) -> Html {
                             } else {
                                 { group_throughput(r, g) }
                             }
-                            if before {
-                                <td>{ "-" }</td><td>{ "-" }</td><td>{ "-" }</td>
-                            } else {
-                                <td>{ format!("{:.3}", g.jain_index) }</td>
-                                <td title={format!("{} over the whole run so far", g.marks)}>{ g.measured_marks }</td>
-                                <td>{ g.mean_delay_ns.map_or_else(|| String::from("-"), |d| format!("{:.1}", d / 1e3)) }</td>
-                            }
+                            <td>{ if before { String::from("-") } else { format!("{:.3}", g.jain_index) } }</td>
+                            <td title={format!("{} over the whole run so far", g.marks)}>{ if before { String::from("-") } else { g.measured_marks.to_string() } }</td>
+                            <td>{ g.mean_delay_ns.filter(|_| !before).map_or_else(|| String::from("-"), |d| format!("{:.1}", d / 1e3)) }</td>
                         </tr>
                     }
                 </tbody>
