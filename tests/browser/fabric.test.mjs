@@ -270,6 +270,11 @@ test('a ring has a credit loop, said in words and marked; dfsssp on two VLs rout
   const marked = await page.locator('svg.topology line.lane[data-testid^="link-sw-"]').evaluateAll((lanes) =>
     lanes.filter((l) => Number(l.getAttribute('data-rate')) > 0).length);
   assert.equal(marked, 6, 'each link of the loop marked once');
+  // An arrow along each, leading round the loop; the legend says what they are, and leaves out the run's marks
+  // (no run is drawn: the lanes are the loop's routes).
+  assert.equal(await page.locator('svg.topology line.cycle').count(), 6, 'arrows round the loop');
+  await page.getByTestId('legend-cycle').waitFor();
+  assert.equal(await page.getByTestId('legend-blocked').count(), 0, 'no run, no blocked links in the legend');
   await screenshot(page, 'fabric-ring-credit-loop');
 
   await page.locator('details', { hasText: 'Network and run' }).locator('summary').first().click();

@@ -77,6 +77,12 @@ test('lesson 16: the ring deadlocks and says where; two VLs and dfsssp break the
   const alert = page.getByTestId('deadlock');
   await alert.waitFor({ timeout: 30_000 });
   assert.match(await alert.innerText(), /^Deadlock found at 0\.500 ms \(the run checks every 0\.5 ms; the last stuck packet came in at 0\.\d{3} ms\): .* wait on each other round sw-\d->sw-\d/);
+  // The drawing shows the cycle the message names: an arrow along each of its six links, and a legend entry.
+  assert.equal(await page.locator('svg.topology line.cycle').count(), 6);
+  for (const link of (await alert.innerText()).match(/sw-\d->sw-\d/g)) {
+    assert.equal(await page.getByTestId(`cycle-${link}`).count(), 1, link);
+  }
+  await page.getByTestId('legend-cycle').waitFor();
   await screenshot(page, 'lesson-deadlock');
   // A 2 ms run averages its rates over 0.1 ms, not the papers' 2 ms (the whole run): a setting of its own.
   await openTab(page, 'settings');
@@ -94,6 +100,8 @@ test('lesson 16: the ring deadlocks and says where; two VLs and dfsssp break the
   await page.getByTestId('credit-loop-section').locator('summary').click();
   await page.getByTestId('credit-loop-check').click();
   assert.match(await page.getByTestId('credit-loop').innerText(), /^A credit loop: (sw-\d → ){6}sw-\d \(6 links\)/);
+  // The same cycle as the run's deadlock: its arrows stay, over the stopped run's rates.
+  assert.equal(await page.locator('svg.topology line.cycle').count(), 6);
   await openTab(page, 'lesson');
   await page.getByTestId('lesson-next').click();
   await openTab(page, 'settings');

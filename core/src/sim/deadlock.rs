@@ -32,6 +32,8 @@ pub struct Deadlock {
     pub last_in_ns: f64,
     /// A cycle of directed links (`"A->B"`), each waiting for the next to make room, the last for the first.
     pub cycle: Vec<String>,
+    /// The same cycle as channels (link `i`: `2i` from its `a` to its `b`, `2i + 1` back), for drawing it.
+    pub channels: Vec<u32>,
     /// Packets that can never move again: every packet in the deadlocked buffers.
     pub stuck_packets: u64,
     /// The flows those packets belong to (an ACK counts for the flow it acknowledges), in scenario order.
@@ -107,7 +109,8 @@ impl Simulation {
             at = next;
         };
         let scenario = &self.scenario;
-        let cycle = path[cycle_from..].iter().map(|&(_, c)| scenario.channel_name(c).unwrap_or_default()).collect();
+        let channels: Vec<u32> = path[cycle_from..].iter().map(|&(_, c)| c).collect();
+        let cycle = channels.iter().map(|&c| scenario.channel_name(c).unwrap_or_default()).collect();
         let mut stuck = 0u64;
         let mut last_in = 0;
         let mut flows = alloc::vec![false; scenario.flows.len()];
@@ -129,6 +132,7 @@ impl Simulation {
             at_ns: self.now() as f64 / crate::time::NS as f64,
             last_in_ns: last_in as f64 / crate::time::NS as f64,
             cycle,
+            channels,
             stuck_packets: stuck,
             flows: scenario.flows.iter().zip(&flows).filter(|(_, &s)| s).map(|(f, _)| f.id.clone()).collect(),
         })

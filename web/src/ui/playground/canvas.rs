@@ -217,9 +217,19 @@ pub fn Canvas(p: &CanvasProps) -> Html {
     // A pattern's routes are drawn on their own network until a run is under way (then its rates are), unless they
     // are to be shown always.
     let running = frame.is_some_and(|f| f.frame.snapshot.time_ns > 0.0);
-    let shown = use_context::<LoadCtx>()
-        .and_then(|c| (*c).clone())
-        .filter(|l| Rc::ptr_eq(&l.on, &doc.scenario) && (l.always || !running));
+    let answered = use_context::<LoadCtx>().and_then(|c| (*c).clone()).filter(|l| Rc::ptr_eq(&l.on, &doc.scenario));
+    // A cycle to follow round: the deadlock of the run drawn, else a credit loop the check found (kept over a run).
+    let cycle: Option<Rc<[u32]>> = frame
+        .and(live.results.as_ref())
+        .and_then(|r| r.deadlock.as_ref())
+        .map(|d| d.channels.as_slice().into())
+        .or_else(|| {
+            answered
+                .as_ref()
+                .filter(|l| l.cycle)
+                .map(|l| l.load.routes.iter().enumerate().filter(|r| *r.1 > 0).map(|r| r.0 as u32).collect())
+        });
+    let shown = answered.filter(|l| l.always || !running);
     // Zoomed in to a third of the whole drawing or closer, every link end is labelled with its port number, the
     // labels about 12 screen pixels high whatever the zoom.
     let content_w = boxes.borrow().content.2;
@@ -232,6 +242,7 @@ pub fn Canvas(p: &CanvasProps) -> Html {
         highlight: hl.as_ref(),
         show_flows: *show_flows,
         load: shown.as_ref().map(|l| (&*l.load, l.counted)),
+        cycle: cycle.as_deref(),
         ports: ports.as_ref().map(|(p, size)| (&p[..], *size)),
         label_size,
     };
@@ -269,7 +280,7 @@ pub fn Canvas(p: &CanvasProps) -> Html {
         let lay = moved.as_ref().map_or_else(|| base.clone(), |(lay, ..)| lay.clone());
         html! {
             <network::Still s={s.clone()} lay={lay} selection={doc.selection.clone()} focus={g.focus} highlight={hl.clone()}
-                load={shown.as_ref().map(|l| (l.load.clone(), l.counted))} ports={ports.clone()} {label_size} />
+                load={shown.as_ref().map(|l| (l.load.clone(), l.counted))} cycle={cycle.clone()} ports={ports.clone()} {label_size} />
         }
     } else {
         network::draw(&s, &lay, moving.as_deref().unwrap_or(&spots), now.as_ref(), &decor, false)
@@ -311,7 +322,8 @@ pub fn Canvas(p: &CanvasProps) -> Html {
                 highlight: highlight.as_ref(),
                 show_flows,
                 load: load.as_ref().map(|(l, counted)| (&**l, *counted)),
-                // (The SVG labels the ports and nodes: the canvas paints neither.)
+                // (The SVG draws a cycle's arrows, and labels the ports and nodes: the canvas paints none of them.)
+                cycle: None,
                 ports: None,
                 label_size: crate::labels::BASE,
             };
@@ -349,7 +361,7 @@ pub fn Canvas(p: &CanvasProps) -> Html {
                 </svg>
               </div>
                 <p class="visually-hidden" role="status" aria-live="polite" data-testid="canvas-announce">{ announce }</p>
-                <Legend groups={network::groups(&s)} vls={s.data_vls()} routes={shown.is_some()} />
+                <Legend groups={network::groups(&s)} vls={s.data_vls()} routes={shown.is_some()} cycle={cycle.is_some()} />
                 <div class="card-slot">{ for card }</div>
             </div>
         </div>

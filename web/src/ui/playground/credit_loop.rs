@@ -24,7 +24,7 @@ fn said(found: &Option<(LinkCycle, u8)>) -> String {
             format!(
                 "A credit loop{on}: {} ({} links). When every buffer along it is full, each packet waits for credit \
                  that only the next can free, and the traffic stops for good (a deadlock). updn with a root, or \
-                 dfsssp with enough data VLs, routes without one.",
+                 dfsssp with enough data VLs, routes without one. Red arrows on the network lead round it.",
                 path.join(" → "),
                 cycle.len()
             )
@@ -52,6 +52,7 @@ pub fn CreditLoops() -> Html {
                                 load: Rc::new(load),
                                 counted: false,
                                 always: false,
+                                cycle: true,
                             }));
                         }
                         (said(&found.map(|(cycle, lane, _)| (cycle, lane))), notes)
@@ -65,6 +66,16 @@ pub fn CreditLoops() -> Html {
         })
     };
     let current = (*answer).clone().filter(|(on, _)| Rc::ptr_eq(on, &doc.scenario)).map(|(_, text)| text);
+    // The answer comes in below the button, often below the panel's fold: brought into sight.
+    let said_ref = use_node_ref();
+    {
+        let said_ref = said_ref.clone();
+        use_effect_with(current.is_some(), move |_| {
+            if let Some(el) = said_ref.cast::<web_sys::Element>() {
+                super::scroll_into_view(&el);
+            }
+        });
+    }
     html! {
         <details class="generate" data-testid="credit-loop-section">
             <summary>{ "Credit loops" }</summary>
@@ -74,11 +85,11 @@ pub fn CreditLoops() -> Html {
                 match current {
                     Some(Ok((text, notes))) => html! {
                         <>
-                            <p role="status" data-testid="credit-loop">{ text }</p>
+                            <p role="status" data-testid="credit-loop" ref={said_ref}>{ text }</p>
                             <super::pattern_tool::RoutingNotes notes={notes} />
                         </>
                     },
-                    Some(Err(e)) => html! { <p class="error" role="alert" data-testid="credit-loop-error">{ e }</p> },
+                    Some(Err(e)) => html! { <p class="error" role="alert" data-testid="credit-loop-error" ref={said_ref}>{ e }</p> },
                     None => html! {},
                 }
             }

@@ -2,7 +2,7 @@
 //! of marks, so it covers every mark on screen and cannot drift from it: the rate scale with its values, blocked
 //! links, roots, ECN marks, buffer fill, each flow group's colour, and the contributor and victim halos.
 
-use super::network::{buffer_bar, flow_path, lane, mark_dot, LaneLook, Role};
+use super::network::{buffer_bar, cycle_arrow, flow_path, lane, mark_dot, LaneLook, Role};
 use crate::scene::BufferSpot;
 use ibcc_view::palette::{self, Mark};
 use yew::prelude::*;
@@ -55,6 +55,9 @@ pub struct LegendProps {
     /// of the busiest lane's routes, not a rate.
     #[prop_or_default]
     pub routes: bool,
+    /// A cycle of links is drawn (a deadlock, or a credit loop the check found).
+    #[prop_or_default]
+    pub cycle: bool,
 }
 
 #[component]
@@ -91,10 +94,17 @@ pub fn Legend(p: &LegendProps) -> Html {
                             <span>{ Mark::Rate.meaning() }</span>
                         }
                     </li>
-                    for m in Mark::ALL.into_iter().filter(|m| *m != Mark::Rate) {
+                    if p.cycle {
+                        <li data-testid="legend-cycle">
+                            { sample(html! { <>{ lane((3.0, 8.0), (41.0, 8.0), LaneLook { rate: Some(0.3), blocked: true, root: false }, "legend") }{ cycle_arrow((-19.0, 8.0), (63.0, 8.0), 3.0, "legend") }</> }) }
+                            <span>{ "a cycle of links: each one's packets wait for credit on the next, round to the first" }</span>
+                        </li>
+                    }
+                    // (A pattern's routes are drawn instead of a run: none of the run's marks is on the drawing.)
+                    for m in Mark::ALL.into_iter().filter(|m| *m != Mark::Rate && !p.routes) {
                         <li data-testid={format!("legend-{}", m.id())}>{ sample(drawing(m)) }<span>{ m.meaning() }</span></li>
                     }
-                    if p.vls > 1 {
+                    if p.vls > 1 && !p.routes {
                         <li data-testid="legend-vl-stripes">{ sample(stripes()) }<span>{ "a stripe per virtual lane (VL 0 on top)" }</span></li>
                     }
                     for (g, c) in p.groups.iter().zip(colours) {

@@ -129,6 +129,8 @@ pub struct LoadShown {
     pub counted: bool,
     /// Shown even while a run is under way (the congestion impact view's routes: its runs are not the playground's).
     pub always: bool,
+    /// A credit loop's links: also drawn with arrows round the loop, over the run's rates while one is shown.
+    pub cycle: bool,
 }
 
 /// The same answer on the same network: compared by address, not field by field (a large fabric's scenario is
@@ -137,7 +139,7 @@ impl PartialEq for LoadShown {
     fn eq(&self, o: &Self) -> bool {
         Rc::ptr_eq(&self.on, &o.on)
             && Rc::ptr_eq(&self.load, &o.load)
-            && (self.counted, self.always) == (o.counted, o.always)
+            && (self.counted, self.always, self.cycle) == (o.counted, o.always, o.cycle)
     }
 }
 
@@ -372,7 +374,7 @@ fn deadlock_text(d: &ibcc_core::sim::Deadlock) -> Html {
                 if i > 0 { { " → " } }
                 <span class="nowrap">{ link }</span>
             }
-            { " → back to the first, and can never move, so the run stopped. These routes form a credit loop; routes \
+            { " → back to the first (the red arrows on the network), and can never move, so the run stopped. These routes form a credit loop; routes \
                that never turn down and then up again (updn, with a root switch) cannot." }
         </>
     }

@@ -177,6 +177,9 @@ pub struct Decor<'a> {
     /// A traffic pattern's routes to draw instead of a run's rates (the pattern tool, a route, a credit loop), and
     /// whether to label each lane with its number.
     pub load: Option<(&'a crate::protocol::PatternLoad, bool)>,
+    /// A cycle of channels, each waiting for the next (the run's deadlock, or a credit loop the check found): drawn
+    /// over the lanes with an arrow along each, so the eye can follow it round.
+    pub cycle: Option<&'a [u32]>,
     /// Zoomed in far enough to read them: each link's port numbers at its two ends (`scenario::link_ports`), and
     /// the labels' size in view units (about 12 screen pixels).
     pub ports: Option<(&'a [(u8, u8)], f64)>,
@@ -341,6 +344,17 @@ pub fn mark_spot(p1: Point, p2: Point) -> Point {
     (p1.0 + (p2.0 - p1.0) * 0.3, p1.1 + (p2.1 - p1.1) * 0.3)
 }
 
+/// One link of a cycle, from `p1` toward `p2`: an arrow `width` wide (view units) along the middle of the lane,
+/// clear of the nodes at its ends, so that the arrows of the cycle's links lead round it.
+pub fn cycle_arrow(p1: Point, p2: Point, width: f64, id: &str) -> Html {
+    let at = |t: f64| (p1.0 + (p2.0 - p1.0) * t, p1.1 + (p2.1 - p1.1) * t);
+    let (a, b) = (at(0.25), at(0.7));
+    html! {
+        <line class="cycle" x1={f1(a.0)} y1={f1(a.1)} x2={f1(b.0)} y2={f1(b.1)} stroke-width={format!("{width:.2}")}
+            marker-end="url(#cycle-arrow)" data-testid={format!("cycle-{id}")} />
+    }
+}
+
 /// Each link's group: its lanes and marks (layered: only what stays put between frames, its selection, focus and
 /// lesson marks and its routes' numbers, as the canvas paints the rest).
 fn links(s: &Scenario, lay: &Layout, w: &Wiring, live: Option<&Live>, decor: &Decor, layered: bool) -> Vec<Html> {
@@ -376,6 +390,10 @@ fn links(s: &Scenario, lay: &Layout, w: &Wiring, live: Option<&Live>, decor: &De
             }
             if !layered {
                 parts.push(cable_lane(p1, p2, cables_look(&channels, live, decor), &id, group.len()));
+            }
+            if decor.cycle.is_some_and(|cycle| channels.iter().any(|&c| cycle.contains(&(c as u32)))) {
+                // (About 3 screen pixels wide whatever the zoom, as the labels keep their size.)
+                parts.push(cycle_arrow(p1, p2, decor.label_size / 3.5, &id));
             }
             if let Some((load, counted)) = decor.load {
                 let routes: u32 = channels.iter().map(|&c| load.routes.get(c).copied().unwrap_or(0)).sum();
@@ -656,12 +674,15 @@ fn nodes(s: &Scenario, lay: &Layout, decor: &Decor) -> Vec<Html> {
         .collect()
 }
 
-/// The arrowhead the flows end with.
+/// The arrowheads the flows and a cycle's links end with.
 pub fn defs() -> Html {
     html! {
         <defs>
             <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
                 <path d="M0,0 L10,5 L0,10 z" class="arrow-head" />
+            </marker>
+            <marker id="cycle-arrow" viewBox="0 0 10 10" refX="7" refY="5" markerWidth="5" markerHeight="5" orient="auto">
+                <path d="M0,0 L10,5 L0,10 z" class="cycle-arrow-head" />
             </marker>
         </defs>
     }
@@ -713,6 +734,7 @@ pub struct StillProps {
     pub focus: Option<Hit>,
     pub highlight: Option<Highlight>,
     pub load: Option<(Rc<crate::protocol::PatternLoad>, bool)>,
+    pub cycle: Option<Rc<[u32]>>,
     pub ports: Option<(Rc<LinkPorts>, f64)>,
     pub label_size: f64,
 }
@@ -729,6 +751,7 @@ impl PartialEq for StillProps {
             && self.selection == o.selection
             && self.focus == o.focus
             && self.highlight == o.highlight
+            && self.cycle == o.cycle
             && match (&self.load, &o.load) {
                 (Some((a, x)), Some((b, y))) => Rc::ptr_eq(a, b) && x == y,
                 (None, None) => true,
@@ -753,6 +776,7 @@ pub fn Still(p: &StillProps) -> Html {
         highlight: p.highlight.as_ref(),
         show_flows: false,
         load: p.load.as_ref().map(|(l, counted)| (&**l, *counted)),
+        cycle: p.cycle.as_deref(),
         ports: p.ports.as_ref().map(|(ports, size)| (&ports[..], *size)),
         label_size: p.label_size,
     };

@@ -95,7 +95,13 @@ pub fn PatternTool() -> Html {
                     error.set(None);
                     let load = Rc::new(load);
                     if let Some(shown) = &shown {
-                        shown.set(Some(LoadShown { on: on.clone(), load: load.clone(), counted: true, always: false }));
+                        shown.set(Some(LoadShown {
+                            on: on.clone(),
+                            load: load.clone(),
+                            counted: true,
+                            always: false,
+                            cycle: false,
+                        }));
                     }
                     answer.set(Some((on.clone(), load, asked.clone())));
                 }
