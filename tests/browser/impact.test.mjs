@@ -102,3 +102,12 @@ test('a 120-node run stops when asked, and a small network is refused by name', 
   assert.match(await page.getByTestId('impact-error').innerText(), /this network has 6 hosts/);
   assert.deepEqual(page.errors, []);
 });
+
+test('lesson 18 opens the view at 4 processes per node, where its histograms have a tail to show', async () => {
+  const page = await openPage(browser, server.url);
+  await page.getByTestId('lesson-picker').selectOption({ label: '18. What congestion does to an HPC application' });
+  await page.getByTestId('lesson-next').click();
+  await page.getByTestId('lesson-open-impact').click();
+  assert.equal(await page.getByTestId('impact-ppn').inputValue(), '4');
+  assert.deepEqual(page.errors, []);
+});

@@ -164,6 +164,8 @@ for (const [i, lesson] of library.lessons.entries()) {
       if (h?.buffer && !step.task) await page.getByTestId('highlight-buffer').waitFor({ state: 'attached' });
       if (h?.flow) await page.locator('.lesson-flow').first().waitFor({ state: 'attached' });
       if (h?.plot) assert.match(await page.getByTestId('plot-figure').getAttribute('class'), /lesson-mark-plot/, where);
+      // The plot framed is the one pointed at, unless choosing it is the step's task.
+      if (h?.plot && !step.task?.plot) assert.equal(await page.getByTestId('plot-kind').inputValue(), h.plot, where);
       if (step.task) {
         // The step waits for the student, then says what they did.
         await page.getByTestId('task-todo').waitFor();

@@ -3,6 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Why an aggregate throughput can pass 100%, said wherever one does (the A/B results, a sweep).
+pub const AGGREGATE_OVER_100: &str = "Aggregate throughput adds up every flow's share of its own source link, so it \
+     passes 100% when flows send from different hosts.";
+
 /// What a plot shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum PlotKind {

@@ -34,6 +34,10 @@ fn flat(s: &Scenario) -> Vec<(String, String)> {
     out
 }
 
+/// A list whose entries differ in more settings than this (Annex A10's table of 128 CCT entries, a fabric's
+/// flows) is one line of the differences, not one per setting.
+const FOLD_OVER: usize = 8;
+
 /// `(setting, value in a, value in b)` for each setting that differs; "(none)" where one side lacks it.
 pub fn differences(a: &Scenario, b: &Scenario) -> Vec<(String, String, String)> {
     let (fa, fb) = (flat(a), flat(b));
@@ -41,7 +45,8 @@ pub fn differences(a: &Scenario, b: &Scenario) -> Vec<(String, String, String)> 
     let mut keys: Vec<&String> = fa.iter().chain(fb.iter()).map(|(k, _)| k).collect();
     ibcc_view::sorting::sort(&mut keys);
     keys.dedup();
-    keys.into_iter()
+    let rows: Vec<(String, String, String)> = keys
+        .into_iter()
         .filter_map(|k| {
             let (x, y) = (get(&fa, k), get(&fb, k));
             (x != y).then(|| {
@@ -49,7 +54,43 @@ pub fn differences(a: &Scenario, b: &Scenario) -> Vec<(String, String, String)> 
                 (k.clone(), x.unwrap_or_else(none), y.unwrap_or_else(none))
             })
         })
-        .collect()
+        .collect();
+    fold_lists(rows, &fa, &fb)
+}
+
+/// The rows of a list's entries (`flows[3].src`) as one row for the list, where they are more than [`FOLD_OVER`]:
+/// how many entries each side has, and how many settings differ.
+fn fold_lists(
+    rows: Vec<(String, String, String)>,
+    fa: &[(String, String)],
+    fb: &[(String, String)],
+) -> Vec<(String, String, String)> {
+    let list = |k: &str| k.split_once('[').map(|(l, _)| l.to_owned());
+    // Entries of list `l` in a flattened scenario: its distinct indices.
+    let entries = |f: &[(String, String)], l: &str| {
+        let mut at: Vec<&str> =
+            f.iter().filter_map(|(k, _)| k.strip_prefix(l)?.strip_prefix('[')?.split(']').next()).collect();
+        at.dedup();
+        at.len()
+    };
+    let mut out: Vec<(String, String, String)> = Vec::new();
+    let mut i = 0;
+    while i < rows.len() {
+        let l = list(&rows[i].0);
+        let n = rows[i..].iter().take_while(|r| l.is_some() && list(&r.0) == l).count().max(1);
+        match l.filter(|_| n > FOLD_OVER) {
+            Some(l) => {
+                let side = |f| match entries(f, &l) {
+                    0 => String::from("(none)"),
+                    e => format!("{e} entries"),
+                };
+                out.push((format!("{l}[…]"), side(fa), format!("{}, {n} settings differ", side(fb))));
+            }
+            None => out.extend(rows[i..i + n].iter().cloned()),
+        }
+        i += n;
+    }
+    out
 }
 
 /// Each congestion-control mechanism of `s` (and what routes and carries its packets) in a few words, by name.
@@ -294,7 +335,11 @@ mod tests {
         let mut c = a.clone();
         c.routing.engine = ibcc_core::scenario::RoutingEngine::Ftree;
         assert_eq!(mechanism_changes(&a, &c), ["Routing: minhop (OpenSM's default) → fat tree (ftree)"]);
-        assert!(differences(&a, &b).len() > 100, "the raw list has every CCT entry: it is folded on the page");
+        // Annex A10's table of 128 CCT entries is one line, not one per setting of each.
+        let d = differences(&a, &b);
+        assert!(d.len() < 20, "{d:?}");
+        let cct: Vec<_> = d.iter().filter(|x| x.0.starts_with("ib_cc.cct[")).collect();
+        assert_eq!(cct, [&("ib_cc.cct[…]".into(), "128 entries".into(), "(none), 256 settings differ".into())]);
         let p = ibcc_core::presets::find("pft-two-switch").unwrap().scenario();
         let mut off = p.clone();
         off.pft = None;

@@ -353,6 +353,8 @@ pub fn Sweep(p: &SweepProps) -> Html {
         (j.done, j.scenarios.len(), format!("{}/{} points, {secs:.1} s, {state}", j.done, j.scenarios.len()))
     });
     let running = guard.as_ref().is_some_and(|j| j.finished_ms.is_none());
+    let over = *quantity == Quantity::Aggregate
+        && guard.as_ref().is_some_and(|j| j.results.iter().flatten().any(|r| quantity.value(r) > 100.0));
     let rows = guard.as_ref().map(|j| rows_html(j, &quantity, &doc.dispatcher(), &p.on_open));
     let path_options = |current: &str, none: bool| {
         html! {
@@ -404,6 +406,9 @@ pub fn Sweep(p: &SweepProps) -> Html {
             }
             if guard.is_some() {
                 <Chart curves={Rc::new(plot_curves)} axes={axes} file="ibcc-sweep" testid="sweep-" />
+                if over {
+                    <p class="muted" data-testid="sweep-aggregate-note">{ ibcc_view::names::AGGREGATE_OVER_100 }</p>
+                }
                 <table class="results sweep-table">
                     <thead><tr><th>{ "point" }</th><th>{ quantity.label() }</th><th>{ "" }</th></tr></thead>
                     <tbody>{ for rows }</tbody>

@@ -44,6 +44,9 @@ async fn fetch_lessons() -> Result<String, String> {
 }
 
 /// Now, as an ISO 8601 time.
+/// Processes per node in the congestion impact view a lesson step opens.
+const LESSON_IMPACT_PPN: u32 = 4;
+
 fn now_iso() -> String {
     String::from(js_sys::Date::new_0().to_iso_string())
 }
@@ -77,7 +80,18 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
     let sim = use_sim();
     let highlight = use_context::<HighlightCtx>();
     let show = use_context::<ShowCtx>();
+    let impact = use_context::<ImpactCtx>();
     let scenario = doc.scenario.clone();
+    // The congestion impact view, opened from a step at enough processes per node for its histograms to show a
+    // tail (one per node gives the 32-host fabric seven canary processes); its other choices stay the student's.
+    let open_impact = Callback::from(move |_| {
+        if let Some(c) = &impact {
+            c.form.set(Form { ppn: LESSON_IMPACT_PPN, ..(*c.form).clone() });
+        }
+        if let Some(loc) = web_sys::window().map(|w| w.location()) {
+            let _ = loc.set_hash("impact");
+        }
+    });
     let on_step = {
         let (d, sim, highlight) = (doc.dispatcher(), sim.clone(), highlight.clone());
         Callback::from(move |(next, point, plot): StepAction| {
@@ -157,10 +171,13 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
                     (false, true) => sim.watch(&scenario, t_ps),
                 }
             }
-            // A scene shows the plot it points at; a new network starts on the rates.
-            let plot = match (&s.highlight, s.sets_the_scene()) {
-                (Some(Highlight::Plot(k)), true) => Some(PlotKind::from_id(k)),
-                (_, true) if s.load.is_some() => Some(PlotKind::Rates),
+            // A step shows the plot it points at (unless choosing that plot is the student's task); a new network
+            // starts on the rates.
+            let plot = match &s.highlight {
+                Some(Highlight::Plot(k)) if s.task.as_ref().is_none_or(|t| t.plot.is_none()) => {
+                    Some(PlotKind::from_id(k))
+                }
+                _ if s.load.is_some() => Some(PlotKind::Rates),
                 _ => None,
             };
             // A of a comparison is the step's scenario.
@@ -280,11 +297,7 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
                     })} data-testid="lesson-open-finc">{ "Open the Finc(t) explorer" }</button>
                 }
                 if here.open.as_deref() == Some("impact") {
-                    <button onclick={Callback::from(|_| {
-                        if let Some(loc) = web_sys::window().map(|w| w.location()) {
-                            let _ = loc.set_hash("impact");
-                        }
-                    })} data-testid="lesson-open-impact">{ "Open the Congestion impact view" }</button>
+                    <button onclick={open_impact.clone()} data-testid="lesson-open-impact">{ "Open the Congestion impact view" }</button>
                 }
                 if here.compare.is_some() {
                     <button onclick={nav(k)} data-testid="lesson-open-compare">{ "Open the A/B comparison again" }</button>
@@ -435,13 +448,20 @@ fn TaskStatus(p: &TaskProps) -> Html {
             && live.run_scenario.as_ref().is_some_and(|r| ibcc_core::sim::needs_restart(r, &doc.scenario)));
     let done = p.task.done_by(seen);
     if done && waits {
+        // The new run plays to where the old one was, where the step's conclusion is to be seen.
         let restart = {
-            let scenario = doc.scenario.clone();
-            Callback::from(move |_| sim.load(&scenario, false))
+            let (scenario, at_ps) = (doc.scenario.clone(), live.time_ps());
+            Callback::from(move |_| {
+                // (Asked first: the load starts the watch it finds waiting.)
+                if at_ps > 0 {
+                    sim.then_watch(at_ps);
+                }
+                sim.load(&scenario, false);
+            })
         };
         html! {
             <p class="task-done" role="status" data-testid="task-done">
-                { "✓ Set. It needs a new run: the drawing still shows the old one, paused. " }
+                { "✓ Set. It needs a new run: the drawing still shows the old one, paused. The restart plays the new one to the same moment. " }
                 <button onclick={restart} data-testid="task-restart">{ "Restart with the change" }</button>
             </p>
         }

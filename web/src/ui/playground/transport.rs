@@ -80,9 +80,19 @@ pub fn Transport() -> Html {
     let end = live.end_ps() as f64 / 1e9;
     // (What the paper reports is held back while an exercise waits for its answer.)
     let quiz = super::use_unanswered_exercise().is_some();
+    // (A preset's words describe it as loaded: once edited, a lesson's step or the student may have changed what
+    // they say, a buffer's depth or a threshold.)
+    let edited = matches!(doc.origin, crate::origin::Origin::Edited(_));
     let description = find(&scenario.name).map_or_else(
         || if scenario.description.is_empty() { scenario.name.clone() } else { scenario.description.clone() },
-        |p| if quiz { p.description.to_owned() } else { format!("{} {}", p.description, p.paper_reports) },
+        |p| {
+            let said = if quiz { p.description.to_owned() } else { format!("{} {}", p.description, p.paper_reports) };
+            if edited {
+                format!("As loaded, before the changes since: {said}")
+            } else {
+                said
+            }
+        },
     );
     let more = use_state(|| false);
     let restart = {
