@@ -566,3 +566,25 @@ test('lesson 13\'s A/B holds back what its exercise asks of run A until it is an
   assert.match(row[1], /\d+\.\d%/, "B's is shown");
   assert.deepEqual(page.errors, []);
 });
+
+test('lesson 2\'s exercise holds back every link and group that carries its one flow, not only A->B', async () => {
+  const page = await openPage(browser, server.url);
+  await page.getByTestId('lesson-picker').selectOption({ label: '2. Long links need deep buffers' });
+  await page.getByTestId('exercise-load').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=sim-time]').innerText === '0.000 ms');
+  await runPast(page, 10);
+  // The flow from A1 crosses A1->A, A->B and B->BC: each shows A->B's rate, and so does its group's curve.
+  await openTab(page, 'results');
+  for (const link of ['A1->A', 'A->B', 'B->BC']) {
+    const row = page.getByTestId('links-table').locator('tr', { has: page.locator('th', { hasText: new RegExp(`^${link}$`) }) });
+    assert.match(await row.innerText(), /hidden until you answer/, link);
+  }
+  assert.match(await page.getByTestId('group-long').innerText(), /hidden until you answer/);
+  assert.doesNotMatch(await page.getByTestId('links-table').innerText(), /\d+\.\d%/, 'no rate of its links shown');
+  // The plot's curves too (its CSV holds what it draws).
+  const [csv] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-csv').click()]);
+  const header = (await readFile(await csv.path(), 'utf8')).split('\n')[0];
+  assert.match(header, /long flows: hidden/, header);
+  assert.doesNotMatch(header.replace(/[^,]*: hidden/g, ''), /long flows|A1->A|B->BC/, header);
+  assert.deepEqual(page.errors, []);
+});

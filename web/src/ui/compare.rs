@@ -172,7 +172,7 @@ fn rows_html(rows: Vec<crate::diff::Row>, n: usize, over: bool) -> Html {
     html! {
         <>
         if over {
-            <p class="muted" data-testid="compare-aggregate-note">{ "Aggregate throughput adds up every flow's share of its own source link, so it passes 100% when flows send from different hosts." }</p>
+            <p class="muted" data-testid="compare-aggregate-note">{ ibcc_view::names::AGGREGATE_OVER_100 }</p>
         }
         <div class="table-scroll"><table class="results" data-testid="compare-results">
             <caption>{ "Results side by side (over each run's measurement interval)" }</caption>
@@ -341,10 +341,11 @@ pub fn Compare() -> Html {
     let end_ms = if end_ms > 0.0 { end_ms } else { a.duration_ns as f64 / 1e6 };
     let mut curves = overlay(all);
     if let Some(m) = &hidden {
-        let held = crate::held::revealing_links(&a, m);
+        // (Without A's paths: its own links, and its group's host links.)
+        let held = crate::held::revealing(&a, m, None);
         for c in curves.iter_mut().filter(|c| c.run == 0) {
             let name = c.label.trim_start_matches("A: ").to_owned();
-            super::playground::hold_back(c, m, &name, &held);
+            super::playground::hold_back(c, &name, &held);
         }
     }
     let curves = Rc::new(curves);

@@ -14,12 +14,12 @@ use super::{HighlightCtx, LoadCtx};
 use crate::card::figures;
 use crate::edit::Selection;
 use crate::gesture::{Card, Gestures, Input, NoScene, Preview, Scene};
+use crate::held::Held;
 use crate::scene::{
     all_in_view, buffer_spots, flow_curves, focus_items, highlight_points, hit_test_with, layout_open, link_ends,
     BufferSpot, Hit, Layout, Point,
 };
 use ibcc_core::scenario::Scenario;
-use ibcc_core::sim::Metric;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
@@ -55,8 +55,7 @@ pub fn Canvas(p: &CanvasProps) -> Html {
     let doc = use_doc();
     use_undo_keys(doc.dispatcher());
     let live = use_live();
-    let hidden = super::use_hidden_measure();
-    let held_links = super::use_held_links();
+    let held = super::use_held();
     let highlight = use_context::<HighlightCtx>();
     let svg = use_node_ref();
     let redraw = use_force_update();
@@ -247,9 +246,7 @@ pub fn Canvas(p: &CanvasProps) -> Html {
         label_size,
     };
     let card_now = frame.zip(live.results.as_deref()).map(|(f, r)| (&f.frame, r));
-    let card = g.card.map(|c| {
-        card_html(&s, c, card_now, g.rect(), &gestures, &redraw, hidden.as_ref().map(|m| (m, held_links.as_slice())))
-    });
+    let card = g.card.map(|c| card_html(&s, c, card_now, g.rect(), &gestures, &redraw, &held));
     let active = g.focus.and_then(|h| match h {
         Hit::Node(i) => Some(format!("item-node-{i}")),
         Hit::Link(i) => Some(format!("item-link-{i}")),
@@ -405,19 +402,19 @@ fn card_html(
     rect: (f64, f64, f64, f64),
     gestures: &Rc<RefCell<Gestures>>,
     redraw: &UseForceUpdateHandle,
-    // What an open exercise asks for, and the links that would give it away.
-    hidden: Option<(&Metric, &[String])>,
+    // What an open exercise holds back: the links and groups that would give its value away.
+    held: &Held,
 ) -> Html {
     let (title, mut lines) = figures(s, c.hit, shown);
     // What an open exercise asks for stays out of the card too: the flows of its group (their rates add up to it),
     // or the lines of the links that would give it away.
-    match (hidden, c.hit) {
-        (Some((Metric::GroupRate { group }, _)), Hit::Flow(i)) if s.flows.get(i).is_some_and(|f| f.group == *group) => {
+    match c.hit {
+        Hit::Flow(i) if s.flows.get(i).is_some_and(|f| held.groups.contains(&f.group)) => {
             lines.retain(|l| !l.starts_with("rate limit") && !l.starts_with("throughput"));
             lines.push(format!("its rate: {}", super::HIDDEN));
         }
-        (Some((_, held_links)), Hit::Link(_)) => {
-            for link in held_links {
+        Hit::Link(_) => {
+            for link in &held.links {
                 for l in lines.iter_mut().filter(|l| l.starts_with(&format!("{link}:"))) {
                     *l = format!("{link}: {}", super::HIDDEN);
                 }

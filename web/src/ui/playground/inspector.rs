@@ -8,7 +8,7 @@ use super::live::use_live;
 use super::route_trace::RouteTo;
 use crate::edit::{self, Selection};
 use ibcc_core::scenario::{NodeKind, RoutingEngine, Scenario, SwitchOverride, Traffic, Transport};
-use ibcc_core::sim::{Metric, Results};
+use ibcc_core::sim::Results;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -402,8 +402,7 @@ fn Connect(p: &ConnectProps) -> Html {
 #[component]
 pub fn Inspector() -> Html {
     let doc = use_doc();
-    let hidden = super::use_hidden_measure();
-    let held_links = super::use_held_links();
+    let held_back = super::use_held();
     // The field whose last value was refused: (selection, field id, text, reason).
     let refused = use_state(|| None::<Refused>);
     let s = &doc.scenario;
@@ -470,12 +469,10 @@ pub fn Inspector() -> Html {
         }
     });
     // (Not what an open exercise asks for: a flow of its group, or its link.)
-    let held = match (&hidden, &sel) {
-        (Some(Metric::GroupRate { group }), Selection::Flow(id)) => {
-            s.flows.iter().any(|f| &f.id == id && f.group == *group)
-        }
-        (Some(_), Selection::Link(i)) => s.links.get(*i).is_some_and(|l| {
-            held_links.iter().any(|h| *h == format!("{}->{}", l.a, l.b) || *h == format!("{}->{}", l.b, l.a))
+    let held = match &sel {
+        Selection::Flow(id) => s.flows.iter().any(|f| &f.id == id && held_back.groups.contains(&f.group)),
+        Selection::Link(i) => s.links.get(*i).is_some_and(|l| {
+            held_back.links.iter().any(|h| *h == format!("{}->{}", l.a, l.b) || *h == format!("{}->{}", l.b, l.a))
         }),
         _ => false,
     };

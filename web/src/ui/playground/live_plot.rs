@@ -87,16 +87,16 @@ pub fn Plot() -> Html {
     let file = format!("ibcc-{}", kind.id());
     // The value an open exercise asks for stays out of the plot (and its PNG and CSV) until it is answered.
     let hidden = super::use_hidden_measure();
-    let held = super::use_held_links();
+    let held = super::use_held();
     let curves = match &hidden {
         None => live.curves.clone(),
-        Some(m) => Rc::new(
+        Some(_) => Rc::new(
             live.curves
                 .iter()
                 .map(|c| {
                     let mut c = c.clone();
                     let name = c.label.clone();
-                    super::hold_back(&mut c, m, &name, &held);
+                    super::hold_back(&mut c, &name, &held);
                     c
                 })
                 .collect(),

@@ -33,7 +33,7 @@ mod transport;
 
 use super::document::{use_doc, Action, Origin};
 use crate::course::Highlight;
-use crate::held::revealing_links;
+use crate::held::{revealing, Held};
 use canvas::Canvas;
 use live_plot::Plot;
 use side::{SidePanel, SideTab};
@@ -170,29 +170,30 @@ pub fn use_hidden_measure() -> Option<ibcc_core::sim::Metric> {
     (*own).clone()
 }
 
-/// The links held back with what the open exercise asks for, in the run shown (`held::revealing_links`).
+/// The links and groups held back with what the open exercise asks for, in the run shown (`held::revealing`, with
+/// the run's paths once its first frame has brought them).
 #[hook]
-pub fn use_held_links() -> Rc<Vec<String>> {
+pub fn use_held() -> Rc<Held> {
     let hidden = use_hidden_measure();
     let run = live::use_run_scenario();
-    let key = (run.as_ref().map(|r| Rc::as_ptr(r) as usize), hidden);
-    use_memo(key, move |(_, hidden)| match (&run, hidden) {
-        (Some(s), Some(m)) => revealing_links(s, m),
-        _ => Vec::new(),
+    let paths = live::use_live().paths.clone();
+    let key = (run.as_ref().map(|r| Rc::as_ptr(r) as usize), paths.as_ref().map(|p| Rc::as_ptr(p) as usize), hidden);
+    use_memo(key, move |(_, _, hidden)| match (&run, hidden) {
+        (Some(s), Some(m)) => revealing(s, m, paths.as_deref().map(Vec::as_slice)),
+        _ => Held::default(),
     })
 }
 
 /// What stands where a held-back value would be.
 pub const HIDDEN: &str = "hidden until you answer";
 
-/// Empties curve `c` if it is what `m` asks for, or a link in `held_links` (`name`: the link it draws, as the run
-/// names it), and says so in its label: the live plot and a lesson's A/B hold it back the same way.
-pub fn hold_back(c: &mut ibcc_view::plot::Curve, m: &ibcc_core::sim::Metric, name: &str, held_links: &[String]) {
-    use ibcc_core::sim::Metric;
+/// Empties curve `c` if it is a group or a link `held` holds back (`name`: the link it draws, as the run names it),
+/// and says so in its label: the live plot and a lesson's A/B hold it back the same way.
+pub fn hold_back(c: &mut ibcc_view::plot::Curve, name: &str, held: &Held) {
     use ibcc_view::plot::What;
-    let asked = match (m, &c.what) {
-        (Metric::GroupRate { group }, What::Group(g)) => g == group,
-        (_, What::Link(_)) => held_links.iter().any(|l| l == name),
+    let asked = match &c.what {
+        What::Group(g) => held.groups.iter().any(|h| h == g),
+        What::Link(_) => held.links.iter().any(|l| l == name),
         _ => false,
     };
     if asked {

@@ -5,7 +5,7 @@
 use super::super::document::{use_doc, Action, DocCtx, Same};
 use super::live::use_live;
 use crate::edit::Selection;
-use ibcc_core::sim::{FlowResult, GroupResult, Metric, Results};
+use ibcc_core::sim::{FlowResult, GroupResult, Results};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -85,13 +85,9 @@ struct TablesProps {
 fn Tables(p: &TablesProps) -> Html {
     let doc = use_doc();
     // An open exercise's value stays out of the tables until it is answered.
-    let hidden = super::use_hidden_measure();
-    let hidden_group = match &hidden {
-        Some(Metric::GroupRate { group }) => Some(group.as_str()),
-        _ => None,
-    };
-    // (And the links that would give it away: `revealing_links`.)
-    let held_links = super::use_held_links();
+    // (With the links and groups that would give it away: `held::revealing`.)
+    let held_back = super::use_held();
+    let hidden_group = |g: &str| held_back.groups.iter().any(|h| h == g);
     let held = || html! { <td class="muted" data-testid="hidden-measure">{ super::HIDDEN }</td> };
     let r = &p.results.0;
     let colours = ibcc_view::palette::group_colours(&r.groups.iter().map(|g| g.name.as_str()).collect::<Vec<_>>());
@@ -131,7 +127,7 @@ fn Tables(p: &TablesProps) -> Html {
                             // Flows with no group have a name here too, the plot's legend's.
                             <th scope="row">{ if g.name.is_empty() { ibcc_view::names::UNGROUPED } else { &g.name } }</th>
                             <td>{ g.flows }</td>
-                            if hidden_group == Some(g.name.as_str()) {
+                            if hidden_group(&g.name) {
                                 { held() }
                             } else if before {
                                 // (Nothing measured: no 0.0% and a perfect Jain index for a run that never got there.)
@@ -161,7 +157,7 @@ fn Tables(p: &TablesProps) -> Html {
                         for l in links.iter().take(8) {
                             <tr>
                                 <th scope="row">{ &l.id }</th>
-                                if held_links.contains(&l.id) {
+                                if held_back.links.contains(&l.id) {
                                     { held() }
                                 } else {
                                     <td>{ format!("{:.1}%", 100.0 * l.utilization) }</td>
@@ -179,7 +175,7 @@ fn Tables(p: &TablesProps) -> Html {
                     <thead><tr><th scope="col">{ "flow" }</th><th scope="col">{ "route" }</th><th scope="col">{ "group" }</th><th scope="col">{ "through\u{ad}put" }</th><th scope="col">{ "rate limit" }</th><th scope="col">{ "window" }</th><th scope="col" title="marked ACKs received in the measurement interval">{ "marks" }</th><th scope="col">{ "delay (µs)" }</th></tr></thead>
                     <tbody>
                         for fl in r.flows.iter().take(200) {
-                            { flow_row(fl, &doc, &colours, hidden_group == Some(fl.group.as_str())) }
+                            { flow_row(fl, &doc, &colours, hidden_group(&fl.group)) }
                         }
                     </tbody>
                 </table></div>
