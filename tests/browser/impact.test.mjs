@@ -103,7 +103,7 @@ test('a 120-node run stops when asked, and a small network is refused by name', 
   assert.deepEqual(page.errors, []);
 });
 
-test('lesson 18 opens the view at 4 processes per node, where its histograms have a tail to show', async () => {
+test('lesson 18 opens the view at 4 processes per node, enough canary processes for its histograms', async () => {
   const page = await openPage(browser, server.url);
   await page.getByTestId('lesson-picker').selectOption({ label: '18. What congestion does to an HPC application' });
   await page.getByTestId('lesson-next').click();

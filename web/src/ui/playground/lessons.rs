@@ -83,7 +83,7 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
     let impact = use_context::<ImpactCtx>();
     let scenario = doc.scenario.clone();
     // The congestion impact view, opened from a step at enough processes per node for its histograms to show a
-    // tail (one per node gives the 32-host fabric seven canary processes); its other choices stay the student's.
+    // spread (one per node gives the 32-host fabric seven canary processes); its other choices stay the student's.
     let open_impact = Callback::from(move |_| {
         if let Some(c) = &impact {
             c.form.set(Form { ppn: LESSON_IMPACT_PPN, ..(*c.form).clone() });
