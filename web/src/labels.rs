@@ -52,26 +52,32 @@ impl Label {
     }
 }
 
-/// Which of `labels` are drawn at font size `size` (view units): each in turn, by rank then by order, unless its
-/// box would overlap one already placed. A label at no place (not finite) is not drawn.
-pub fn fit(labels: &[Label], size: f64) -> Vec<bool> {
+/// Where each of `labels` is drawn at font size `size` (view units), if it is: each in turn, by rank then by order,
+/// unless its box would overlap one already placed. A label of rank 0 (what is selected or pointed at, which must
+/// be named) that would is tried a line above its place, then a line below, before it gives way (two neighbours a
+/// lesson names, side by side on a phone). A label at no place (not finite) is not drawn.
+pub fn fit(labels: &[Label], size: f64) -> Vec<Option<Point>> {
     let mut order: Vec<usize> = (0..labels.len()).collect();
     order.sort_by_key(|&i| (labels[i].rank, i));
     let gap = GAP_EM * size;
     // The boxes placed, each new one checked against all: with a large fabric's hosts folded, a few hundred labels
     // (a few ms at worst), and no map's code in the page.
     let mut placed: Vec<(f64, f64, f64, f64)> = Vec::new();
-    let mut shown = vec![false; labels.len()];
+    let mut shown = vec![None; labels.len()];
     for i in order {
-        let Label { at: (x, y), .. } = labels[i];
+        let Label { at: (x, y), rank, .. } = labels[i];
         if !(x.is_finite() && y.is_finite()) {
             continue;
         }
         let half = labels[i].half(size) + gap / 2.0;
-        let b = (x - half, y - size / 2.0, x + half, y + size / 2.0);
-        if !placed.iter().any(|o| b.0 < o.2 && o.0 < b.2 && b.1 < o.3 && o.1 < b.3) {
-            placed.push(b);
-            shown[i] = true;
+        let tries: &[f64] = if rank == 0 { &[0.0, -1.2, 1.2] } else { &[0.0] };
+        for dy in tries.iter().map(|k| k * size) {
+            let b = (x - half, y + dy - size / 2.0, x + half, y + dy + size / 2.0);
+            if !placed.iter().any(|o| b.0 < o.2 && o.0 < b.2 && b.1 < o.3 && o.1 < b.3) {
+                placed.push(b);
+                shown[i] = Some((x, y + dy));
+                break;
+            }
         }
     }
     shown
@@ -96,16 +102,37 @@ mod tests {
         assert_eq!(size(1000.0, 0.0), BASE, "a drawing not yet laid out");
     }
 
+    /// Whether each is drawn.
+    fn drawn(labels: &[Label], size: f64) -> Vec<bool> {
+        fit(labels, size).iter().map(Option::is_some).collect()
+    }
+
     #[test]
     fn crowded_labels_are_thinned_and_room_brings_them_back() {
         // Seven characters at 11 units are about 46 wide: at a spacing of 60 all fit, at 30 every other one.
-        assert!(fit(&row(8, 60.0, 7), 11.0).iter().all(|&s| s));
-        let thin = fit(&row(8, 30.0, 7), 11.0);
+        assert!(drawn(&row(8, 60.0, 7), 11.0).iter().all(|&s| s));
+        let thin = drawn(&row(8, 30.0, 7), 11.0);
         assert_eq!(thin, [true, false, true, false, true, false, true, false]);
         // Labels in different rows do not meet.
         let mut two = row(4, 30.0, 7);
         two.extend(row(4, 30.0, 7).into_iter().map(|l| Label { at: (l.at.0, 40.0), ..l }));
-        assert_eq!(fit(&two, 11.0).iter().filter(|&&s| s).count(), 4);
+        assert_eq!(drawn(&two, 11.0).iter().filter(|&&s| s).count(), 4);
+        // Where it fits, a label is drawn at its place.
+        assert_eq!(fit(&row(2, 60.0, 7), 11.0), [Some((0.0, 0.0)), Some((60.0, 0.0))]);
+    }
+
+    #[test]
+    fn neighbours_a_lesson_names_are_both_drawn_one_a_line_up() {
+        // leaf-2 and leaf-3 side by side, too close for both on one line: the second goes a line above.
+        let mut pair = row(2, 30.0, 6);
+        pair.iter_mut().for_each(|l| l.rank = 0);
+        assert_eq!(fit(&pair, 10.0), [Some((0.0, 0.0)), Some((30.0, -12.0))]);
+        // A third between them goes below; a fourth has no room left and gives way.
+        let mut four = row(4, 10.0, 6);
+        four.iter_mut().for_each(|l| l.rank = 0);
+        assert_eq!(fit(&four, 10.0), [Some((0.0, 0.0)), Some((10.0, -12.0)), Some((20.0, 12.0)), None]);
+        // Others only ever at their place.
+        assert_eq!(drawn(&row(2, 30.0, 6), 10.0), [true, false]);
     }
 
     #[test]
@@ -122,8 +149,8 @@ mod tests {
     fn the_first_ranked_are_placed_first() {
         let mut labels = row(3, 30.0, 7);
         labels[1].rank = 0;
-        assert_eq!(fit(&labels, 11.0), [false, true, false]);
+        assert_eq!(drawn(&labels, 11.0), [false, true, false]);
         labels[1].at = (f64::NAN, f64::NAN);
-        assert_eq!(fit(&labels, 11.0), [true, false, true], "a label with no place is not drawn and blocks none");
+        assert_eq!(drawn(&labels, 11.0), [true, false, true], "a label with no place is not drawn and blocks none");
     }
 }

@@ -584,7 +584,7 @@ impl Names {
             groups.map(move |(f, c)| Label { at: f.at, chars: c.len() + extra, rank: 2 }.within(size, edges))
         };
         all.extend(groups(" hosts".len()));
-        let long = labels::fit(&all, size)[n..].iter().all(|&on| on);
+        let long = labels::fit(&all, size)[n..].iter().all(Option::is_some);
         if !long {
             all.truncate(n);
             all.extend(groups(0));
@@ -604,7 +604,7 @@ impl Names {
         }
         // (Placed last, they leave the names where they were.)
         let shown = labels::fit(&all, size);
-        let at = |i: usize| shown[i].then_some(all[i].at);
+        let at = |i: usize| shown[i];
         let folds = (counts.into_iter().enumerate())
             .map(|(k, c)| Some((at(n + k)?, if long { format!("{c} hosts") } else { c })))
             .collect();
