@@ -40,6 +40,7 @@ pub fn plot(
         x,
         x_desc,
         x_log: false,
+        x_names: &[],
         y,
         groups,
         title: None,

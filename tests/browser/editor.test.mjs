@@ -270,10 +270,13 @@ test('settings speak in words and in the units they show: limits, keys, paper te
   // A build limit is stated for the number as typed, in the field's unit (not the clamped u32, not nanoseconds).
   await page.locator('details', { has: page.getByTestId('input-duration') }).locator('summary').click();
   await page.getByTestId('input-buffer').fill('99999999999');
-  assert.equal(await page.getByTestId('error-buffer').innerText(), "99999999999 packets is over this build's limit of 1024 packets");
+  // (The field says the run keeps the value it had: a run started now uses it.)
+  assert.equal(await page.getByTestId('error-buffer').innerText(), "99999999999 packets is over this build's limit of 1024 packets. Not applied: still 4 packets");
+  await page.getByTestId('input-buffer').fill('-3');
+  assert.equal(await page.getByTestId('error-buffer').innerText(), 'must not be negative. Not applied: still 4 packets');
   await page.getByTestId('input-buffer').fill('4');
   await page.getByTestId('input-duration').fill('1e9');
-  assert.equal(await page.getByTestId('error-duration').innerText(), "1e9 ms is over this build's limit of 100000 ms");
+  assert.equal(await page.getByTestId('error-duration').innerText(), "1e9 ms is over this build's limit of 100000 ms. Not applied: still 100 ms");
   await page.getByTestId('input-duration').fill('100');
   // The scenario file's keys are there for whoever asks; the labels say the paper's terms in words.
   const key = page.locator('[data-testid=params] code.path', { hasText: 'switch.buffer_packets' });

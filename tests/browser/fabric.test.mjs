@@ -94,6 +94,10 @@ test('a malformed fabric is refused by its line, and the network stays', async (
   await page.waitForFunction(() => document.querySelector('[data-testid=fabric-error]').innerText.startsWith('notes.txt'));
   assert.match(await page.getByTestId('fabric-error').innerText(), /^notes\.txt: no Switch or Ca records: not a fabric file/);
   assert.equal(await nodes(page).count(), before);
+  // Another network loaded: the refused text and its error are about none of it, and go.
+  await page.getByLabel('Scenario').selectOption('infocom03-fig2');
+  await page.getByTestId('fabric-error').waitFor({ state: 'detached' });
+  assert.equal(await page.getByTestId('fabric-text').inputValue(), '');
   assert.deepEqual(page.errors, []);
 });
 

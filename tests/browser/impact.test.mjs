@@ -27,6 +27,8 @@ test('GPCNeT in the page: progress, routes, histograms, the table, and the nativ
   const net = JSON.parse(readFileSync(await saved.path(), 'utf8'));
   net.flows = [];
   await page.getByTestId('tab-impact').click();
+  // The network is drawn without its flows, and the legend lists none.
+  assert.equal(await page.locator('[data-testid=legend] [data-testid^=legend-group-]').count(), 0);
   // Defaults: 1 process per node, no control and ECN + LIPD, the latency and bandwidth tests.
   await page.getByTestId('impact-run').click();
   await page.waitForFunction(() => /8\/8 runs on .* at 1 per node, .* done/.test(document.querySelector('[data-testid=impact-status]')?.innerText ?? ''), null, { timeout: 120_000 });

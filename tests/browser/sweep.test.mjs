@@ -71,3 +71,19 @@ test('sweep buffer sizes in workers, plot them, open a point', async () => {
   assert.match(await page.getByTestId('sweep-status').innerText(), /stopped: cancelled/);
   assert.deepEqual(page.errors, []);
 });
+
+test('a sweep over a choice: its choices offered, taken as the page names them, a wrong one refused by name', async () => {
+  const page = await openPage(browser, server.url);
+  await page.getByLabel('Scenario').selectOption('infocom03-fig2');
+  await page.getByTestId('tab-sweep').click();
+  await page.getByTestId('sweep-path1').selectOption('marking.policy');
+  assert.match(await page.getByTestId('sweep-values1').inputValue(), /^none, naive, input_triggered/);
+  await page.getByTestId('sweep-values1').fill('none, fastest');
+  await page.getByTestId('sweep-run').click();
+  assert.match(await page.getByTestId('sweep-error').innerText(), /^Marking policy: fastest is not one of its choices \(none, naive, input_triggered/);
+  await page.getByTestId('sweep-values1').fill('none, input-triggered');
+  await page.getByTestId('sweep-run').click();
+  await page.waitForFunction(() => /2\/2 points, .* done/.test(document.querySelector('[data-testid=sweep-status]')?.innerText ?? ''), null, { timeout: 120_000 });
+  assert.match(await page.getByTestId('sweep-row-1').innerText(), /Marking policy = input_triggered/);
+  assert.deepEqual(page.errors, []);
+});

@@ -118,6 +118,9 @@ pub struct Figure<'a> {
     pub x_desc: &'a str,
     /// A logarithmic x axis (base 2: the values are powers of two).
     pub x_log: bool,
+    /// Where x is a list of choices (a sweep over a policy), their names, at x = 0, 1, 2...: the ticks name them,
+    /// and the points are not joined (nothing lies between two choices). Empty: x is a number.
+    pub x_names: &'a [String],
     pub y: &'a YAxis,
     /// The scenario's groups in first-appearance order (for the groups' colours).
     pub groups: &'a [String],
@@ -210,7 +213,7 @@ pub fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, f: &Figure) -> Re
                 .configure_mesh()
                 .x_desc(f.x_desc)
                 .y_desc(f.y.desc.as_str())
-                .x_label_formatter(&|v| tick(*v))
+                .x_label_formatter(&|v| x_tick(*v, f.x_names))
                 .y_label_formatter(&|v| tick(*v))
                 .axis_desc_style(text(12.0))
                 .label_style(text(11.0))
@@ -239,13 +242,15 @@ pub fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, f: &Figure) -> Re
                     colour = lighter(colour, bg);
                 }
                 let style = colour.stroke_width(px(c.width()).max(1) as u32);
-                if c.run == 2 {
+                if !f.x_names.is_empty() {
+                    // (Choices: dots, no line between them.)
+                } else if c.run == 2 {
                     let (dash, gap) = (px(6.0).max(2) as u32, px(4.0).max(2) as u32);
                     chart.draw_series(DashedLineSeries::new(c.points.iter().copied(), dash, gap, style)).map_err(e)?;
                 } else {
                     chart.draw_series(LineSeries::new(c.points.iter().copied(), style)).map_err(e)?;
                 }
-                if f.markers {
+                if f.markers || !f.x_names.is_empty() {
                     let r = px(3.5).max(2);
                     chart.draw_series(c.points.iter().map(|&p| Circle::new(p, r, colour.filled()))).map_err(e)?;
                 }
@@ -261,6 +266,18 @@ pub fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, f: &Figure) -> Re
         draw_legend(&l, f, beside, bg).map_err(e)?;
     }
     area.present().map_err(e)
+}
+
+/// An x tick's label: a number, or, on an axis of choices, the choice's name at its whole x (none between two).
+fn x_tick(v: f64, names: &[String]) -> String {
+    if names.is_empty() {
+        return tick(v);
+    }
+    let i = v.round();
+    match names.get(i as usize) {
+        Some(name) if (v - i).abs() < 1e-6 && i >= 0.0 => name.clone(),
+        _ => String::new(),
+    }
 }
 
 /// The legend: a swatch as each curve is drawn (thin links, thick groups, B lighter, C dashed) and its label.
@@ -333,6 +350,7 @@ mod tests {
             x: (0.0, 2.0),
             x_desc: "simulated time (ms)",
             x_log: false,
+            x_names: &[],
             y,
             groups,
             title: None,
@@ -341,6 +359,14 @@ mod tests {
             markers: false,
             band: None,
         }
+    }
+
+    #[test]
+    fn an_axis_of_choices_names_them_at_their_places_and_nothing_between() {
+        let names = ["none".to_owned(), "naive".to_owned(), "input-triggered".to_owned()];
+        let ticks: Vec<String> = [-0.5, 0.0, 0.5, 1.0, 2.0, 2.5].iter().map(|&v| x_tick(v, &names)).collect();
+        assert_eq!(ticks, ["", "none", "", "naive", "input-triggered", ""]);
+        assert_eq!(x_tick(2.0, &[]), tick(2.0), "a number axis keeps its numbers");
     }
 
     #[test]

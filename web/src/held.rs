@@ -111,7 +111,7 @@ mod tests {
         let mut links = held.links.clone();
         links.sort();
         assert_eq!(links, ["A->B", "A1->A", "B->BC"]);
-        assert_eq!(held.groups, [group.clone()]);
+        assert_eq!(held.groups, [group]);
         // With a second flow of the group on another path, the group's rate is not A->B's.
         let mut two = s.clone();
         let mut other = two.flows[0].clone();

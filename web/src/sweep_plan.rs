@@ -41,6 +41,37 @@ pub fn parse_values(text: &str) -> Result<Vec<Value>, String> {
         .collect())
 }
 
+/// A setting's values as the scenario writes them: for a setting with choices, each choice typed by its value or by
+/// the words the page shows for it ("input-triggered" as well as "input_triggered"), case and dashes aside; an
+/// unknown one is refused with the choices named. A setting without choices keeps its values.
+pub fn as_choices(path: &str, values: Vec<Value>) -> Result<Vec<Value>, String> {
+    let Some(entry) = settings::find(path).filter(|e| !e.choices.is_empty()) else { return Ok(values) };
+    let plain = |s: &str| s.to_ascii_lowercase().replace(['-', '_', ' '], "");
+    values
+        .into_iter()
+        .map(|v| {
+            let typed = v.as_str().map_or_else(|| v.to_string(), str::to_owned);
+            entry
+                .choices
+                .iter()
+                .find(|c| plain(c.value) == plain(&typed) || plain(c.label) == plain(&typed))
+                .map_or_else(
+                    || {
+                        let all: Vec<&str> = entry.choices.iter().map(|c| c.value).collect();
+                        Err(format!("{typed} is not one of its choices ({})", all.join(", ")))
+                    },
+                    |c| Ok(c.json()),
+                )
+        })
+        .collect()
+}
+
+/// A setting's choices as the values field shows them ("none, naive, input_triggered"); none for a number.
+pub fn choices_text(path: &str) -> Option<String> {
+    let entry = settings::find(path).filter(|e| !e.choices.is_empty())?;
+    Some(entry.choices.iter().map(|c| c.value).collect::<Vec<_>>().join(", "))
+}
+
 /// Every point's values and scenario, validated; the error names the point's values.
 pub fn points(base: &Scenario, axes: &[Axis]) -> Result<Vec<(Vec<Value>, Scenario)>, String> {
     let total = grid::size(axes, BROWSER_MAX_POINTS).map_err(|e| match e {
@@ -183,6 +214,19 @@ mod tests {
     use super::*;
     use ibcc_core::presets::find;
     use ibcc_core::sim::Run;
+
+    #[test]
+    fn a_choice_is_typed_as_the_page_shows_it_and_a_wrong_one_names_the_choices() {
+        let typed = vec![Value::from("input-triggered"), Value::from("NAIVE"), Value::from("none")];
+        let got = as_choices("marking.policy", typed).expect("choices");
+        assert_eq!(got, [Value::from("input_triggered"), Value::from("naive"), Value::from("none")]);
+        let e = as_choices("marking.policy", vec![Value::from(1)]).expect_err("a number is no policy");
+        assert!(e.starts_with("1 is not one of its choices (none, naive, input_triggered"), "{e}");
+        // A number setting keeps its numbers; a setting's choices fill its values field.
+        assert_eq!(as_choices("switch.buffer_packets", vec![Value::from(4)]), Ok(vec![Value::from(4)]));
+        assert!(choices_text("marking.policy").is_some_and(|t| t.starts_with("none, naive, input_triggered")));
+        assert_eq!(choices_text("switch.buffer_packets"), None);
+    }
 
     #[test]
     fn values_parse_as_lists_and_ranges() {

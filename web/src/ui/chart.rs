@@ -19,6 +19,8 @@ pub struct Axes {
     pub x: (f64, f64),
     pub x_desc: String,
     pub x_log: bool,
+    /// Names of the choices at x = 0, 1, 2... when x is a list of them (`plot::Figure::x_names`).
+    pub x_names: Rc<Vec<String>>,
     pub y: YAxis,
     /// The scenario's groups, for their colours.
     pub groups: Rc<Vec<String>>,
@@ -51,6 +53,7 @@ fn figure<'a>(curves: &'a [Curve], a: &'a Axes, title: Option<&'a str>, scale: f
         x: a.x,
         x_desc: &a.x_desc,
         x_log: a.x_log,
+        x_names: &a.x_names,
         y: &a.y,
         groups: &a.groups,
         title,

@@ -78,7 +78,8 @@ fn overlay(sides: &[Side]) -> Vec<Curve> {
         .enumerate()
         .flat_map(|(i, s)| {
             s.curves.iter().map(move |c| Curve {
-                label: format!("{}: {}", NAMES[i], c.label),
+                // ("run B: A->B", not "B: A->B": runs and switches share letters.)
+                label: format!("run {}: {}", NAMES[i], c.label),
                 run: i as u8,
                 ..c.clone()
             })
@@ -344,7 +345,7 @@ pub fn Compare() -> Html {
         // (Without A's paths: its own links, and its group's host links.)
         let held = crate::held::revealing(&a, m, None);
         for c in curves.iter_mut().filter(|c| c.run == 0) {
-            let name = c.label.trim_start_matches("A: ").to_owned();
+            let name = c.label.trim_start_matches("run A: ").to_owned();
             super::playground::hold_back(c, &name, &held);
         }
     }
@@ -355,6 +356,7 @@ pub fn Compare() -> Html {
         x: (0.0, end_ms.max(1e-3)),
         x_desc: String::from("simulated time (ms)"),
         x_log: false,
+        x_names: Rc::default(),
         y: YAxis { desc: y_desc, top: y_top },
         groups,
         markers: false,

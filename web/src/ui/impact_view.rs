@@ -221,6 +221,7 @@ pub fn Impact(_p: &ImpactProps) -> Html {
                     x,
                     x_desc: String::from(what),
                     x_log: false,
+                    x_names: Rc::default(),
                     y: YAxis { desc: String::from("processes"), top: None },
                     groups: Rc::new(Vec::new()),
                     markers: true,

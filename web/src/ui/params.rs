@@ -55,11 +55,17 @@ fn required(v: Option<f64>) -> Result<f64, &'static str> {
     v.ok_or("a value is needed")
 }
 
+/// A whole number, refused in words that name what is wrong with it (the setting's own lower limit, often 1, is
+/// validation's to name).
 fn whole(v: f64) -> Result<u64, &'static str> {
-    if v >= 0.0 && v.fract() == 0.0 && v < 9.0e15 {
-        Ok(v as u64)
+    if v < 0.0 {
+        Err("must not be negative")
+    } else if v.fract() != 0.0 {
+        Err("must be a whole number")
+    } else if v >= 9.0e15 {
+        Err("is too large")
     } else {
-        Err("must be a whole number, 0 or more")
+        Ok(v as u64)
     }
 }
 
@@ -72,14 +78,20 @@ fn whole_u32(v: f64) -> Result<u32, &'static str> {
 /// typed and in the field's unit ("99999999999 packets is over this build's limit of 1024 packets"), not for the
 /// stored value (clamped to 4294967295, or in nanoseconds).
 fn in_field_units(f: &Num, e: &ibcc_core::scenario::ScenarioError, typed: &str, unit: &str) -> String {
+    use ibcc_core::scenario::Problem;
     match e.problem {
-        ibcc_core::scenario::Problem::LimitExceeded { limit, .. } if e.field == f.path => {
+        Problem::LimitExceeded { limit, .. } if e.field == f.path => {
             // The panel's ms fields are stored in ns.
             let limit = if unit == "ms" { (limit as f64 / 1e6).to_string() } else { limit.to_string() };
             let unit = if unit.is_empty() { String::new() } else { format!(" {unit}") };
             format!("{typed}{unit} is over this build's limit of {limit}{unit}")
         }
-        _ => e.problem.to_string(),
+        // Shown as Rmax's divisor, stored as its inverse.
+        Problem::OutOfRange(_) if e.field == f.path && f.id == "r-min-divisor" => {
+            String::from("must be more than 1 and at most 65536")
+        }
+        // (The scenario file's "no limit" is null; here it is an empty field.)
+        _ => e.problem.to_string().replace(", or null for", ", or empty for"),
     }
 }
 
@@ -429,7 +441,13 @@ pub fn ParamsPanel(p: &ParamsProps) -> Html {
                     on_change.emit(next);
                 }
                 Err(message) => {
-                    d.insert(f.id, (text, message));
+                    // Said, so that a run started now is not taken for one with the refused value.
+                    let kept = match (f.get)(&scenario) {
+                        k if k.is_empty() => String::from("none"),
+                        k if unit.is_empty() => k,
+                        k => format!("{k} {unit}"),
+                    };
+                    d.insert(f.id, (text, format!("{message}. Not applied: still {kept}")));
                     edits.set(d);
                 }
             }

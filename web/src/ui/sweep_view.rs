@@ -8,7 +8,9 @@ use super::bridge::{cores, start_jobs, wall_ms, Jobs, SimWorker};
 use super::chart::{Axes, Chart};
 use super::document::{use_doc, Action, Origin};
 use crate::protocol::{FromWorker, ToWorker};
-use crate::sweep_plan::{curves, describe, parse_values, points, powers_of_two, quantities, Axis, Quantity};
+use crate::sweep_plan::{
+    as_choices, choices_text, curves, describe, parse_values, points, powers_of_two, quantities, Axis, Quantity,
+};
 use ibcc_core::scenario::Scenario;
 use ibcc_core::sim::Results;
 use ibcc_view::plot::YAxis;
@@ -195,15 +197,21 @@ fn x_axis(j: Option<&Job>, curves: &[ibcc_view::plot::Curve], numeric: bool) -> 
         let pad = ((x1 - x0) * 0.04).max(0.5);
         (x0 - pad, x1 + pad)
     };
-    let desc = first.map_or(String::new(), |a| {
-        let name = settings::label(&a.path);
-        if numeric {
-            name
-        } else {
-            format!("{name} (value number)")
-        }
-    });
+    let desc = first.map_or(String::new(), |a| settings::label(&a.path));
     (range, desc, x_log, first.map_or(String::from("x"), |a| a.path.clone()))
+}
+
+/// The names of the first setting's values when they are choices, not numbers (the x axis names them).
+fn x_names(j: Option<&Job>, numeric: bool) -> Vec<String> {
+    match j.and_then(|j| j.axes.first()) {
+        // (A choice's name alone: "naive", not the sentence after it.)
+        Some(a) if !numeric => a
+            .values
+            .iter()
+            .map(|v| settings::value_label(&a.path, v).split(':').next().unwrap_or_default().to_owned())
+            .collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// A row per point: its settings, its value (in percent), and a button that opens it in the playground.
@@ -290,9 +298,16 @@ pub fn Sweep(p: &SweepProps) -> Html {
         let h = h.clone();
         Callback::from(move |e: InputEvent| h.set(e.target_unchecked_into::<web_sys::HtmlInputElement>().value()))
     };
-    let select_input = |h: &UseStateHandle<String>| {
-        let h = h.clone();
-        Callback::from(move |e: Event| h.set(e.target_unchecked_into::<web_sys::HtmlSelectElement>().value()))
+    // A setting picked: its values field offers its choices (a range of numbers means nothing to a policy).
+    let select_input = |h: &UseStateHandle<String>, values: &UseStateHandle<String>| {
+        let (h, values) = (h.clone(), values.clone());
+        Callback::from(move |e: Event| {
+            let path = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
+            if let Some(text) = choices_text(&path) {
+                values.set(text);
+            }
+            h.set(path);
+        })
     };
     let on_quantity = {
         let quantity = quantity.clone();
@@ -311,6 +326,7 @@ pub fn Sweep(p: &SweepProps) -> Html {
                 .filter(|(path, _)| !path.is_empty())
                 .map(|(path, values)| {
                     parse_values(values)
+                        .and_then(|v| as_choices(path, v))
                         .map(|v| Axis { path: (**path).clone(), values: v })
                         .map_err(|e| format!("{}: {e}", settings::label(path)))
                 })
@@ -336,6 +352,7 @@ pub fn Sweep(p: &SweepProps) -> Html {
         x,
         x_desc: x_desc.clone(),
         x_log,
+        x_names: Rc::new(x_names(guard.as_ref(), numeric)),
         y: YAxis { desc: quantity.label(), top: None },
         groups: Rc::new(Vec::new()),
         markers: true,
@@ -374,16 +391,16 @@ pub fn Sweep(p: &SweepProps) -> Html {
             <p class="lede">{ format!("Runs the playground's scenario ({}) once per point, in the browser's workers (one per core).", doc.origin.describe()) }</p>
             <div class="sweep-grid">
                 <label for="sweep-path1">{ "Setting" }</label>
-                <select id="sweep-path1" onchange={select_input(&path1)} data-testid="sweep-path1">{ path_options(&path1, false) }</select>
+                <select id="sweep-path1" onchange={select_input(&path1, &values1)} data-testid="sweep-path1">{ path_options(&path1, false) }</select>
                 <label for="sweep-values1">{ "Values" }</label>
                 <input id="sweep-values1" type="text" value={(*values1).clone()} oninput={text_input(&values1)} data-testid="sweep-values1"
                     placeholder="1..8, or 1, 2, 4, or lipd, aimd" />
                 <label for="sweep-path2">{ "Second setting" }</label>
-                <select id="sweep-path2" onchange={select_input(&path2)} data-testid="sweep-path2">{ path_options(&path2, true) }</select>
+                <select id="sweep-path2" onchange={select_input(&path2, &values2)} data-testid="sweep-path2">{ path_options(&path2, true) }</select>
                 <label for="sweep-values2">{ "Its values" }</label>
                 <input id="sweep-values2" type="text" value={(*values2).clone()} oninput={text_input(&values2)} data-testid="sweep-values2" />
                 <label for="sweep-path3">{ "Third setting" }</label>
-                <select id="sweep-path3" onchange={select_input(&path3)} data-testid="sweep-path3">{ path_options(&path3, true) }</select>
+                <select id="sweep-path3" onchange={select_input(&path3, &values3)} data-testid="sweep-path3">{ path_options(&path3, true) }</select>
                 <label for="sweep-values3">{ "Its values" }</label>
                 <input id="sweep-values3" type="text" value={(*values3).clone()} oninput={text_input(&values3)} data-testid="sweep-values3" />
                 <label for="sweep-quantity">{ "Plot" }</label>

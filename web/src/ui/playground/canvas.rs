@@ -108,12 +108,16 @@ pub fn Canvas(p: &CanvasProps) -> Html {
         g.handle(Input::Fitted(base.view_box), &NoScene);
         g.follow_selection(hit_of(&s, doc.selection.as_ref()));
     }
-    // A new network (a new document load) is shown whole, its hosts folded.
+    // A new network (a new document load) is shown whole, its hosts folded, and nothing of it has the keyboard's
+    // focus (the old one's focused link or node would ring another of the new network's by its number).
     {
         let (gestures, redraw, open) = (gestures.clone(), redraw.clone(), open.clone());
         use_effect_with(doc.loads, move |_| {
             open.set(Vec::new());
-            gestures.borrow_mut().handle(Input::Fit, &NoScene);
+            let mut g = gestures.borrow_mut();
+            g.handle(Input::Fit, &NoScene);
+            g.focus = None;
+            drop(g);
             redraw.force_update();
         });
     }
@@ -231,7 +235,16 @@ pub fn Canvas(p: &CanvasProps) -> Html {
     let shown = answered.filter(|l| l.always || !running);
     // Zoomed in to a third of the whole drawing or closer, every link end is labelled with its port number, the
     // labels about 12 screen pixels high whatever the zoom.
-    let content_w = boxes.borrow().content.2;
+    // The width the view takes on screen: the drawing's, or less where its height limits it (`meet`: a ring in a
+    // wide, short panel), so that labels keep their size in pixels either way.
+    let content_w = {
+        let (_, _, w, h) = boxes.borrow().content;
+        if view.3 > 0.0 {
+            w.min(h * view.2 / view.3)
+        } else {
+            w
+        }
+    };
     let port_size = (view.2 <= base.view_box.2 / PORTS_ZOOM && content_w > 0.0).then(|| 12.0 * view.2 / content_w);
     let ports = port_size.map(|size| ((*link_ports).clone(), (size * 4.0).round() / 4.0));
     let label_size = crate::labels::size(view.2, content_w);
@@ -358,7 +371,9 @@ pub fn Canvas(p: &CanvasProps) -> Html {
                 </svg>
               </div>
                 <p class="visually-hidden" role="status" aria-live="polite" data-testid="canvas-announce">{ announce }</p>
-                <Legend groups={network::groups(&s)} vls={s.data_vls()} routes={shown.is_some()} cycle={cycle.is_some()} />
+                // (It lists what the drawing shows: no flows' colours where the flows are not drawn.)
+                <Legend groups={if *show_flows { network::groups(&s) } else { Vec::new() }} vls={s.data_vls()} routes={shown.is_some()}
+                    cycle={cycle.is_some()} run={now.is_some()} />
                 <div class="card-slot">{ for card }</div>
             </div>
         </div>

@@ -58,6 +58,14 @@ pub fn FabricImport() -> Html {
     let doc = use_doc();
     let text = use_state(String::new);
     let error = use_state(|| None::<String>);
+    // Another network loaded (a preset, a file, this one): what was pasted and refused is about none of it.
+    {
+        let (text, error) = (text.clone(), error.clone());
+        use_effect_with(doc.loads, move |_| {
+            text.set(String::new());
+            error.set(None);
+        });
+    }
     // Loads `body` (from `name`) as the network, or says why not.
     let load = {
         let (error, base, d) = (error.clone(), doc.scenario.clone(), doc.dispatcher());
@@ -142,6 +150,13 @@ fn Tables() -> Html {
     let text = use_state(String::new);
     let error = use_state(|| None::<String>);
     let checking = use_state(|| false);
+    {
+        let (text, error) = (text.clone(), error.clone());
+        use_effect_with(doc.loads, move |_| {
+            text.set(String::new());
+            error.set(None);
+        });
+    }
     let apply = {
         let (error, checking, base, d) = (error.clone(), checking.clone(), doc.scenario.clone(), doc.dispatcher());
         Callback::from(move |(name, body): (String, String)| {

@@ -58,6 +58,10 @@ pub struct LegendProps {
     /// A cycle of links is drawn (a deadlock, or a credit loop the check found).
     #[prop_or_default]
     pub cycle: bool,
+    /// A run's state is drawn: its blocked links, roots, marks and buffers (not in a view that shows the network
+    /// alone, before any run).
+    #[prop_or(true)]
+    pub run: bool,
 }
 
 #[component]
@@ -88,7 +92,7 @@ pub fn Legend(p: &LegendProps) -> Html {
                     <li data-testid="legend-rate">
                         if p.routes {
                             <span class="rates">{ rate(0.0, "none") }{ rate(0.5, "half") }{ rate(1.0, "most") }</span>
-                            <span>{ "routes on a link: thicker carries more of the pattern's routes" }</span>
+                            <span>{ "routes on a link: thicker carries more of the routes shown" }</span>
                         } else {
                             <span class="rates">{ rate(0.0, "idle") }{ rate(0.5, "50%") }{ rate(1.0, "100%") }</span>
                             <span>{ Mark::Rate.meaning() }</span>
@@ -100,11 +104,11 @@ pub fn Legend(p: &LegendProps) -> Html {
                             <span>{ "a cycle of links: each one's packets wait for credit on the next, round to the first" }</span>
                         </li>
                     }
-                    // (A pattern's routes are drawn instead of a run: none of the run's marks is on the drawing.)
-                    for m in Mark::ALL.into_iter().filter(|m| *m != Mark::Rate && !p.routes) {
+                    // (With no run drawn, or a pattern's routes drawn instead, none of a run's marks is on the drawing.)
+                    for m in Mark::ALL.into_iter().filter(|m| *m != Mark::Rate && p.run && !p.routes) {
                         <li data-testid={format!("legend-{}", m.id())}>{ sample(drawing(m)) }<span>{ m.meaning() }</span></li>
                     }
-                    if p.vls > 1 && !p.routes {
+                    if p.vls > 1 && p.run && !p.routes {
                         <li data-testid="legend-vl-stripes">{ sample(stripes()) }<span>{ "a stripe per virtual lane (VL 0 on top)" }</span></li>
                     }
                     for (g, c) in p.groups.iter().zip(colours) {

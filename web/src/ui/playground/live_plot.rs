@@ -47,6 +47,7 @@ pub fn Plot() -> Html {
         x: (0.0, end_ms.max(1e-3)),
         x_desc: String::from("simulated time (ms)"),
         x_log: false,
+        x_names: Rc::default(),
         y: ibcc_view::plot::YAxis { desc, top },
         groups: (*groups).clone(),
         markers: false,

@@ -356,27 +356,30 @@ fn Messages() -> Html {
     }
 }
 
-/// A deadlock in plain words: when, what is stuck, round which links (each kept on one line), and why the run
-/// stopped.
+/// A deadlock in plain words: what is stuck and why the run stopped first (the message scrolls after two lines),
+/// then round which links (each kept on one line), when, and what routes avoid it.
 fn deadlock_text(d: &ibcc_core::sim::Deadlock) -> Html {
     let flows =
         if d.flows.len() == 1 { format!("flow {}", d.flows[0]) } else { format!("flows {}", d.flows.join(", ")) };
     html! {
         <>
             { format!(
-                "Deadlock found at {:.3} ms (the run checks every {} ms; the last stuck packet came in at {:.3} ms): {} \
-                 packets of {flows} wait on each other round ",
+                "Deadlock at {:.3} ms: {} packets of {flows} wait on each other round a cycle of links (the red arrows on \
+                 the network) and can never move, so the run stopped. The cycle: ",
                 d.at_ns / 1e6,
-                ibcc_core::sim::DEADLOCK_CHECK_EVERY_PS as f64 / 1e9,
-                d.last_in_ns / 1e6,
                 d.stuck_packets
             ) }
             for (i, link) in d.cycle.iter().enumerate() {
                 if i > 0 { { " → " } }
                 <span class="nowrap">{ link }</span>
             }
-            { " → back to the first (the red arrows on the network), and can never move, so the run stopped. These routes form a credit loop; routes \
-               that never turn down and then up again (updn, with a root switch) cannot." }
+            { format!(
+                " → back to the first. (Found at the run's check, every {} ms; the last stuck packet came in at {:.3} \
+                 ms.) These routes form a credit loop; routes that never turn down and then up again (updn, with a \
+                 root switch) cannot.",
+                ibcc_core::sim::DEADLOCK_CHECK_EVERY_PS as f64 / 1e9,
+                d.last_in_ns / 1e6
+            ) }
         </>
     }
 }
