@@ -188,6 +188,9 @@ pub fn rate_width(rate: f32) -> f32 {
 pub enum Mark {
     /// A link's rate: width and shade.
     Rate,
+    /// A cycle of links waiting on each other (a run's deadlock, a credit loop the check found): red arrows along
+    /// it.
+    Cycle,
     /// A link waiting for credit: dashed, with an amber halo.
     Blocked,
     /// A root of the congestion tree: red halo.
@@ -205,8 +208,9 @@ pub enum Mark {
 }
 
 impl Mark {
-    pub const ALL: [Mark; 8] = [
+    pub const ALL: [Mark; 9] = [
         Mark::Rate,
+        Mark::Cycle,
         Mark::Blocked,
         Mark::Root,
         Mark::Ecn,
@@ -221,7 +225,7 @@ impl Mark {
         match self {
             Mark::Rate | Mark::Buffer => INK_FULL,
             Mark::Blocked | Mark::BufferFull | Mark::Victim => AMBER,
-            Mark::Root | Mark::Contributor => RED,
+            Mark::Root | Mark::Contributor | Mark::Cycle => RED,
             Mark::Ecn => YELLOW,
         }
     }
@@ -230,6 +234,7 @@ impl Mark {
     pub fn id(self) -> &'static str {
         match self {
             Mark::Rate => "rate",
+            Mark::Cycle => "cycle",
             Mark::Blocked => "blocked",
             Mark::Root => "root",
             Mark::Ecn => "mark",
@@ -244,6 +249,7 @@ impl Mark {
     pub fn meaning(self) -> &'static str {
         match self {
             Mark::Rate => "link rate: thicker is busier",
+            Mark::Cycle => "a cycle of links: each one's packets wait for credit on the next, round to the first",
             Mark::Blocked => "blocked: waits for credit",
             Mark::Root => "root of the congestion tree",
             Mark::Ecn => "packets marked lately",

@@ -70,7 +70,7 @@ pub fn figures(s: &Scenario, hit: Hit, shown: Option<(&Frame, &Results)>) -> (St
                 }
                 if let Some(r) = results.flows.get(i) {
                     lines.push(format!(
-                        "throughput {:.1}% of its link, {} marks",
+                        "throughput {:.1}% of its link, {} marks, over the measurement",
                         100.0 * r.throughput_fraction,
                         r.marks
                     ));

@@ -303,8 +303,11 @@ fn live_figures(s: &Scenario, sel: &Selection, f: &crate::session::Frame, r: &Re
             let i = s.flows.iter().position(|f| &f.id == id)?;
             let snap = f.snapshot.flows.get(i)?;
             let r = r.flows.get(i)?;
+            // (Its throughput is the measurement's, not the moment's: a flow stopped now keeps what it had.)
             Some(format!(
-                "Now: rate limit {:.1}%, window {}, {} outstanding. Throughput {:.1}%, {} marks.",
+                "Now: {}, rate limit {:.1}%, window {}, {} outstanding. Over the measurement: throughput {:.1}%, {} \
+                 marks.",
+                if snap.active { "sending" } else { "off" },
                 100.0 * snap.rate_limit,
                 snap.window.map_or(String::from("unlimited"), |w| w.to_string()),
                 snap.outstanding,

@@ -32,6 +32,9 @@ fn drawing(m: Mark) -> Html {
     let line = |look: LaneLook| lane((3.0, 8.0), (41.0, 8.0), look, "legend");
     match m {
         Mark::Rate => html! {},
+        Mark::Cycle => html! {
+            <>{ line(LaneLook { rate: Some(0.3), blocked: true, root: false }) }{ cycle_arrow((-19.0, 8.0), (63.0, 8.0), 3.0, "legend") }</>
+        },
         Mark::Blocked => line(LaneLook { rate: Some(0.3), blocked: true, root: false }),
         Mark::Root => line(LaneLook { rate: Some(1.0), blocked: false, root: true }),
         Mark::Ecn => {
@@ -98,14 +101,13 @@ pub fn Legend(p: &LegendProps) -> Html {
                             <span>{ Mark::Rate.meaning() }</span>
                         }
                     </li>
-                    if p.cycle {
-                        <li data-testid="legend-cycle">
-                            { sample(html! { <>{ lane((3.0, 8.0), (41.0, 8.0), LaneLook { rate: Some(0.3), blocked: true, root: false }, "legend") }{ cycle_arrow((-19.0, 8.0), (63.0, 8.0), 3.0, "legend") }</> }) }
-                            <span>{ "a cycle of links: each one's packets wait for credit on the next, round to the first" }</span>
-                        </li>
-                    }
-                    // (With no run drawn, or a pattern's routes drawn instead, none of a run's marks is on the drawing.)
-                    for m in Mark::ALL.into_iter().filter(|m| *m != Mark::Rate && p.run && !p.routes) {
+                    // (A cycle only where one is drawn; with no run drawn, or a pattern's routes drawn instead, none of a
+                    // run's marks is on the drawing.)
+                    for m in Mark::ALL.into_iter().filter(|&m| match m {
+                        Mark::Rate => false,
+                        Mark::Cycle => p.cycle,
+                        _ => p.run && !p.routes,
+                    }) {
                         <li data-testid={format!("legend-{}", m.id())}>{ sample(drawing(m)) }<span>{ m.meaning() }</span></li>
                     }
                     if p.vls > 1 && p.run && !p.routes {
