@@ -435,7 +435,9 @@ pub fn Compare() -> Html {
                         } else {
                             <button onclick={add_c} data-testid="compare-add-c" title="A third variant, a copy of A to change">{ "Add C" }</button>
                         }
-                        <progress max="1" value={progress.to_string()} data-testid="compare-progress" aria-label="Comparison progress" />
+                        // (Not before a start: an empty bar beside the buttons reads as a control that does nothing.)
+                        <progress max="1" value={progress.to_string()} data-testid="compare-progress" aria-label="Comparison progress"
+                            hidden={all.iter().all(|s| s.frame.is_none())} />
                     </div>
                     for e in errors {
                         <p class="error" role="alert">{ e }</p>
