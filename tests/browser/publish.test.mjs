@@ -190,8 +190,10 @@ test('an embedded scenario leaves the visitor\'s own saved work alone', async ()
 // its flows, read off the run's routes. Then to 594 KB (593.3 KB), from a second walk, of the tools: a sweep over a
 // choice (a policy) plots its choices by name, unjoined, and takes them as the page names them; a refused setting
 // says the run keeps its old value; a new network drops the old one's focus ring and refused fabric text; labels
-// keep their size where the drawing's height limits it; the legend lists only what the drawing shows.
-const BUDGET_KB = { page: 594, worker: 267 };
+// keep their size where the drawing's height limits it; the legend lists only what the drawing shows. Then to 595
+// KB (594.2 KB): many bundles of parallel cables of one size are counted once, in the legend, not on each link; a
+// flow's figures say which are the measurement's.
+const BUDGET_KB = { page: 595, worker: 267 };
 
 test('the release wasm stays within its size budget, with no name section or debug data', async () => {
   const files = await readdir(DIST);

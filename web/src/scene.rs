@@ -173,6 +173,22 @@ pub fn cable_groups(ends: &[Option<(usize, usize)>]) -> Vec<Vec<usize>> {
     groups
 }
 
+/// The number of cables in every bundle of parallel cables, when there are many bundles and all are that size (a
+/// leaf-spine fabric of 2 cables per leaf and spine): said once (the legend), not on each of them, where a row of
+/// "×2" could be read against the wrong link.
+pub fn uniform_bundles(groups: &[Vec<usize>]) -> Option<usize> {
+    let mut sizes = groups.iter().map(Vec::len).filter(|&n| n > 1);
+    let first = sizes.next()?;
+    let mut count = 1;
+    for n in sizes {
+        if n != first {
+            return None;
+        }
+        count += 1;
+    }
+    (count > 4).then_some(first)
+}
+
 /// The channels of `group`'s links that run from node `from` (link `j` gives `2j` from its `a` to its `b`, `2j + 1`
 /// back).
 pub fn group_channels(group: &[usize], ends: &[Option<(usize, usize)>], from: usize) -> Vec<usize> {
@@ -420,6 +436,15 @@ pub fn all_in_view(view: (f64, f64, f64, f64), points: &[Point]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn many_bundles_of_one_size_are_counted_once() {
+        let bundle = |n: usize| vec![0; n];
+        assert_eq!(uniform_bundles(&[bundle(2), bundle(2), bundle(2), bundle(2), bundle(2), bundle(1)]), Some(2));
+        assert_eq!(uniform_bundles(&vec![bundle(2); 4]), None, "a few are counted on their links");
+        assert_eq!(uniform_bundles(&[bundle(2), bundle(2), bundle(2), bundle(2), bundle(3)]), None, "sizes differ");
+        assert_eq!(uniform_bundles(&vec![bundle(1); 9]), None, "no bundles");
+    }
 
     #[test]
     fn a_highlight_is_found_on_the_drawing_and_checked_against_the_view() {

@@ -67,6 +67,9 @@ pub fn Canvas(p: &CanvasProps) -> Html {
     let spots = use_memo((Same(s.clone()), Same(base.clone())), |(s, lay)| buffer_spots(&s.0, &lay.0));
     // A large network's live marks are painted on a canvas layer (`live_layer.rs`), from this geometry.
     let layered = live_layer::layered(&s, &base);
+    // Bundles of parallel cables all of one size, said once in the legend (`scene::uniform_bundles`).
+    let bundles =
+        use_memo(Same(s.clone()), |s| crate::scene::uniform_bundles(&crate::scene::cable_groups(&link_ends(&s.0))));
     let geometry = use_memo((Same(s.clone()), Same(base.clone())), |(s, lay)| {
         let ends = link_ends(&s.0);
         let in_fold = network::fold_of_links(&ends, &lay.0);
@@ -373,7 +376,7 @@ pub fn Canvas(p: &CanvasProps) -> Html {
                 <p class="visually-hidden" role="status" aria-live="polite" data-testid="canvas-announce">{ announce }</p>
                 // (It lists what the drawing shows: no flows' colours where the flows are not drawn.)
                 <Legend groups={if *show_flows { network::groups(&s) } else { Vec::new() }} vls={s.data_vls()} routes={shown.is_some()}
-                    cycle={cycle.is_some()} run={now.is_some()} />
+                    cycle={cycle.is_some()} run={now.is_some()} bundles={*bundles} />
                 <div class="card-slot">{ for card }</div>
             </div>
         </div>

@@ -65,6 +65,9 @@ pub struct LegendProps {
     /// alone, before any run).
     #[prop_or(true)]
     pub run: bool,
+    /// Every bundle of parallel cables holds this many (`scene::uniform_bundles`): said here, not on each.
+    #[prop_or_default]
+    pub bundles: Option<usize>,
 }
 
 #[component]
@@ -109,6 +112,12 @@ pub fn Legend(p: &LegendProps) -> Html {
                         _ => p.run && !p.routes,
                     }) {
                         <li data-testid={format!("legend-{}", m.id())}>{ sample(drawing(m)) }<span>{ m.meaning() }</span></li>
+                    }
+                    if let Some(n) = p.bundles {
+                        <li data-testid="legend-bundles">
+                            { sample(html! { <>{ lane((3.0, 12.0), (41.0, 12.0), LaneLook { rate: Some(0.3), ..LaneLook::default() }, "legend") }<text x="22" y="8" class="cables-label">{ format!("×{n}") }</text></> }) }
+                            <span>{ format!("every bundle of parallel cables here is {n} cables, drawn as one link") }</span>
+                        </li>
                     }
                     if p.vls > 1 && p.run && !p.routes {
                         <li data-testid="legend-vl-stripes">{ sample(stripes()) }<span>{ "a stripe per virtual lane (VL 0 on top)" }</span></li>

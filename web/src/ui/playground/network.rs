@@ -592,8 +592,10 @@ impl Names {
         // Parallel cables are counted once, on the first (each keeps its group, for keyboard and screen readers),
         // above the middle of their lane, after every name.
         let places = lay.folds.len();
+        // (Bundles all of one size are counted once, in the legend: `uniform_bundles`.)
+        let uniform = crate::scene::uniform_bundles(w.groups).is_some();
         let trunks: Vec<(usize, usize)> = (0..s.links.len())
-            .filter(|&i| w.groups[i].len() > 1 && w.in_fold[i].is_none() && w.ends[i].is_some())
+            .filter(|&i| !uniform && w.groups[i].len() > 1 && w.in_fold[i].is_none() && w.ends[i].is_some())
             .map(|i| (i, w.groups[i].len()))
             .collect();
         for &(i, cables) in &trunks {
