@@ -3,7 +3,7 @@
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { serveDist, closePages, newContext, launchBrowser, openPage, screenshot, OUTPUT, openTab, toPage, nodeAt, flowMiddle, simMs, pause } from './harness.mjs';
+import { serveDist, closePages, newContext, launchBrowser, openPage, screenshot, OUTPUT, openTab, toPage, nodeAt, flowMiddle, simMs, pause, setField } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launchBrowser(); });
@@ -239,6 +239,8 @@ test('A/B comparison: B with marking and LIPD against A without, overlaid and si
   assert.match(await page.getByTestId('compare-settings-diff').locator('summary').innerText(), /Every setting that differs \(2\)/);
   await page.getByTestId('compare-settings-diff').locator('summary').click();
   assert.match(await page.getByTestId('compare-settings-diff').innerText(), /Marking policy: none → input_triggered/);
+  // (No progress bar before a start: an empty one read as a control that does nothing.)
+  assert.equal(await page.getByTestId('compare-progress').isVisible(), false);
   await page.getByTestId('compare-run').click();
   await page.waitForFunction(() => Number(document.querySelector('[data-testid=compare-progress]').value) >= 1, null, { timeout: 60_000 });
   const table = await page.getByTestId('compare-results').innerText();
@@ -389,5 +391,15 @@ test('A/B/C: three variants of one scenario run side by side, each said in words
   await page.getByTestId('compare-remove-c').click();
   assert.equal(await page.getByTestId('compare-c-diff').count(), 0);
   await screenshot(page, 'editor-compare-abc');
+  assert.deepEqual(page.errors, []);
+});
+
+test('a preset\'s words, once it is edited, say they describe it as loaded', async () => {
+  const page = await openPage(browser, server.url);
+  await page.getByLabel('Scenario').selectOption('infocom03-fig2');
+  assert.match(await page.getByTestId('scenario-line').innerText(), /^Congestion spreading without congestion control/);
+  await openTab(page, 'settings');
+  await setField(page, 'input-buffer', '11');
+  await page.waitForFunction(() => /^As loaded, before the changes since: Congestion spreading/.test(document.querySelector('[data-testid=scenario-line]').innerText));
   assert.deepEqual(page.errors, []);
 });

@@ -366,3 +366,32 @@ test('a run\'s notice takes the scenario line (nothing moves), the side tables f
     assert.deepEqual(page.errors, []);
   }
 });
+
+// Three things a walk found wrong on screen, as a person sees them.
+test('a drawing limited by its height keeps 11 px labels; the paper table shows whole; a new network has no old focus ring', async () => {
+  const page = await open({ viewport: { width: 1280, height: 720 } });
+  await page.getByTestId('start-explore').click();
+  // The ring fills a wide, short panel: its height sets the scale, and the labels were drawn at 6 px.
+  await page.getByTestId('scenario-picker').selectOption('ring6-deadlock');
+  await page.getByTestId('node-sw-0').waitFor();
+  const heights = await page.locator('svg.topology text.node-label').evaluateAll((ts) => ts.map((t) => t.getBoundingClientRect().height));
+  assert.ok(heights.length > 0 && heights.every((h) => h >= 10), heights.join(' '));
+  // Fig. 2's Results at its end: the paper's numbers beside the run's, every row in sight (a box that scrolls
+  // sideways had shrunk to its caption in the side panel, under the tables below it).
+  await page.getByTestId('scenario-picker').selectOption('infocom03-fig2');
+  await page.getByLabel('Speed').selectOption({ label: 'as fast as possible' });
+  await page.getByTestId('run').click();
+  await waitSim(page, 100);
+  await openTab(page, 'results');
+  await page.getByTestId('links-table').waitFor();
+  const [box, table] = await page.getByTestId('paper-vs-ours').evaluate((t) => [t.parentElement.clientHeight, t.scrollHeight]);
+  assert.ok(box >= table, `the table's box ${box} px, the table ${table} px`);
+  // The keyboard's focus on a link, then another network: no ring on whatever link now has that number.
+  await page.getByTestId('topology').focus();
+  await page.keyboard.press('ArrowRight');
+  await page.getByTestId('focus-ring').waitFor({ state: 'attached' });
+  await page.getByTestId('scenario-picker').selectOption('fattree4-hotspot');
+  await page.getByTestId('node-c0').waitFor();
+  assert.equal(await page.getByTestId('focus-ring').count(), 0);
+  assert.deepEqual(page.errors, []);
+});
