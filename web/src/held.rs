@@ -65,12 +65,10 @@ fn revealing_a_link(s: &Scenario, link: &str, paths: Option<&[Option<Vec<u32>>]>
             held.links.extend(s.channel_name(c as u32));
         }
     }
-    let mut names: Vec<&str> = s.flows.iter().map(|f| f.group.as_str()).collect();
-    names.dedup();
-    for g in names {
+    for g in crate::scene::groups(s) {
         let of_g: Vec<usize> = s.flows.iter().enumerate().filter(|(_, f)| f.group == g).map(|(i, _)| i).collect();
-        if of_g == *flows && !held.groups.iter().any(|h| h == g) {
-            held.groups.push(g.to_owned());
+        if of_g == *flows {
+            held.groups.push(g);
         }
     }
     held

@@ -33,9 +33,32 @@ pub fn parse(text: &str) -> Option<f64> {
     serde_json::from_str::<f64>(&s).ok().filter(|x| x.is_finite())
 }
 
+/// `v` as a whole number, refused in words that name what is wrong with it (a setting's own lower limit, often 1, is
+/// validation's to name). The settings panel and the selection's fields both read whole numbers so.
+pub fn whole(v: f64) -> Result<u64, &'static str> {
+    if v < 0.0 {
+        Err("must not be negative")
+    } else if v.fract() != 0.0 {
+        Err("must be a whole number")
+    } else if v >= 9.0e15 {
+        Err("is too large")
+    } else {
+        Ok(v as u64)
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::parse;
+    use super::{parse, whole};
+
+    #[test]
+    fn a_whole_number_is_refused_by_what_is_wrong_with_it() {
+        assert_eq!([0.0, 4.0].map(whole), [Ok(0), Ok(4)]);
+        assert_eq!(
+            [-3.0, 2.5, 1e16].map(whole),
+            [Err("must not be negative"), Err("must be a whole number"), Err("is too large")]
+        );
+    }
 
     /// What a person types reads as Rust's own `str::parse` reads it, bit for bit; what is not a number is `None`.
     #[test]

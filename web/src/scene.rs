@@ -177,16 +177,9 @@ pub fn cable_groups(ends: &[Option<(usize, usize)>]) -> Vec<Vec<usize>> {
 /// leaf-spine fabric of 2 cables per leaf and spine): said once (the legend), not on each of them, where a row of
 /// "×2" could be read against the wrong link.
 pub fn uniform_bundles(groups: &[Vec<usize>]) -> Option<usize> {
-    let mut sizes = groups.iter().map(Vec::len).filter(|&n| n > 1);
-    let first = sizes.next()?;
-    let mut count = 1;
-    for n in sizes {
-        if n != first {
-            return None;
-        }
-        count += 1;
-    }
-    (count > 4).then_some(first)
+    let sizes: Vec<usize> = groups.iter().map(Vec::len).filter(|&n| n > 1).collect();
+    let first = *sizes.first()?;
+    (sizes.len() > 4 && sizes.iter().all(|&n| n == first)).then_some(first)
 }
 
 /// The channels of `group`'s links that run from node `from` (link `j` gives `2j` from its `a` to its `b`, `2j + 1`

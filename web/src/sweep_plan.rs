@@ -51,17 +51,12 @@ pub fn as_choices(path: &str, values: Vec<Value>) -> Result<Vec<Value>, String> 
         .into_iter()
         .map(|v| {
             let typed = v.as_str().map_or_else(|| v.to_string(), str::to_owned);
-            entry
-                .choices
-                .iter()
-                .find(|c| plain(c.value) == plain(&typed) || plain(c.label) == plain(&typed))
-                .map_or_else(
-                    || {
-                        let all: Vec<&str> = entry.choices.iter().map(|c| c.value).collect();
-                        Err(format!("{typed} is not one of its choices ({})", all.join(", ")))
-                    },
-                    |c| Ok(c.json()),
-                )
+            let found =
+                entry.choices.iter().find(|c| plain(c.value) == plain(&typed) || plain(c.label) == plain(&typed));
+            found.map(|c| c.json()).ok_or_else(|| {
+                let all: Vec<&str> = entry.choices.iter().map(|c| c.value).collect();
+                format!("{typed} is not one of its choices ({})", all.join(", "))
+            })
         })
         .collect()
 }

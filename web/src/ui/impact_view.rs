@@ -370,7 +370,7 @@ pub fn shown(routes: &RoutesOn, which: Routes) -> Option<LoadShown> {
         load: if which == Routes::Congestors { congestors.clone() } else { canaries.clone() },
         counted: true,
         always: true,
-        cycle: false,
+        cycle: None,
     })
 }
 

@@ -8,6 +8,7 @@
 
 use super::document::Same;
 use super::fields::{Choice, NumberField};
+use crate::number::whole;
 use ibcc_core::cc::pft::{Detection, PftConfig, Throttling};
 use ibcc_core::scenario::{AckCoalescing, RoutingEngine, Scenario, Transport, VirtualLanes};
 use ibcc_view::settings::{self, Setting};
@@ -53,20 +54,6 @@ const fn pick(id: &'static str, path: &'static str) -> Pick {
 
 fn required(v: Option<f64>) -> Result<f64, &'static str> {
     v.ok_or("a value is needed")
-}
-
-/// A whole number, refused in words that name what is wrong with it (the setting's own lower limit, often 1, is
-/// validation's to name).
-fn whole(v: f64) -> Result<u64, &'static str> {
-    if v < 0.0 {
-        Err("must not be negative")
-    } else if v.fract() != 0.0 {
-        Err("must be a whole number")
-    } else if v >= 9.0e15 {
-        Err("is too large")
-    } else {
-        Ok(v as u64)
-    }
 }
 
 /// A whole number that fits a `u32` setting; a larger one is left for validation to refuse by name (no wrap-around).

@@ -229,12 +229,7 @@ pub fn Canvas(p: &CanvasProps) -> Html {
         .and(live.results.as_ref())
         .and_then(|r| r.deadlock.as_ref())
         .map(|d| d.channels.as_slice().into())
-        .or_else(|| {
-            answered
-                .as_ref()
-                .filter(|l| l.cycle)
-                .map(|l| l.load.routes.iter().enumerate().filter(|r| *r.1 > 0).map(|r| r.0 as u32).collect())
-        });
+        .or_else(|| answered.as_ref().and_then(|l| l.cycle.clone()));
     let shown = answered.filter(|l| l.always || !running);
     // Zoomed in to a third of the whole drawing or closer, every link end is labelled with its port number, the
     // labels about 12 screen pixels high whatever the zoom.

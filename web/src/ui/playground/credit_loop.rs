@@ -47,12 +47,15 @@ pub fn CreditLoops() -> Html {
                     Ok(FromWorker::CreditLooped { found }) => found.map(|(found, notes)| {
                         let load = found.as_ref().map(|(_, _, load)| load.clone());
                         if let (Some(shown), Some(load)) = (&shown, load) {
+                            // (The loop's channels: those its routes use, once each.)
+                            let cycle =
+                                load.routes.iter().enumerate().filter(|r| *r.1 > 0).map(|r| r.0 as u32).collect();
                             shown.set(Some(LoadShown {
                                 on: on.clone(),
                                 load: Rc::new(load),
                                 counted: false,
                                 always: false,
-                                cycle: true,
+                                cycle: Some(cycle),
                             }));
                         }
                         (said(&found.map(|(cycle, lane, _)| (cycle, lane))), notes)

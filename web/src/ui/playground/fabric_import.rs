@@ -53,19 +53,26 @@ fn typed(text: &UseStateHandle<String>) -> Callback<InputEvent> {
     })
 }
 
-#[component]
-pub fn FabricImport() -> Html {
-    let doc = use_doc();
+/// A pasted text and its error, both forgotten when another network is loaded (`loads`: the document's count of
+/// loads): what was pasted and refused is about none of it.
+#[hook]
+fn use_text_for_this_network(loads: u32) -> (UseStateHandle<String>, UseStateHandle<Option<String>>) {
     let text = use_state(String::new);
     let error = use_state(|| None::<String>);
-    // Another network loaded (a preset, a file, this one): what was pasted and refused is about none of it.
     {
         let (text, error) = (text.clone(), error.clone());
-        use_effect_with(doc.loads, move |_| {
+        use_effect_with(loads, move |_| {
             text.set(String::new());
             error.set(None);
         });
     }
+    (text, error)
+}
+
+#[component]
+pub fn FabricImport() -> Html {
+    let doc = use_doc();
+    let (text, error) = use_text_for_this_network(doc.loads);
     // Loads `body` (from `name`) as the network, or says why not.
     let load = {
         let (error, base, d) = (error.clone(), doc.scenario.clone(), doc.dispatcher());
@@ -147,16 +154,8 @@ pub fn FabricImport() -> Html {
 #[component]
 fn Tables() -> Html {
     let doc = use_doc();
-    let text = use_state(String::new);
-    let error = use_state(|| None::<String>);
+    let (text, error) = use_text_for_this_network(doc.loads);
     let checking = use_state(|| false);
-    {
-        let (text, error) = (text.clone(), error.clone());
-        use_effect_with(doc.loads, move |_| {
-            text.set(String::new());
-            error.set(None);
-        });
-    }
     let apply = {
         let (error, checking, base, d) = (error.clone(), checking.clone(), doc.scenario.clone(), doc.dispatcher());
         Callback::from(move |(name, body): (String, String)| {

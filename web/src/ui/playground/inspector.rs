@@ -26,10 +26,7 @@ fn number(text: &str) -> Result<Option<f64>, String> {
 fn whole(text: &str) -> Result<Option<u64>, String> {
     match number(text)? {
         None => Ok(None),
-        Some(v) if v < 0.0 => Err(String::from("must not be negative")),
-        Some(v) if v.fract() != 0.0 => Err(String::from("must be a whole number")),
-        Some(v) if v >= 9.0e15 => Err(String::from("is too large")),
-        Some(v) => Ok(Some(v as u64)),
+        Some(v) => crate::number::whole(v).map(Some).map_err(String::from),
     }
 }
 

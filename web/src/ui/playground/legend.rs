@@ -32,9 +32,10 @@ fn drawing(m: Mark) -> Html {
     let line = |look: LaneLook| lane((3.0, 8.0), (41.0, 8.0), look, "legend");
     match m {
         Mark::Rate => html! {},
-        Mark::Cycle => html! {
-            <>{ line(LaneLook { rate: Some(0.3), blocked: true, root: false }) }{ cycle_arrow((-19.0, 8.0), (63.0, 8.0), 3.0, "legend") }</>
-        },
+        // (Over a blocked link, as a cycle's links always are.)
+        Mark::Cycle => {
+            html! { <>{ drawing(Mark::Blocked) }{ cycle_arrow((-19.0, 8.0), (63.0, 8.0), 3.0, "legend") }</> }
+        }
         Mark::Blocked => line(LaneLook { rate: Some(0.3), blocked: true, root: false }),
         Mark::Root => line(LaneLook { rate: Some(1.0), blocked: false, root: true }),
         Mark::Ecn => {

@@ -43,10 +43,10 @@ async fn fetch_lessons() -> Result<String, String> {
     text.as_string().ok_or_else(|| String::from("The lessons could not be loaded (lessons.json is not text)."))
 }
 
-/// Now, as an ISO 8601 time.
 /// Processes per node in the congestion impact view a lesson step opens.
 const LESSON_IMPACT_PPN: u32 = 4;
 
+/// Now, as an ISO 8601 time.
 fn now_iso() -> String {
     String::from(js_sys::Date::new_0().to_iso_string())
 }

@@ -129,8 +129,8 @@ pub struct LoadShown {
     pub counted: bool,
     /// Shown even while a run is under way (the congestion impact view's routes: its runs are not the playground's).
     pub always: bool,
-    /// A credit loop's links: also drawn with arrows round the loop, over the run's rates while one is shown.
-    pub cycle: bool,
+    /// A credit loop's channels: also drawn with arrows round the loop, over the run's rates while one is shown.
+    pub cycle: Option<Rc<[u32]>>,
 }
 
 /// The same answer on the same network: compared by address, not field by field (a large fabric's scenario is
@@ -139,7 +139,8 @@ impl PartialEq for LoadShown {
     fn eq(&self, o: &Self) -> bool {
         Rc::ptr_eq(&self.on, &o.on)
             && Rc::ptr_eq(&self.load, &o.load)
-            && (self.counted, self.always, self.cycle) == (o.counted, o.always, o.cycle)
+            && (self.counted, self.always) == (o.counted, o.always)
+            && self.cycle == o.cycle
     }
 }
 

@@ -100,7 +100,7 @@ pub fn PatternTool() -> Html {
                             load: load.clone(),
                             counted: true,
                             always: false,
-                            cycle: false,
+                            cycle: None,
                         }));
                     }
                     answer.set(Some((on.clone(), load, asked.clone())));

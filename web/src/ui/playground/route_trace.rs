@@ -54,7 +54,7 @@ pub fn RouteTo(p: &RouteToProps) -> Html {
                                 load: Rc::new(load),
                                 counted: true,
                                 always: false,
-                                cycle: false,
+                                cycle: None,
                             }));
                         }
                         text
