@@ -1,7 +1,7 @@
 //! `ibcc link` and `ibcc unlink`: share links (the page's `#s=` URL fragment) from scenarios and back.
 
 use crate::exit::Error;
-use ibcc_core::scenario::share_link::{embed_code, encode, fits, Shared, TOO_LONG_ADVICE};
+use ibcc_core::scenario::share_link::{embed_code, encode, fits, ShareLinkError, Shared, TOO_LONG_ADVICE};
 use ibcc_view::names::PlotKind;
 
 /// The page's address, to which a link's fragment is appended.
@@ -17,6 +17,10 @@ pub struct Args {
     /// The page's address (where the playground is published, for example https://example.org/courses/net/playground/).
     #[arg(long, default_value = DEFAULT_BASE)]
     base: String,
+    /// The moment of the run the page opens at, in milliseconds of simulated time (it computes the run up to it
+    /// and pauses there); by default 0, the run's start.
+    #[arg(long)]
+    at_ms: Option<f64>,
     /// Print the `<iframe>` that embeds the scenario in another page (see docs/embedding.md) instead of the link.
     #[arg(long)]
     embed: bool,
@@ -31,7 +35,19 @@ fn parse_plot(id: &str) -> Result<PlotKind, String> {
 pub fn link(args: &Args) -> Result<(), Error> {
     let scenario = crate::input::load(&args.scenario)?;
     let scenario_name = scenario.name.clone();
-    let link = encode(&Shared { scenario, plot: args.plot.map(|p| p.id().into()) });
+    let at_ps = match args.at_ms {
+        Some(ms) if !(ms.is_finite() && ms >= 0.0) => {
+            return Err(format!("--at-ms {ms}: a moment is a number of milliseconds, 0 or more").into())
+        }
+        Some(ms) => Some((ms * 1e9).round() as u64),
+        None => None,
+    };
+    // (The page would refuse a moment past the run's end: say so here, where the link is made.)
+    let end_ps = scenario.duration_ns.saturating_mul(1_000);
+    if let Some(at_ps) = at_ps.filter(|&at| at > end_ps) {
+        return Err(format!("{}: {}", args.scenario, ShareLinkError::MomentPastEnd { at_ps, end_ps }).into());
+    }
+    let link = encode(&Shared { scenario, plot: args.plot.map(|p| p.id().into()), at_ps });
     fits(&link).map_err(|e| format!("{}: {e}; {TOO_LONG_ADVICE}", args.scenario))?;
     let base = &args.base;
     if args.embed {

@@ -151,6 +151,20 @@ fn share_links_carry_a_scenario_to_the_same_results() {
     assert!(embed.starts_with(&format!("<iframe src=\"{base}?embed#s=1.")), "{embed}");
     let (_, payload) = elsewhere.trim().split_once("#s=").unwrap();
     assert!(embed.contains(payload), "the same scenario");
+
+    // A link that opens its run at a moment: within the run, to the picosecond; past its end, or not a time, refused.
+    let at = ibcc(&["link", "preset:infocom03-fig2", "--at-ms", "45.5"], None);
+    let url = String::from_utf8(at.stdout).unwrap();
+    let (_, payload) = url.trim().split_once("#s=").unwrap();
+    assert_eq!(ibcc_core::scenario::share_link::decode(payload).unwrap().at_ps, Some(45_500_000_000));
+    let late = ibcc(&["link", "preset:infocom03-fig2", "--at-ms", "100.5"], None);
+    assert_eq!(late.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&late.stderr);
+    assert!(said.contains("opens its run at 100.5 ms, past the run's end at 100 ms"), "{said}");
+    for bad in ["-1", "NaN"] {
+        let out = ibcc(&["link", "preset:infocom03-fig2", "--at-ms", bad], None);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+    }
 }
 
 #[test]

@@ -23,7 +23,10 @@ fn random_scenarios_round_trip_through_links() {
         }
         s.validate().unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         let plot = ["rates", "limits", "buffers", "marks"].get(rng.below(5) as usize).map(|p| p.to_string());
-        let shared = Shared { scenario: s, plot };
+        // A moment to open at, anywhere in the run (its end included), or none.
+        let end_ps = s.duration_ns * 1_000;
+        let at_ps = [None, Some(rng.below(end_ps + 1)), Some(end_ps)][rng.below(3) as usize];
+        let shared = Shared { scenario: s, plot, at_ps };
         let back = decode(&encode(&shared)).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         // (Equal scenarios make the same run: the simulation reads nothing else.)
         assert_eq!(back, shared, "seed {seed}");
@@ -32,7 +35,7 @@ fn random_scenarios_round_trip_through_links() {
 
 #[test]
 fn damaged_links_are_refused_not_panicked_on() {
-    let link = encode(&Shared { scenario: random_scenario(7), plot: None });
+    let link = encode(&Shared { scenario: random_scenario(7), plot: None, at_ps: None });
     let mut rng = Rng::new(7, 0xBAD);
     for i in 0..2000 {
         let mut bytes = link.clone().into_bytes();

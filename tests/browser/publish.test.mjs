@@ -195,7 +195,10 @@ test('an embedded scenario leaves the visitor\'s own saved work alone', async ()
 // flow's figures say which are the measurement's.
 // The worker's then to 268 KB (266.7 -> 267.5 KB): a crowded bucket of the event queue sorted by counting, not by
 // comparison, 8% faster on the 1,024-host permutation beside htsim (docs/performance.md, "The event queue").
-const BUDGET_KB = { page: 595, worker: 268 };
+// The page's then to 597 KB (594.3 -> 596.1 KB): a share link that opens its run at the moment its sender had paused
+// (the Share menu's "Open at 45.000 ms", the run computed to it on opening, the notice that says so, no first
+// visit's card over what was sent).
+const BUDGET_KB = { page: 597, worker: 268 };
 
 test('the release wasm stays within its size budget, with no name section or debug data', async () => {
   const files = await readdir(DIST);

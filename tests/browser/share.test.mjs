@@ -53,6 +53,50 @@ test('a shared link opens in a fresh browser with the same scenario, plot and re
   assert.deepEqual([...page.errors, ...other.errors], []);
 });
 
+test('a link shared where the run stands paused opens there, paused, showing what its sender saw', async () => {
+  const page = await openPage(browser, server.url);
+  await page.getByTestId('node-BC').waitFor();
+  await page.getByTestId('start-card').waitFor();
+  // A playing run offers no moment (it would be stale before the link is copied).
+  await page.getByLabel('Speed').selectOption({ index: 1 });
+  await page.getByRole('button', { name: 'Run' }).click();
+  await page.getByTestId('share-open').click();
+  assert.equal(await page.getByTestId('share-moment').count(), 0, 'no moment while the run plays');
+  await page.keyboard.press('Escape');
+  await page.getByTestId('to-measured-end').click();
+  await page.waitForFunction(() => !/Pause/.test(document.querySelector('[data-testid=run]').innerText));
+  await page.waitForFunction(() => !document.querySelector('[data-testid=sim-time]').innerText.endsWith('…'));
+  const shown = await page.getByTestId('sim-time').innerText();
+  const atPs = Math.round(parseFloat(shown) * 1e9);
+  assert.ok(atPs > 0, shown);
+  await openTab(page, 'results');
+  const here = await page.getByTestId('results-table').textContent();
+
+  await page.getByTestId('share-open').click();
+  const moment = page.getByTestId('share-moment');
+  assert.ok(await moment.isChecked(), 'offered, ticked');
+  assert.match(await page.locator('.share-moment').innerText(), new RegExp(`Open at ${shown.replace('.', '\\.')}`));
+  await page.getByTestId('share').click();
+  const url = await page.getByTestId('share-link').inputValue();
+  const json = (link) => JSON.parse(inflateRawSync(Buffer.from(link.split('#s=1.')[1], 'base64url')).toString());
+  assert.equal(json(url).at_ps, atPs);
+  // Unticked, the link opens at 0 ms, as links always did.
+  await moment.uncheck();
+  await page.getByTestId('share').click();
+  assert.equal(json(await page.getByTestId('share-link').inputValue()).at_ps, undefined);
+
+  const other = await openPage(browser, url);
+  await other.getByTestId('node-BC').waitFor();
+  await other.waitForFunction((t) => document.querySelector('[data-testid=sim-time]').innerText === t, shown);
+  assert.match(await other.getByTestId('notice').innerText(), new RegExp(`Opened at ${shown.replace('.', '\\.')}, where this link was shared`));
+  assert.equal(await other.getByTestId('start-card').count(), 0, 'a shared scenario is shown without the first visit\'s card');
+  assert.match(await other.getByTestId('run').innerText(), /Run/, 'paused');
+  await openTab(other, 'results');
+  assert.equal(await other.getByTestId('results-table').textContent(), here, 'the same results at that moment');
+  await screenshot(other, 'share-opened-at-moment');
+  assert.deepEqual([...page.errors, ...other.errors], []);
+});
+
 test('broken and hostile links are refused with a message, and the default scenario opens', async () => {
   const links = [
     '#s=1.AAAA',

@@ -33,6 +33,11 @@ pub struct Shared {
     /// The plot shown (the page's plot kind: "rates", "limits", "buffers", "marks").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub plot: Option<String>,
+    /// The moment of the run the link opens at, in picoseconds of simulated time (where its sender had paused):
+    /// the page computes the run up to it and pauses there. None: at 0, as the run starts. At most the scenario's
+    /// duration.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at_ps: Option<u64>,
 }
 
 /// Why a link could not be opened.
@@ -56,6 +61,11 @@ pub enum ShareLinkError {
     Json(String),
     /// A scenario the simulator refuses.
     Scenario(ScenarioError),
+    /// A moment to open at past the end of the scenario's run.
+    MomentPastEnd {
+        at_ps: u64,
+        end_ps: u64,
+    },
 }
 
 impl fmt::Display for ShareLinkError {
@@ -76,6 +86,9 @@ impl fmt::Display for ShareLinkError {
             Self::TooLarge => write!(f, "the link's scenario is too large (over {MAX_JSON_BYTES} bytes)"),
             Self::Json(e) => write!(f, "the link does not hold a scenario: {e}"),
             Self::Scenario(e) => write!(f, "the link's scenario is not valid: {e}"),
+            Self::MomentPastEnd { at_ps, end_ps } => {
+                write!(f, "the link opens its run at {} ms, past the run's end at {} ms", ms(*at_ps), ms(*end_ps))
+            }
         }
     }
 }
@@ -180,7 +193,17 @@ pub fn shared_of(value: &serde_json::Value) -> Result<Shared, ShareLinkError> {
     let mut shared: Shared = super::from_value(value).map_err(ShareLinkError::Json)?;
     shared.scenario = shared.scenario.clone().with_companions(&shared.scenario);
     shared.scenario.check().map_err(ShareLinkError::Scenario)?;
+    let end_ps = shared.scenario.duration_ns.saturating_mul(1_000);
+    if let Some(at_ps) = shared.at_ps.filter(|&at| at > end_ps) {
+        return Err(ShareLinkError::MomentPastEnd { at_ps, end_ps });
+    }
     Ok(shared)
+}
+
+/// Picoseconds as milliseconds, to the picosecond and no further: "45", "45.5", "0.000001".
+fn ms(ps: u64) -> String {
+    let text = alloc::format!("{}.{:09}", ps / 1_000_000_000, ps % 1_000_000_000);
+    text.trim_end_matches('0').trim_end_matches('.').into()
 }
 
 /// The `<iframe>` snippet that embeds the playground published at `page` (its address: a folder ending in `/` or
@@ -225,7 +248,9 @@ mod tests {
     #[test]
     fn every_preset_round_trips() {
         for p in PRESETS {
-            let shared = Shared { scenario: p.scenario(), plot: Some("buffers".into()) };
+            let scenario = p.scenario();
+            let at_ps = Some(scenario.duration_ns * 1_000 / 2);
+            let shared = Shared { scenario, plot: Some("buffers".into()), at_ps };
             let link = encode(&shared);
             assert!(link.starts_with("1."), "{link}");
             assert!(link.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b)), "URL-safe: {}", p.name);
@@ -248,13 +273,17 @@ mod tests {
     fn links_are_compact() {
         let s = crate::presets::find("infocom03-fig2").unwrap().scenario();
         let json = s.to_json();
-        let link = encode(&Shared { scenario: s, plot: None });
+        let link = encode(&Shared { scenario: s, plot: None, at_ps: None });
         assert!(link.len() * 3 < json.len(), "{} chars for {} bytes of JSON", link.len(), json.len());
     }
 
     #[test]
     fn bad_links_say_what_is_wrong() {
-        let good = encode(&Shared { scenario: crate::presets::find("infocom03-fig2").unwrap().scenario(), plot: None });
+        let good = encode(&Shared {
+            scenario: crate::presets::find("infocom03-fig2").unwrap().scenario(),
+            plot: None,
+            at_ps: None,
+        });
         let cut = &good[..good.len() / 2];
         let cases: Vec<(String, &str)> = alloc::vec![
             (String::new(), "no scenario"),
@@ -283,6 +312,20 @@ mod tests {
         }
     }
 
+    /// A link opens at a moment of its run up to the run's end, and one past it is refused, naming both times.
+    #[test]
+    fn a_moment_past_the_runs_end_is_refused() {
+        let s = crate::presets::find("infocom03-fig2").unwrap().scenario();
+        let end_ps = s.duration_ns * 1_000;
+        let at = |at_ps| decode(&encode(&Shared { scenario: s.clone(), plot: None, at_ps: Some(at_ps) }));
+        assert_eq!(at(end_ps).unwrap().at_ps, Some(end_ps));
+        assert_eq!(at(45_500_000_000).unwrap().at_ps, Some(45_500_000_000));
+        assert_eq!(ms(45_500_000_000), "45.5");
+        let e = at(end_ps + 1).unwrap_err();
+        assert_eq!(e, ShareLinkError::MomentPastEnd { at_ps: end_ps + 1, end_ps });
+        assert_eq!(e.to_string(), "the link opens its run at 100.000000001 ms, past the run's end at 100 ms");
+    }
+
     #[test]
     fn a_bomb_is_refused_before_it_inflates() {
         let zeros = alloc::vec![b' '; MAX_JSON_BYTES + 1];
@@ -295,7 +338,7 @@ mod tests {
     fn an_invalid_scenario_names_its_problem() {
         let mut s = crate::presets::find("infocom03-fig2").unwrap().scenario();
         s.flows[0].dst = "nowhere".into();
-        let json = serde_json::to_vec(&Shared { scenario: s, plot: None }).unwrap();
+        let json = serde_json::to_vec(&Shared { scenario: s, plot: None, at_ps: None }).unwrap();
         let link = format!("1.{}", URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(&json, 9)));
         let e = decode(&link).unwrap_err().to_string();
         assert!(e.contains("not valid") && e.contains("nowhere"), "{e}");

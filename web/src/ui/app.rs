@@ -7,7 +7,7 @@ use super::document::{preset_scenario, restore, save, Doc, DocCtx, Origin, Same,
 use super::finc_explorer::FincExplorer;
 use super::impact_run::{use_impact, ImpactCtx};
 use super::impact_view::{use_routes, Impact, RoutesCtx};
-use super::playground::live::{use_run_follows, Live, LiveCtx, RunCtx, Sim, SimCtx};
+use super::playground::live::{use_run_follows, Live, LiveAction, LiveCtx, RunCtx, Sim, SimCtx};
 use super::playground::{Embedded, HighlightCtx, Playground};
 use super::selftest_page::{self, SelfTest};
 use super::share;
@@ -99,7 +99,7 @@ fn Shell(p: &AppProps) -> Html {
             .and_then(|e| e.as_ref().as_ref().ok())
             .and_then(|sheet| sheet.exercises.first()?.scenario().ok());
         match (&*linked, from_exercise, &*restored) {
-            (Some(Ok((s, _))), _, _) => Doc::new(s.clone(), Origin::Link),
+            (Some(Ok((s, _, _))), _, _) => Doc::new(s.clone(), Origin::Link),
             (_, Some(s), _) => Doc::new(s, Origin::Exercise),
             (_, _, Ok(Some((s, origin)))) => Doc::new(s.clone(), origin.clone()),
             _ => {
@@ -110,9 +110,20 @@ fn Shell(p: &AppProps) -> Html {
     });
     // The run lives here, so it goes on whatever view is shown.
     let live = use_reducer(Live::default);
+    // A share link made at a moment of its run opens there: its first run is computed up to it and paused.
+    let moment = match &*linked {
+        Some(Ok((_, _, at))) => *at,
+        _ => None,
+    };
     let sim = use_memo((), {
         let dispatch = live.dispatcher();
-        move |_| Rc::new(Sim::new(dispatch))
+        move |_| {
+            let sim = Rc::new(Sim::new(dispatch));
+            if let Some(at_ps) = moment {
+                sim.then_seek(at_ps);
+            }
+            sim
+        }
     });
     let sim: Rc<Sim> = (*sim).clone();
     let highlight = use_state(|| None::<crate::course::Highlight>);
@@ -122,12 +133,21 @@ fn Shell(p: &AppProps) -> Html {
     let routes = use_routes();
     let sweep = use_sweep();
     use_run_follows(&doc, &live, &sim);
-    // A share link also says which plot it was shared with.
+    // A share link also says which plot it was shared with, and the moment it opens at is said (after the first
+    // run's load, which clears what was said before it).
     {
-        let (sim, linked) = (sim.clone(), linked.clone());
+        let (sim, linked, live) = (sim.clone(), linked.clone(), live.clone());
         use_effect_with((), move |_| {
-            if let Some(Ok((_, Some(kind)))) = &*linked {
-                sim.set_plot(*kind);
+            if let Some(Ok((_, kind, at))) = &*linked {
+                if let Some(kind) = kind {
+                    sim.set_plot(*kind);
+                }
+                if let Some(at_ps) = at {
+                    live.dispatch(LiveAction::Say(format!(
+                        "Opened at {:.3} ms, where this link was shared. Run goes on from here; Reset starts again from 0 ms.",
+                        *at_ps as f64 / 1e9
+                    )));
+                }
             }
         });
     }

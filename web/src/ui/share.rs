@@ -15,12 +15,15 @@ use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-/// What the share link the page was opened with (`#s=`, opened by `share_codec::opened`) holds: `Ok` with the scenario
-/// and its plot, or `Err` saying why it cannot be opened.
-pub fn from_link(opened: &Option<Result<Value, String>>) -> Option<Result<(Scenario, Option<PlotKind>), String>> {
+/// What a share link opens: its scenario, the plot shown, and the moment of the run (ps) it opens at, if any.
+pub type Linked = (Scenario, Option<PlotKind>, Option<u64>);
+
+/// What the share link the page was opened with (`#s=`, opened by `share_codec::opened`) holds: `Ok` with the scenario,
+/// its plot and moment, or `Err` saying why it cannot be opened.
+pub fn from_link(opened: &Option<Result<Value, String>>) -> Option<Result<Linked, String>> {
     Some(opened.as_ref()?.as_ref().map_err(String::clone).and_then(|v| {
         shared_of(v)
-            .map(|shared| (shared.scenario, shared.plot.as_deref().map(PlotKind::from_id)))
+            .map(|shared| (shared.scenario, shared.plot.as_deref().map(PlotKind::from_id), shared.at_ps))
             .map_err(|e| e.to_string())
     }))
 }
@@ -61,6 +64,8 @@ pub fn embedded() -> bool {
 pub struct PlotShownProps {
     /// The plot shown, which the link carries.
     pub plot: PlotKind,
+    /// Where the run stands paused, which the link may carry (`Live::moment_to_share`).
+    pub at_ps: Option<u64>,
 }
 
 #[component]
@@ -121,15 +126,16 @@ pub fn ShareMenu(p: &PlotShownProps) -> Html {
         <details class="menu share-menu" data-testid="share-menu" ref={menu}>
             <summary data-testid="share-open" title="Share this scenario as a link or a file, or open a file">{ "Share ▾" }</summary>
             <div class="menu-body">
-                <ShareBar scenario={doc.scenario.clone()} plot={plot} on_open={on_open} />
+                <ShareBar scenario={doc.scenario.clone()} plot={plot} at_ps={p.at_ps} on_open={on_open} />
             </div>
         </details>
     }
 }
 
-/// The JSON a share link carries (what follows `#s=`, once deflated): the scenario and the plot shown.
-fn shared_json(scenario: &Scenario, plot: PlotKind) -> Rc<Vec<u8>> {
-    Rc::new(json_of(&Shared { scenario: scenario.clone(), plot: Some(plot.id().into()) }))
+/// The JSON a share link carries (what follows `#s=`, once deflated): the scenario, the plot shown and the moment to
+/// open at.
+fn shared_json(scenario: &Scenario, plot: PlotKind, at_ps: Option<u64>) -> Rc<Vec<u8>> {
+    Rc::new(json_of(&Shared { scenario: scenario.clone(), plot: Some(plot.id().into()), at_ps }))
 }
 
 /// A scenario's title for people: its preset's label ("Congestion spreading, INFOCOM'03 Fig. 2"), else its name.
@@ -143,7 +149,7 @@ fn title(s: &Scenario) -> String {
 pub fn OpenInPlayground(p: &PlotShownProps) -> Html {
     let doc = use_doc();
     let plot = p.plot;
-    let json = use_memo((Same(doc.scenario.clone()), plot), |(s, plot)| shared_json(&s.0, *plot));
+    let json = use_memo((Same(doc.scenario.clone()), plot), |(s, plot)| shared_json(&s.0, *plot, None));
     let payload = use_payload(Some((*json).clone()));
     let name = title(&doc.scenario);
     // No address until the link is made (a moment after a change), so a click never opens another scenario.
@@ -165,6 +171,8 @@ pub fn OpenInPlayground(p: &PlotShownProps) -> Html {
 pub struct ShareProps {
     pub scenario: Rc<Scenario>,
     pub plot: PlotKind,
+    /// Where the run stands paused, offered as the moment the link opens at.
+    pub at_ps: Option<u64>,
     /// A scenario opened from a file, with the file's name.
     pub on_open: Callback<(Scenario, String)>,
 }
@@ -172,7 +180,10 @@ pub struct ShareProps {
 /// The scenario compared by address (`Same`): a large fabric's is not compared field by field each render.
 impl PartialEq for ShareProps {
     fn eq(&self, o: &Self) -> bool {
-        Rc::ptr_eq(&self.scenario, &o.scenario) && self.plot == o.plot && self.on_open == o.on_open
+        Rc::ptr_eq(&self.scenario, &o.scenario)
+            && self.plot == o.plot
+            && self.at_ps == o.at_ps
+            && self.on_open == o.on_open
     }
 }
 #[component]
@@ -181,17 +192,20 @@ pub fn ShareBar(p: &ShareProps) -> Html {
     let link = use_state(|| None::<(String, bool)>);
     let copied = use_state(|| false);
     let file_error = use_state(|| None::<String>);
-    // A new scenario or plot makes the shown link stale.
+    // Whether the link opens at the paused run's moment (when there is one), or at 0.
+    let with_moment = use_state(|| true);
+    let at_ps = p.at_ps.filter(|_| *with_moment);
+    // A new scenario, plot or moment makes the shown link stale.
     {
         let (link, copied) = (link.clone(), copied.clone());
-        use_effect_with((Same(p.scenario.clone()), p.plot), move |_| {
+        use_effect_with((Same(p.scenario.clone()), p.plot, at_ps), move |_| {
             link.set(None);
             copied.set(false);
         });
     }
-    // The link is made in the background as the scenario changes, so a click copies it at once (a clipboard
-    // write must follow the click closely).
-    let json = use_memo((Same(p.scenario.clone()), p.plot), |(s, plot)| shared_json(&s.0, *plot));
+    // The link is made in the background as the scenario changes (and as the run pauses: a playing run offers no
+    // moment), so a click copies it at once (a clipboard write must follow the click closely).
+    let json = use_memo((Same(p.scenario.clone()), p.plot, at_ps), |(s, plot, at)| shared_json(&s.0, *plot, *at));
     let payload = use_payload(Some((*json).clone()));
     // The link, or the embed code around it, copied to the clipboard (and shown to copy by hand).
     let offer = |embed: bool| {
@@ -238,6 +252,12 @@ pub fn ShareBar(p: &ShareProps) -> Html {
             });
         })
     };
+    let on_moment = {
+        let with_moment = with_moment.clone();
+        Callback::from(move |e: Event| {
+            with_moment.set(e.target_unchecked_into::<web_sys::HtmlInputElement>().checked())
+        })
+    };
     let select_all = Callback::from(|e: FocusEvent| {
         if let Some(input) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) {
             input.select();
@@ -245,6 +265,12 @@ pub fn ShareBar(p: &ShareProps) -> Html {
     });
     html! {
         <div class="share" role="group" aria-label="Share and files">
+            if let Some(at) = p.at_ps {
+                <label class="share-moment" title="The link opens the run paused here, as you see it now; unticked, it opens at 0 ms">
+                    <input type="checkbox" checked={*with_moment} onchange={on_moment} data-testid="share-moment" />
+                    { format!(" Open at {:.3} ms", at as f64 / 1e9) }
+                </label>
+            }
             <button onclick={offer(false)} disabled={!ready} data-testid="share" title="A link with this scenario and plot; anyone opening it can replay it exactly">{ "Share" }</button>
             <button onclick={offer(true)} disabled={!ready} data-testid="embed-code" title="An <iframe> for a web page or a tutorial: the network, the controls and the plot of this scenario">{ "Copy embed code" }</button>
             <button onclick={on_save} data-testid="save-json">{ "Save JSON" }</button>

@@ -54,6 +54,9 @@ pub struct Live {
     pub frames: u64,
     /// Each flow's channels in the run, source to destination (they come with its first frame).
     pub paths: Option<Rc<Vec<Option<Vec<u32>>>>>,
+    /// A marking change applied to this run mid-way (the first one's time): from its document, a new run would not
+    /// replay it.
+    pub retuned_at: Option<u64>,
 }
 
 impl Default for Live {
@@ -74,6 +77,7 @@ impl Default for Live {
             seeks_sent: 0,
             frames: 0,
             paths: None,
+            retuned_at: None,
         }
     }
 }
@@ -101,6 +105,14 @@ impl Live {
 
     pub fn end_ps(&self) -> u64 {
         self.frame.as_ref().map_or(1, |f| f.end_ps.max(1))
+    }
+
+    /// The moment a share link can open this run at: where it stands paused past 0, if its document replays it
+    /// (no change waits for a restart, none was applied mid-way) and no seek is on its way.
+    pub fn moment_to_share(&self) -> Option<u64> {
+        let f = self.frame.as_ref()?;
+        let still = !self.playing() && self.seeking_to.is_none() && !self.pending && self.retuned_at.is_none();
+        (still && f.time_ps > 0).then_some(f.time_ps)
     }
 
     pub fn status(&self) -> Status {
@@ -170,6 +182,7 @@ impl Reducible for Live {
                 l.seek_at = None;
                 l.seeks_sent = 0;
                 l.paths = None;
+                l.retuned_at = None;
                 if let Some(speed) = speed {
                     l.speed = speed;
                 }
@@ -208,6 +221,7 @@ impl Reducible for Live {
                 None => {
                     l.run_scenario = Some(scenario);
                     l.pending = false;
+                    l.retuned_at = l.retuned_at.or(Some(at_ps));
                     l.notice = Some(Notice {
                         text: format!("Marking changed at {:.3} ms: it applies from then on.", ms(at_ps)),
                         restart: false,

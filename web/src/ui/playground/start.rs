@@ -1,6 +1,8 @@
 //! The start card: what a first-time visitor is looking at, what to watch, and two ways on (the first lesson, or
-//! exploring). Either choice, or closing it, puts it away for good (kept in the browser's storage).
+//! exploring). Either choice, or closing it, puts it away for good (kept in the browser's storage). A page opened
+//! from a share link shows what it was sent instead, without the card (which describes the first scenario).
 
+use super::super::document::{use_doc, Origin};
 use super::super::storage;
 use super::live::{use_live, use_sim};
 use yew::prelude::*;
@@ -28,7 +30,8 @@ pub struct StartProps {
 
 #[component]
 pub fn StartCard(p: &StartProps) -> Html {
-    let shown = use_state(first_visit);
+    let doc = use_doc();
+    let shown = use_state(|| first_visit() && doc.origin != Origin::Link);
     let (sim, live) = (use_sim(), use_live());
     if !*shown {
         return html! {};
