@@ -280,6 +280,10 @@ test('a teacher makes an exercise link; a student opens it and answers', async (
   await teacher.getByTestId('author-question').fill('How busy is the inter-switch link while the victim runs?');
   await teacher.getByTestId('author-what').selectOption('link:A->B');
   await teacher.getByTestId('author-from').fill('40');
+  // A time past the run's end is refused, not cut to the end unsaid.
+  await teacher.getByTestId('author-to').fill('300');
+  await teacher.getByTestId('author-make').click();
+  assert.match(await teacher.getByTestId('author-error').innerText(), /to: 300 ms is past the run's end at \d+ ms/);
   await teacher.getByTestId('author-to').fill('60');
   await teacher.getByTestId('author-tolerance').fill('abc');
   await teacher.getByTestId('author-make').click();

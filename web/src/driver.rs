@@ -323,9 +323,20 @@ impl Driver {
         self.dirty = true;
     }
 
-    /// A measurement of the run at the time it is at (or going to).
+    /// A measurement of the run over its whole interval (an exercise's answer, a teacher's or a student's): none
+    /// until the run (or the seek under way) has reached the interval's end, where a measurement so far would be
+    /// of part of it.
     pub fn measure(&mut self, m: &Measurement) -> Result<f64, String> {
         self.finish_seek();
+        let (_, to_ns) = m.interval_ns(self.run.sim().scenario()).map_err(|e| e.to_string())?;
+        let now = self.now_ps();
+        if now < to_ns * 1_000 {
+            return Err(format!(
+                "the run is at {:.3} ms, and the answer is measured up to {} ms",
+                now as f64 / 1e9,
+                to_ns as f64 / 1e6
+            ));
+        }
         self.run.measure(m).map_err(|e| e.to_string())
     }
 
@@ -545,6 +556,29 @@ mod tests {
         d.play(None, wall);
         until_idle(&mut d);
         assert_eq!(d.now_ps(), d.end_ps());
+    }
+
+    /// An exercise's measurement (a teacher's "This run gives", a student's Check) waits for the run to reach the
+    /// end of its interval: part-way, a value so far would be of part of it (at 4.5 ms of 0-10 ms, not the answer).
+    #[test]
+    fn an_exercise_is_measured_over_its_whole_interval_or_not_at_all() {
+        let s = fig2(10);
+        let mut d = Driver::new(&s, true, Vec::new()).unwrap();
+        let m = Measurement {
+            metric: ibcc_core::sim::Metric::LinkRate { link: "A->B".into() },
+            from_ns: None,
+            to_ns: None,
+        };
+        d.seek(4_500_000_000, None);
+        until_idle(&mut d);
+        let early = d.measure(&m).unwrap_err();
+        assert_eq!(early, "the run is at 4.500 ms, and the answer is measured up to 10 ms");
+        let part = Measurement { to_ns: Some(4_000_000), ..m.clone() };
+        assert!(d.measure(&part).is_ok(), "an interval the run has passed is measured");
+        d.seek(10_000_000_000, None);
+        until_idle(&mut d);
+        let whole = d.measure(&m).unwrap();
+        assert!(whole > 0.0 && whole <= 1.0, "{whole}");
     }
 
     #[test]

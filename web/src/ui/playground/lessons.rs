@@ -1036,6 +1036,16 @@ fn Author(p: &AuthorProps) -> Html {
                     .filter(|t| *t >= 0.0)
                     .ok_or_else(|| String::from("the tolerance must be a number of percentage points, 0 or more"))?;
                 let measure = Measurement { metric, from_ns: ms("from")?, to_ns: ms("to")? };
+                // (A time past the run's end would be cut to it silently, and the card would still show it.)
+                for (k, t) in [("from", measure.from_ns), ("to", measure.to_ns)] {
+                    if let Some(t) = t.filter(|&t| t > s.duration_ns) {
+                        return Err(format!(
+                            "{k}: {} ms is past the run's end at {} ms",
+                            t as f64 / 1e6,
+                            s.duration_ns as f64 / 1e6
+                        ));
+                    }
+                }
                 measure.interval_ns(&s).map_err(|e| e.to_string())?;
                 // An id from what the exercise asks of which scenario: distinct within a sheet, stable in answers.
                 let id = format!("t-{:08x}", fnv1a(format!("{question}|{what}|{}", s.digest()).as_bytes()) as u32);
