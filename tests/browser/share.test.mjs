@@ -62,6 +62,7 @@ test('a link shared where the run stands paused opens there, paused, showing wha
   await page.getByRole('button', { name: 'Run' }).click();
   await page.getByTestId('share-open').click();
   assert.equal(await page.getByTestId('share-moment').count(), 0, 'no moment while the run plays');
+  assert.match(await page.getByTestId('share-moment-why').innerText(), /Pause the run to share the moment it is at/);
   await page.keyboard.press('Escape');
   await page.getByTestId('to-measured-end').click();
   await page.waitForFunction(() => !/Pause/.test(document.querySelector('[data-testid=run]').innerText));
@@ -88,7 +89,7 @@ test('a link shared where the run stands paused opens there, paused, showing wha
   const other = await openPage(browser, url);
   await other.getByTestId('node-BC').waitFor();
   await other.waitForFunction((t) => document.querySelector('[data-testid=sim-time]').innerText === t, shown);
-  assert.match(await other.getByTestId('notice').innerText(), new RegExp(`Opened at ${shown.replace('.', '\\.')}, where this link was shared`));
+  assert.match(await other.getByTestId('notice').innerText(), new RegExp(`Opened at ${shown.replace('.', '\\.')}, as shared: Run goes on`));
   assert.equal(await other.getByTestId('start-card').count(), 0, 'a shared scenario is shown without the first visit\'s card');
   assert.match(await other.getByTestId('run').innerText(), /Run/, 'paused');
   await openTab(other, 'results');

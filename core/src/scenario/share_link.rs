@@ -61,6 +61,8 @@ pub enum ShareLinkError {
     Json(String),
     /// A scenario the simulator refuses.
     Scenario(ScenarioError),
+    /// A moment to open at that is not a time (its JSON as written).
+    BadMoment(String),
     /// A moment to open at past the end of the scenario's run.
     MomentPastEnd {
         at_ps: u64,
@@ -86,6 +88,10 @@ impl fmt::Display for ShareLinkError {
             Self::TooLarge => write!(f, "the link's scenario is too large (over {MAX_JSON_BYTES} bytes)"),
             Self::Json(e) => write!(f, "the link does not hold a scenario: {e}"),
             Self::Scenario(e) => write!(f, "the link's scenario is not valid: {e}"),
+            Self::BadMoment(v) => write!(
+                f,
+                "the link's moment to open at (at_ps) is {v}, not a time: a whole number of picoseconds, 0 or more"
+            ),
             Self::MomentPastEnd { at_ps, end_ps } => {
                 write!(f, "the link opens its run at {} ms, past the run's end at {} ms", ms(*at_ps), ms(*end_ps))
             }
@@ -190,6 +196,10 @@ pub fn decode(link: &str) -> Result<Shared, ShareLinkError> {
 /// `Scenario::with_companions`) and goes through the same checks as a file the page opens (`Scenario::check`: all
 /// but the routing engine's verdict, which the run gives).
 pub fn shared_of(value: &serde_json::Value) -> Result<Shared, ShareLinkError> {
+    // (Named here: the reader's own message would blame the scenario.)
+    if let Some(at) = value.get("at_ps").filter(|at| !at.is_null() && at.as_u64().is_none()) {
+        return Err(ShareLinkError::BadMoment(at.to_string()));
+    }
     let mut shared: Shared = super::from_value(value).map_err(ShareLinkError::Json)?;
     shared.scenario = shared.scenario.clone().with_companions(&shared.scenario);
     shared.scenario.check().map_err(ShareLinkError::Scenario)?;
@@ -324,6 +334,18 @@ mod tests {
         let e = at(end_ps + 1).unwrap_err();
         assert_eq!(e, ShareLinkError::MomentPastEnd { at_ps: end_ps + 1, end_ps });
         assert_eq!(e.to_string(), "the link opens its run at 100.000000001 ms, past the run's end at 100 ms");
+        // Not a time at all: named as the moment, not blamed on the scenario.
+        let mut value = serde_json::to_value(Shared { scenario: s.clone(), plot: None, at_ps: None }).unwrap();
+        for bad in [serde_json::json!(-5), serde_json::json!(12.5), serde_json::json!("45 ms"), serde_json::json!(1e30)]
+        {
+            value["at_ps"] = bad.clone();
+            assert_eq!(shared_of(&value), Err(ShareLinkError::BadMoment(bad.to_string())));
+        }
+        value["at_ps"] = serde_json::json!(-5);
+        assert_eq!(
+            shared_of(&value).unwrap_err().to_string(),
+            "the link's moment to open at (at_ps) is -5, not a time: a whole number of picoseconds, 0 or more"
+        );
     }
 
     #[test]

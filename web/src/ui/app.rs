@@ -69,6 +69,11 @@ fn view_from_hash() -> View {
     View::ALL.into_iter().find(|v| !v.hash().is_empty() && h == format!("#{}", v.hash())).unwrap_or(View::Playground)
 }
 
+/// The end (ps) of the run of the share link's scenario, if the link opened.
+fn linked_end_ps(linked: &Option<Result<share::Linked, String>>) -> Option<u64> {
+    Some(linked.as_ref()?.as_ref().ok()?.0.duration_ns.saturating_mul(1_000))
+}
+
 #[derive(Debug, Properties, PartialEq)]
 pub struct AppProps {
     /// The links the page was opened with.
@@ -143,10 +148,13 @@ fn Shell(p: &AppProps) -> Html {
                     sim.set_plot(*kind);
                 }
                 if let Some(at_ps) = at {
-                    live.dispatch(LiveAction::Say(format!(
-                        "Opened at {:.3} ms, where this link was shared. Run goes on from here; Reset starts again from 0 ms.",
-                        *at_ps as f64 / 1e9
-                    )));
+                    let t = *at_ps as f64 / 1e9;
+                    let end_ps = linked_end_ps(&linked);
+                    live.dispatch(LiveAction::Say(if Some(*at_ps) == end_ps {
+                        format!("Opened at the run's end, {t:.3} ms, as shared: Reset starts again from 0 ms.")
+                    } else {
+                        format!("Opened at {t:.3} ms, as shared: Run goes on, Reset starts again from 0 ms.")
+                    }));
                 }
             }
         });
@@ -213,7 +221,7 @@ fn Shell(p: &AppProps) -> Html {
             if embedded {
                 <main class="view-embedded">
                     if let Some(Err(e)) = &*linked {
-                        <p class="error" role="alert" data-testid="link-error">{ format!("This link could not be opened: {e}.") }</p>
+                        <p class="error" role="alert" data-testid="link-error">{ format!("This link could not be opened: {e}. The default scenario is shown instead.") }</p>
                     }
                     <Embedded />
                 </main>

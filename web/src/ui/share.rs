@@ -58,14 +58,27 @@ pub fn embedded() -> bool {
     search.trim_start_matches('?').split('&').any(|kv| kv == "embed" || kv.starts_with("embed="))
 }
 
+/// What a share link can carry of where the run stands (`Live::moment_to_share`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Moment {
+    /// Nothing to carry: the run is at 0, or on its way somewhere, or waits for a restart. The link opens at 0.
+    Start,
+    /// Paused at this time (ps): the link may open there.
+    At(u64),
+    /// Playing: the moment would be gone before the link is copied.
+    Playing,
+    /// A marking change was applied mid-run: the scenario, replayed from 0, has it from the start instead.
+    Changed,
+}
+
 /// The Share button and its menu: the link (copied to the clipboard, shown to copy by hand), the scenario as a
 /// JSON file, and opening one.
 #[derive(Properties, PartialEq)]
 pub struct PlotShownProps {
     /// The plot shown, which the link carries.
     pub plot: PlotKind,
-    /// Where the run stands paused, which the link may carry (`Live::moment_to_share`).
-    pub at_ps: Option<u64>,
+    /// Where the run stands, which the link may carry.
+    pub moment: Moment,
 }
 
 #[component]
@@ -126,7 +139,7 @@ pub fn ShareMenu(p: &PlotShownProps) -> Html {
         <details class="menu share-menu" data-testid="share-menu" ref={menu}>
             <summary data-testid="share-open" title="Share this scenario as a link or a file, or open a file">{ "Share ▾" }</summary>
             <div class="menu-body">
-                <ShareBar scenario={doc.scenario.clone()} plot={plot} at_ps={p.at_ps} on_open={on_open} />
+                <ShareBar scenario={doc.scenario.clone()} plot={plot} moment={p.moment} on_open={on_open} />
             </div>
         </details>
     }
@@ -149,7 +162,12 @@ fn title(s: &Scenario) -> String {
 pub fn OpenInPlayground(p: &PlotShownProps) -> Html {
     let doc = use_doc();
     let plot = p.plot;
-    let json = use_memo((Same(doc.scenario.clone()), plot), |(s, plot)| shared_json(&s.0, *plot, None));
+    // (At the moment the embedded run is paused at, as the page that made the embed code offers.)
+    let at_ps = match p.moment {
+        Moment::At(t) => Some(t),
+        _ => None,
+    };
+    let json = use_memo((Same(doc.scenario.clone()), plot, at_ps), |(s, plot, at)| shared_json(&s.0, *plot, *at));
     let payload = use_payload(Some((*json).clone()));
     let name = title(&doc.scenario);
     // No address until the link is made (a moment after a change), so a click never opens another scenario.
@@ -171,8 +189,8 @@ pub fn OpenInPlayground(p: &PlotShownProps) -> Html {
 pub struct ShareProps {
     pub scenario: Rc<Scenario>,
     pub plot: PlotKind,
-    /// Where the run stands paused, offered as the moment the link opens at.
-    pub at_ps: Option<u64>,
+    /// Where the run stands, offered as the moment the link opens at when it is paused.
+    pub moment: Moment,
     /// A scenario opened from a file, with the file's name.
     pub on_open: Callback<(Scenario, String)>,
 }
@@ -182,7 +200,7 @@ impl PartialEq for ShareProps {
     fn eq(&self, o: &Self) -> bool {
         Rc::ptr_eq(&self.scenario, &o.scenario)
             && self.plot == o.plot
-            && self.at_ps == o.at_ps
+            && self.moment == o.moment
             && self.on_open == o.on_open
     }
 }
@@ -192,9 +210,16 @@ pub fn ShareBar(p: &ShareProps) -> Html {
     let link = use_state(|| None::<(String, bool)>);
     let copied = use_state(|| false);
     let file_error = use_state(|| None::<String>);
-    // Whether the link opens at the paused run's moment (when there is one), or at 0.
+    // Whether the link opens at the paused run's moment (when there is one), or at 0: offered afresh at each pause.
     let with_moment = use_state(|| true);
-    let at_ps = p.at_ps.filter(|_| *with_moment);
+    {
+        let with_moment = with_moment.clone();
+        use_effect_with(p.moment, move |_| with_moment.set(true));
+    }
+    let at_ps = match p.moment {
+        Moment::At(t) if *with_moment => Some(t),
+        _ => None,
+    };
     // A new scenario, plot or moment makes the shown link stale.
     {
         let (link, copied) = (link.clone(), copied.clone());
@@ -265,12 +290,21 @@ pub fn ShareBar(p: &ShareProps) -> Html {
     });
     html! {
         <div class="share" role="group" aria-label="Share and files">
-            if let Some(at) = p.at_ps {
-                <label class="share-moment" title="The link opens the run paused here, as you see it now; unticked, it opens at 0 ms">
-                    <input type="checkbox" checked={*with_moment} onchange={on_moment} data-testid="share-moment" />
-                    { format!(" Open at {:.3} ms", at as f64 / 1e9) }
-                </label>
-            }
+            { match p.moment {
+                Moment::At(at) => html! {
+                    <label class="share-moment" title="The link opens the run paused here, as you see it now; unticked, it opens at 0 ms">
+                        <input type="checkbox" checked={*with_moment} onchange={on_moment} data-testid="share-moment" />
+                        { format!(" Open at {:.3} ms", at as f64 / 1e9) }
+                    </label>
+                },
+                Moment::Playing => html! {
+                    <span class="share-moment muted" data-testid="share-moment-why">{ "Pause the run to share the moment it is at; this link opens at 0 ms." }</span>
+                },
+                Moment::Changed => html! {
+                    <span class="share-moment muted" data-testid="share-moment-why">{ "This link opens at 0 ms: a marking change was applied mid-run, and the link's run has it from the start." }</span>
+                },
+                Moment::Start => html! {},
+            } }
             <button onclick={offer(false)} disabled={!ready} data-testid="share" title="A link with this scenario and plot; anyone opening it can replay it exactly">{ "Share" }</button>
             <button onclick={offer(true)} disabled={!ready} data-testid="embed-code" title="An <iframe> for a web page or a tutorial: the network, the controls and the plot of this scenario">{ "Copy embed code" }</button>
             <button onclick={on_save} data-testid="save-json">{ "Save JSON" }</button>

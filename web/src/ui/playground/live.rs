@@ -4,6 +4,7 @@
 
 use super::super::bridge::SimWorker;
 use super::super::document::{Doc, Same};
+use super::super::share::Moment;
 use crate::driver::{FrameMsg, Speed, Status};
 use crate::moments::{self, StepSize, SPEEDS};
 use crate::protocol::{FromWorker, ToWorker};
@@ -107,12 +108,19 @@ impl Live {
         self.frame.as_ref().map_or(1, |f| f.end_ps.max(1))
     }
 
-    /// The moment a share link can open this run at: where it stands paused past 0, if its document replays it
-    /// (no change waits for a restart, none was applied mid-way) and no seek is on its way.
-    pub fn moment_to_share(&self) -> Option<u64> {
-        let f = self.frame.as_ref()?;
-        let still = !self.playing() && self.seeking_to.is_none() && !self.pending && self.retuned_at.is_none();
-        (still && f.time_ps > 0).then_some(f.time_ps)
+    /// What a share link can carry of where this run stands: its time, when it is paused past 0 and its document
+    /// replays it (no change waits for a restart, none was applied mid-way) and no seek is on its way.
+    pub fn moment_to_share(&self) -> Moment {
+        let Some(f) = self.frame.as_ref() else { return Moment::Start };
+        if f.time_ps == 0 || self.pending || self.seeking_to.is_some() {
+            Moment::Start
+        } else if self.retuned_at.is_some() {
+            Moment::Changed
+        } else if self.playing() {
+            Moment::Playing
+        } else {
+            Moment::At(f.time_ps)
+        }
     }
 
     pub fn status(&self) -> Status {

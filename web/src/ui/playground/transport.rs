@@ -111,7 +111,7 @@ pub fn Transport() -> Html {
     html! {
         <>
             <div class="transport" role="toolbar" aria-label="Simulation controls">
-                if *embedded { <share::OpenInPlayground plot={live.kind} at_ps={None::<u64>} /> } else { <Picker /> }
+                if *embedded { <share::OpenInPlayground plot={live.kind} moment={live.moment_to_share()} /> } else { <Picker /> }
                 <div class="buttons">
                     <button class="primary" onclick={on_run} data-testid="run" disabled={!ready || (live.finished() && !live.playing())}
                         title="Run or pause the simulation (the speed is beside it)">
@@ -140,7 +140,7 @@ pub fn Transport() -> Html {
                         </select>
                     </label>
                 </div>
-                if !*embedded { <share::ShareMenu plot={live.kind} at_ps={live.moment_to_share()} /> }
+                if !*embedded { <share::ShareMenu plot={live.kind} moment={live.moment_to_share()} /> }
             </div>
             <div class="timeline-row">
                 <div class="clock">
