@@ -150,6 +150,15 @@ test('walk the spreading lesson and answer its exercise right and wrong', async 
   await writeFile(otherPath, JSON.stringify(other));
   const teacher = await openPage(browser, server.url);
   await teacher.getByText('Class answers (teachers)').click();
+  // A file that is not answers first: said so in words, and no empty table.
+  const notesPath = join(tmpdir(), 'notes.json');
+  await writeFile(notesPath, '{"hello": 1');
+  await teacher.getByTestId('class-files').setInputFiles([notesPath]);
+  await teacher.getByTestId('class-no-answers').waitFor();
+  assert.match(await teacher.locator('.class-answers .error').innerText(), /notes\.json: not an answer file: it is cut short/);
+  assert.equal(await teacher.getByTestId('class-table').count(), 0);
+  await rm(notesPath);
+  await teacher.getByTestId('class-clear').click();
   await teacher.getByTestId('class-files').setInputFiles([await download.path(), otherPath]);
   await teacher.getByTestId('class-table').waitFor();
   await rm(otherPath);

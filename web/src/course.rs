@@ -540,6 +540,19 @@ pub struct AnswerSheet {
     pub answers: Vec<Answer>,
 }
 
+/// Why a file's text is not an answer file, in a teacher's words (the reader's own say "EOF while parsing").
+fn why_not_answers(e: &serde_json::Error) -> String {
+    use serde_json::error::Category;
+    match e.classify() {
+        Category::Eof if e.line() <= 1 && e.column() == 0 => String::from("it is empty"),
+        Category::Eof => format!("it is cut short (it ends at line {} before its JSON does)", e.line()),
+        Category::Syntax => format!("it is not JSON (line {}, column {})", e.line(), e.column()),
+        Category::Data | Category::Io => {
+            format!("its JSON is not a student's answers as the page exports them ({e})")
+        }
+    }
+}
+
 /// One row of a teacher's class table: an answer, whose it is, and the file it came from.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClassRow {
@@ -565,7 +578,7 @@ pub fn class_table(files: &[(String, String)]) -> (Vec<ClassRow>, Vec<String>) {
                 file: file.clone(),
                 answer,
             })),
-            Err(e) => errors.push(format!("{file}: not an answer file ({e})")),
+            Err(e) => errors.push(format!("{file}: not an answer file: {}", why_not_answers(&e))),
         }
     }
     ibcc_view::sorting::sort_by(&mut rows, |a, b| {
@@ -1167,7 +1180,14 @@ mod tests {
             rows.iter().map(|r| (r.student.as_str(), r.answer.exercise.as_str(), r.answer.right)).collect();
         assert_eq!(seen, [("(old.json)", "a", false), ("Ana", "a", true), ("Zoe", "a", false), ("Zoe", "b", true)]);
         assert_eq!(errors.len(), 1);
-        assert!(errors[0].starts_with("notes.txt: not an answer file"), "{}", errors[0]);
+        assert_eq!(errors, ["notes.txt: not an answer file: it is not JSON (line 1, column 1)"]);
+        let odd = |text: &str| class_table(&[("f.json".to_owned(), text.to_owned())]).1;
+        assert_eq!(odd(""), ["f.json: not an answer file: it is empty"]);
+        assert_eq!(
+            odd("{\n\"student\": \"Zoe\","),
+            ["f.json: not an answer file: it is cut short (it ends at line 2 before its JSON does)"]
+        );
+        assert!(odd("{\"hello\": 1}")[0].starts_with("f.json: not an answer file: its JSON is not a student's answers"));
         // Named in the teacher's sheet's order ("b" first there), not by their ids.
         let (exercises, students) = class_summary(&rows, &["b".to_owned(), "a".to_owned()]);
         let named: Vec<(&str, &str)> = exercises.iter().map(|e| (e.id.as_str(), e.label.as_str())).collect();

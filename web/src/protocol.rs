@@ -531,10 +531,11 @@ mod tests {
         let last = last.unwrap();
         assert_eq!(last.time_ps, 500_000_000);
         assert_eq!(last.status, crate::driver::Status::Paused);
+        // (Over the half of the run it has covered: the whole run's interval has no value until its end.)
         let m = Measurement {
             metric: ibcc_core::sim::Metric::GroupRate { group: "local".into() },
             from_ns: None,
-            to_ns: None,
+            to_ns: Some(500_000),
         };
         let replies = w.handle(&ToWorker::Measure { id: 7, measurement: m }.to_bytes(), &|| 0.0);
         replies.iter().for_each(trip);

@@ -99,6 +99,9 @@ pub fn ClassAnswers() -> Html {
                 for e in errors.iter() {
                     <p class="error" role="alert">{ e }</p>
                 }
+                if rows.is_empty() {
+                    <p class="muted" data-testid="class-no-answers">{ "No answers in the files open yet." }</p>
+                } else {
                 <div class={classes!("class-view", wide.then_some("wide"))} role={wide.then_some("dialog")} aria-label="Class answers">
                 <button onclick={toggle_wide} data-testid="class-wide" aria-pressed={wide.to_string()}>
                     { if *wide { "Close the wide view" } else { "Open wide ⤢" } }
@@ -117,6 +120,7 @@ pub fn ClassAnswers() -> Html {
                     </tbody>
                 </table></div>
                 </div>
+                }
             }
         </details>
     }
