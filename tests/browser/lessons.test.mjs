@@ -152,7 +152,7 @@ test('walk the spreading lesson and answer its exercise right and wrong', async 
   await teacher.getByText('Class answers (teachers)').click();
   // A file that is not answers first: said so in words, and no empty table.
   const notesPath = join(tmpdir(), 'notes.json');
-  await writeFile(notesPath, '{"hello": 1');
+  await writeFile(notesPath, '{"student": "Ann",');
   await teacher.getByTestId('class-files').setInputFiles([notesPath]);
   await teacher.getByTestId('class-no-answers').waitFor();
   assert.match(await teacher.locator('.class-answers .error').innerText(), /notes\.json: not an answer file: it is cut short/);
