@@ -1,7 +1,7 @@
 //! `ibcc link` and `ibcc unlink`: share links (the page's `#s=` URL fragment) from scenarios and back.
 
 use crate::exit::Error;
-use ibcc_core::scenario::share_link::{embed_code, encode, fits, ShareLinkError, Shared, TOO_LONG_ADVICE};
+use ibcc_core::scenario::share_link::{embed_code, encode, fits, Shared, TOO_LONG_ADVICE};
 use ibcc_view::names::PlotKind;
 
 /// The page's address, to which a link's fragment is appended.
@@ -42,12 +42,10 @@ pub fn link(args: &Args) -> Result<(), Error> {
         Some(ms) => Some((ms * 1e9).round() as u64),
         None => None,
     };
+    let shared = Shared { scenario, plot: args.plot.map(|p| p.id().into()), at_ps };
     // (The page would refuse a moment past the run's end: say so here, where the link is made.)
-    let end_ps = scenario.duration_ns.saturating_mul(1_000);
-    if let Some(at_ps) = at_ps.filter(|&at| at > end_ps) {
-        return Err(format!("{}: {}", args.scenario, ShareLinkError::MomentPastEnd { at_ps, end_ps }).into());
-    }
-    let link = encode(&Shared { scenario, plot: args.plot.map(|p| p.id().into()), at_ps });
+    shared.moment_in_run().map_err(|e| format!("{}: {e}", args.scenario))?;
+    let link = encode(&shared);
     fits(&link).map_err(|e| format!("{}: {e}; {TOO_LONG_ADVICE}", args.scenario))?;
     let base = &args.base;
     if args.embed {

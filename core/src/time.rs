@@ -11,6 +11,17 @@ pub const US: Time = 1_000_000;
 /// One millisecond in [`Time`] units.
 pub const MS: Time = 1_000_000_000;
 
+/// `t` in milliseconds, with as few decimals as it needs, to the picosecond ("40", "0.5", "12.000001",
+/// "45.000000001"): written with integers, so exact, and without float formatting in the simulation worker's wasm.
+pub fn ms_text(t: Time) -> alloc::string::String {
+    let (whole, frac) = (t / MS, t % MS);
+    if frac == 0 {
+        return alloc::format!("{whole}");
+    }
+    let digits = alloc::format!("{frac:09}");
+    alloc::format!("{whole}.{}", digits.trim_end_matches('0'))
+}
+
 /// The highest link rate, in Mb/s (100 Tb/s).
 const MAX_MBPS: u64 = 100_000_000;
 

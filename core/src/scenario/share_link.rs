@@ -10,6 +10,7 @@
 //! [`migrate`] turns the JSON of each older version into the next one, so old links keep opening.
 
 use super::{Scenario, ScenarioError};
+use crate::time::ms_text;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -93,7 +94,12 @@ impl fmt::Display for ShareLinkError {
                 "the link's moment to open at (at_ps) is {v}, not a time: a whole number of picoseconds, 0 or more"
             ),
             Self::MomentPastEnd { at_ps, end_ps } => {
-                write!(f, "the link opens its run at {} ms, past the run's end at {} ms", ms(*at_ps), ms(*end_ps))
+                write!(
+                    f,
+                    "the link opens its run at {} ms, past the run's end at {} ms",
+                    ms_text(*at_ps),
+                    ms_text(*end_ps)
+                )
             }
         }
     }
@@ -203,17 +209,19 @@ pub fn shared_of(value: &serde_json::Value) -> Result<Shared, ShareLinkError> {
     let mut shared: Shared = super::from_value(value).map_err(ShareLinkError::Json)?;
     shared.scenario = shared.scenario.clone().with_companions(&shared.scenario);
     shared.scenario.check().map_err(ShareLinkError::Scenario)?;
-    let end_ps = shared.scenario.duration_ns.saturating_mul(1_000);
-    if let Some(at_ps) = shared.at_ps.filter(|&at| at > end_ps) {
-        return Err(ShareLinkError::MomentPastEnd { at_ps, end_ps });
-    }
+    shared.moment_in_run()?;
     Ok(shared)
 }
 
-/// Picoseconds as milliseconds, to the picosecond and no further: "45", "45.5", "0.000001".
-fn ms(ps: u64) -> String {
-    let text = alloc::format!("{}.{:09}", ps / 1_000_000_000, ps % 1_000_000_000);
-    text.trim_end_matches('0').trim_end_matches('.').into()
+impl Shared {
+    /// Whether the moment to open at, if any, is within the scenario's run (its end included).
+    pub fn moment_in_run(&self) -> Result<(), ShareLinkError> {
+        let end_ps = self.scenario.duration_ns.saturating_mul(1_000);
+        match self.at_ps {
+            Some(at_ps) if at_ps > end_ps => Err(ShareLinkError::MomentPastEnd { at_ps, end_ps }),
+            _ => Ok(()),
+        }
+    }
 }
 
 /// The `<iframe>` snippet that embeds the playground published at `page` (its address: a folder ending in `/` or
@@ -330,7 +338,7 @@ mod tests {
         let at = |at_ps| decode(&encode(&Shared { scenario: s.clone(), plot: None, at_ps: Some(at_ps) }));
         assert_eq!(at(end_ps).unwrap().at_ps, Some(end_ps));
         assert_eq!(at(45_500_000_000).unwrap().at_ps, Some(45_500_000_000));
-        assert_eq!(ms(45_500_000_000), "45.5");
+        assert_eq!(ms_text(45_500_000_000), "45.5");
         let e = at(end_ps + 1).unwrap_err();
         assert_eq!(e, ShareLinkError::MomentPastEnd { at_ps: end_ps + 1, end_ps });
         assert_eq!(e.to_string(), "the link opens its run at 100.000000001 ms, past the run's end at 100 ms");

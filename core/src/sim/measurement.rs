@@ -59,15 +59,9 @@ impl Measurement {
     }
 }
 
-/// `ns` nanoseconds in ms, as few decimals as it needs ("40", "0.5", "12.000001"): written with integers, so
-/// exact, and without float formatting in the simulation worker's wasm.
+/// `ns` nanoseconds in ms, as few decimals as it needs.
 fn ms(ns: u64) -> String {
-    let (whole, frac) = (ns / 1_000_000, ns % 1_000_000);
-    if frac == 0 {
-        return format!("{whole}");
-    }
-    let digits = format!("{frac:06}");
-    format!("{whole}.{}", digits.trim_end_matches('0'))
+    crate::time::ms_text(ns.saturating_mul(NS))
 }
 
 /// Why a measurement has no value (yet).

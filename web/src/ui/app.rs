@@ -69,11 +69,6 @@ fn view_from_hash() -> View {
     View::ALL.into_iter().find(|v| !v.hash().is_empty() && h == format!("#{}", v.hash())).unwrap_or(View::Playground)
 }
 
-/// The end (ps) of the run of the share link's scenario, if the link opened.
-fn linked_end_ps(linked: &Option<Result<share::Linked, String>>) -> Option<u64> {
-    Some(linked.as_ref()?.as_ref().ok()?.0.duration_ns.saturating_mul(1_000))
-}
-
 #[derive(Debug, Properties, PartialEq)]
 pub struct AppProps {
     /// The links the page was opened with.
@@ -143,14 +138,13 @@ fn Shell(p: &AppProps) -> Html {
     {
         let (sim, linked, live) = (sim.clone(), linked.clone(), live.clone());
         use_effect_with((), move |_| {
-            if let Some(Ok((_, kind, at))) = &*linked {
+            if let Some(Ok((s, kind, at))) = &*linked {
                 if let Some(kind) = kind {
                     sim.set_plot(*kind);
                 }
                 if let Some(at_ps) = at {
                     let t = *at_ps as f64 / 1e9;
-                    let end_ps = linked_end_ps(&linked);
-                    live.dispatch(LiveAction::Say(if Some(*at_ps) == end_ps {
+                    live.dispatch(LiveAction::Say(if *at_ps == s.duration_ns.saturating_mul(1_000) {
                         format!("Opened at the run's end, {t:.3} ms, as shared: Reset starts again from 0 ms.")
                     } else {
                         format!("Opened at {t:.3} ms, as shared: Run goes on, Reset starts again from 0 ms.")

@@ -71,6 +71,16 @@ pub enum Moment {
     Changed,
 }
 
+impl Moment {
+    /// The time a link may open at, if the run is paused at one.
+    fn at(self) -> Option<u64> {
+        match self {
+            Moment::At(t) => Some(t),
+            _ => None,
+        }
+    }
+}
+
 /// The Share button and its menu: the link (copied to the clipboard, shown to copy by hand), the scenario as a
 /// JSON file, and opening one.
 #[derive(Properties, PartialEq)]
@@ -163,10 +173,7 @@ pub fn OpenInPlayground(p: &PlotShownProps) -> Html {
     let doc = use_doc();
     let plot = p.plot;
     // (At the moment the embedded run is paused at, as the page that made the embed code offers.)
-    let at_ps = match p.moment {
-        Moment::At(t) => Some(t),
-        _ => None,
-    };
+    let at_ps = p.moment.at();
     let json = use_memo((Same(doc.scenario.clone()), plot, at_ps), |(s, plot, at)| shared_json(&s.0, *plot, *at));
     let payload = use_payload(Some((*json).clone()));
     let name = title(&doc.scenario);
@@ -216,10 +223,7 @@ pub fn ShareBar(p: &ShareProps) -> Html {
         let with_moment = with_moment.clone();
         use_effect_with(p.moment, move |_| with_moment.set(true));
     }
-    let at_ps = match p.moment {
-        Moment::At(t) if *with_moment => Some(t),
-        _ => None,
-    };
+    let at_ps = p.moment.at().filter(|_| *with_moment);
     // A new scenario, plot or moment makes the shown link stale.
     {
         let (link, copied) = (link.clone(), copied.clone());

@@ -55,9 +55,8 @@ pub struct Live {
     pub frames: u64,
     /// Each flow's channels in the run, source to destination (they come with its first frame).
     pub paths: Option<Rc<Vec<Option<Vec<u32>>>>>,
-    /// A marking change applied to this run mid-way (the first one's time): from its document, a new run would not
-    /// replay it.
-    pub retuned_at: Option<u64>,
+    /// A marking change was applied to this run mid-way: from its document, a new run would not replay it.
+    pub retuned: bool,
 }
 
 impl Default for Live {
@@ -78,7 +77,7 @@ impl Default for Live {
             seeks_sent: 0,
             frames: 0,
             paths: None,
-            retuned_at: None,
+            retuned: false,
         }
     }
 }
@@ -114,7 +113,7 @@ impl Live {
         let Some(f) = self.frame.as_ref() else { return Moment::Start };
         if f.time_ps == 0 || self.pending || self.seeking_to.is_some() {
             Moment::Start
-        } else if self.retuned_at.is_some() {
+        } else if self.retuned {
             Moment::Changed
         } else if self.playing() {
             Moment::Playing
@@ -190,7 +189,7 @@ impl Reducible for Live {
                 l.seek_at = None;
                 l.seeks_sent = 0;
                 l.paths = None;
-                l.retuned_at = None;
+                l.retuned = false;
                 if let Some(speed) = speed {
                     l.speed = speed;
                 }
@@ -229,7 +228,7 @@ impl Reducible for Live {
                 None => {
                     l.run_scenario = Some(scenario);
                     l.pending = false;
-                    l.retuned_at = l.retuned_at.or(Some(at_ps));
+                    l.retuned = true;
                     l.notice = Some(Notice {
                         text: format!("Marking changed at {:.3} ms: it applies from then on.", ms(at_ps)),
                         restart: false,
