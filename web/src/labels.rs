@@ -42,6 +42,28 @@ impl Label {
         CHAR_EM * size * self.chars as f64 / 2.0
     }
 
+    /// A host's label, which starts at the host's centre: kept there while it fits inside the circle of radius
+    /// `radius`, else moved just outside it, on the side away from `from` (the switch the host hangs from, so the
+    /// label does not lie on its link): to the left or right of a host beside its switch, above or below one under
+    /// it. Drawn over the circle, a label wider than it would hide its outline under the label's halo, and the
+    /// flows curving past the host would read as part of its name ("B1(").
+    pub fn off_host(self, size: f64, radius: f64, from: Option<Point>) -> Label {
+        let half = self.half(size);
+        if half <= radius * 0.85 {
+            return self;
+        }
+        let (x, y) = self.at;
+        let (dx, dy) = from.map_or((1.0, 0.0), |(fx, fy)| (x - fx, y - fy));
+        let side = |d: f64| if d < 0.0 { -1.0 } else { 1.0 };
+        let gap = GAP_EM * size;
+        let at = if dx.abs() >= dy.abs() {
+            (x + side(dx) * (radius + gap + half), y)
+        } else {
+            (x, y + side(dy) * (radius + gap + size / 2.0))
+        };
+        Label { at, ..self }
+    }
+
     /// Moved sideways, if need be, so that at font size `size` it lies between `left` and `right` (the drawing's
     /// edges: the first and last switch of a wide row are named in full).
     pub fn within(self, size: f64, (left, right): (f64, f64)) -> Label {
@@ -143,6 +165,24 @@ mod tests {
         assert_eq!(Label { at: (495.0, 3.0), ..l }.within(10.0, (0.0, 500.0)).at, (470.0, 3.0));
         assert_eq!(Label { at: (200.0, 3.0), ..l }.within(10.0, (0.0, 500.0)).at, (200.0, 3.0), "inside: kept");
         assert_eq!(l.within(10.0, (0.0, 40.0)).at, (20.0, 3.0), "wider than the drawing: centred");
+    }
+
+    #[test]
+    fn a_host_label_wider_than_its_circle_goes_beside_it_away_from_its_switch() {
+        let host = Label { at: (100.0, 50.0), chars: 2, rank: 2 };
+        // Two characters at 11 units are 13.2 wide: inside a circle of radius 13.
+        assert_eq!(host.off_host(11.0, 13.0, Some((0.0, 50.0))).at, (100.0, 50.0));
+        // At 22 units (a phone's), 26.4 wide: beside it, on the far side from the switch, clear of the circle.
+        let (size, gap) = (22.0, GAP_EM * 22.0);
+        let at = |from| host.off_host(size, 13.0, from).at;
+        let near = |p: Point, q: Point| (p.0 - q.0).abs() < 1e-9 && (p.1 - q.1).abs() < 1e-9;
+        assert!(near(at(Some((0.0, 40.0))), (100.0 + 13.0 + gap + 13.2, 50.0)));
+        assert!(near(at(Some((300.0, 60.0))), (100.0 - 13.0 - gap - 13.2, 50.0)));
+        // Under its switch (a fat tree's hosts): below; over it: above.
+        assert!(near(at(Some((90.0, -100.0))), (100.0, 50.0 + 13.0 + gap + 11.0)));
+        assert!(near(at(Some((90.0, 200.0))), (100.0, 50.0 - 13.0 - gap - 11.0)));
+        // A host on no link yet: to the right.
+        assert_eq!(at(None), at(Some((0.0, 40.0))));
     }
 
     #[test]

@@ -240,7 +240,7 @@ fn port_label(
     let (ux, uy) = (dx / len, dy / len);
     let edge = match kind {
         NodeKind::Switch => (22.0 / ux.abs().max(1e-9)).min(16.0 / uy.abs().max(1e-9)),
-        NodeKind::Host => 13.0,
+        NodeKind::Host => HOST_RADIUS,
     };
     let along = (edge + 1.2 * size).min(len / 2.5);
     let (x, y) = (pa.0 + dx / len * along - dy / len * size, pa.1 + dy / len * along + dx / len * size);
@@ -512,14 +512,27 @@ fn route_path(points: &[Point], colour: Colour, id: &str) -> Html {
     }
 }
 
-/// A node's shape and label at `(x, y)`.
+/// A host's circle's radius, in view units.
+const HOST_RADIUS: f64 = 13.0;
+
+/// A node's shape at `(x, y)`.
 pub fn node_shape(kind: NodeKind, x: f64, y: f64) -> Html {
     match kind {
         NodeKind::Switch => {
             html! { <rect x={f1(x - 22.0)} y={f1(y - 16.0)} width="44" height="32" rx="5" class="switch" /> }
         }
-        NodeKind::Host => html! { <circle cx={f1(x)} cy={f1(y)} r="13" class="host" /> },
+        NodeKind::Host => html! { <circle cx={f1(x)} cy={f1(y)} r={f1(HOST_RADIUS)} class="host" /> },
     }
+}
+
+/// Per node: the node at the other end of its first drawn link, if it has one.
+fn neighbours(w: &Wiring, nodes: usize) -> Vec<Option<usize>> {
+    let mut out = vec![None; nodes];
+    for &(a, b) in w.ends.iter().flatten() {
+        out[a] = out[a].or(Some(b));
+        out[b] = out[b].or(Some(a));
+    }
+    out
 }
 
 /// Which node and group labels are drawn, and at what size: those that fit (`labels::fit`), the selected or
@@ -560,6 +573,7 @@ impl Names {
         let size = decor.label_size;
         let edges = (lay.view_box.0, lay.view_box.0 + lay.view_box.2);
         let folded = lay.folded();
+        let neighbour = neighbours(w, s.nodes.len());
         let mut all = Vec::new();
         for (i, (n, &at)) in s.nodes.iter().zip(&lay.positions).enumerate() {
             let picked = decor.selection == Some(&Selection::Node(n.id.clone()))
@@ -574,7 +588,12 @@ impl Names {
             };
             // (A folded host's label is never drawn: it sits where nothing else can.)
             let at = if folded[i] { (f64::NAN, f64::NAN) } else { at };
-            all.push(Label { at, chars: n.id.chars().count(), rank }.within(size, edges));
+            let label = Label { at, chars: n.id.chars().count(), rank };
+            let label = match n.kind {
+                NodeKind::Host => label.off_host(size, HOST_RADIUS, neighbour[i].map(|j| lay.positions[j])),
+                NodeKind::Switch => label,
+            };
+            all.push(label.within(size, edges));
         }
         // Each group says how many hosts it holds: "18 hosts" if every group's fits, else "18" for all of them.
         let n = s.nodes.len();
