@@ -164,10 +164,10 @@ test('walk the spreading lesson and answer its exercise right and wrong', async 
   await rm(otherPath);
   const rows = await teacher.getByTestId('class-row').allInnerTexts();
   assert.equal(rows.length, 4);
-  // Exercises by name, not by id (the question on hover).
-  assert.match(rows[0], /^Ada L\.\s+Exercise 1\s+60\.0%\s+\d+\.\d%\s+wrong/);
-  assert.match(rows[2], /^Ada L\.\s+Exercise 1\s+\d+\.0%\s+\d+\.\d%\s+right/);
-  assert.match(rows[3], /^Ben\s+Exercise 1\s+40\.0%\s+\d+\.\d%\s+wrong/);
+  // Exercises by name, not by id (the question on hover): a built-in lesson's by its lesson.
+  assert.match(rows[0], /^Ada L\.\s+Lesson 3\s+60\.0%\s+\d+\.\d%\s+wrong/);
+  assert.match(rows[2], /^Ada L\.\s+Lesson 3\s+\d+\.0%\s+\d+\.\d%\s+right/);
+  assert.match(rows[3], /^Ben\s+Lesson 3\s+40\.0%\s+\d+\.\d%\s+wrong/);
   await screenshot(teacher, 'class-table');
   // Progress: the lesson is ticked in the picker.
   assert.match(await page.getByTestId('lesson-picker').locator('option:checked').innerText(), /^3\. Congestion spreading and its victims ✓$/);

@@ -605,7 +605,7 @@ pub struct Outcome {
 /// A student's name and, per exercise of the summary, their outcome (`None`: not tried).
 pub type StudentOutcomes = (String, Vec<Option<Outcome>>);
 
-/// An exercise of the class table: its id, its question, and its name there ("Exercise 2").
+/// An exercise of the class table: its id, its question, and its name there ("Exercise 2", "Lesson 3").
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClassExercise {
     pub id: String,
@@ -613,31 +613,52 @@ pub struct ClassExercise {
     pub label: String,
 }
 
-/// The exercises answered in `rows`, named "Exercise 1", "Exercise 2"... in the order of `order` (the teacher's
-/// sheet), then in the order they were first answered.
-pub fn class_exercises(rows: &[ClassRow], order: &[String]) -> Vec<ClassExercise> {
+/// The exercises answered in `rows`, in the order of `order` (the teacher's sheet), then of `named` (the
+/// built-in lessons' exercises, each with its name: "Lesson 3"), then in the order they were first answered. Those
+/// in `named` have its name; the others are "Exercise 1", "Exercise 2"..., numbered among themselves.
+pub fn class_exercises(rows: &[ClassRow], order: &[String], named: &[(String, String)]) -> Vec<ClassExercise> {
+    let rank = |id: &str| {
+        let listed = order.iter().chain(named.iter().map(|(i, _)| i));
+        listed.into_iter().position(|o| o == id).unwrap_or(usize::MAX)
+    };
     let mut ids: Vec<(usize, &str, &str)> = Vec::new();
     for r in rows {
         let (id, at) = (r.answer.exercise.as_str(), r.answer.at.as_str());
         match ids.iter_mut().find(|(_, x, _)| *x == id) {
             Some(e) if at < e.2 => e.2 = at,
             Some(_) => {}
-            None => ids.push((order.iter().position(|o| o == id).unwrap_or(usize::MAX), id, at)),
+            None => ids.push((rank(id), id, at)),
         }
     }
     ibcc_view::sorting::sort_by(&mut ids, |a, b| (a.0, a.2).cmp(&(b.0, b.2)));
+    let mut numbered = 0;
     ids.iter()
-        .enumerate()
-        .map(|(k, (_, id, _))| ClassExercise {
-            id: (*id).to_owned(),
-            question: rows
-                .iter()
-                .find(|r| r.answer.exercise == *id)
-                .map(|r| r.answer.question.clone())
-                .unwrap_or_default(),
-            label: format!("Exercise {}", k + 1),
+        .map(|(_, id, _)| {
+            let name = (!order.iter().any(|o| o == id)).then(|| named.iter().find(|(n, _)| n == id)).flatten();
+            let label = name.map_or_else(
+                || {
+                    numbered += 1;
+                    format!("Exercise {numbered}")
+                },
+                |(_, name)| name.clone(),
+            );
+            ClassExercise {
+                id: (*id).to_owned(),
+                question: rows
+                    .iter()
+                    .find(|r| r.answer.exercise == *id)
+                    .map(|r| r.answer.question.clone())
+                    .unwrap_or_default(),
+                label,
+            }
         })
         .collect()
+}
+
+/// The built-in lessons' exercises, each named by its lesson ("Lesson 3"), for the class table.
+pub fn lesson_exercise_names(library: &Library) -> Vec<(String, String)> {
+    let lessons = library.lessons.iter().enumerate();
+    lessons.filter_map(|(i, l)| Some((l.exercise.as_ref()?.id.clone(), format!("Lesson {}", i + 1)))).collect()
 }
 
 /// The class table as CSV (one line per answer, in the order shown), for a spreadsheet: a text cell that a
@@ -688,8 +709,12 @@ pub fn class_csv(rows: &[ClassRow], exercises: &[ClassExercise]) -> String {
 }
 
 /// The class at a glance: the exercises (as [`class_exercises`] names them) and each student's outcomes.
-pub fn class_summary(rows: &[ClassRow], order: &[String]) -> (Vec<ClassExercise>, Vec<StudentOutcomes>) {
-    let exercises = class_exercises(rows, order);
+pub fn class_summary(
+    rows: &[ClassRow],
+    order: &[String],
+    named: &[(String, String)],
+) -> (Vec<ClassExercise>, Vec<StudentOutcomes>) {
+    let exercises = class_exercises(rows, order, named);
     let mut students: Vec<StudentOutcomes> = Vec::new();
     for r in rows {
         let i = students.iter().position(|(s, _)| *s == r.student).unwrap_or_else(|| {
@@ -1189,7 +1214,7 @@ mod tests {
         );
         assert!(odd("{\"hello\": 1}")[0].starts_with("f.json: not an answer file: its JSON is not a student's answers"));
         // Named in the teacher's sheet's order ("b" first there), not by their ids.
-        let (exercises, students) = class_summary(&rows, &["b".to_owned(), "a".to_owned()]);
+        let (exercises, students) = class_summary(&rows, &["b".to_owned(), "a".to_owned()], &[]);
         let named: Vec<(&str, &str)> = exercises.iter().map(|e| (e.id.as_str(), e.label.as_str())).collect();
         assert_eq!(named, [("b", "Exercise 1"), ("a", "Exercise 2")]);
         let outcome = |right, tries, first_right| Some(Outcome { right, tries, first_right, first_pct: 15.0 });
@@ -1202,8 +1227,17 @@ mod tests {
             ]
         );
         // Without a sheet: in the order first answered ("" sorts first: the old export's answer).
-        let (exercises, _) = class_summary(&rows, &[]);
+        let (exercises, _) = class_summary(&rows, &[], &[]);
         assert_eq!(exercises.iter().map(|e| e.id.as_str()).collect::<Vec<_>>(), ["a", "b"]);
+        // A built-in lesson's exercise is named by its lesson, and comes after the sheet's; the sheet's are
+        // numbered among themselves.
+        let lessons = [("a".to_owned(), "Lesson 4".to_owned())];
+        let (exercises, _) = class_summary(&rows, &["b".to_owned()], &lessons);
+        let named: Vec<(&str, &str)> = exercises.iter().map(|e| (e.id.as_str(), e.label.as_str())).collect();
+        assert_eq!(named, [("b", "Exercise 1"), ("a", "Lesson 4")]);
+        let (exercises, _) = class_summary(&rows, &[], &lessons);
+        let named: Vec<(&str, &str)> = exercises.iter().map(|e| (e.id.as_str(), e.label.as_str())).collect();
+        assert_eq!(named, [("a", "Lesson 4"), ("b", "Exercise 1")]);
     }
 
     #[test]
@@ -1226,7 +1260,7 @@ mod tests {
         // The same file opened again adds nothing.
         let (rows, _) = class_table(&[cleo.clone(), cleo]);
         assert_eq!(rows.len(), 2);
-        let (exercises, students) = class_summary(&rows, &[]);
+        let (exercises, students) = class_summary(&rows, &[], &[]);
         let o = students[0].1[0].unwrap();
         assert_eq!((o.first_right, o.first_pct, o.right, o.tries), (false, 40.0, true, 2), "a wrong first try shows");
         let csv = class_csv(&rows, &exercises);

@@ -36,8 +36,14 @@ impl Reducible for Files {
     }
 }
 
+#[derive(Properties, PartialEq)]
+pub struct ClassProps {
+    /// The built-in lessons' exercises and their names ("Lesson 3"): `course::lesson_exercise_names`.
+    pub named: Rc<Vec<(String, String)>>,
+}
+
 #[component]
-pub fn ClassAnswers() -> Html {
+pub fn ClassAnswers(p: &ClassProps) -> Html {
     // (A reducer: two openings read at once both land.)
     let files = use_reducer(Files::default);
     let table = use_memo(files.clone(), |f| class_table(&f.0));
@@ -74,7 +80,7 @@ pub fn ClassAnswers() -> Html {
         Callback::from(move |_: MouseEvent| files.dispatch(FilesAction::Clear))
     };
     let (rows, errors) = &*table;
-    let (exercises, _) = class_summary(rows, &order);
+    let (exercises, _) = class_summary(rows, &order, &p.named);
     let export = {
         let csv = class_csv(rows, &exercises);
         Callback::from(move |_: MouseEvent| download_text(&csv, "text/csv", "ibcc-class.csv"))
@@ -106,7 +112,7 @@ pub fn ClassAnswers() -> Html {
                 <button onclick={toggle_wide} data-testid="class-wide" aria-pressed={wide.to_string()}>
                     { if *wide { "Close the wide view" } else { "Open wide ⤢" } }
                 </button>
-                { summary(rows, &order) }
+                { summary(rows, &order, &p.named) }
                 <div class="table-scroll"><table class="results" data-testid="class-table">
                     <thead><tr>
                         <th scope="col">{ "student" }</th><th scope="col">{ "exercise" }</th><th scope="col">{ "answer" }</th>
@@ -142,8 +148,8 @@ fn row(r: &ClassRow, label: &str) -> Html {
 
 /// Students down, exercises across: the first try (right or wrong, and its value), then where they ended, after
 /// how many answers; or not tried.
-fn summary(rows: &[ClassRow], order: &[String]) -> Html {
-    let (exercises, students) = class_summary(rows, order);
+fn summary(rows: &[ClassRow], order: &[String], named: &[(String, String)]) -> Html {
+    let (exercises, students) = class_summary(rows, order, named);
     let head = |e: &ClassExercise| {
         html! { <th scope="col" title={e.question.clone()}>{ &e.label }<small class="question">{ &e.question }</small></th> }
     };

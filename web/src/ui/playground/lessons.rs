@@ -12,8 +12,8 @@ use super::live::{use_live, use_sim};
 use super::network::groups;
 use super::{ExerciseCtx, HighlightCtx, OpenExercise, PhoneView, ShowCtx, SAVED_SHEET};
 use crate::course::{
-    answered_right, library, same_network, Answer, AnswerSheet, Exercise, Highlight, Library, Seen, Sheet, Step, Task,
-    Verdict,
+    answered_right, lesson_exercise_names, library, same_network, Answer, AnswerSheet, Exercise, Highlight, Library,
+    Seen, Sheet, Step, Task, Verdict,
 };
 use crate::driver::Status;
 use ibcc_core::presets::find as find_preset;
@@ -138,6 +138,7 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
         Some(Err(e)) => return html! { <p class="error" role="alert" data-testid="lessons-error">{ e }</p> },
         Some(Ok(l)) => l,
     };
+    let named = Rc::new(lesson_exercise_names(lessons));
     // The chosen lesson's place in the library.
     let index = (*lesson).as_ref().and_then(|id| lessons.lessons.iter().position(|l| l.id == *id));
 
@@ -397,7 +398,7 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
                 </div>
             }
             <Author scenario={scenario.clone()} />
-            <super::class::ClassAnswers />
+            <super::class::ClassAnswers named={named} />
         </details>
     }
 }
