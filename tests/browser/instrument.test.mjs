@@ -367,6 +367,32 @@ test('a run\'s notice takes the scenario line (nothing moves), the side tables f
   }
 });
 
+// On a phone a label is wider than a host's circle: drawn over it, its halo hid half the circle and the flows
+// curving past read as part of the name ("B1("). It goes beside the circle instead, clear of it.
+test('on a phone every host label lies clear of its circle, or inside it', async () => {
+  const page = await open({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  await page.getByTestId('start-explore').click();
+  await page.getByTestId('phone-network').click();
+  await page.getByTestId('node-B1').waitFor();
+  const clash = await page.evaluate(() => {
+    const out = [];
+    const labels = [...document.querySelectorAll('svg.topology text.node-label')];
+    for (const c of document.querySelectorAll('svg.topology g.node circle.host')) {
+      const id = c.closest('g.node').dataset.testid.slice('node-'.length);
+      const t = labels.find((l) => l.textContent === id);
+      if (!t) continue;
+      const [a, b] = [t.getBoundingClientRect(), c.getBoundingClientRect()];
+      const apart = a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
+      const within = a.left >= b.left && a.right <= b.right && a.top >= b.top && a.bottom <= b.bottom;
+      out.push({ id, ok: apart || within });
+    }
+    return out;
+  });
+  assert.ok(clash.length >= 9, `host labels drawn: ${clash.length}`);
+  assert.deepEqual(clash.filter((c) => !c.ok).map((c) => c.id), []);
+  assert.deepEqual(page.errors, []);
+});
+
 // Three things a walk found wrong on screen, as a person sees them.
 test('a drawing limited by its height keeps 11 px labels; the paper table shows whole; a new network has no old focus ring', async () => {
   const page = await open({ viewport: { width: 1280, height: 720 } });
