@@ -209,9 +209,12 @@ pub fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, f: &Figure) -> Re
                 .y_label_area_size(px(52.0))
                 .build_cartesian_2d($range, 0.0..top)
                 .map_err(e)?;
-            chart
-                .configure_mesh()
-                .x_desc(f.x_desc)
+            let mut mesh = chart.configure_mesh();
+            if let Some(n) = whole_ticks(f.curves, top) {
+                // (Whole things, a few of them: a tick per one, and no grid lines between.)
+                mesh.y_labels(n).y_max_light_lines(1);
+            }
+            mesh.x_desc(f.x_desc)
                 .y_desc(f.y.desc.as_str())
                 .x_label_formatter(&|v| x_tick(*v, f.x_names))
                 .y_label_formatter(&|v| tick(*v))
@@ -319,6 +322,15 @@ fn draw_legend<DB: DrawingBackend>(
 
 /// The top of the y axis: `fixed` (raised above a curve that passes it, which is then not cut off), or a little
 /// above the largest value (at least 1).
+/// The number of y ticks that puts one at every whole number from 0 to `top`, when every value plotted is whole
+/// (packets in a buffer, processes) and there are few enough (ticks at 0.5 packet would say a buffer holds half
+/// packets); `None` otherwise, to let the axis choose.
+fn whole_ticks(curves: &[Curve], top: f64) -> Option<usize> {
+    let mut values = curves.iter().flat_map(|c| c.points.iter().map(|p| p.1)).filter(|v| v.is_finite());
+    let whole = values.all(|v| v.fract() == 0.0);
+    (whole && top < 12.0).then(|| top.floor() as usize + 1)
+}
+
 fn y_top(curves: &[Curve], fixed: Option<f64>) -> f64 {
     let max = curves.iter().flat_map(|c| c.points.iter().map(|p| p.1)).filter(|v| v.is_finite()).fold(0.0, f64::max);
     match fixed {
@@ -479,6 +491,25 @@ mod tests {
         assert_eq!(tick(2.5e-5), "2.5e-5", "not 0");
         assert_eq!(tick(0.0125), "0.0125");
         assert_eq!(tick(3.0000000000000003e-4), "3e-4", "float noise is not shown");
+    }
+
+    #[test]
+    fn a_few_whole_things_are_ticked_at_whole_numbers() {
+        // A buffer of 4 packets (the top fitted to 4.32): ticks at 0, 1, 2, 3, 4, none at half a packet.
+        let y = YAxis { desc: "buffer occupancy, packets".into(), top: None };
+        let g = groups();
+        let c = vec![Curve::new("at A->B", vec![(0.0, 0.0), (1.0, 4.0), (2.0, 3.0)], What::Link(0))];
+        let out = svg(&figure(&c, &y, &g), (800, 300));
+        let labels: Vec<&str> = out.split("</text>").filter_map(|t| t.rsplit('>').next()).map(str::trim).collect();
+        for whole in ["0", "1", "2", "3", "4"] {
+            assert!(labels.contains(&whole), "{whole} in {labels:?}");
+        }
+        assert!(!labels.iter().any(|l| ["0.5", "1.5", "2.5", "3.5"].contains(l)), "{labels:?}");
+        // Fractions, or too many whole numbers to tick each, are left to the axis.
+        let half = [Curve::new("m", vec![(0.0, 0.5), (1.0, 4.0)], What::Link(0))];
+        assert_eq!(whole_ticks(&half, 4.32), None);
+        assert_eq!(whole_ticks(&c, 4.32), Some(5));
+        assert_eq!(whole_ticks(&c, 30.0), None);
     }
 
     #[test]
