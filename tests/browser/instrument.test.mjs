@@ -266,6 +266,25 @@ test('the Results tab counts everything over one window, and the paper\'s number
   await page.getByTestId('links-not-yet').waitFor();
   assert.match(await page.getByTestId('links-not-yet').innerText(), /measured from 40\.0 ms on/);
   assert.equal(await page.getByTestId('links-table').count(), 0);
+  // Inside the interval the paper's numbers are ours so far, and say up to when; past it, the whole interval's.
+  const seek = async (ms) => {
+    await page.mouse.click(t.x + t.width * ms / 100, t.y + t.height / 2);
+    await page.waitForFunction((ms) => {
+      const shown = document.querySelector('[data-testid=sim-time]').innerText;
+      return !shown.endsWith('…') && Math.abs(parseFloat(shown) - ms) < 1;
+    }, ms, { timeout: 60_000 });
+  };
+  const ours = async () => {
+    await page.getByTestId('paper-vs-ours').waitFor();
+    const cells = await page.getByTestId('paper-ours').allInnerTexts();
+    assert.equal(cells.length, 2, 'the victim\'s rate and the inter-switch link\'s');
+    return cells;
+  };
+  await seek(50);
+  for (const cell of await ours()) assert.match(cell, /^\d+\.\d% so far, to (49|50)\.\d ms$/);
+  await seek(70);
+  for (const cell of await ours()) assert.match(cell, /^\d+\.\d%$/);
+  await seek(20);
 
   // Marking on: the run is no longer the paper's, so its numbers go, and say why.
   await openTab(page, 'settings');

@@ -35,6 +35,9 @@ pub struct Reported {
     pub paper: String,
     /// `None` until the run reaches the interval.
     pub ours: Option<f64>,
+    /// While the run is inside the interval: how far it has come (ms), which `ours` is measured up to, not to the
+    /// interval's end that `what` names.
+    pub so_far_ms: Option<f64>,
 }
 
 /// A number a paper reports for a preset, and how this run measures it: the page looks the preset up
@@ -244,10 +247,17 @@ impl Session {
     fn reported(&self) -> Vec<Reported> {
         self.papers
             .iter()
-            .map(|p| Reported {
-                what: p.what.clone(),
-                paper: p.paper.clone(),
-                ours: self.report.measure(&self.sim, &p.measurement).ok(),
+            .map(|p| {
+                let ours = self.report.measure(&self.sim, &p.measurement).ok();
+                let to_ns = p.measurement.interval_ns(self.sim.scenario()).map_or(0, |(_, to)| to);
+                let now = self.sim.now();
+                let inside = ours.is_some() && now < to_ns.saturating_mul(ibcc_core::time::NS);
+                Reported {
+                    what: p.what.clone(),
+                    paper: p.paper.clone(),
+                    ours,
+                    so_far_ms: inside.then(|| now as f64 / ibcc_core::time::MS as f64),
+                }
             })
             .collect()
     }
@@ -358,6 +368,20 @@ mod tests {
             .find(|c| c.label.starts_with("at A->B"))
             .unwrap_or_else(|| panic!("B's buffer from the inter-switch link: {labels:?}"));
         assert!(isl.points.iter().any(|p| p.1 >= 3.0), "it fills as congestion spreads");
+    }
+
+    #[test]
+    fn a_papers_number_mid_interval_says_how_far_it_is_measured() {
+        // Fig. 2's numbers are measured over 40-60 ms: paused at 50 ms, ours covers 40-50 ms and says so; at the
+        // interval's end it is the whole interval's.
+        let s = find("infocom03-fig2").unwrap().scenario();
+        let mut run = Session::new(&s, paper_numbers(&s)).unwrap();
+        run.advance(50 * ibcc_core::time::MS, || true);
+        let mid = run.frame().reported;
+        assert!(mid.iter().all(|r| r.ours.is_some() && r.so_far_ms == Some(50.0)), "{mid:?}");
+        run.advance(60 * ibcc_core::time::MS, || true);
+        let end = run.frame().reported;
+        assert!(end.iter().all(|r| r.ours.is_some() && r.so_far_ms.is_none()), "{end:?}");
     }
 
     #[test]

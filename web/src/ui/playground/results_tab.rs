@@ -43,7 +43,12 @@ pub fn PaperTable() -> Html {
                     <tr>
                         <td>{ &r.what }</td>
                         <td>{ &r.paper }</td>
-                        <td>{ r.ours.map_or(String::from("not reached yet"), |x| format!("{:.1}%", 100.0 * x)) }</td>
+                        <td data-testid="paper-ours">
+                            { r.ours.map_or(String::from("not reached yet"), |x| format!("{:.1}%", 100.0 * x)) }
+                            if let Some(ms) = r.so_far_ms {
+                                <small class="so-far">{ format!(" so far, to {ms:.1} ms") }</small>
+                            }
+                        </td>
                     </tr>
                 }
             </tbody>
