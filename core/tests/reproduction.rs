@@ -453,6 +453,30 @@ fn reported_numbers_are_measured_like_the_tests_measure_them() {
     assert!(late(None).interval_ns(&s).unwrap_err().to_string().contains("empty"));
 }
 
+/// Paused inside the measured interval (anywhere, not only at a sample's edge), a reported number is the Results
+/// tables' own: the link's utilization and the one-flow group's throughput over the interval so far. (It spread the
+/// sample being filled evenly over the part elapsed, though that sample already holds the whole of every
+/// transmission in progress: 31.9% beside the table's 32.0%.)
+#[test]
+fn a_number_measured_mid_interval_is_the_tables_number() {
+    let fig2 = find("infocom03-fig2").unwrap();
+    let mut sim = Run::new(&fig2.scenario()).unwrap();
+    let mut checked = 0;
+    // 40-60 ms, at times that fall anywhere in a sample (a prime number of ns apart).
+    for t in (40_000_001..60_000_000u64).step_by(1_234_567) {
+        sim.run_until(t * 1000);
+        let results = sim.results();
+        let victim = sim.measure(&fig2.reported[0].measurement()).unwrap();
+        let link = sim.measure(&fig2.reported[1].measurement()).unwrap();
+        let table_link = results.links.iter().find(|l| l.id == "A->B").unwrap().utilization;
+        let table_victim = results.flows.iter().find(|f| f.group == "victim").unwrap().throughput_fraction;
+        assert!((link - table_link).abs() < 1e-9, "at {t} ns: A->B {link} against the table's {table_link}");
+        assert!((victim - table_victim).abs() < 1e-9, "at {t} ns: victim {victim} against the table's {table_victim}");
+        checked += 1;
+    }
+    assert_eq!(checked, 17);
+}
+
 /// A hot spot and a background shift on the k=8 fat tree (128 hosts), under the playground's old routing, OpenSM's
 /// minhop and OpenSM's ftree (issue 28; docs/reproduction.md, "Routing on the fat trees"). 28 hosts (every fourth
 /// outside pod 0) send to `h0`; 99 others each send to the host 64 places on (a shift by half: every flow crosses

@@ -107,6 +107,33 @@ impl BusySeries<'_> {
         sum
     }
 
+    /// Busy time in `[from, now)` at `now`, while the run is under way: the bins before `now`'s as
+    /// [`Self::busy_between`] counts them, then `now`'s own bin less `ahead`, the part of it still to come (busy
+    /// time is added when a transmission starts, the whole of it, so the bin being filled already holds what lies
+    /// after `now`: the caller knows what is in progress). Exact when `from` is on a bin edge, as a scenario's
+    /// measurement start is; with `from` inside `now`'s bin, that bin is spread evenly over the part elapsed.
+    pub fn busy_so_far(&self, from: Time, now: Time, ahead: Time) -> f64 {
+        let t = self.table;
+        let edge = self.final_until(now);
+        if now >= t.end || now <= from || now == edge {
+            // (At a bin's edge the bins before are the whole of it.)
+            return self.busy_between(from, now);
+        }
+        let row = (edge / t.bin) as usize;
+        let filled = t.bins.get(row * t.width + self.s).map_or(0, |&b| b.saturating_sub(ahead));
+        if from >= edge {
+            return filled as f64 * ((now - from) as f64 / (now - edge).max(1) as f64);
+        }
+        self.busy_between(from, edge) + filled as f64
+    }
+
+    /// The end of the bin `now` is in (the run's end at the latest): what [`Self::busy_so_far`]'s `ahead` counts
+    /// up to.
+    pub fn bin_end(&self, now: Time) -> Time {
+        let t = self.table;
+        (now / t.bin * t.bin + t.bin).min(t.end)
+    }
+
     /// How far the series is final at simulated time `now`: to the start of the bin `now` is in (a bin still being
     /// filled holds the whole of the transmissions in progress, the part still to come too, so spreading it over
     /// the part elapsed would be wrong), or to the run's end once it is there.
@@ -207,6 +234,24 @@ mod tests {
         assert_eq!(bins(&s, 1)[10], 0, "only up to the end of the run (bin 10 starts at 1000)");
         s.add(0, 40, 60); // earlier than the last addition: found again
         assert_eq!(bins(&s, 0)[0], 20);
+    }
+
+    #[test]
+    fn busy_time_so_far_leaves_out_what_is_still_to_come() {
+        let mut s = BusyTable::new(1, 100, 1000);
+        // Busy 150-190, then a transmission 210-260 that, at 230, is in progress: added whole at its start.
+        s.add(0, 150, 190);
+        s.add(0, 210, 260);
+        let one = s.series(0);
+        // At 230, from 100: 40 before the bin, and 20 of the 50 in it (30 are still to come).
+        assert_eq!(one.bin_end(230), 300);
+        assert_eq!(one.busy_so_far(100, 230, 30), 60.0);
+        assert_eq!(one.busy_between(100, 230), 40.0 + 50.0 * 0.3, "spread evenly, the bin says otherwise");
+        // On a bin's edge the bins before are the whole of it; from inside the bin, spread over the part elapsed.
+        assert_eq!(one.busy_so_far(100, 200, 0), 40.0);
+        assert!((one.busy_so_far(220, 230, 30) - 20.0 * 10.0 / 30.0).abs() < 1e-12);
+        // At the run's end nothing is still to come.
+        assert_eq!(one.busy_so_far(0, 1000, 0), 90.0);
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! students to predict. They come from the run's rate series, so any interval can be measured after the run.
 
 use super::{Report, Simulation};
+use crate::metrics::overlap;
 use crate::scenario::{Quoted, Scenario};
 use crate::time::{Time, NS};
 use alloc::format;
@@ -98,27 +99,41 @@ impl Report {
     /// The value of `m` over its interval in `sim`, as far as the run has got (an interval still under way is
     /// measured up to now).
     pub fn measure(&self, sim: &Simulation, m: &Measurement) -> Result<f64, MeasureError> {
-        let series = match &m.metric {
+        let now = sim.now();
+        let (from_ns, to_ns) = m.interval_ns(sim.scenario())?;
+        let from: Time = from_ns.saturating_mul(NS);
+        let to: Time = to_ns.saturating_mul(NS).min(now);
+        if to <= from {
+            return Err(MeasureError::NotReached);
+        }
+        // What lies at or after `now` of the transmissions in progress, in `now`'s bin (`BusySeries::busy_so_far`):
+        // so that an interval still under way is measured as exactly as the Results tables measure it.
+        let ahead = |bin_end: Time, started: Time, ends: Time| overlap(now.max(started), ends, now, bin_end);
+        let (series, pending) = match &m.metric {
             Metric::GroupRate { group } => {
                 let g = self
                     .groups
                     .iter()
                     .position(|name| name == group)
                     .ok_or_else(|| MeasureError::UnknownGroup(group.clone()))?;
-                self.group_series.series(g)
+                let series = self.group_series.series(g);
+                let end = series.bin_end(now);
+                let members = (0..self.flow_group.len()).filter(|&f| self.flow_group[f] as usize == g);
+                let pending = members
+                    .filter_map(|f| sim.flow(f).last_start().map(|l| ahead(end, l, l + sim.packet_time(f))))
+                    .sum();
+                (series, pending)
             }
             Metric::LinkRate { link } => {
                 let channel = sim.scenario().channel(link).ok_or_else(|| MeasureError::UnknownLink(link.clone()))?;
-                self.series.series(channel as usize)
+                let series = self.series.series(channel as usize);
+                let sending = sim.channel(channel).sending().filter(|s| s.lane.is_data());
+                let pending = sending.map_or(0, |s| ahead(series.bin_end(now), 0, s.ends_at));
+                (series, pending)
             }
         };
-        let (from_ns, to_ns) = m.interval_ns(sim.scenario())?;
-        let from: Time = from_ns.saturating_mul(NS);
-        let to: Time = to_ns.saturating_mul(NS).min(sim.now());
-        if to <= from {
-            return Err(MeasureError::NotReached);
-        }
-        Ok(series.busy_between(from, to) / (to - from) as f64)
+        let busy = if to < now { series.busy_between(from, to) } else { series.busy_so_far(from, now, pending) };
+        Ok(busy / (to - from) as f64)
     }
 }
 
