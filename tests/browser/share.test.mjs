@@ -95,6 +95,17 @@ test('a link shared where the run stands paused opens there, paused, showing wha
   await openTab(other, 'results');
   assert.equal(await other.getByTestId('results-table').textContent(), here, 'the same results at that moment');
   await screenshot(other, 'share-opened-at-moment');
+  // Reloaded (a phone's browser reloads a tab it put aside), the page opens at the link's moment again; once the
+  // scenario is another, a reload opens at 0 ms.
+  await other.reload();
+  await other.getByTestId('node-BC').waitFor();
+  await other.waitForFunction((t) => document.querySelector('[data-testid=sim-time]').innerText === t, shown);
+  assert.match(await other.getByTestId('notice').innerText(), new RegExp(`Opened at ${shown.replace('.', '\\.')}, as shared`));
+  assert.doesNotMatch(other.url(), /#s=/, 'the link has left the address');
+  await other.getByTestId('scenario-picker').selectOption('infocom03-fig4a');
+  await other.reload();
+  await other.getByTestId('run').waitFor();
+  await other.waitForFunction(() => document.querySelector('[data-testid=sim-time]').innerText === '0.000 ms');
   assert.deepEqual([...page.errors, ...other.errors], []);
 });
 

@@ -3,7 +3,9 @@
 //! work on: the scenario from a share link, an exercise link, the browser's saved work, or the default preset.
 
 use super::compare::Compare;
-use super::document::{preset_scenario, restore, save, Doc, DocCtx, Origin, Same, DEFAULT_PRESET};
+use super::document::{
+    keep_link_moment, preset_scenario, restore, restored_moment, save, Doc, DocCtx, Origin, Same, DEFAULT_PRESET,
+};
 use super::finc_explorer::FincExplorer;
 use super::impact_run::{use_impact, ImpactCtx};
 use super::impact_view::{use_routes, Impact, RoutesCtx};
@@ -110,11 +112,22 @@ fn Shell(p: &AppProps) -> Html {
     });
     // The run lives here, so it goes on whatever view is shown.
     let live = use_reducer(Live::default);
-    // A share link made at a moment of its run opens there: its first run is computed up to it and paused.
-    let moment = match &*linked {
-        Some(Ok((_, _, at))) => *at,
-        _ => None,
-    };
+    // A share link made at a moment of its run opens there: its first run is computed up to it and paused. So
+    // does the page reloaded on that link's scenario, unchanged (the link has left the address by then).
+    let moment = *use_memo((), {
+        let (linked, origin, end_ps) =
+            (linked.clone(), doc.origin.clone(), doc.scenario.duration_ns.saturating_mul(1_000));
+        move |_| match &*linked {
+            Some(Ok((_, _, at))) => {
+                if !embedded {
+                    keep_link_moment(*at);
+                }
+                *at
+            }
+            _ if !embedded => restored_moment(&origin).filter(|&at| at <= end_ps),
+            _ => None,
+        }
+    });
     let sim = use_memo((), {
         let dispatch = live.dispatcher();
         move |_| {
@@ -137,19 +150,18 @@ fn Shell(p: &AppProps) -> Html {
     // run's load, which clears what was said before it).
     {
         let (sim, linked, live) = (sim.clone(), linked.clone(), live.clone());
+        let duration_ns = doc.scenario.duration_ns;
         use_effect_with((), move |_| {
-            if let Some(Ok((s, kind, at))) = &*linked {
-                if let Some(kind) = kind {
-                    sim.set_plot(*kind);
-                }
-                if let Some(at_ps) = at {
-                    let t = *at_ps as f64 / 1e9;
-                    live.dispatch(LiveAction::Say(if *at_ps == s.duration_ns.saturating_mul(1_000) {
-                        format!("Opened at the run's end, {t:.3} ms, as shared: Reset starts again from 0 ms.")
-                    } else {
-                        format!("Opened at {t:.3} ms, as shared: Run goes on, Reset starts again from 0 ms.")
-                    }));
-                }
+            if let Some(Ok((_, Some(kind), _))) = &*linked {
+                sim.set_plot(*kind);
+            }
+            if let Some(at_ps) = moment {
+                let t = at_ps as f64 / 1e9;
+                live.dispatch(LiveAction::Say(if at_ps == duration_ns.saturating_mul(1_000) {
+                    format!("Opened at the run's end, {t:.3} ms, as shared: Reset starts again from 0 ms.")
+                } else {
+                    format!("Opened at {t:.3} ms, as shared: Run goes on, Reset starts again from 0 ms.")
+                }));
             }
         });
     }

@@ -218,6 +218,9 @@ pub fn use_doc() -> DocCtx {
 /// Where the page keeps the scenario being edited, so a reload does not lose it.
 const SAVED_SCENARIO: &str = "ibcc.playground.scenario";
 const SAVED_ORIGIN: &str = "ibcc.playground.origin";
+/// The moment (ps) the share link being shown opened at, while the document is that link's unchanged: a reload
+/// (a phone's browser reloads a tab it put aside) opens there again, as the link did.
+const SAVED_MOMENT: &str = "ibcc.playground.link-moment";
 pub const DEFAULT_PRESET: &str = "infocom03-fig2";
 
 /// The scenario saved by an earlier visit and where it came from; `Err` says why it cannot be used.
@@ -228,10 +231,27 @@ pub fn restore() -> Result<Option<(Scenario, Origin)>, String> {
     Ok(Some((s, origin)))
 }
 
-/// Keeps the document in the browser (every change, at once).
+/// Keeps the document in the browser (every change, at once). Once it is no longer a share link's as opened, the
+/// link's moment goes.
 pub fn save(doc: &Doc) {
     storage::save_text(SAVED_SCENARIO, &doc.scenario.to_json());
     storage::save(SAVED_ORIGIN, &doc.origin);
+    if doc.origin != Origin::Link {
+        storage::remove(SAVED_MOMENT);
+    }
+}
+
+/// Keeps the moment a share link opened at (none: it opened at 0 ms), for [`restored_moment`].
+pub fn keep_link_moment(at_ps: Option<u64>) {
+    match at_ps {
+        Some(at) => storage::save(SAVED_MOMENT, &at),
+        None => storage::remove(SAVED_MOMENT),
+    }
+}
+
+/// The moment to open a restored document at: its share link's, if it is that link's unchanged.
+pub fn restored_moment(origin: &Origin) -> Option<u64> {
+    (*origin == Origin::Link).then(|| storage::load::<u64>(SAVED_MOMENT)).flatten()
 }
 
 /// A preset's scenario, or the empty canvas for `empty` (or an unknown name).
