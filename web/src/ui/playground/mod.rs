@@ -357,7 +357,7 @@ fn Messages() -> Html {
     }
 }
 
-/// A deadlock in plain words: what is stuck and why the run stopped first (the message scrolls after two lines),
+/// A deadlock in plain words: what is stuck since when, and where the run stopped, first (the message scrolls after two lines),
 /// then round which links (each kept on one line), when, and what routes avoid it.
 fn deadlock_text(d: &ibcc_core::sim::Deadlock) -> Html {
     let flows =
@@ -365,21 +365,23 @@ fn deadlock_text(d: &ibcc_core::sim::Deadlock) -> Html {
     html! {
         <>
             { format!(
-                "Deadlock at {:.3} ms: {} packets of {flows} wait on each other round a cycle of links (the red arrows on \
-                 the network) and can never move, so the run stopped. The cycle: ",
-                d.at_ns / 1e6,
-                d.stuck_packets
+                "Deadlock by {:.3} ms: {} packets of {flows} wait on each other round a cycle of links (the red arrows \
+                 on the network) and can never move. The run stopped at {:.3} ms, where its check found them. The \
+                 cycle: ",
+                d.last_in_ns / 1e6,
+                d.stuck_packets,
+                d.at_ns / 1e6
             ) }
             for (i, link) in d.cycle.iter().enumerate() {
                 if i > 0 { { " → " } }
                 <span class="nowrap">{ link }</span>
             }
             { format!(
-                " → back to the first. (Found at the run's check, every {} ms; the last stuck packet came in at {:.3} \
-                 ms.) These routes form a credit loop; routes that never turn down and then up again (updn, with a \
-                 root switch) cannot.",
-                ibcc_core::sim::DEADLOCK_CHECK_EVERY_PS as f64 / 1e9,
-                d.last_in_ns / 1e6
+                " → back to the first. (The last stuck packet came in at {:.3} ms; the run checks every {} ms.) These \
+                 routes form a credit loop; routes that never turn down and then up again (updn, with a root switch) \
+                 cannot.",
+                d.last_in_ns / 1e6,
+                ibcc_core::sim::DEADLOCK_CHECK_EVERY_PS as f64 / 1e9
             ) }
         </>
     }
