@@ -233,7 +233,9 @@ pub fn same_traffic(a: (&Scenario, &Results), b: (&Scenario, &Results), name: &s
             || reacts(s.source.response)
             || s.flows.iter().any(|f| f.source.as_ref().and_then(|o| o.response).is_some_and(reacts))
     };
-    Some(if a.0.marking != b.0.marking && !responds(a.0) && !responds(b.0) {
+    Some(if a.0 == b.0 {
+        format!("{name} is A unchanged, so it ran exactly as A did. Change a setting of {name} to compare.")
+    } else if a.0.marking != b.0.marking && !responds(a.0) && !responds(b.0) {
         format!(
             "{name} moved every packet exactly as A did. Its switches mark differently, but nothing responds to a mark \
              here (no source response, no Annex A10): a mark changes no rate by itself. Give {name} a source \
@@ -273,6 +275,9 @@ mod tests {
         c.name = String::from("renamed");
         let said = same_traffic((&a, &ra), (&c, &run(&c)), "C").expect("the same run");
         assert!(said.starts_with("C moved every packet exactly as A did: what it changes"), "{said}");
+        // Unchanged, it is said to be A itself, not a change that made no difference.
+        let said = same_traffic((&a, &ra), (&a.clone(), &ra), "B").expect("the same run");
+        assert_eq!(said, "B is A unchanged, so it ran exactly as A did. Change a setting of B to compare.");
     }
 
     #[test]
