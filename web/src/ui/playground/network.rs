@@ -384,8 +384,17 @@ fn links(s: &Scenario, lay: &Layout, w: &Wiring, live: Option<&Live>, decor: &De
             let (p1, p2) = offset_line(pf, pt, 4.0);
             let id = format!("{}->{}", s.nodes[from].id, s.nodes[to].id);
             if decor.highlight == Some(&Highlight::Link(id.clone())) {
+                // Two rails either side of the lane, clear of its halo: a band over it hid the red of a root the
+                // step names. (At least about 3 screen pixels wide, as the labels keep their size.)
+                let width = (decor.label_size / 3.5).max(4.0);
+                let rail = |side: f64| {
+                    let (a, b) = offset_line(p1, p2, side * (11.0 + width / 2.0));
+                    html! { <line x1={f1(a.0)} y1={f1(a.1)} x2={f1(b.0)} y2={f1(b.1)} /> }
+                };
                 parts.push(html! {
-                    <line x1={f1(p1.0)} y1={f1(p1.1)} x2={f1(p2.0)} y2={f1(p2.1)} class="lesson-mark" data-testid={format!("highlight-{id}")} />
+                    <g class="lesson-mark" style={format!("stroke-width: {width:.1}")} data-testid={format!("highlight-{id}")}>
+                        { rail(1.0) }{ rail(-1.0) }
+                    </g>
                 });
             }
             if !layered {
