@@ -300,9 +300,12 @@ fn rate_curves(sim: &Simulation, report: &Report, results: &Results, link: Optio
     let used = || results.links.iter().enumerate().filter(|(_, l)| l.data_packets > 0);
     let busiest = used().max_by(|a, b| by_use(&a.1, &b.1));
     let inter_switch = used().filter(|(_, l)| is_switch(&l.from) && is_switch(&l.to)).max_by(|a, b| by_use(&a.1, &b.1));
+    // And the busiest into a host: where a hot spot's tree has its root, which a preset's words are about even when
+    // a link upstream carries more (INFOCOM'03 Fig. 7b: A->B at 96%, the root B->BC at 86%).
+    let into_host = used().filter(|(_, l)| !is_switch(&l.to)).max_by(|a, b| by_use(&a.1, &b.1));
     let pointed = link.and_then(|c| Some((c as usize, results.links.get(c as usize)?)));
     let mut chosen: Vec<(usize, &str)> = Vec::new();
-    for (c, l) in pointed.into_iter().chain(busiest).chain(inter_switch) {
+    for (c, l) in pointed.into_iter().chain(busiest).chain(inter_switch).chain(into_host) {
         if !chosen.iter().any(|&(k, _)| k == c) {
             chosen.push((c, l.id.as_str()));
         }
@@ -382,6 +385,21 @@ mod tests {
         run.advance(60 * ibcc_core::time::MS, || true);
         let end = run.frame().reported;
         assert!(end.iter().all(|r| r.ours.is_some() && r.so_far_ms.is_none()), "{end:?}");
+    }
+
+    #[test]
+    fn the_plot_shows_the_root_into_a_host_even_where_a_link_upstream_carries_more() {
+        // INFOCOM'03 Fig. 7b: A->B carries more than the root B->BC, which the preset's words are about.
+        let s = find("infocom03-fig7b").unwrap().scenario();
+        let mut run = Session::new(&s, Vec::new()).unwrap();
+        run.advance(30 * ibcc_core::time::MS, || true);
+        let results = run.results();
+        let carried = |id: &str| results.links.iter().find(|l| l.id == id).unwrap().data_packets;
+        assert!(carried("A->B") > carried("B->BC"), "the case this is about");
+        let curves = run.curves(PlotKind::Rates, None, &results, 8);
+        let links: Vec<&str> =
+            curves.iter().filter(|c| matches!(c.what, What::Link(_))).map(|c| c.label.as_str()).collect();
+        assert_eq!(links, ["A->B", "B->BC"]);
     }
 
     #[test]
