@@ -203,7 +203,11 @@ test('an embedded scenario leaves the visitor\'s own saved work alone', async ()
 // The page's then to 599 KB (597.2 -> 598.8 KB): a host's label beside its circle where it is wider, a built-in
 // lesson's exercise named by its lesson in the class table, whole-number ticks for whole things (a buffer's
 // packets), and a paper's number inside its interval said to be "so far" (the worker 267.7 -> 267.9 KB: how far).
-const BUDGET_KB = { page: 599, worker: 268 };
+// Then to 601 KB (600.0 KB): a reload opens a share link's scenario at its moment again, a mid-interval measurement
+// made exact (the core's, which the page has too), a deadlock's message that leads with when it formed, A/B's words
+// for a B left unchanged, a lesson's link highlight as rails beside the lane. The worker's to 269 KB (267.9 -> 268.4
+// KB): that measurement, and the rates plot's busiest link into a host.
+const BUDGET_KB = { page: 601, worker: 269 };
 
 test('the release wasm stays within its size budget, with no name section or debug data', async () => {
   const files = await readdir(DIST);
