@@ -225,6 +225,13 @@ test('a shift on a generated fat tree: its routes drawn and the busiest named, m
   assert.equal(ftree, 1);
   assert.ok(minhop >= ftree, `minhop ${minhop}, ftree ${ftree}`);
   await screenshot(page, 'fabric-k4-shift-routes');
+  // Another pattern chosen: the routes of the one before go, and with them its button (which made the old one).
+  await page.getByLabel('Shift by K').fill('5');
+  assert.equal(await page.getByTestId('pattern-summary').count(), 0);
+  assert.equal(await page.getByTestId('pattern-flows').count(), 0);
+  assert.equal(await page.locator('svg.topology [data-testid^="routes-"]').count(), 0);
+  await page.getByLabel('Shift by K').fill('4');
+  assert.equal((await busiest())[0], ftree);
 
   // One click makes the pattern the flows; the run carries them.
   await page.getByTestId('pattern-flows').click();
@@ -234,6 +241,26 @@ test('a shift on a generated fat tree: its routes drawn and the busiest named, m
   await page.getByRole('button', { name: 'Pause' }).click();
   assert.equal(await page.locator('svg.topology [data-testid^="routes-"]').count(), 0, 'a run shows its rates');
   assert.match(await page.getByTestId('legend-rate').innerText(), /link rate/);
+  assert.deepEqual(page.errors, []);
+});
+
+test('a pattern of more flows than a scenario holds can be shown, and says so, but not made flows', async () => {
+  // 288 hosts all-to-all: 82,656 flows, over the 65,536 a scenario may hold. Making them once froze the page for
+  // 20 s to be refused.
+  const page = await openPage(browser, server.url);
+  await openTab(page, 'settings');
+  await page.getByText('Generate a network').click();
+  await page.getByLabel('Shape').selectOption('fabric_two_level');
+  await page.locator('#generate-a').fill('24');
+  await page.getByRole('button', { name: 'Generate' }).click();
+  await page.getByTestId('fabric-counts').waitFor({ state: 'attached' });
+  await page.getByText('Traffic pattern').click();
+  await page.getByLabel('Pattern').selectOption('all_to_all');
+  await page.getByTestId('pattern-show').click();
+  assert.match(await page.getByTestId('pattern-summary').innerText(), /^82656 flows\./);
+  assert.match(await page.getByTestId('pattern-too-many').innerText(), /^82656 flows are more than the 65536 a scenario may hold/);
+  assert.ok(await page.getByTestId('pattern-flows').isDisabled());
+  assert.ok(await page.getByTestId('pattern-add').isDisabled());
   assert.deepEqual(page.errors, []);
 });
 

@@ -9,7 +9,7 @@ use super::super::document::{use_doc, Action};
 use super::super::fields::{Choice, NumberField};
 use super::{LoadCtx, LoadShown};
 use crate::protocol::{FromWorker, PatternLoad, ToWorker};
-use ibcc_core::scenario::{NodeKind, Scenario};
+use ibcc_core::scenario::{NodeKind, Scenario, LIMITS};
 use ibcc_core::sim::pattern_load;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -52,15 +52,41 @@ fn summary(s: &Scenario, load: &PatternLoad) -> String {
     let busiest = load.routes.iter().enumerate().max_by_key(|&(c, &r)| (r, std::cmp::Reverse(c))).map(|(c, _)| c);
     let lost = if load.lost > 0 { format!(" {} pairs have no route.", load.lost) } else { String::new() };
     format!(
-        "{} flows. Busiest link: {} route{} ({}); {:.2} on average over the links used. Each flow gets {:.2} of a \
+        "{} flows. Busiest link: {} route{} ({}); {:.2} on average over the links used. Each flow gets {:.*} of a \
          link on average (1 would be no sharing).{lost}",
         load.pairs.len(),
         load.max,
         if load.max == 1 { "" } else { "s" },
         busiest.map(|c| channel_name(s, c)).unwrap_or_default(),
         load.mean,
+        // (Two significant digits at least: all-to-all on 648 hosts gives each flow 0.0015, not "0.00".)
+        (1.0 - load.share.log10().floor()).clamp(2.0, 6.0) as usize,
         load.share,
     )
+}
+
+/// The most flows a scenario may hold.
+fn flow_limit() -> usize {
+    usize::try_from(LIMITS.flows).unwrap_or(usize::MAX)
+}
+
+/// Why a pattern of `pairs` flows cannot be made the flows of a scenario holding `flows`, or added to them (a
+/// scenario holds at most `LIMITS.flows`): said before the click, which would build them all to be refused.
+fn too_many(pairs: usize, flows: usize) -> Option<String> {
+    let limit = flow_limit();
+    if pairs > limit {
+        Some(format!(
+            "{pairs} flows are more than the {limit} a scenario may hold: its routes can be shown, not made flows. A \
+             shift or a permutation gives one flow per host."
+        ))
+    } else if pairs + flows > limit {
+        Some(format!(
+            "With the scenario's {flows} flows these would be {}, more than the {limit} it may hold.",
+            pairs + flows
+        ))
+    } else {
+        None
+    }
 }
 
 #[component]
@@ -74,9 +100,17 @@ pub fn PatternTool() -> Html {
     let error = use_state(|| None::<String>);
     // The answer, with the network it was worked out on and the kind of pattern it is.
     let answer = use_state(|| None::<(Rc<Scenario>, Rc<PatternLoad>, String)>);
+    // A change of the pattern takes away the routes of the one before: left standing beside another choice, they
+    // read as its routes, and "Make these the flows" would have made the old pattern.
     let set = |h: &UseStateHandle<String>| {
-        let h = h.clone();
-        Callback::from(move |v: String| h.set(v))
+        let (h, answer, shown) = (h.clone(), answer.clone(), shown.clone());
+        Callback::from(move |v: String| {
+            h.set(v);
+            answer.set(None);
+            if let Some(shown) = &shown {
+                shown.set(None);
+            }
+        })
     };
     let on_show = {
         let (kind, shift, senders, error, answer, shown) =
@@ -86,7 +120,13 @@ pub fn PatternTool() -> Html {
             let k = if *kind == "hotspot" { &senders } else { &shift };
             let p = match pattern(&kind, k, hosts) {
                 Ok(p) => p,
-                Err(e) => return error.set(Some(e)),
+                Err(e) => {
+                    answer.set(None);
+                    if let Some(shown) = &shown {
+                        shown.set(None);
+                    }
+                    return error.set(Some(e));
+                }
             };
             let (error, answer, shown, on, asked) =
                 (error.clone(), answer.clone(), shown.clone(), s.clone(), (*kind).clone());
@@ -166,9 +206,12 @@ pub fn PatternTool() -> Html {
                 <p role="status" data-testid="pattern-summary">{ summary(s, load) }</p>
                 <RoutingNotes notes={load.notes.clone()} />
                 <p class="muted">{ "On the drawing, each link is as wide as its routes, with their number." }</p>
+                if let Some(why) = too_many(load.pairs.len(), s.flows.len()) {
+                    <p class="error" data-testid="pattern-too-many">{ why }</p>
+                }
                 <div class="row">
-                    <button onclick={make_flows(false)} data-testid="pattern-flows">{ "Make these the flows" }</button>
-                    <button onclick={make_flows(true)} data-testid="pattern-add">{ "Add to the flows" }</button>
+                    <button onclick={make_flows(false)} disabled={load.pairs.len() > flow_limit()} data-testid="pattern-flows">{ "Make these the flows" }</button>
+                    <button onclick={make_flows(true)} disabled={too_many(load.pairs.len(), s.flows.len()).is_some()} data-testid="pattern-add">{ "Add to the flows" }</button>
                     <button onclick={on_hide} data-testid="pattern-hide">{ "Hide the routes" }</button>
                 </div>
             }
