@@ -117,10 +117,23 @@ pub fn FabricImport() -> Html {
     let now = &doc.scenario;
     let counts = now.fabric.is_some().then(|| {
         let hosts = now.nodes.iter().filter(|n| n.kind == NodeKind::Host).count();
+        let n = |k: usize, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });
+        let apart = crate::scene::apart(now);
+        let apart = match apart.len() {
+            0 => String::new(),
+            k => format!(
+                " {} not connected to the rest ({}{}): no route reaches {}.",
+                n(k, "node is", "nodes are"),
+                apart.iter().take(5).map(|&i| now.nodes[i].id.as_str()).collect::<Vec<_>>().join(", "),
+                if k > 5 { ", …" } else { "" },
+                if k == 1 { "it" } else { "them" }
+            ),
+        };
         format!(
-            "This network is a fabric: {} switches, {hosts} hosts, {} links.",
-            now.nodes.len() - hosts,
-            now.links.len()
+            "This network is a fabric: {}, {}, {}.{apart}",
+            n(now.nodes.len() - hosts, "switch", "switches"),
+            n(hosts, "host", "hosts"),
+            n(now.links.len(), "link", "links")
         )
     });
     let tables = html! { if now.fabric.is_some() { <Tables /> } };
