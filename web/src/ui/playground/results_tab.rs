@@ -56,6 +56,18 @@ pub fn PaperTable() -> Html {
     }
 }
 
+/// The most flows the table lists (a fabric's pattern has thousands: a table of them all would take seconds to draw).
+const FLOW_ROWS: usize = 200;
+
+/// The flows table's title: how many, and how many of them it lists.
+fn flows_title(n: usize) -> String {
+    if n > FLOW_ROWS {
+        format!("Flows ({n}; the first {FLOW_ROWS} listed)")
+    } else {
+        format!("Flows ({n})")
+    }
+}
+
 #[derive(Properties, PartialEq)]
 pub struct ResultsTableProps {
     /// Whether the Results tab is shown.
@@ -175,11 +187,11 @@ fn Tables(p: &TablesProps) -> Html {
                 </table></div>
             }
             <details>
-                <summary>{ format!("Flows ({})", r.flows.len()) }</summary>
+                <summary>{ flows_title(r.flows.len()) }</summary>
                 <div class="table-scroll"><table class="results flows" data-testid="flows-table">
                     <thead><tr><th scope="col">{ "flow" }</th><th scope="col">{ "route" }</th><th scope="col">{ "group" }</th><th scope="col">{ "through\u{ad}put" }</th><th scope="col">{ "rate limit" }</th><th scope="col">{ "window" }</th><th scope="col" title="marked ACKs received in the measurement interval">{ "marks" }</th><th scope="col">{ "delay (µs)" }</th></tr></thead>
                     <tbody>
-                        for fl in r.flows.iter().take(200) {
+                        for fl in r.flows.iter().take(FLOW_ROWS) {
                             { flow_row(fl, &doc, &colours, hidden_group(&fl.group)) }
                         }
                     </tbody>
