@@ -167,7 +167,7 @@ fn each_bad_element_is_named() {
             }),
             Element::Flow { index: 0, id: "f".into() },
             "dst",
-            |p| *p == Problem::Unreachable,
+            |p| *p == Problem::Unreachable { src: "H1".into(), dst: "lone".into() },
         ),
         (
             Box::new(|v| {

@@ -53,8 +53,8 @@ pub enum Problem {
     Fabric(String),
     /// A flow from a host to itself.
     SameEndpoints,
-    /// No path from the flow's source to its destination.
-    Unreachable,
+    /// No path from the flow's source to its destination (their ids).
+    Unreachable { src: String, dst: String },
     /// A number outside its allowed range; the text says the range.
     OutOfRange(&'static str),
     /// An input buffer that cannot hold one maximum-size packet.
@@ -144,7 +144,9 @@ impl fmt::Display for Problem {
             Self::Routing(why) => write!(f, "cannot be routed: {why}"),
             Self::Fabric(why) => write!(f, "{why}"),
             Self::SameEndpoints => f.write_str("source and destination are the same host"),
-            Self::Unreachable => f.write_str("the destination cannot be reached from the source"),
+            Self::Unreachable { src, dst } => {
+                write!(f, "the destination {} cannot be reached from the source {}", Quoted(dst), Quoted(src))
+            }
             Self::OutOfRange(range) => write!(f, "must be {range}"),
             Self::BufferSmallerThanPacket => f.write_str("the input buffer must hold at least one data packet"),
             Self::LimitExceeded { limit, got } => {

@@ -43,6 +43,11 @@ pub struct Limits {
     pub seed: u64,
 }
 
+/// Why flow `f` cannot run: its destination is out of its source's reach.
+fn unreachable(f: &Flow) -> Problem {
+    Problem::Unreachable { src: f.src.clone(), dst: f.dst.clone() }
+}
+
 /// The limits in force. Natively a network may be as large as the three-level fat tree of 36-port switches
 /// (11,664 hosts and 1,620 switches on 34,992 links: `ibcc bench --scale --large`); in the page a quarter of that:
 /// not for memory (the largest fits in 3.2 GB) but because the page lays a network out and draws it on its main
@@ -193,7 +198,7 @@ impl Scenario {
         let part = super::routing::part_of(net.kinds.len(), &net.ends);
         for (i, (f, cf)) in self.flows.iter().zip(&flows).enumerate() {
             if part[cf.src as usize] != part[cf.dst as usize] {
-                return Err(err(flow_element(i, f), "dst", Problem::Unreachable));
+                return Err(err(flow_element(i, f), "dst", unreachable(f)));
             }
         }
         // Under dfsssp the SLs are its lanes, known once it has routed (or none, where it falls back to minhop).
@@ -279,7 +284,7 @@ impl Scenario {
         let (topology, routing_notes, lanes) = route(self, &net)?;
         for (i, (f, cf)) in self.flows.iter().zip(flows.iter_mut()).enumerate() {
             if topology.path(cf.src, cf.dst).is_none() {
-                return Err(err(flow_element(i, f), "dst", Problem::Unreachable));
+                return Err(err(flow_element(i, f), "dst", unreachable(f)));
             }
             if let Ok(at) = lanes.binary_search_by_key(&(cf.src, cf.dst), |&(a, b, _)| (a, b)) {
                 if f.sl != 0 {
