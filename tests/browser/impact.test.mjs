@@ -46,7 +46,11 @@ test('GPCNeT in the page: progress, routes, histograms, the table, and the nativ
   assert.equal(await page.getByTestId('impact-latency-rate-plot').getAttribute('data-curves'), '3');
   assert.equal(await page.getByTestId('impact-bandwidth-rate-plot').getAttribute('data-curves'), '3');
   const row = (await page.getByTestId('impact-row-no control-latency').innerText()).replace(/\s+/g, ' ');
-  assert.match(row, /no control latency \(usec\) [\d.]+ \/ [\d.]+ [\d.]+ \/ [\d.]+ \d+\.\dX \/ \d+\.\dX 1\.00/);
+  assert.match(row, /no control latency \(usec\) [\d.]+ \/ [\d.]+ [\d.]+ \/ [\d.]+ \d+\.\dX \/ \d+\.\dX unrounded [\d.]+ \/ [\d.]+ 1\.00/);
+  // GPCNeT's factor is of figures rounded to 0.1; the unrounded ratio under it is of the figures beside it (shown
+  // to two decimals, so to within about 3%).
+  const [iso, con, unrounded] = [/\) ([\d.]+) \//, /\/ [\d.]+ ([\d.]+) \//, /unrounded ([\d.]+)/].map((r) => Number(row.match(r)[1]));
+  assert.ok(Math.abs(unrounded - con / iso) <= 0.03 * unrounded + 0.01, `${row}: ${con} / ${iso} against ${unrounded}`);
   const [csv] = await Promise.all([page.waitForEvent('download'), page.getByTestId('impact-csv').click()]);
   const lines = readFileSync(await csv.path(), 'utf8').trim().split('\n');
   assert.equal(lines[0], 'mechanism,canary,units,isolated_avg,isolated_p99,congested_avg,congested_p99,impact_avg,impact_p99,fc');

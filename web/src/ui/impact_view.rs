@@ -41,7 +41,7 @@ fn value(v: f64) -> String {
 fn exact(i: &ibcc_core::sim::congestion_impact::CanaryImpact) -> String {
     let ratio = |iso: f64, con: f64| if i.canary.from_min() { con / iso } else { iso / con };
     let (f, g) = (&i.isolated.figures, &i.congested.figures);
-    format!("unrounded: {:.3}X / {:.3}X", ratio(f.avg, g.avg), ratio(f.p99, g.p99))
+    format!("unrounded {:.2} / {:.2}", ratio(f.avg, g.avg), ratio(f.p99, g.p99))
 }
 
 /// The table: one row per mechanism and canary test whose two runs are in.
@@ -72,7 +72,10 @@ fn table(j: &Job, (rows, fc): &(Vec<Row>, Vec<Option<f64>>), held: Option<Canary
                         if held == Some(r.impact.canary) && r.mechanism == "no control" {
                             <td class="impact held" data-testid="impact-held">{ "hidden until you answer the lesson's exercise" }</td>
                         } else {
-                            <td class="impact" title={exact(&r.impact)}>{ format!("{:.1}X / {:.1}X", r.impact.impact_avg, r.impact.impact_p99) }</td>
+                            <td class="impact">
+                                { format!("{:.1}X / {:.1}X", r.impact.impact_avg, r.impact.impact_p99) }
+                                <small class="unrounded" data-testid="impact-unrounded">{ exact(&r.impact) }</small>
+                            </td>
                         }
                         <td>{ fc_of(r.mechanism) }</td>
                     </tr>
@@ -265,8 +268,8 @@ pub fn Impact(_p: &ImpactProps) -> Html {
                    congestors (all-to-all, incast, put incast, get broadcast), 20% run canary tests, each once alone \
                    (isolated) and once beside the congestors (congested). Impact = congested / isolated: 1.0X is none. \
                    As GPCNeT does, each figure is rounded to 0.1 before the division, so a latency under a \
-                   microsecond gives a coarse factor: 0.29 against 0.34 reads 1.0X. A factor's tooltip gives the \
-                   exact ratio." }
+                   microsecond gives a coarse factor: 0.29 against 0.34 reads 1.0X. The unrounded ratio is under \
+                   it." }
             </p>
             <div class="impact-top">
             <div class="impact-controls">
