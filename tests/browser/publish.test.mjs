@@ -207,7 +207,10 @@ test('an embedded scenario leaves the visitor\'s own saved work alone', async ()
 // made exact (the core's, which the page has too), a deadlock's message that leads with when it formed, A/B's words
 // for a B left unchanged, a lesson's link highlight as rails beside the lane. The worker's to 269 KB (267.9 -> 268.4
 // KB): that measurement, and the rates plot's busiest link into a host.
-const BUDGET_KB = { page: 601, worker: 269 };
+// The page's then to 603 KB (602.3 KB), from two walks through it: a pattern of more flows than a scenario holds
+// refused before it is built, a changed pattern's old routes taken away, an imported fabric's unconnected nodes
+// named, the unrounded impact ratio beside GPCNeT's, the flows table saying when it lists only some.
+const BUDGET_KB = { page: 603, worker: 269 };
 
 test('the release wasm stays within its size budget, with no name section or debug data', async () => {
   const files = await readdir(DIST);

@@ -103,6 +103,7 @@ test('a link shared where the run stands paused opens there, paused, showing wha
   assert.match(await other.getByTestId('notice').innerText(), new RegExp(`Opened at ${shown.replace('.', '\\.')}, as shared`));
   assert.doesNotMatch(other.url(), /#s=/, 'the link has left the address');
   await other.getByTestId('scenario-picker').selectOption('infocom03-fig4a');
+  await other.waitForFunction(() => localStorage.getItem('ibcc.playground.link-moment') === null);
   await other.reload();
   await other.getByTestId('run').waitFor();
   await other.waitForFunction(() => document.querySelector('[data-testid=sim-time]').innerText === '0.000 ms');
