@@ -357,8 +357,8 @@ fn Messages() -> Html {
     }
 }
 
-/// A deadlock in plain words: what is stuck since when, and where the run stopped, first (the message scrolls after two lines),
-/// then round which links (each kept on one line), when, and what routes avoid it.
+/// A deadlock in plain words: what is stuck since when, and where the run stopped, first (the message scrolls after
+/// two lines), then round which links (each kept on one line), and what routes avoid it.
 fn deadlock_text(d: &ibcc_core::sim::Deadlock) -> Html {
     let flows =
         if d.flows.len() == 1 { format!("flow {}", d.flows[0]) } else { format!("flows {}", d.flows.join(", ")) };

@@ -157,7 +157,7 @@ pub fn PatternTool() -> Html {
     let make_flows = |add: bool| {
         let (d, current) = (doc.dispatcher(), current.clone());
         Callback::from(move |_| {
-            // In the group of the pattern worked out, whatever the menu says now.
+            // In the group of the pattern worked out (a change of the menu takes the answer away).
             let Some((s, load, kind)) = &current else { return };
             let group = group(kind);
             let pairs: Vec<(usize, usize)> = load.pairs.iter().map(|&(a, b)| (a as usize, b as usize)).collect();
