@@ -265,7 +265,15 @@ impl Session {
     /// The curves of a plot: at most `max` of the page's series, or the core's rate series.
     pub fn curves(&self, kind: PlotKind, link: Option<u32>, results: &Results, max: usize) -> Vec<Curve> {
         match kind {
-            PlotKind::Rates => rate_curves(&self.sim, &self.report, results, link),
+            PlotKind::Rates => {
+                // The congestion tree's roots, as the drawing shows them now: between links that carried as much,
+                // the plot takes the root (a hot spot's root and the links below it carry the same packets).
+                let snapshot = self.report.snapshot(&self.sim);
+                let recent = self.series.meter.recent(&snapshot);
+                let tree = congestion::tree(&snapshot, recent.stall, &self.paths, &self.flow_vls);
+                let roots: Vec<bool> = (0..results.links.len()).map(|c| tree.root(c)).collect();
+                rate_curves(&self.sim, &self.report, results, link, &roots)
+            }
             other => self.series.trace.curves(other, self.sim.scenario(), max),
         }
     }
@@ -289,20 +297,25 @@ pub fn thin(points: Vec<(f64, f64)>, max: usize) -> Vec<(f64, f64)> {
 /// The rate curves of INFOCOM'03 Fig. 2: the busiest link (the root of congestion), the busiest link between two
 /// switches (where congestion spreads), and every group of flows; `link` (a channel), the one a lesson step points
 /// at, first.
-fn rate_curves(sim: &Simulation, report: &Report, results: &Results, link: Option<u32>) -> Vec<Curve> {
+fn rate_curves(sim: &Simulation, report: &Report, results: &Results, link: Option<u32>, roots: &[bool]) -> Vec<Curve> {
     let s = sim.scenario();
     // A set, not a search of the nodes per link: a large fabric has a thousand links and as many nodes.
     let switches: std::collections::HashSet<&str> =
         s.nodes.iter().filter(|n| n.kind == NodeKind::Switch).map(|n| n.id.as_str()).collect();
     let is_switch = |id: &str| switches.contains(id);
     // By data packets carried so far: meaningful from the first packet, unlike utilization (0 before measure.from).
-    let by_use = |a: &&ibcc_core::sim::LinkResult, b: &&ibcc_core::sim::LinkResult| a.data_packets.cmp(&b.data_packets);
+    // (Ties go to a root of the congestion tree, then to the first link.)
+    let key = |(c, l): &(usize, &ibcc_core::sim::LinkResult)| {
+        (l.data_packets, roots.get(*c).copied().unwrap_or(false), std::cmp::Reverse(*c))
+    };
+    let by_use =
+        |a: &(usize, &ibcc_core::sim::LinkResult), b: &(usize, &ibcc_core::sim::LinkResult)| key(a).cmp(&key(b));
     let used = || results.links.iter().enumerate().filter(|(_, l)| l.data_packets > 0);
-    let busiest = used().max_by(|a, b| by_use(&a.1, &b.1));
-    let inter_switch = used().filter(|(_, l)| is_switch(&l.from) && is_switch(&l.to)).max_by(|a, b| by_use(&a.1, &b.1));
+    let busiest = used().max_by(by_use);
+    let inter_switch = used().filter(|(_, l)| is_switch(&l.from) && is_switch(&l.to)).max_by(by_use);
     // And the busiest into a host: where a hot spot's tree has its root, which a preset's words are about even when
     // a link upstream carries more (INFOCOM'03 Fig. 7b: A->B at 96%, the root B->BC at 86%).
-    let into_host = used().filter(|(_, l)| !is_switch(&l.to)).max_by(|a, b| by_use(&a.1, &b.1));
+    let into_host = used().filter(|(_, l)| !is_switch(&l.to)).max_by(by_use);
     let pointed = link.and_then(|c| Some((c as usize, results.links.get(c as usize)?)));
     let mut chosen: Vec<(usize, &str)> = Vec::new();
     for (c, l) in pointed.into_iter().chain(busiest).chain(inter_switch).chain(into_host) {
@@ -400,6 +413,32 @@ mod tests {
         let links: Vec<&str> =
             curves.iter().filter(|c| matches!(c.what, What::Link(_))).map(|c| c.label.as_str()).collect();
         assert_eq!(links, ["A->B", "B->BC"]);
+    }
+
+    #[test]
+    fn between_links_that_carried_as_much_the_plot_takes_the_trees_root() {
+        // The fat tree's hot spot (lesson 4): c0->a0.0, the root, and a0.0->e0.0 below it carry the same packets;
+        // the plot's link between switches is the root the drawing marks, not the other.
+        // (The root's link moved to the end of the list, so that neither order among equals picks it by chance.)
+        let mut s = find("fattree4-hotspot").unwrap().scenario();
+        let root =
+            s.links.iter().position(|l| [&l.a, &l.b] == ["c0", "a0.0"] || [&l.a, &l.b] == ["a0.0", "c0"]).unwrap();
+        let link = s.links.remove(root);
+        s.links.push(link);
+        let mut run = Session::new(&s, Vec::new()).unwrap();
+        run.advance(10 * ibcc_core::time::MS, || true);
+        let results = run.results();
+        let carried = |id: &str| results.links.iter().find(|l| l.id == id).unwrap().data_packets;
+        assert_eq!(carried("c0->a0.0"), carried("a0.0->e0.0"), "the case this is about");
+        let roots: Vec<String> = (0..results.links.len())
+            .filter(|&c| run.frame().tree.root(c))
+            .map(|c| results.links[c].id.clone())
+            .collect();
+        assert_eq!(roots, ["c0->a0.0"]);
+        let curves = run.curves(PlotKind::Rates, None, &results, 8);
+        let links: Vec<&str> =
+            curves.iter().filter(|c| matches!(c.what, What::Link(_))).map(|c| c.label.as_str()).collect();
+        assert!(links.contains(&"c0->a0.0") && !links.contains(&"a0.0->e0.0"), "{links:?}");
     }
 
     #[test]
