@@ -232,6 +232,15 @@ test('a shift on a generated fat tree: its routes drawn and the busiest named, m
   assert.equal(await page.locator('svg.topology [data-testid^="routes-"]').count(), 0);
   await page.getByLabel('Shift by K').fill('4');
   assert.equal((await busiest())[0], ftree);
+  // A random permutation says how many hosts drew themselves (and so send nothing), when any did.
+  await page.getByLabel('Pattern').selectOption('permutation');
+  const [, perm] = await busiest();
+  const flows = Number(perm.match(/^(\d+) flows\./)[1]);
+  if (flows < 16) assert.match(perm, new RegExp(` ${16 - flows} hosts? drew (itself|themselves) and sends? nothing\\.`));
+  else assert.doesNotMatch(perm, /drew/);
+  await page.getByLabel('Pattern').selectOption('shift');
+  await page.getByLabel('Shift by K').fill('4');
+  await busiest();
 
   // One click makes the pattern the flows; the run carries them.
   await page.getByTestId('pattern-flows').click();
