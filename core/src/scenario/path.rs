@@ -45,7 +45,8 @@ impl Scenario {
                 }
             }
         }
-        let next: Scenario = from_value(&v).map_err(|e| format!("settings {}: {e}", paths.join(", ")))?;
+        let next: Scenario =
+            from_value(&v).map_err(|e| format!("settings {}: {}", paths.join(", "), in_words(&e.to_string())))?;
         let next = next.with_companions(self);
         // All but routing, which the run does (the page checks each edit this way, off its worker).
         next.check().map_err(|e| e.to_string())?;
@@ -55,6 +56,18 @@ impl Scenario {
 
 /// Settings as a map, for [`Scenario::with_settings`].
 pub type Settings = BTreeMap<String, Value>;
+
+/// The reader's message with its type names in words ("expected u32" is "expected a whole number").
+fn in_words(message: &str) -> String {
+    let mut out = String::from(message);
+    for t in ["u8", "u16", "u32", "u64", "usize"] {
+        out = out.replace(&format!("expected {t}"), "expected a whole number");
+    }
+    for t in ["f32", "f64"] {
+        out = out.replace(&format!("expected {t}"), "expected a number");
+    }
+    out
+}
 
 #[cfg(test)]
 mod tests {
@@ -87,5 +100,11 @@ mod tests {
         assert_eq!((on.marking.policy, on.ib_cc.map(|c| c.threshold)), (MarkingPolicy::None, Some(8)));
         let invalid = BTreeMap::from([(String::from("switch.buffer_packets"), Value::from(0))]);
         assert!(s.with_settings(&invalid).unwrap_err().contains("buffer"));
+        // A value of the wrong kind is named in words, not by the reader's type names.
+        let word = BTreeMap::from([(String::from("switch.buffer_packets"), Value::from("abc"))]);
+        let said = s.with_settings(&word).unwrap_err();
+        assert!(said.ends_with("invalid type: string \"abc\", expected a whole number"), "{said}");
+        let negative = BTreeMap::from([(String::from("switch.buffer_packets"), Value::from(-1))]);
+        assert!(s.with_settings(&negative).unwrap_err().ends_with("expected a whole number"));
     }
 }
