@@ -54,6 +54,7 @@ fn table(j: &Job, (rows, fc): &(Vec<Row>, Vec<Option<f64>>), held: Option<Canary
         m.and_then(|m| fc[m]).map_or(String::from("–"), |f| format!("{f:.2}"))
     };
     html! {
+        <>
         <table class="results impact-table" data-testid="impact-table">
             <thead>
                 <tr>
@@ -82,6 +83,12 @@ fn table(j: &Job, (rows, fc): &(Vec<Row>, Vec<Option<f64>>), held: Option<Canary
                 }
             </tbody>
         </table>
+        <p class="muted" data-testid="impact-fc-note">
+            { "FC, the PFT paper's control factor: (Bc·D0) / (B0·Dc), B the bandwidth test's average and D the latency \
+               test's, both congested, with the row's mechanism (c) and with no control (0). Above 1, the mechanism \
+               helps the canaries; – without both tests." }
+        </p>
+        </>
     }
 }
 
