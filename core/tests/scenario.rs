@@ -416,3 +416,18 @@ fn channels_are_named_by_direction_like_results() {
     moved.seed += 1;
     assert_ne!(moved.digest(), s.digest());
 }
+
+/// Nodes no cable joins to the rest (an imported fabric's stray switch and host, a lone host) are found, so the page
+/// can name them: no route reaches them.
+#[test]
+fn nodes_no_cable_joins_to_the_rest_are_found() {
+    use ibcc_core::scenario::{Link, Node, NodeKind};
+    let mut s = ibcc_core::presets::find("infocom03-fig2").unwrap().scenario();
+    assert!(s.apart_nodes().is_empty());
+    let n = s.nodes.len();
+    for (id, kind) in [("S2", NodeKind::Switch), ("h9", NodeKind::Host), ("lone", NodeKind::Host)] {
+        s.nodes.push(Node { id: id.into(), kind, switch: None, x: None, y: None });
+    }
+    s.links.push(Link::between("h9", "S2"));
+    assert_eq!(s.apart_nodes(), [n, n + 1, n + 2]);
+}

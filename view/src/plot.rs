@@ -320,8 +320,6 @@ fn draw_legend<DB: DrawingBackend>(
     Ok(())
 }
 
-/// The top of the y axis: `fixed` (raised above a curve that passes it, which is then not cut off), or a little
-/// above the largest value (at least 1).
 /// The number of y ticks that puts one at every whole number from 0 to `top`, when every value plotted is whole
 /// (packets in a buffer, processes) and there are few enough (ticks at 0.5 packet would say a buffer holds half
 /// packets); `None` otherwise, to let the axis choose.
@@ -331,6 +329,8 @@ fn whole_ticks(curves: &[Curve], top: f64) -> Option<usize> {
     (whole && top < 12.0).then(|| top.floor() as usize + 1)
 }
 
+/// The top of the y axis: `fixed` (raised above a curve that passes it, which is then not cut off), or a little
+/// above the largest value (at least 1).
 fn y_top(curves: &[Curve], fixed: Option<f64>) -> f64 {
     let max = curves.iter().flat_map(|c| c.points.iter().map(|p| p.1)).filter(|v| v.is_finite()).fold(0.0, f64::max);
     match fixed {

@@ -334,7 +334,7 @@ impl Driver {
             return Err(format!(
                 "the run is at {:.3} ms, and the answer is measured up to {} ms",
                 now as f64 / 1e9,
-                to_ns as f64 / 1e6
+                ibcc_core::time::ms_text(to_ns.saturating_mul(ibcc_core::time::NS))
             ));
         }
         self.run.measure(m).map_err(|e| e.to_string())

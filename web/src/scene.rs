@@ -71,41 +71,6 @@ pub fn layout_open(s: &Scenario, open: &[usize]) -> Layout {
     Layout { positions, folds, view_box: (cx - w / 2.0, cy - h / 2.0, w, h) }
 }
 
-/// The nodes outside the network's largest connected part (a switch or host an imported fabric lists but no cable
-/// joins to the rest), in node order: no route reaches them.
-pub fn apart(s: &Scenario) -> Vec<usize> {
-    let index: HashMap<&str, usize> = s.nodes.iter().enumerate().map(|(i, n)| (n.id.as_str(), i)).collect();
-    let mut next: Vec<Vec<usize>> = vec![Vec::new(); s.nodes.len()];
-    for l in &s.links {
-        if let (Some(&a), Some(&b)) = (index.get(l.a.as_str()), index.get(l.b.as_str())) {
-            next[a].push(b);
-            next[b].push(a);
-        }
-    }
-    // Each node's part, numbered as found; then the largest part's number.
-    let mut part = vec![usize::MAX; s.nodes.len()];
-    let mut sizes = Vec::new();
-    for start in 0..s.nodes.len() {
-        if part[start] != usize::MAX {
-            continue;
-        }
-        let (k, mut todo, mut size) = (sizes.len(), vec![start], 0);
-        part[start] = k;
-        while let Some(i) = todo.pop() {
-            size += 1;
-            for &j in &next[i] {
-                if part[j] == usize::MAX {
-                    part[j] = k;
-                    todo.push(j);
-                }
-            }
-        }
-        sizes.push(size);
-    }
-    let largest = (0..sizes.len()).max_by_key(|&k| (sizes[k], std::cmp::Reverse(k)));
-    (0..s.nodes.len()).filter(|&i| Some(part[i]) != largest).collect()
-}
-
 /// The point `offset` units to the right of the line from `a` to `b` (so the two directions of a link sit side by
 /// side, each on its own right-hand lane).
 pub fn offset_line(a: (f64, f64), b: (f64, f64), offset: f64) -> ((f64, f64), (f64, f64)) {
@@ -566,20 +531,6 @@ mod tests {
         }
         let lay = layout(&s);
         (s, lay)
-    }
-
-    #[test]
-    fn nodes_no_cable_joins_to_the_rest_are_found() {
-        let (mut s, _) = star(3);
-        assert!(apart(&s).is_empty());
-        // A switch and a host cabled to each other but to nothing else, and a lone host.
-        let (x, y) = (Some(0.0), Some(0.0));
-        use ibcc_core::scenario::NodeKind;
-        for (id, kind) in [("S2", NodeKind::Switch), ("h9", NodeKind::Host), ("lone", NodeKind::Host)] {
-            s.nodes.push(ibcc_core::scenario::Node { id: id.into(), kind, switch: None, x, y });
-        }
-        s.links.push(ibcc_core::scenario::Link::between("h9", "S2"));
-        assert_eq!(apart(&s), [4, 5, 6]);
     }
 
     #[test]

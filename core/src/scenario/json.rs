@@ -14,16 +14,29 @@ pub fn to_value<T: Serialize>(value: &T) -> Value {
     serde_json::from_str(&text).expect("serde_json reads what it writes")
 }
 
-/// A `T` from a JSON [`Value`], through its text. The error is serde_json's, without the position in a text the
-/// user never saw.
+/// A `T` from a JSON [`Value`], through its text. The error is serde_json's ([`in_words`]), without the position in
+/// a text the user never saw.
 pub fn from_value<T: DeserializeOwned>(value: &Value) -> Result<T, String> {
     serde_json::from_str(&value.to_string()).map_err(|e| {
-        let e = e.to_string();
+        let e = in_words(&e.to_string());
         match e.rfind(" at line ") {
             Some(at) => e[..at].to_string(),
             None => e,
         }
     })
+}
+
+/// A reader's message with its type names in words ("expected u32" is "expected a whole number"), for files,
+/// links and settings alike.
+pub fn in_words(message: &str) -> String {
+    let mut out = String::from(message);
+    for t in ["u8", "u16", "u32", "u64", "usize"] {
+        out = out.replace(&alloc::format!("expected {t}"), "expected a whole number");
+    }
+    for t in ["f32", "f64"] {
+        out = out.replace(&alloc::format!("expected {t}"), "expected a number");
+    }
+    out
 }
 
 /// Compact JSON re-indented as `serde_json::to_string_pretty` writes it (two spaces, `": "`, empty `[]` and `{}`).
@@ -82,7 +95,7 @@ pub fn pretty_json(compact: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{from_value, pretty_json, to_value};
+    use super::{from_value, in_words, pretty_json, to_value};
     use crate::presets::PRESETS;
     use crate::scenario::Scenario;
     use alloc::string::ToString;
@@ -110,5 +123,20 @@ mod tests {
         }
         let e = from_value::<Scenario>(&serde_json::json!({"name": 5})).unwrap_err();
         assert!(e.contains("invalid type") && !e.contains("line"), "{e}");
+    }
+
+    /// Files, links and settings name a wrong kind of value in words, not by the reader's type names.
+    #[test]
+    fn a_value_of_the_wrong_kind_is_named_in_words() {
+        let mut v = to_value(&crate::presets::find("infocom03-fig2").unwrap().scenario());
+        v["switch"]["buffer_packets"] = serde_json::json!("four");
+        let e = from_value::<Scenario>(&v).unwrap_err();
+        assert!(e.ends_with("invalid type: string \"four\", expected a whole number"), "{e}");
+        let file = Scenario::from_json(&v.to_string()).unwrap_err().to_string();
+        assert!(file.contains("expected a whole number") && !file.contains("u32"), "{file}");
+        assert_eq!(
+            in_words("invalid type: string \"x\", expected f64"),
+            "invalid type: string \"x\", expected a number"
+        );
     }
 }

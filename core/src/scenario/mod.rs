@@ -457,7 +457,7 @@ impl Scenario {
 
     /// Parses scenario JSON. Syntax and type errors name the line and column; nothing here panics.
     pub fn from_json(text: &str) -> Result<Self, ScenarioError> {
-        serde_json::from_str(text).map_err(|e| ScenarioError::parse(alloc::format!("{e}")))
+        serde_json::from_str(text).map_err(|e| ScenarioError::parse(json::in_words(&alloc::format!("{e}"))))
     }
 
     /// Parses and validates.

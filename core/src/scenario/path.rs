@@ -45,8 +45,7 @@ impl Scenario {
                 }
             }
         }
-        let next: Scenario =
-            from_value(&v).map_err(|e| format!("settings {}: {}", paths.join(", "), in_words(&e.to_string())))?;
+        let next: Scenario = from_value(&v).map_err(|e| format!("settings {}: {e}", paths.join(", ")))?;
         let next = next.with_companions(self);
         // All but routing, which the run does (the page checks each edit this way, off its worker).
         next.check().map_err(|e| e.to_string())?;
@@ -56,18 +55,6 @@ impl Scenario {
 
 /// Settings as a map, for [`Scenario::with_settings`].
 pub type Settings = BTreeMap<String, Value>;
-
-/// The reader's message with its type names in words ("expected u32" is "expected a whole number").
-fn in_words(message: &str) -> String {
-    let mut out = String::from(message);
-    for t in ["u8", "u16", "u32", "u64", "usize"] {
-        out = out.replace(&format!("expected {t}"), "expected a whole number");
-    }
-    for t in ["f32", "f64"] {
-        out = out.replace(&format!("expected {t}"), "expected a number");
-    }
-    out
-}
 
 #[cfg(test)]
 mod tests {

@@ -408,6 +408,25 @@ impl Routing {
     }
 }
 
+impl super::Scenario {
+    /// The nodes outside the network's largest connected part (a switch or host an imported fabric lists but no
+    /// cable joins to the rest), in node order: no route reaches them. Links naming no node are left out.
+    pub fn apart_nodes(&self) -> Vec<usize> {
+        let index: alloc::collections::BTreeMap<&str, NodeId> =
+            self.nodes.iter().enumerate().map(|(i, n)| (n.id.as_str(), i as NodeId)).collect();
+        let ends: Vec<(NodeId, NodeId)> =
+            (self.links.iter()).filter_map(|l| Some((*index.get(l.a.as_str())?, *index.get(l.b.as_str())?))).collect();
+        let part = part_of(self.nodes.len(), &ends);
+        let mut sizes = alloc::vec![0usize; self.nodes.len()];
+        for &p in &part {
+            sizes[p] += 1;
+        }
+        // (Parts are numbered in node order: among equals, the first is the network.)
+        let largest = (0..sizes.len()).max_by_key(|&p| (sizes[p], core::cmp::Reverse(p)));
+        (0..self.nodes.len()).filter(|&i| Some(part[i]) != largest).collect()
+    }
+}
+
 /// Each node's connected part (numbered in the order of their first nodes).
 pub(crate) fn part_of(n: usize, links: &[(NodeId, NodeId)]) -> Vec<usize> {
     let mut neighbours = alloc::vec![Vec::new(); n];

@@ -536,8 +536,17 @@ fn percentile_99(values: &[f64], min: f64, max: f64, from_min: bool) -> f64 {
 /// for bandwidth, each first printed with one decimal and read back, and the factor printed with one decimal.
 pub fn impact(canary: Canary, isolated: f64, congested: f64) -> f64 {
     let round1 = |v: f64| libm::round(v * 10.0) / 10.0;
-    let (b, n) = (round1(isolated), round1(congested));
-    round1(if canary.from_min() { n / b } else { b / n })
+    round1(slowdown(canary, round1(isolated), round1(congested)))
+}
+
+/// How many times worse `congested` is than `isolated`, unrounded: congested over isolated for latencies, isolated
+/// over congested for bandwidth ([`impact`] is this of GPCNeT's rounded figures, rounded).
+pub fn slowdown(canary: Canary, isolated: f64, congested: f64) -> f64 {
+    if canary.from_min() {
+        congested / isolated
+    } else {
+        isolated / congested
+    }
 }
 
 #[cfg(test)]

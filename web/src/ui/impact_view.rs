@@ -39,7 +39,7 @@ fn value(v: f64) -> String {
 
 /// A row's factors unrounded (GPCNeT's are of figures rounded to 0.1: coarse for sub-microsecond latencies).
 fn exact(i: &ibcc_core::sim::congestion_impact::CanaryImpact) -> String {
-    let ratio = |iso: f64, con: f64| if i.canary.from_min() { con / iso } else { iso / con };
+    let ratio = |iso, con| ibcc_core::workload::gpcnet::slowdown(i.canary, iso, con);
     let (f, g) = (&i.isolated.figures, &i.congested.figures);
     format!("unrounded {:.2} / {:.2}", ratio(f.avg, g.avg), ratio(f.p99, g.p99))
 }

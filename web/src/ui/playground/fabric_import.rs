@@ -118,7 +118,7 @@ pub fn FabricImport() -> Html {
     let counts = now.fabric.is_some().then(|| {
         let hosts = now.nodes.iter().filter(|n| n.kind == NodeKind::Host).count();
         let n = |k: usize, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });
-        let apart = crate::scene::apart(now);
+        let apart = now.apart_nodes();
         let apart = match apart.len() {
             0 => String::new(),
             k => format!(

@@ -1040,11 +1040,8 @@ fn Author(p: &AuthorProps) -> Html {
                 // (A time past the run's end would be cut to it silently, and the card would still show it.)
                 for (k, t) in [("from", measure.from_ns), ("to", measure.to_ns)] {
                     if let Some(t) = t.filter(|&t| t > s.duration_ns) {
-                        return Err(format!(
-                            "{k}: {} ms is past the run's end at {} ms",
-                            t as f64 / 1e6,
-                            s.duration_ns as f64 / 1e6
-                        ));
+                        let text = |ns: u64| ibcc_core::time::ms_text(ns.saturating_mul(ibcc_core::time::NS));
+                        return Err(format!("{k}: {} ms is past the run's end at {} ms", text(t), text(s.duration_ns)));
                     }
                 }
                 measure.interval_ns(&s).map_err(|e| e.to_string())?;
