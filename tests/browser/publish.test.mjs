@@ -209,8 +209,10 @@ test('an embedded scenario leaves the visitor\'s own saved work alone', async ()
 // KB): that measurement, and the rates plot's busiest link into a host.
 // The page's then to 603 KB (602.3 KB), from two walks through it: a pattern of more flows than a scenario holds
 // refused before it is built, a changed pattern's old routes taken away, an imported fabric's unconnected nodes
-// named, the unrounded impact ratio beside GPCNeT's, the flows table saying when it lists only some.
-const BUDGET_KB = { page: 603, worker: 269 };
+// named, the unrounded impact ratio beside GPCNeT's, the flows table saying when it lists only some. Then to 604 KB
+// (603.6 KB): a value of the wrong kind named in words wherever a scenario is read (a file too, not only a
+// setting), and the unconnected nodes found by the core's search for connected parts.
+const BUDGET_KB = { page: 604, worker: 269 };
 
 test('the release wasm stays within its size budget, with no name section or debug data', async () => {
   const files = await readdir(DIST);
