@@ -232,12 +232,11 @@ test('a shift on a generated fat tree: its routes drawn and the busiest named, m
   assert.equal(await page.locator('svg.topology [data-testid^="routes-"]').count(), 0);
   await page.getByLabel('Shift by K').fill('4');
   assert.equal((await busiest())[0], ftree);
-  // A random permutation says how many hosts drew themselves (and so send nothing), when any did.
+  // A random permutation sends from every host, to another (a derangement: this seed's shuffle first drew a host
+  // to itself, which left it sending nothing before).
   await page.getByLabel('Pattern').selectOption('permutation');
   const [, perm] = await busiest();
-  const flows = Number(perm.match(/^(\d+) flows\./)[1]);
-  if (flows < 16) assert.match(perm, new RegExp(` ${16 - flows} hosts? drew (itself|themselves) and sends? nothing\\.`));
-  else assert.doesNotMatch(perm, /drew/);
+  assert.match(perm, /^16 flows\./);
   await page.getByLabel('Pattern').selectOption('shift');
   await page.getByLabel('Shift by K').fill('4');
   await busiest();

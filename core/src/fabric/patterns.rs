@@ -9,7 +9,9 @@
 //!
 //! The patterns:
 //! - `shift k`: host i sends to host (i + k) mod n;
-//! - `permutation`: host i sends to host p(i) for a random permutation p (a host drawn to itself sends nothing);
+//! - `permutation`: host i sends to host p(i) for a random permutation p with no host drawn to itself (a
+//!   derangement, drawn uniformly: every host sends and every host receives, as in htsim's permutation matrices and
+//!   most traffic studies);
 //! - `bisection`: the hosts split at random into two halves of n/2 (one left out if n is odd), each host of one half
 //!   paired with one of the other, and each pair sending both ways (the links are full duplex);
 //! - `all_to_all`: every host to every other;
@@ -74,8 +76,14 @@ impl Pattern {
                 (0..n).map(|i| (i, (i + k) % n)).collect()
             }
             Self::Permutation => {
-                let p = shuffled(n, rng);
-                (0..n).filter(|&i| p[i] != i).map(|i| (i, p[i])).collect()
+                // Shuffled again until no host is drawn to itself: uniform over derangements, about e shuffles.
+                let p = loop {
+                    let p = shuffled(n, rng);
+                    if p.iter().enumerate().all(|(i, &d)| d != i) {
+                        break p;
+                    }
+                };
+                p.into_iter().enumerate().collect()
             }
             Self::Bisection => {
                 let p = shuffled(n, rng);
@@ -279,8 +287,9 @@ mod tests {
         let mut rng = Rng::new(1, 0);
         assert_eq!(Pattern::Shift(1).pairs(3, &mut rng).unwrap(), [(0, 1), (1, 2), (2, 0)]);
         assert_eq!(Pattern::AllToAll.pairs(3, &mut rng).unwrap().len(), 6);
-        for n in [7, 16] {
+        for n in [2, 3, 7, 16] {
             let p = Pattern::Permutation.pairs(n, &mut rng).unwrap();
+            assert_eq!(p.len(), n, "every host sends");
             let mut dsts: Vec<usize> = p.iter().map(|&(_, d)| d).collect();
             dsts.sort_unstable();
             dsts.dedup();

@@ -47,17 +47,10 @@ fn channel_name(s: &Scenario, c: usize) -> String {
     })
 }
 
-/// What the pattern (of kind `kind`) does, in words.
-fn summary(s: &Scenario, load: &PatternLoad, kind: &str) -> String {
+/// What the pattern does, in words.
+fn summary(s: &Scenario, load: &PatternLoad) -> String {
     let busiest = load.routes.iter().enumerate().max_by_key(|&(c, &r)| (r, std::cmp::Reverse(c))).map(|(c, _)| c);
-    let mut lost = if load.lost > 0 { format!(" {} pairs have no route.", load.lost) } else { String::new() };
-    let hosts = s.nodes.iter().filter(|n| n.kind == NodeKind::Host).count();
-    let idle = hosts.saturating_sub(load.pairs.len());
-    if kind == "permutation" && idle > 0 {
-        let (who, verb) =
-            if idle == 1 { ("host", "drew itself and sends") } else { ("hosts", "drew themselves and send") };
-        lost.push_str(&format!(" {idle} {who} {verb} nothing."));
-    }
+    let lost = if load.lost > 0 { format!(" {} pairs have no route.", load.lost) } else { String::new() };
     format!(
         "{} flows. Busiest link: {} route{} ({}); {:.2} on average over the links used. Each flow gets {:.*} of a \
          link on average (1 would be no sharing).{lost}",
@@ -209,8 +202,8 @@ pub fn PatternTool() -> Html {
                 <p class="error" role="alert" data-testid="pattern-error">{ e }</p>
             }
             <button onclick={on_show} data-testid="pattern-show">{ "Show its routes" }</button>
-            if let Some((s, load, kind)) = &current {
-                <p role="status" data-testid="pattern-summary">{ summary(s, load, kind) }</p>
+            if let Some((s, load, _)) = &current {
+                <p role="status" data-testid="pattern-summary">{ summary(s, load) }</p>
                 <RoutingNotes notes={load.notes.clone()} />
                 <p class="muted">{ "On the drawing, each link is as wide as its routes, with their number." }</p>
                 if let Some(why) = too_many(load.pairs.len(), s.flows.len()) {
