@@ -127,7 +127,7 @@ pub fn run(args: &Args) -> Result<(), Error> {
     } else if let Some(s) = &series {
         s.csv()
     } else {
-        let mut t = table(&results);
+        let mut t = table(&results, scenario.measure.from_ns);
         if let Some(c) = &control {
             let _ = writeln!(
                 t,
@@ -178,7 +178,9 @@ fn simulate(
     Ok((r, series))
 }
 
-fn table(r: &Results) -> String {
+/// The results as text; `from_ns`: where the scenario's measuring starts (the results' own start is clamped to the
+/// run's end).
+fn table(r: &Results, from_ns: u64) -> String {
     let mut out = String::new();
     // Writing to a String cannot fail.
     macro_rules! println {
@@ -201,6 +203,36 @@ fn table(r: &Results) -> String {
     }
     if let Some(d) = &r.deadlock {
         println!("\n{}", deadlock_line(d));
+    }
+    if r.measured_to_ns <= r.measured_from_ns {
+        // (As the page's Results say it: no 0.0% and perfect Jain indices for an interval the run never reached.)
+        println!(
+            "\nnothing measured: the run stopped at {:.3} ms, and measuring starts at {:.3} ms",
+            r.simulated_ns / 1e6,
+            from_ns as f64 / 1e6
+        );
+    } else {
+        measured(&mut out, r);
+    }
+    let t = &r.totals;
+    println!(
+        "\ntotals: injected {}, delivered {}, in flight {}, dropped {}, marked {}",
+        t.injected_packets, t.delivered_packets, t.in_flight_packets, t.dropped_packets, t.marked_packets
+    );
+    if let Some(acks) = t.ack_packets_sent {
+        println!("ACK coalescing: {acks} ACK packets for {} packets acknowledged", t.acks_delivered);
+    }
+    if let Some(cn) = t.cn_packets_sent {
+        println!("unreliable flows: {cn} CN packets sent");
+    }
+    out
+}
+
+/// The links', flows' and groups' tables over the measurement interval.
+fn measured(out: &mut String, r: &Results) {
+    // Writing to a String cannot fail.
+    macro_rules! println {
+        ($($arg:tt)*) => {{ let _ = writeln!(out, $($arg)*); }};
     }
     println!("\nlinks (data utilization over the measurement interval)");
     println!("  {:<20} {:>8} {:>8} {:>10} {:>12}", "link", "util", "acks", "marks", "stall ms");
@@ -242,16 +274,4 @@ fn table(r: &Results) -> String {
             delay
         );
     }
-    let t = &r.totals;
-    println!(
-        "\ntotals: injected {}, delivered {}, in flight {}, dropped {}, marked {}",
-        t.injected_packets, t.delivered_packets, t.in_flight_packets, t.dropped_packets, t.marked_packets
-    );
-    if let Some(acks) = t.ack_packets_sent {
-        println!("ACK coalescing: {acks} ACK packets for {} packets acknowledged", t.acks_delivered);
-    }
-    if let Some(cn) = t.cn_packets_sent {
-        println!("unreliable flows: {cn} CN packets sent");
-    }
-    out
 }

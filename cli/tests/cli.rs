@@ -71,6 +71,11 @@ fn every_preset_is_listed_and_runs() {
         assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
         assert!(String::from_utf8_lossy(&out.stdout).contains("dropped 0"), "{name}");
     }
+    // A run that stops before its measuring starts (here at its deadlock) says so, with no table of 0% for an
+    // interval it never reached.
+    let out = String::from_utf8(ibcc(&["run", "-"], Some(&short_preset("ring6-deadlock"))).stdout).unwrap();
+    assert!(out.contains("nothing measured: the run stopped at 0.500 ms, and measuring starts at 1.000 ms"), "{out}");
+    assert!(!out.contains("links (data utilization"), "{out}");
 }
 
 /// A file that cannot be read or written is not a refused input: exit status 1, naming the file.
