@@ -1,5 +1,6 @@
 // Screenshots of the page at the sizes people use it (a look, not a test): 1280x720, 1024x768 with touch, 390x844,
-// in light and dark: the playground after running INFOCOM'03 Fig. 2 (or the preset given) to its victim's interval,
+// in light and dark: the playground after running INFOCOM'03 Fig. 2 (or the preset given) to its victim's interval
+// (or a shorter run to its end),
 // and with `--views` also the settings panel, the A/B comparison, a sweep and a congestion impact run; with `--fabric` a generated 648-host
 // fabric (hosts folded) and a k=4 fat tree with a shift's routes on it. Usage, after `trunk build --release`:
 //   node tests/browser/shots.mjs [output folder] [preset] [--views] [--fabric]
@@ -30,9 +31,11 @@ try {
       await page.goto(server.url);
       await page.getByTestId('scenario-picker').selectOption(preset);
       await page.getByTestId('run').click();
-      await page.waitForFunction(() => parseFloat(document.querySelector('[data-testid=sim-time]').innerText) >= 45, null, { timeout: 30000 })
+      // To 45 ms, or to the run's end if it is shorter (then Run is disabled, and there is nothing to pause).
+      await page.waitForFunction(() => parseFloat(document.querySelector('[data-testid=sim-time]').innerText) >= 45
+        || document.querySelector('[data-testid=run]').disabled, null, { timeout: 30000 })
         .catch(() => console.log('did not reach 45 ms'));
-      await page.getByTestId('run').click();
+      if (await page.getByTestId('run').isEnabled()) await page.getByTestId('run').click();
       await page.waitForTimeout(400);
       const file = join(out, `${size.name}-${colorScheme}.png`);
       await page.screenshot({ path: file });

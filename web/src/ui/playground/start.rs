@@ -60,8 +60,8 @@ pub fn StartCard(p: &StartProps) -> Html {
         <section class="start-card" aria-labelledby="start-title" data-testid="start-card">
             <h3 id="start-title">{ "New here? Start with one minute" }</h3>
             <p>
-                { "This is a small network: switches (rectangles) pass packets between hosts (circles). Its links \
-                   never drop a packet: a sender whose next buffer is full waits for credit instead." }
+                { "On the drawing, switches (rectangles) pass packets between hosts (circles). The links never drop a \
+                   packet: a sender whose next buffer is full waits for credit instead." }
             </p>
             <p>
                 { "Press ▶ Run and watch: links grow thicker as they get busy, buffers fill, and the plot traces each \
