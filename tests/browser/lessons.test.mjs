@@ -299,6 +299,9 @@ test('a teacher makes an exercise link; a student opens it and answers', async (
   assert.match(await teacher.getByTestId('author-error').innerText(), /tolerance must be a number/);
   await teacher.getByTestId('author-tolerance').fill('4');
   await teacher.getByTestId('author-explanation').fill('With one remote flow and a window of one, A->B never blocks.');
+  // Every setting is locked to begin with; this exercise locks one and lets students change the rest.
+  assert.ok(await teacher.getByTestId('author-lock-*').isChecked());
+  await teacher.getByTestId('author-lock-*').uncheck();
   await teacher.getByTestId('author-lock-source.window_packets').check();
   await teacher.getByTestId('author-make').click();
   const link = await linkOf(teacher, 'author-link');
@@ -459,7 +462,7 @@ test('a teacher\'s form asks what to keep when another network is loaded, and th
   await teacher.getByTestId('author-explanation').fill('A10 throttles the contributors.');
   await teacher.getByTestId('author-lock-ib_cc').check();
   await teacher.getByTestId('author-make').click();
-  assert.equal(await teacher.getByTestId('author-card').getByTestId('card-fixed').innerText(), 'InfiniBand Annex A10: on');
+  assert.equal(await teacher.getByTestId('author-card').getByTestId('card-fixed').innerText(), 'Every setting; InfiniBand Annex A10: on');
   await teacher.getByTestId('author-add').click();
 
   // PFT now: the A10 exercise's measure and locks do not ride along unasked.
@@ -475,7 +478,7 @@ test('a teacher\'s form asks what to keep when another network is loaded, and th
   await teacher.getByTestId('author-explanation').fill('PFT throttles at the NIC.');
   await teacher.getByTestId('author-what').selectOption('group:victim');
   await teacher.getByTestId('author-make').click();
-  assert.equal(await teacher.getByTestId('author-card').getByTestId('card-fixed').innerText(), 'nothing');
+  assert.equal(await teacher.getByTestId('author-card').getByTestId('card-fixed').innerText(), 'Every setting');
   assert.match(await teacher.getByTestId('author-card').getByTestId('card-scenario').innerText(), /Proactive Flow Throttling/);
   await teacher.getByTestId('author-add').click();
   // The sheet: each exercise's parts, open to read.

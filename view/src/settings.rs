@@ -251,6 +251,10 @@ pub const SETTINGS: &[Setting] = &[
     block("flows", "The flows", "Every flow: its hosts, group, start and stop, traffic and transport."),
 ];
 
+/// The lock of every setting at once (an exercise's `locked`): the student's run must be the exercise's own, but
+/// for where it is measured and how it is drawn.
+pub const EVERY_SETTING: &str = "*";
+
 /// The setting at `path`, if it has a name.
 pub fn find(path: &str) -> Option<&'static Setting> {
     SETTINGS.iter().find(|s| s.path == path)
@@ -261,6 +265,9 @@ pub fn find(path: &str) -> Option<&'static Setting> {
 pub fn label(path: &str) -> String {
     let with_unit =
         |s: &Setting| if s.unit.is_empty() { s.label.to_owned() } else { format!("{} ({})", s.label, s.unit) };
+    if path == EVERY_SETTING {
+        return String::from("Every setting");
+    }
     if let Some(s) = find(path) {
         return with_unit(s);
     }

@@ -8,6 +8,7 @@ use ibcc_core::scenario::{from_value, Scenario};
 use ibcc_core::sim::congestion_impact::CanaryImpact;
 use ibcc_core::sim::Measurement;
 use ibcc_core::workload::gpcnet::Canary;
+use ibcc_view::settings::EVERY_SETTING;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -257,6 +258,19 @@ pub fn same_network(a: &Scenario, b: &Scenario) -> bool {
     a.nodes.len() == b.nodes.len() && a.links == b.links
 }
 
+/// What `ran` changed of `own`, for an exercise that locks every setting: the first named setting that differs
+/// (`EVERY_SETTING` if what differs has no name: a node's own setting, a link), or `None` for the same run. Where
+/// it is measured and how it is drawn are not the run.
+fn changed_from(ran: &Scenario, own: &Scenario) -> Option<String> {
+    let mut r = ran.clone();
+    r.measure = own.measure;
+    if r.without_layout() == own.without_layout() {
+        return None;
+    }
+    let named = ibcc_view::settings::SETTINGS.iter().map(|s| s.path).filter(|p| !p.starts_with("measure."));
+    Some(named.into_iter().find(|p| ran.setting(p) != own.setting(p)).unwrap_or(EVERY_SETTING).to_owned())
+}
+
 impl Lesson {
     /// The scenario step `k` is about: its steps from the first to `k` applied in turn, with the preset the last
     /// `load` named and whether settings were changed since.
@@ -320,7 +334,11 @@ impl Exercise {
             return Verdict::NotRun(String::from("load the exercise's scenario and run it first"));
         }
         for path in &self.locked {
-            if ran.setting(path) != own.setting(path) {
+            if path == EVERY_SETTING {
+                if let Some(changed) = changed_from(ran, &own) {
+                    return Verdict::Locked(changed);
+                }
+            } else if ran.setting(path) != own.setting(path) {
                 return Verdict::Locked(path.clone());
             }
         }
@@ -921,6 +939,29 @@ mod tests {
             }
             assert!(matches!(e.check(&changed, Some(v), 100.0 * v), Verdict::Right { .. }), "the seed is not locked");
         }
+    }
+
+    /// An exercise that locks every setting (a teacher's, by default) refuses any change to the run and names the
+    /// setting changed, where one has a name; where it is measured and how it is drawn are free.
+    #[test]
+    fn locking_every_setting_refuses_any_change_to_the_run() {
+        let mut e = lib().lessons[0].exercise.clone().unwrap();
+        e.locked = vec![EVERY_SETTING.to_owned()];
+        let s = e.scenario().unwrap();
+        assert!(matches!(e.check(&s, Some(0.5), 50.0), Verdict::Right { .. }));
+        let mut free = s.clone();
+        free.measure.from_ns += 1_000_000;
+        free.nodes[0].x = Some(7.0);
+        free.name = String::from("mine");
+        assert!(matches!(e.check(&free, Some(0.5), 50.0), Verdict::Right { .. }), "measuring and drawing are free");
+        for path in ["seed", "switch.arbitration", "switch.input_transfers", "source.response", "flows"] {
+            let c = changed_setting(&s, path);
+            assert_eq!(e.check(&c, Some(0.5), 50.0), Verdict::Locked(path.to_owned()), "{path}");
+        }
+        let mut node = s.clone();
+        node.nodes.iter_mut().find(|n| n.kind == ibcc_core::scenario::NodeKind::Switch).unwrap().switch =
+            Some(ibcc_core::scenario::SwitchOverride { max_bypass: Some(9), ..Default::default() });
+        assert_eq!(e.check(&node, Some(0.5), 50.0), Verdict::Locked(EVERY_SETTING.to_owned()), "a switch's own");
     }
 
     /// Every colour a lesson names is the colour the page draws for what the sentence is about: colour words appear

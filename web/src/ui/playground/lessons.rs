@@ -754,6 +754,7 @@ fn edit_sheet(sheet: &UseStateHandle<Sheet>, change: impl Fn(&mut Sheet) + 'stat
 
 /// Settings a teacher may lock (named by the settings registry).
 const LOCKABLE: &[&str] = &[
+    ibcc_view::settings::EVERY_SETTING,
     "marking.policy",
     "source.response",
     "source.window_packets",
@@ -832,6 +833,9 @@ fn exercise_card(e: &Exercise, simulated: Option<Option<&Result<f64, String>>>, 
         e.locked
             .iter()
             .map(|p| {
+                if p == ibcc_view::settings::EVERY_SETTING {
+                    return ibcc_view::settings::label(p);
+                }
                 let value = s.as_ref().map(|s| lock_value(s, p)).unwrap_or_default();
                 format!("{}: {value}", ibcc_view::settings::label(p))
             })
@@ -870,7 +874,8 @@ fn exercise_card(e: &Exercise, simulated: Option<Option<&Result<f64, String>>>, 
 #[component]
 fn Author(p: &AuthorProps) -> Html {
     let fields = use_state(|| BTreeMap::<&'static str, String>::from([("tolerance", String::from("5"))]));
-    let locked = use_state(Vec::<&'static str>::new);
+    // Every setting locked to begin with: an exercise asks about the run as the teacher made it.
+    let locked = use_state(|| vec![ibcc_view::settings::EVERY_SETTING]);
     // The network the form was begun on (the document's load count): when another is loaded, the form asks what of
     // it to keep rather than carry one exercise's measure, locks, hint and explanation into the next.
     let doc = use_doc();
@@ -1082,7 +1087,7 @@ fn Author(p: &AuthorProps) -> Html {
                 }
             }
             fields.set(next);
-            locked.set(Vec::new());
+            locked.set(vec![ibcc_view::settings::EVERY_SETTING]);
             out.set(None);
             answer.set(None);
             stamp.set(loads);

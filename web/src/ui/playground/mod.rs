@@ -101,7 +101,7 @@ pub type HighlightCtx = UseStateHandle<Option<Highlight>>;
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OpenExercise {
     pub answered: bool,
-    /// Setting paths the student may not change (`"pft"` fixes every `pft.` setting).
+    /// Setting paths the student may not change (`"pft"` fixes every `pft.` setting, `EVERY_SETTING` every one).
     pub locked: Vec<String>,
     /// The exercise itself: what it asks for, of which run.
     pub asks: Option<Rc<crate::course::Exercise>>,
@@ -112,7 +112,11 @@ impl OpenExercise {
     pub fn locks(&self, path: &str) -> Option<String> {
         self.locked
             .iter()
-            .any(|l| path == l || path.strip_prefix(l.as_str()).is_some_and(|rest| rest.starts_with('.')))
+            .any(|l| {
+                l == ibcc_view::settings::EVERY_SETTING
+                    || path == l
+                    || path.strip_prefix(l.as_str()).is_some_and(|rest| rest.starts_with('.'))
+            })
             .then(|| String::from("Fixed by the exercise: answer it, or choose another lesson, to change this."))
     }
 }
