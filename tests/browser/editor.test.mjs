@@ -279,6 +279,10 @@ test('settings speak in words and in the units they show: limits, keys, paper te
   await page.getByTestId('input-buffer').fill('4');
   await page.getByTestId('input-duration').fill('1e9');
   assert.equal(await page.getByTestId('error-duration').innerText(), "1e9 ms is over this build's limit of 100000 ms. Not applied: still 100 ms");
+  // A run shorter than where measuring starts: the setting in the way is named (not "the end of the run", which
+  // is what was typed).
+  await page.getByTestId('input-duration').fill('6');
+  assert.equal(await page.getByTestId('error-duration').innerText(), "'Measure from' must be before the end of the run: change it first. Not applied: still 100 ms");
   await page.getByTestId('input-duration').fill('100');
   // The scenario file's keys are there for whoever asks; the labels say the paper's terms in words.
   const key = page.locator('[data-testid=params] code.path', { hasText: 'switch.buffer_packets' });

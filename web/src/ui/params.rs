@@ -78,7 +78,12 @@ fn in_field_units(f: &Num, e: &ibcc_core::scenario::ScenarioError, typed: &str, 
             String::from("must be more than 1 and at most 65536")
         }
         // (The scenario file's "no limit" is null; here it is an empty field.)
-        _ => e.problem.to_string().replace(", or null for", ", or empty for"),
+        _ if e.field == f.path => e.problem.to_string().replace(", or null for", ", or empty for"),
+        // Another setting stands in the way (a shorter run than where measuring starts): named, to change first.
+        _ => match ibcc_view::settings::find(e.field) {
+            Some(other) => format!("'{}' {}: change it first", other.label, e.problem),
+            None => e.to_string(),
+        },
     }
 }
 
@@ -557,3 +562,4 @@ pub fn ParamsPanel(p: &ParamsProps) -> Html {
         </aside>
     }
 }
+
