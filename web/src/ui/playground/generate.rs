@@ -177,7 +177,8 @@ fn generate(shape: &str, v: &[String], base: &Scenario) -> Result<Scenario, Stri
                 ));
             }
             let shape = shapes::LeafSpine { leaves, hosts, spines, cables };
-            let name = format!("{leaves} leaves of {hosts} hosts under {spines} spines, {cables} cables each");
+            let cables = if cables == 1 { String::from("1 cable") } else { format!("{cables} cables") };
+            let name = format!("{leaves} leaves of {hosts} hosts under {spines} spines, {cables} each");
             of_fabric(&name, shapes::leaf_spine(shape, CABLE), d)?
         }
         "fabric_parallel" => {
