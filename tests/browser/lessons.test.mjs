@@ -323,6 +323,16 @@ test('a teacher makes an exercise link; a student opens it and answers', async (
   assert.ok(Math.abs(hi - lo - 8) < 0.11, `±4 points: ${told}`);
   await teacher.getByTestId('author-answer').scrollIntoViewIfNeeded();
   await teacher.screenshot({ path: join(OUTPUT, 'exercise-author.png') });
+  // Edited after: the form says the link still carries the scenario as made, and does not measure another run.
+  assert.equal(await teacher.getByTestId('author-changed-since').count(), 0);
+  await setField(teacher, 'input-buffer', '8');
+  await openTab(teacher, 'lesson');
+  await teacher.getByTestId('author-changed-since').waitFor();
+  assert.ok(await teacher.getByTestId('author-measure').isDisabled());
+  await setField(teacher, 'input-buffer', '4');
+  await openTab(teacher, 'lesson');
+  await teacher.getByTestId('author-changed-since').waitFor({ state: 'detached' });
+  assert.ok(await teacher.getByTestId('author-measure').isEnabled());
   // Preview as a student: the link, in a new tab.
   const [preview] = await Promise.all([teacher.context().waitForEvent('page'), teacher.getByTestId('author-preview').click()]);
   await preview.getByTestId('exercise-question').filter({ hasText: /inter-switch link while the victim runs/ }).waitFor();

@@ -80,7 +80,7 @@ fn in_field_units(f: &Num, e: &ibcc_core::scenario::ScenarioError, typed: &str, 
         // (The scenario file's "no limit" is null; here it is an empty field.)
         _ if e.field == f.path => e.problem.to_string().replace(", or null for", ", or empty for"),
         // Another setting stands in the way (a shorter run than where measuring starts): named, to change first.
-        _ => match ibcc_view::settings::find(e.field) {
+        _ => match settings::find(e.field) {
             Some(other) => format!("'{}' {}: change it first", other.label, e.problem),
             None => e.to_string(),
         },
@@ -562,4 +562,3 @@ pub fn ParamsPanel(p: &ParamsProps) -> Html {
         </aside>
     }
 }
-

@@ -883,7 +883,7 @@ fn Author(p: &AuthorProps) -> Html {
     let has_content = ["question", "what", "from", "to", "hint", "explanation"]
         .iter()
         .any(|k| fields.get(k).is_some_and(|v| !v.trim().is_empty()))
-        || !locked.is_empty();
+        || *locked != [ibcc_view::settings::EVERY_SETTING];
     {
         let stamp = stamp.clone();
         use_effect_with((doc.loads, has_content), move |&(loads, content)| {
@@ -1133,9 +1133,17 @@ fn Author(p: &AuthorProps) -> Html {
                     Ok((_, e)) => html! {
                         <div class="author-made">
                             { exercise_card(e, Some(answer.as_ref()), "author-card") }
+                            // (Edited since: the link still carries the scenario as it was, which is what students
+                            // get; this run would give them a key to another one.)
+                            if !e.is_own_run(s) {
+                                <p class="notice" role="status" data-testid="author-changed-since">
+                                    { "The scenario has changed since you made this exercise. Its link still carries it as it was then, and that is what students get (and what the value above is of). To give them your changes, make the exercise again." }
+                                </p>
+                            }
                             { link_row(made_link.clone(), "author", "Exercise link", &copied) }
                             <div class="input-row">
                                 <button onclick={{ let (measure, e) = (measure.clone(), e.clone()); Callback::from(move |_| measure(&e)) }}
+                                    disabled={!e.is_own_run(s)}
                                     data-testid="author-measure" title="Measure the run as it stands now">{ "Measure this run again" }</button>
                                 <button onclick={add_to_sheet(e.clone())} data-testid="author-add">{ "Add to the sheet" }</button>
                             </div>
