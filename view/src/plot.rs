@@ -154,20 +154,30 @@ fn lighter(c: RGBColor, bg: RGBColor) -> RGBColor {
     RGBColor(mix(c.0, bg.0), mix(c.1, bg.1), mix(c.2, bg.2))
 }
 
-/// A number for a tick label: as short as it can be without losing digits ("0.25", "40", "1e6").
+/// A number for a tick label: as short as it can be without losing digits ("0.25", "40", "450k", "1.5M").
 pub fn tick(v: f64) -> String {
     if v == 0.0 {
         return String::from("0");
     }
-    // Very large or very small: the shortest exact scientific form (1.5e6, 2.5e-5), so two ticks never read alike.
-    if v.abs() >= 1e6 || v.abs() < 1e-3 {
+    let trimmed = |s: String| s.trim_end_matches('0').trim_end_matches('.').to_owned();
+    // Large: in thousands, millions or billions, so that an axis of marks per second reads 500k, 1M, 1.5M (not
+    // 500000 beside 1e6, too wide for the axis's margin).
+    if v.abs() >= 1e4 {
+        let (scaled, unit) = match v.abs() {
+            a if a >= 1e9 => (v / 1e9, "G"),
+            a if a >= 1e6 => (v / 1e6, "M"),
+            _ => (v / 1e3, "k"),
+        };
+        return format!("{}{unit}", trimmed(format!("{scaled:.3}")));
+    }
+    // Very small: the shortest exact scientific form (2.5e-5), so two ticks never read alike.
+    if v.abs() < 1e-3 {
         // Four significant digits at most (a computed tick may carry float noise: 3.0000000000000003e-4).
         let s = format!("{v:.3e}");
         let (mantissa, exp) = s.split_once('e').unwrap_or((&s, "0"));
         return format!("{}e{exp}", mantissa.trim_end_matches('0').trim_end_matches('.'));
     }
-    let s = format!("{v:.4}");
-    s.trim_end_matches('0').trim_end_matches('.').to_owned()
+    trimmed(format!("{v:.4}"))
 }
 
 /// Draws the figure on `area`.
@@ -486,8 +496,12 @@ mod tests {
         assert!(labels.contains(&"4") && labels.contains(&"8") && labels.contains(&"16"), "{labels:?}");
         assert_eq!(tick(0.25), "0.25");
         assert_eq!(tick(40.0), "40");
-        assert_eq!(tick(2e6), "2e6");
-        assert_eq!(tick(1.5e6), "1.5e6", "not rounded to 2e6 beside it");
+        assert_eq!(tick(2e6), "2M");
+        assert_eq!(tick(1.5e6), "1.5M", "not rounded to 2M beside it");
+        assert_eq!(tick(450_000.0), "450k", "in thousands, as the millions beside it");
+        assert_eq!(tick(12_500.0), "12.5k");
+        assert_eq!(tick(3e9), "3G");
+        assert_eq!(tick(9_999.0), "9999");
         assert_eq!(tick(2.5e-5), "2.5e-5", "not 0");
         assert_eq!(tick(0.0125), "0.0125");
         assert_eq!(tick(3.0000000000000003e-4), "3e-4", "float noise is not shown");
