@@ -431,3 +431,21 @@ fn nodes_no_cable_joins_to_the_rest_are_found() {
     s.links.push(Link::between("h9", "S2"));
     assert_eq!(s.apart_nodes(), [n, n + 1, n + 2]);
 }
+
+/// The fastest host link: a fabric's own cables' rates, the network's default for a link without one, and the
+/// default when no host is cabled; links between switches do not count.
+#[test]
+fn the_fastest_host_link_is_found() {
+    use ibcc_core::scenario::Link;
+    let mut s = ibcc_core::presets::find("infocom03-fig2").unwrap().scenario();
+    assert_eq!(s.fastest_host_link_gbps(), s.link.bandwidth_gbps);
+    let host_link = s.links.iter().position(|l| l.a == "B1").expect("a host's link");
+    s.links[host_link].bandwidth_gbps = Some(32.0);
+    assert_eq!(s.fastest_host_link_gbps(), 32.0);
+    s.links.push(Link { bandwidth_gbps: Some(200.0), ..Link::between("A", "B") });
+    assert_eq!(s.fastest_host_link_gbps(), 32.0, "a link between switches");
+    s.links.clear();
+    assert_eq!(s.fastest_host_link_gbps(), s.link.bandwidth_gbps);
+    let f = ibcc_core::presets::find("fabric32-hotspot").unwrap().scenario();
+    assert_eq!(f.fastest_host_link_gbps(), 100.0, "4xEDR");
+}

@@ -398,6 +398,29 @@ test('A/B/C: three variants of one scenario run side by side, each said in words
   assert.deepEqual(page.errors, []);
 });
 
+test('Annex A10 turned on for 100 Gb/s links takes times scaled to them, its numbers can be changed, and unscaled ones are offered scaling', async () => {
+  const page = await openPage(browser, server.url);
+  await page.getByLabel('Scenario').selectOption('fabric32-hotspot');
+  await openTab(page, 'settings');
+  await page.locator('details', { has: page.getByTestId('input-ib-cc') }).locator('summary').click();
+  assert.equal(await page.getByTestId('input-a10-ird-unit').count(), 0, 'no A10 numbers while it is off');
+  await page.getByTestId('input-ib-cc').selectOption('on');
+  assert.match(await page.getByTestId('a10-scaled').innerText(), /^Times scaled to the 100 Gb\/s host links/);
+  assert.equal(await page.getByTestId('input-a10-ird-unit').inputValue(), '5120');
+  assert.equal(await page.getByTestId('input-a10-ccti-timer').inputValue(), '4');
+  // The papers' 8 Gb/s unit typed back in: the page says what suits these links and puts it back on a click.
+  await page.getByTestId('input-a10-ird-unit').fill('64000');
+  await page.getByTestId('input-a10-ird-unit').press('Enter');
+  assert.match(await page.getByTestId('a10-unscaled').innerText(), /64 bytes take 5120 ps[\s\S]*this scenario has 64000 ps and 4/);
+  await page.getByTestId('a10-scale').click();
+  assert.equal(await page.getByTestId('input-a10-ird-unit').inputValue(), '5120');
+  await page.getByTestId('a10-scaled').waitFor();
+  // A number the standard refuses is refused by name.
+  await page.getByTestId('input-a10-threshold').fill('16');
+  assert.match(await page.getByTestId('error-a10-threshold').innerText(), /from 0 to 15\. Not applied: still 15/);
+  assert.deepEqual(page.errors, []);
+});
+
 test('a preset\'s words, once it is edited, say they describe it as loaded', async () => {
   const page = await openPage(browser, server.url);
   await page.getByLabel('Scenario').selectOption('infocom03-fig2');

@@ -248,6 +248,41 @@ pub const SETTINGS: &[Setting] = &[
         "FECN at congested switch ports, BECN on ACKs, CCTI and CCT at sources. Replaces the papers' marking and \
          response.",
     ),
+    num(
+        "ib_cc.threshold",
+        "A10 threshold",
+        "",
+        "0 (never mark) to 15 (most aggressive): how much must wait for a switch port before it marks FECN \
+         (OpenSM's cc_sw_cong_setting_threshold).",
+    ),
+    num(
+        "ib_cc.marking_rate",
+        "A10 marking rate",
+        "packets",
+        "Eligible packets a congested port leaves unmarked between two it marks (cc_sw_cong_setting_marking_rate).",
+    ),
+    num(
+        "ib_cc.packet_size_credits",
+        "A10 packet size",
+        "credits",
+        "Packets shorter than this many 64-byte credits are not marked (cc_sw_cong_setting_packet_size).",
+    ),
+    num("ib_cc.ccti_increase", "CCTI increase", "", "How far a source's CCTI rises for each BECN."),
+    num("ib_cc.ccti_limit", "CCTI limit", "", "The highest CCTI used; empty: the table's last entry."),
+    num("ib_cc.ccti_min", "CCTI minimum", "", "The CCTI never falls below this."),
+    num(
+        "ib_cc.ccti_timer",
+        "CCTI timer",
+        "× 1.024 µs",
+        "A source's CCTI falls by one every this many 1.024 µs (cc_ca_cong_setting_ccti_timer).",
+    ),
+    num(
+        "ib_cc.ird_unit_ps",
+        "CCT delay unit",
+        "ps",
+        "The unit of a CCT entry's delay after each packet (multiplier << shift units): 64 bytes' time, 64000 ps at \
+         8 Gb/s and 5120 ps at 100 Gb/s.",
+    ),
     block("flows", "The flows", "Every flow: its hosts, group, start and stop, traffic and transport."),
 ];
 
@@ -314,8 +349,11 @@ mod tests {
                     | "pft.detection"
                     | "pft.throttling"
             );
-            assert!(s.setting(path).is_some() || absent_but_known || blocks.contains(&path), "{path}");
-            if blocks.contains(&path) {
+            assert!(
+                s.setting(path).is_some() || absent_but_known || blocks.contains(&path) || path.starts_with("ib_cc."),
+                "{path}"
+            );
+            if blocks.contains(&path) || path.starts_with("ib_cc.") {
                 continue;
             }
             if absent_but_known && setting.choices.is_empty() {
@@ -333,6 +371,15 @@ mod tests {
                 let got = next.setting(path).or_else(|| (path == "routing.engine").then(|| Value::from("minhop")));
                 assert_eq!(got, Some(choice.json()), "{path}");
             }
+        }
+        // Annex A10's numbers, on a scenario that has it (absent, the block is off).
+        let a10 = preset("a10-two-switch").unwrap().scenario();
+        for setting in SETTINGS.iter().filter(|s| s.path.starts_with("ib_cc.")) {
+            let path = setting.path;
+            assert!(a10.setting(path).is_some() || path == "ib_cc.ccti_limit", "{path}");
+            let set = BTreeMap::from([(path.to_owned(), Value::from(3))]);
+            let next = a10.with_settings(&set).unwrap_or_else(|e| panic!("{path} = 3: {e}"));
+            assert_eq!(next.setting(path), Some(Value::from(3)), "{path}");
         }
         assert_eq!(label("switch.buffer_packets"), "Input buffer (packets)");
         assert_eq!(label("marking.policy"), "Marking policy");

@@ -518,6 +518,20 @@ impl Scenario {
         })
     }
 
+    /// The fastest link a host is cabled by, in Gb/s (the network's default rate if no host has a link): what
+    /// settings given in a source's time are scaled to (`IbCcConfig::for_link_gbps`).
+    pub fn fastest_host_link_gbps(&self) -> f64 {
+        let hosts: alloc::collections::BTreeSet<&str> =
+            self.nodes.iter().filter(|n| n.kind == NodeKind::Host).map(|n| n.id.as_str()).collect();
+        let host = |id: &str| hosts.contains(id);
+        self.links
+            .iter()
+            .filter(|l| host(&l.a) || host(&l.b))
+            .map(|l| l.bandwidth_gbps.unwrap_or(self.link.bandwidth_gbps))
+            .fold(None, |m: Option<f64>, b| Some(m.map_or(b, |m| m.max(b))))
+            .unwrap_or(self.link.bandwidth_gbps)
+    }
+
     /// This scenario without what does not change a run: its name, description and the nodes' positions.
     pub fn without_layout(&self) -> Scenario {
         let mut s = self.clone();

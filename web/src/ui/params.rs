@@ -9,6 +9,7 @@
 use super::document::Same;
 use super::fields::{Choice, NumberField};
 use crate::number::whole;
+use ibcc_core::cc::ibcc::IbCcConfig;
 use ibcc_core::cc::pft::{Detection, PftConfig, Throttling};
 use ibcc_core::scenario::{AckCoalescing, RoutingEngine, Scenario, Transport, VirtualLanes};
 use ibcc_view::settings::{self, Setting};
@@ -365,11 +366,75 @@ const EXTRA: &[Pick] = &[
         own: Some(Own {
             options: &[("off", "off"), ("on", "on")],
             get: |s| if s.ib_cc.is_some() { "on" } else { "off" },
-            // (Turning it on turns the papers' marking and response off: `Scenario::with_companions`.)
-            set: |s, v| s.ib_cc = (v == "on").then(|| s.ib_cc.clone().unwrap_or_default()),
+            // (Turning it on turns the papers' marking and response off: `Scenario::with_companions`.) Its times
+            // are scaled to the network's links: the defaults' 64 ns unit suits 8 Gb/s, and on 100 Gb/s links it
+            // throttles a flow to a quarter at the table's first steps.
+            set: |s, v| {
+                let scaled = IbCcConfig::for_link_gbps(s.fastest_host_link_gbps());
+                s.ib_cc = (v == "on").then(|| s.ib_cc.clone().unwrap_or(scaled));
+            },
         }),
     },
 ];
+
+/// Annex A10's numbers (shown while it is on).
+const IB_CC_NUM: &[Num] = &[
+    Num {
+        id: "a10-threshold",
+        path: "ib_cc.threshold",
+        shown: None,
+        get: |s| s.ib_cc.as_ref().map(|c| c.threshold.to_string()).unwrap_or_default(),
+        set: |s, v| {
+            a10(s)?.threshold = whole_u32(required(v)?)?.min(255) as u8;
+            Ok(())
+        },
+    },
+    Num {
+        id: "a10-marking-rate",
+        path: "ib_cc.marking_rate",
+        shown: None,
+        get: |s| s.ib_cc.as_ref().map(|c| c.marking_rate.to_string()).unwrap_or_default(),
+        set: |s, v| {
+            a10(s)?.marking_rate = u16::try_from(whole_u32(required(v)?)?).map_err(|_| "must be at most 65535")?;
+            Ok(())
+        },
+    },
+    Num {
+        id: "a10-ccti-increase",
+        path: "ib_cc.ccti_increase",
+        shown: None,
+        get: |s| s.ib_cc.as_ref().map(|c| c.ccti_increase.to_string()).unwrap_or_default(),
+        set: |s, v| {
+            a10(s)?.ccti_increase = u16::try_from(whole_u32(required(v)?)?).map_err(|_| "must be at most 65535")?;
+            Ok(())
+        },
+    },
+    Num {
+        id: "a10-ccti-timer",
+        path: "ib_cc.ccti_timer",
+        shown: None,
+        get: |s| s.ib_cc.as_ref().map(|c| c.ccti_timer.to_string()).unwrap_or_default(),
+        set: |s, v| {
+            a10(s)?.ccti_timer = u16::try_from(whole_u32(required(v)?)?).map_err(|_| "must be at most 65535")?;
+            Ok(())
+        },
+    },
+    Num {
+        id: "a10-ird-unit",
+        path: "ib_cc.ird_unit_ps",
+        shown: None,
+        get: |s| s.ib_cc.as_ref().map(|c| c.ird_unit_ps.to_string()).unwrap_or_default(),
+        set: |s, v| {
+            a10(s)?.ird_unit_ps = whole(required(v)?)?;
+            Ok(())
+        },
+    },
+];
+
+/// The scenario's Annex A10 block, to change one of its numbers.
+fn a10(s: &mut Scenario) -> Result<&mut IbCcConfig, &'static str> {
+    s.ib_cc.as_mut().ok_or("turn Annex A10 on first")
+}
 
 #[derive(Properties)]
 pub struct ParamsProps {
@@ -558,7 +623,42 @@ pub fn ParamsPanel(p: &ParamsProps) -> Html {
             <details>
                 <summary>{ "PFT and Annex A10" }</summary>
                 { for EXTRA.iter().map(pick_field) }
+                if let Some(c) = &p.scenario.ib_cc {
+                    { a10_scale(&p.scenario, c, &p.on_change, lock("ib_cc").is_some()) }
+                    { for IB_CC_NUM.iter().map(num_field) }
+                }
             </details>
         </aside>
+    }
+}
+
+/// Whether Annex A10's times suit the network's links, and if not a button that scales them (the defaults are for
+/// the papers' 8 Gb/s links; `IbCcConfig::for_link_gbps`).
+fn a10_scale(s: &Rc<Scenario>, c: &IbCcConfig, on_change: &Callback<Scenario>, locked: bool) -> Html {
+    let gbps = s.fastest_host_link_gbps();
+    let scaled = IbCcConfig::for_link_gbps(gbps);
+    let rate = ibcc_view::plot::tick(gbps);
+    if (c.ird_unit_ps, c.ccti_timer) == (scaled.ird_unit_ps, scaled.ccti_timer) {
+        return html! {
+            <p class="muted" data-testid="a10-scaled">{ format!("Times scaled to the {rate} Gb/s host links: a CCT unit of 64 bytes' time, and the CCTI timer as many packets' time as the papers' 50 at 8 Gb/s.") }</p>
+        };
+    }
+    let apply = {
+        let (s, on_change) = (s.clone(), on_change.clone());
+        Callback::from(move |_: MouseEvent| {
+            let mut next = (*s).clone();
+            if let Some(c) = next.ib_cc.as_mut() {
+                (c.ird_unit_ps, c.ccti_timer) = (scaled.ird_unit_ps, scaled.ccti_timer);
+            }
+            if next.check().is_ok() {
+                on_change.emit(next);
+            }
+        })
+    };
+    html! {
+        <div class="notice" data-testid="a10-unscaled">
+            <p>{ format!("On these {rate} Gb/s host links, 64 bytes take {} ps, and the papers' CCTI timer of 50 at 8 Gb/s is {} here; this scenario has {} ps and {}.", scaled.ird_unit_ps, scaled.ccti_timer, c.ird_unit_ps, c.ccti_timer) }</p>
+            <button onclick={apply} disabled={locked} data-testid="a10-scale">{ format!("Use {} ps and {}", scaled.ird_unit_ps, scaled.ccti_timer) }</button>
+        </div>
     }
 }
