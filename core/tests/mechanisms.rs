@@ -638,3 +638,38 @@ fn a_rate_timer_wakes_a_host_whose_other_vl_waits_for_credit() {
     assert!(f < 0.11, "f is held by the slow link: {f}");
     assert!((v - 0.3).abs() < 0.01, "v gets {v}");
 }
+
+/// Two flows from 32 Gb/s hosts to one host on a 16 Gb/s link share that link: each sends a quarter of its own
+/// link, and their group, several flows to one host, is measured against the link they share: all of it (the table's
+/// sum and the rate series alike), not the half that adding their own links' quarters gives. A lone flow keeps its
+/// own link's fraction.
+#[test]
+fn a_group_to_one_host_is_measured_against_that_host_s_link_on_mixed_speeds() {
+    use ibcc_core::sim::{Measurement, Metric};
+    let mut s = Scenario::empty("mixed", 3_000_000);
+    s.nodes = vec![
+        node("S", NodeKind::Switch),
+        node("A", NodeKind::Host),
+        node("B", NodeKind::Host),
+        node("D", NodeKind::Host),
+        node("E", NodeKind::Host),
+    ];
+    let fast = |a: &str| Link { bandwidth_gbps: Some(32.0), ..link(a, "S") };
+    s.links = vec![fast("A"), fast("B"), Link { bandwidth_gbps: Some(16.0), ..link("D", "S") }, fast("E")];
+    s.flows = vec![flow("a", "A", "D"), flow("b", "B", "D"), Flow { group: "lone".into(), ..Flow::new("e", "E", "A") }];
+    s.source.window_packets = None;
+    s.measure.from_ns = 1_000_000;
+    let mut sim = Run::new(&s).unwrap();
+    sim.run();
+    let r = sim.results();
+    for f in ["a", "b"] {
+        let own = r.flow(f).unwrap().throughput_fraction;
+        assert!((own - 0.25).abs() < 0.01, "{f}: a quarter of its 32 Gb/s link, {own}");
+    }
+    let group = |name: &str| r.groups.iter().find(|g| g.name == name).unwrap().throughput_fraction;
+    assert!((group("g") - 1.0).abs() < 0.01, "the 16 Gb/s link they share, full: {}", group("g"));
+    let m = Measurement { metric: Metric::GroupRate { group: "g".into() }, from_ns: None, to_ns: None };
+    let series = sim.measure(&m).unwrap();
+    assert!((series - group("g")).abs() < 1e-3, "the rate series says the same: {series}");
+    assert_eq!(group("lone"), r.flow("e").unwrap().throughput_fraction, "a lone flow: its own link");
+}

@@ -15,7 +15,8 @@ use serde::{Deserialize, Serialize};
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Metric {
     /// The data rate of a group's flows on their source links, added up, as a fraction of one link (INFOCOM'03
-    /// Fig. 2's "rates of local flows, remote flow, and the victim flow").
+    /// Fig. 2's "rates of local flows, remote flow, and the victim flow"); for several flows all to one host, of
+    /// that host's link (`GroupResult::throughput_fraction`).
     GroupRate { group: String },
     /// The fraction of time a directed link (`"A->B"`) carried data.
     LinkRate { link: String },

@@ -73,6 +73,10 @@ pub struct Report {
     /// (the papers' "aggregate rate of local flows").
     pub(super) groups: Vec<String>,
     pub(super) flow_group: Vec<u32>,
+    /// Each flow's data on its group's series, in its own link's time: a group of several flows to one host is
+    /// measured against that host's link, which they share, so a flow from a link faster than it counts for more
+    /// of it (`flow_weights`); 1 for every other flow, and for all on a network whose links are one speed.
+    pub(super) flow_weight: Vec<f64>,
     pub(super) group_series: BusyTable,
     /// Data-lane occupancy per switch input: `occupancy[switch][port]`.
     pub(super) occupancy: Vec<Vec<Occupancy>>,
@@ -111,6 +115,7 @@ impl Report {
             vls: usize::from(vls),
             series: BusyTable::new(channels, sample, end),
             flows: vec![FlowCounters::default(); flow_group.len()],
+            flow_weight: flow_weights(sim, &flow_group, groups.len()),
             group_series: BusyTable::new(groups.len(), sample, end),
             groups,
             flow_group,
@@ -141,6 +146,39 @@ impl Report {
     pub fn link_rate_series(&self, channel: u32, now: Time) -> Vec<(f64, f64)> {
         sampled(self.series.series(channel as usize), self.window, now)
     }
+}
+
+/// Each flow's weight in its group's rate: its source link's rate over its destination's, for a group of several
+/// flows all to one host (their sum is then that host's link's share they get, as INFOCOM'03 Fig. 2's local flows'
+/// is), and 1 for the rest (a lone flow is measured against its own link, and flows to many hosts each against
+/// theirs).
+pub(super) fn flow_weights(sim: &Simulation, flow_group: &[u32], groups: usize) -> Vec<f64> {
+    // Per group: its flows, and its one destination (`None` once a second one is seen).
+    let mut members = vec![0usize; groups];
+    let mut dst: Vec<Option<Option<u32>>> = vec![None; groups];
+    for (i, &g) in flow_group.iter().enumerate() {
+        let (g, d) = (g as usize, sim.flow(i).dst());
+        members[g] += 1;
+        dst[g] = match dst[g] {
+            None => Some(Some(d)),
+            Some(Some(x)) if x == d => Some(Some(d)),
+            _ => Some(None),
+        };
+    }
+    let topo = sim.topology();
+    let gbps = |c: ChannelId| topo.channel(c).bandwidth.gbps();
+    flow_group
+        .iter()
+        .enumerate()
+        .map(|(i, &g)| {
+            let f = sim.flow(i);
+            if members[g as usize] < 2 || dst[g as usize] != Some(Some(f.dst())) {
+                return 1.0;
+            }
+            // A host sends and receives on its port 0; the channel into it is the reverse of the one out.
+            gbps(topo.out_channel(f.src(), 0)) / gbps(topo.out_channel(f.dst(), 0) ^ 1)
+        })
+        .collect()
 }
 
 fn sampled(series: BusySeries, window: Time, now: Time) -> Vec<(f64, f64)> {
@@ -201,6 +239,10 @@ impl Observer for Report {
         let counters = &mut self.flows[f];
         counters.injected += 1;
         counters.busy += overlap(now, ends, self.from, self.to);
+        // (Weighted, its data is counted as the destination's link would carry it: from the same start, at that
+        // link's rate.)
+        let w = self.flow_weight[f];
+        let ends = if w == 1.0 { ends } else { now + libm::round((ends - now) as f64 * w) as Time };
         self.group_series.add(self.flow_group[f] as usize, now, ends);
     }
 

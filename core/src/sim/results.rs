@@ -70,7 +70,9 @@ pub struct FlowResult {
 pub struct GroupResult {
     pub name: String,
     pub flows: u32,
-    /// The sum of its flows' throughput fractions.
+    /// The sum of its flows' throughput fractions; for several flows all to one host, each taken of that host's
+    /// link (its own fraction times its source link's rate over the destination's: the same where links are one
+    /// speed), so that the sum is the share of the link they share.
     pub throughput_fraction: f64,
     /// Jain's index over its flows' throughputs.
     pub jain_index: f64,
@@ -226,7 +228,7 @@ impl Report {
             measured_to_ns: ns(until),
             series_sample_ns: (sample_ns != s.measure.sample_ns()).then_some(sample_ns as f64),
             links: self.link_results(sim),
-            groups: group_results(&flows),
+            groups: group_results(&flows, &self.flow_weight),
             flows,
             buffers: self.buffer_results(sim),
             totals: Totals {
@@ -351,20 +353,23 @@ impl Report {
     }
 }
 
-/// The flows of each group, added up (groups in name order).
-fn group_results(flows: &[FlowResult]) -> Vec<GroupResult> {
-    let mut by_group: BTreeMap<&str, Vec<&FlowResult>> = BTreeMap::new();
-    for f in flows {
-        by_group.entry(f.group.as_str()).or_default().push(f);
+/// The flows of each group, added up (groups in name order), each weighted by `weights` (`Report::flow_weight`).
+fn group_results(flows: &[FlowResult], weights: &[f64]) -> Vec<GroupResult> {
+    let mut by_group: BTreeMap<&str, (Vec<&FlowResult>, f64)> = BTreeMap::new();
+    for (f, &w) in flows.iter().zip(weights) {
+        let (members, sum) = by_group.entry(f.group.as_str()).or_default();
+        members.push(f);
+        // (Times 1 where links are one speed: the plain sum, to the bit.)
+        *sum += f.throughput_fraction * w;
     }
     by_group
         .into_iter()
-        .map(|(name, members)| {
+        .map(|(name, (members, sum))| {
             let xs: Vec<f64> = members.iter().map(|f| f.throughput_fraction).collect();
             GroupResult {
                 name: name.into(),
                 flows: xs.len() as u32,
-                throughput_fraction: xs.iter().sum(),
+                throughput_fraction: sum,
                 jain_index: jain_index(&xs),
                 marks: members.iter().map(|f| f.marks).sum(),
                 measured_marks: members.iter().map(|f| f.measured_marks).sum(),
