@@ -67,8 +67,29 @@ pub fn choices_text(path: &str) -> Option<String> {
     Some(entry.choices.iter().map(|c| c.value).collect::<Vec<_>>().join(", "))
 }
 
-/// Every point's values and scenario, validated; the error names the point's values.
+/// Whether `path` is the links' default rate or delay and every link of `s` has its own (a fabric's cables), so
+/// that changing it changes nothing.
+pub fn unused_link_default(s: &Scenario, path: &str) -> bool {
+    let own = |l: &ibcc_core::scenario::Link| match path {
+        "link.bandwidth_gbps" => l.bandwidth_gbps.is_some(),
+        "link.propagation_ns" => l.propagation_ns.is_some(),
+        _ => false,
+    };
+    !s.links.is_empty() && s.links.iter().all(own)
+}
+
+/// Every point's values and scenario, validated; the error names the point's values, or a setting that would change
+/// nothing (the links' default rate or delay on a network whose every link has its own: a fabric's cables).
 pub fn points(base: &Scenario, axes: &[Axis]) -> Result<Vec<(Vec<Value>, Scenario)>, String> {
+    for a in axes {
+        if unused_link_default(base, &a.path) {
+            return Err(format!(
+                "{}: every link of this network has its own (its cables'), so this default, for links without one, \
+                 changes nothing here",
+                settings::label(&a.path)
+            ));
+        }
+    }
     let total = grid::size(axes, BROWSER_MAX_POINTS).map_err(|e| match e {
         grid::SizeError::TooMany(..) => format!("{e} for the browser; use ibcc sweep"),
         grid::SizeError::Empty => e.to_string(),
@@ -247,6 +268,11 @@ mod tests {
         assert_eq!(p[5].1.switch.buffer_packets, 4);
         let bad = [Axis { path: "source.response".into(), values: parse_values("lipd, quick").unwrap() }];
         assert!(points(&base, &bad).unwrap_err().starts_with("Source response = quick:"));
+        // A fabric's links each have their rate: the default rate would change nothing, and is refused by name.
+        let fabric = find("fabric32-hotspot").unwrap().scenario();
+        let rate = [Axis { path: "link.bandwidth_gbps".into(), values: parse_values("10, 100").unwrap() }];
+        assert!(points(&fabric, &rate).unwrap_err().starts_with("Link bandwidth (Gb/s): every link of this network"));
+        assert_eq!(points(&base, &rate).unwrap().len(), 2, "Fig. 2's links take the default");
     }
 
     #[test]

@@ -513,8 +513,14 @@ pub fn ParamsPanel(p: &ParamsProps) -> Html {
             Some((text, message)) => (text.clone(), Some(AttrValue::from(message.clone()))),
             None => ((f.get)(&p.scenario), None),
         };
+        let help = if crate::sweep_plan::unused_link_default(&p.scenario, f.path) {
+            "Every link of this network has its own (its cables'): this default, for links without one, changes \
+             nothing here."
+        } else {
+            entry.help
+        };
         html! {
-            <NumberField id={format!("{}{}", p.prefix, f.id)} {label} {unit} help={entry.help} value={value} error={error} on_change={on_edit} path={f.path}
+            <NumberField id={format!("{}{}", p.prefix, f.id)} {label} {unit} {help} value={value} error={error} on_change={on_edit} path={f.path}
                 locked={lock(f.path)} />
         }
     };
