@@ -296,6 +296,13 @@ test('settings speak in words and in the units they show: limits, keys, paper te
   await openTab(page, 'selection');
   assert.equal(await page.getByTestId('input-sel-start').inputValue(), '40');
   assert.equal(await page.getByTestId('input-sel-stop').inputValue(), '60');
+  // A start past the run's end is allowed (the run may be made longer), and said: it sends nothing in this run.
+  assert.equal(await page.getByTestId('flow-after-end').count(), 0);
+  for (const [field, value] of [['input-sel-stop', ''], ['input-sel-start', '120']]) {
+    await page.getByTestId(field).fill(value);
+    await page.getByTestId(field).press('Enter');
+  }
+  assert.match(await page.getByTestId('flow-after-end').innerText(), /^It starts at 120 ms, at or after the run's end at 100 ms: it sends nothing/);
   assert.deepEqual(page.errors, []);
 });
 

@@ -492,8 +492,22 @@ pub fn Inspector() -> Html {
                     ),
                     _ => format!("Its packets use VL {} of the network's {} data VLs.", s.vl_of(f), s.data_vls()),
                 });
+            // A start at or past the run's end is valid (the run may be made longer) but sends nothing: said, so
+            // that a flow silent in the results is not a mystery.
+            let idle = s.flows.iter().find(|f| &f.id == id).filter(|f| f.start_ns >= s.duration_ns).map(|f| {
+                let ms = |ns: u64| ibcc_core::time::ms_text(ns.saturating_mul(ibcc_core::time::NS));
+                format!(
+                    "It starts at {} ms, at or after the run's end at {} ms: it sends nothing in this run. Make the \
+                     run longer (Settings, Network and run) or start it earlier.",
+                    ms(f.start_ns),
+                    ms(s.duration_ns)
+                )
+            });
             html! {
                 <>
+                    if let Some(text) = idle {
+                        <p class="notice" role="status" data-testid="flow-after-end">{ text }</p>
+                    }
                     if let Some(text) = lane {
                         <p class="muted" data-testid="flow-vl">{ text }</p>
                     }
