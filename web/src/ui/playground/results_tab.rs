@@ -9,6 +9,12 @@ use ibcc_core::sim::{FlowResult, GroupResult, Results};
 use std::rc::Rc;
 use yew::prelude::*;
 
+/// What the delay columns count (docs/model.md §9): the network's part alone, so a throttled flow's delay falls
+/// while its throughput does too.
+const DELAY: &str = "Mean time from a packet's first bit leaving its host to its last bit arriving, over the packets \
+                     delivered in the measurement interval. Time a packet waited at its source before it was sent \
+                     (held back by its window, rate or congestion control) is not counted.";
+
 /// The paper's numbers and this run's, for a preset that has them.
 #[component]
 pub fn PaperTable() -> Html {
@@ -137,7 +143,7 @@ fn Tables(p: &TablesProps) -> Html {
                         { format!("Groups, measured from {window}") }
                     }
                 </caption>
-                <thead><tr><th scope="col">{ "group" }</th><th scope="col">{ "flows" }</th><th scope="col">{ "through\u{ad}put" }</th><th scope="col" title="Jain's fairness index among the group's flows">{ "Jain" }</th><th scope="col" title="marked ACKs received in the measurement interval">{ "marks" }</th><th scope="col">{ "delay (µs)" }</th></tr></thead>
+                <thead><tr><th scope="col">{ "group" }</th><th scope="col">{ "flows" }</th><th scope="col">{ "through\u{ad}put" }</th><th scope="col" title="Jain's fairness index among the group's flows">{ "Jain" }</th><th scope="col" title="marked ACKs received in the measurement interval">{ "marks" }</th><th scope="col" title={DELAY}>{ "delay (µs)" }</th></tr></thead>
                 <tbody>
                     for g in &r.groups {
                         <tr data-testid={format!("group-{}", g.name)}>
@@ -189,7 +195,7 @@ fn Tables(p: &TablesProps) -> Html {
             <details>
                 <summary>{ flows_title(r.flows.len()) }</summary>
                 <div class="table-scroll"><table class="results flows" data-testid="flows-table">
-                    <thead><tr><th scope="col">{ "flow" }</th><th scope="col">{ "route" }</th><th scope="col">{ "group" }</th><th scope="col">{ "through\u{ad}put" }</th><th scope="col">{ "rate limit" }</th><th scope="col">{ "window" }</th><th scope="col" title="marked ACKs received in the measurement interval">{ "marks" }</th><th scope="col">{ "delay (µs)" }</th></tr></thead>
+                    <thead><tr><th scope="col">{ "flow" }</th><th scope="col">{ "route" }</th><th scope="col">{ "group" }</th><th scope="col">{ "through\u{ad}put" }</th><th scope="col">{ "rate limit" }</th><th scope="col">{ "window" }</th><th scope="col" title="marked ACKs received in the measurement interval">{ "marks" }</th><th scope="col" title={DELAY}>{ "delay (µs)" }</th></tr></thead>
                     <tbody>
                         for fl in r.flows.iter().take(FLOW_ROWS) {
                             { flow_row(fl, &doc, &colours, hidden_group(&fl.group)) }
