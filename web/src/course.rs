@@ -531,6 +531,11 @@ pub struct Answer {
     /// (the `_pct` names are from before impact exercises).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub unit: String,
+    /// The exercise's number on the sheet it was given on (1 for a single exercise's link; absent for a lesson's,
+    /// and in answers kept before it was recorded), so that a class table read without the sheet numbers it as
+    /// the students saw it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<u32>,
 }
 
 impl Answer {
@@ -631,35 +636,46 @@ pub struct ClassExercise {
     pub label: String,
 }
 
-/// The exercises answered in `rows`, in the order of `order` (the teacher's sheet), then of `named` (the
-/// built-in lessons' exercises, each with its name: "Lesson 3"), then in the order they were first answered. Those
-/// in `named` have its name; the others are "Exercise 1", "Exercise 2"..., numbered among themselves.
+/// The exercises answered in `rows`: those of the teacher's sheet (`order`) or with a number on the sheet they were
+/// given on (`Answer::position`) first, "Exercise N" by that number; then the built-in lessons' (`named`, each
+/// with its name: "Lesson 3"); then any others (answers kept before numbers were recorded) in the order they were
+/// first answered, numbered after the rest.
 pub fn class_exercises(rows: &[ClassRow], order: &[String], named: &[(String, String)]) -> Vec<ClassExercise> {
-    let rank = |id: &str| {
-        let listed = order.iter().chain(named.iter().map(|(i, _)| i));
-        listed.into_iter().position(|o| o == id).unwrap_or(usize::MAX)
+    let number = |id: &str| {
+        order.iter().position(|o| o == id).map(|i| i as u32 + 1).or_else(|| {
+            rows.iter().filter(|r| r.answer.exercise == id).find_map(|r| r.answer.position).filter(|&n| n > 0)
+        })
     };
-    let mut ids: Vec<(usize, &str, &str)> = Vec::new();
+    let lesson = |id: &str| named.iter().position(|(n, _)| n == id);
+    // (Its tier, its place in the tier, when it was first answered.)
+    let mut ids: Vec<((u8, u32), &str, &str)> = Vec::new();
     for r in rows {
         let (id, at) = (r.answer.exercise.as_str(), r.answer.at.as_str());
         match ids.iter_mut().find(|(_, x, _)| *x == id) {
             Some(e) if at < e.2 => e.2 = at,
             Some(_) => {}
-            None => ids.push((rank(id), id, at)),
+            None => {
+                let rank = match (number(id), lesson(id)) {
+                    (Some(n), _) => (0, n),
+                    (None, Some(i)) => (1, i as u32),
+                    (None, None) => (2, 0),
+                };
+                ids.push((rank, id, at));
+            }
         }
     }
     ibcc_view::sorting::sort_by(&mut ids, |a, b| (a.0, a.2).cmp(&(b.0, b.2)));
-    let mut numbered = 0;
+    let mut numbered = ids.iter().filter_map(|(_, id, _)| number(id)).max().unwrap_or(0);
     ids.iter()
         .map(|(_, id, _)| {
-            let name = (!order.iter().any(|o| o == id)).then(|| named.iter().find(|(n, _)| n == id)).flatten();
-            let label = name.map_or_else(
-                || {
+            let label = match (number(id), lesson(id)) {
+                (Some(n), _) => format!("Exercise {n}"),
+                (None, Some(i)) => named[i].1.clone(),
+                (None, None) => {
                     numbered += 1;
                     format!("Exercise {numbered}")
-                },
-                |(_, name)| name.clone(),
-            );
+                }
+            };
             ClassExercise {
                 id: (*id).to_owned(),
                 question: rows
@@ -1225,6 +1241,7 @@ mod tests {
             at: at.into(),
             scenario_digest: "00ff".into(),
             unit: String::new(),
+            position: None,
         };
         let sheet = |student: &str, answers: Vec<Answer>| {
             serde_json::to_string(&AnswerSheet {
@@ -1279,6 +1296,20 @@ mod tests {
         let (exercises, _) = class_summary(&rows, &[], &lessons);
         let named: Vec<(&str, &str)> = exercises.iter().map(|e| (e.id.as_str(), e.label.as_str())).collect();
         assert_eq!(named, [("a", "Lesson 4"), ("b", "Exercise 1")]);
+        // Read without the sheet (a teaching assistant's browser), answers that carry their exercise's number on
+        // it are numbered as the students saw them: only the sheet's second exercise answered is "Exercise 2".
+        let mut numbered = rows.clone();
+        for r in &mut numbered {
+            r.answer.position = Some(if r.answer.exercise == "a" { 2 } else { 3 });
+        }
+        let (exercises, _) = class_summary(&numbered, &[], &[]);
+        let named: Vec<(&str, &str)> = exercises.iter().map(|e| (e.id.as_str(), e.label.as_str())).collect();
+        assert_eq!(named, [("a", "Exercise 2"), ("b", "Exercise 3")]);
+        // The teacher's sheet numbers them by its own order, answered or not: its first, unanswered here, is not
+        // given away to the second.
+        let (exercises, _) = class_summary(&rows, &["c".to_owned(), "b".to_owned(), "a".to_owned()], &[]);
+        let named: Vec<(&str, &str)> = exercises.iter().map(|e| (e.id.as_str(), e.label.as_str())).collect();
+        assert_eq!(named, [("b", "Exercise 2"), ("a", "Exercise 3")]);
     }
 
     #[test]
@@ -1292,6 +1323,7 @@ mod tests {
             at: at.into(),
             scenario_digest: "00ff".into(),
             unit: String::new(),
+            position: None,
         };
         let file = |name: &str, student: &str, answers: Vec<Answer>| {
             let sheet = AnswerSheet { student: student.into(), exported_at: String::new(), answers };

@@ -510,7 +510,8 @@ fn SheetView(p: &SheetProps) -> Html {
                     }
                 </div>
             }
-            <ExerciseView exercise={Rc::new(p.sheet.exercises[k].clone())} on_step={p.on_step.clone()} answers={p.answers.clone()} />
+            <ExerciseView exercise={Rc::new(p.sheet.exercises[k].clone())} on_step={p.on_step.clone()} answers={p.answers.clone()}
+                position={Some(k as u32 + 1)} />
         </div>
     }
 }
@@ -523,6 +524,9 @@ struct ExerciseProps {
     /// The lesson it ends, by title; `None` for a teacher's exercise.
     #[prop_or_default]
     lesson: Option<AttrValue>,
+    /// Its number on the teacher's sheet it is part of (1 for a single exercise's link), kept with each answer.
+    #[prop_or_default]
+    position: Option<u32>,
 }
 
 #[component]
@@ -598,6 +602,7 @@ fn ExerciseView(p: &ExerciseProps) -> Html {
         let (e, answer, verdict, answers, sim, checks, wrong) =
             (e.clone(), answer.clone(), verdict.clone(), p.answers.clone(), sim.clone(), checks.clone(), wrong.clone());
         let ran = run_scenario.clone();
+        let position = p.position;
         let job = impact.as_ref().and_then(|c| c.job.0.clone());
         Callback::from(move |_| {
             let typed = answer.trim().trim_end_matches(['%', 'X', 'x']).trim();
@@ -622,6 +627,7 @@ fn ExerciseView(p: &ExerciseProps) -> Html {
                         at: now_iso(),
                         scenario_digest: ran.digest(),
                         unit: if e.impact.is_some() { String::from("X") } else { String::new() },
+                        position,
                     });
                     answers.set(list);
                 }
