@@ -179,7 +179,9 @@ fn Tables(p: &TablesProps) -> Html {
                     <tbody>
                         for l in links.iter().take(8) {
                             <tr>
-                                <th scope="row">{ &l.id }</th>
+                                // (A line break allowed after the arrow, and inside a name if it must: an imported
+                                // fabric's GUID names pushed the numbers out of the panel.)
+                                <th scope="row" class="link-id">{ format!("{}->", l.from) }<wbr />{ &l.to }</th>
                                 if held_back.links.contains(&l.id) {
                                     { held() }
                                 } else {
