@@ -3,7 +3,7 @@
 import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { serveDist, closePages, launchBrowser, openPage, screenshot, openTab, runPast, check, pattern } from './harness.mjs';
+import { serveDist, closePages, launchBrowser, openPage, screenshot, openTab, setField, runPast, check, pattern } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launchBrowser(); });
@@ -88,11 +88,21 @@ test('lesson 16: the ring deadlocks and says where; two VLs and dfsssp break the
   await openTab(page, 'settings');
   await reveal(page, 'Rate window');
   assert.equal(await page.getByLabel('Rate window', { exact: true }).inputValue(), '0.1');
-  // It stopped where measuring was to begin: the results say nothing was measured, not 0.0% and a Jain of 1.000.
+  // Measured from 0.1 ms, after the deadlock formed: every group at 0.0%, and the cycle's links stalled for all
+  // of the 0.4 ms measured.
   await openTab(page, 'results');
   const results = await page.getByTestId('results-table').innerText();
-  assert.match(results, /Groups: nothing measured: the run stopped at 0\.500 ms, and measuring starts at 0\.5 ms/);
-  assert.doesNotMatch(results, /0\.0%|1\.000/);
+  assert.match(results, /Groups, measured from 0\.1 to 0\.5 ms\n[^\n]*\nring\t5\t0\.0% mean[^\n]*\nwatched\t1\t0\.0%/);
+  assert.match(results, /sw-0->sw-1\t0\.0%\t0\t0\.40/);
+  // Measuring moved past where the run stopped: the results say nothing was measured, not 0.0% and a Jain of 1.000.
+  await setField(page, 'input-measure-from', '1');
+  await page.getByTestId('run').click();
+  await alert.waitFor({ timeout: 30_000 });
+  await openTab(page, 'results');
+  const none = await page.getByTestId('results-table').innerText();
+  assert.match(none, /Groups: nothing measured: the run stopped at 0\.500 ms, and measuring starts at 1\.0 ms/);
+  assert.doesNotMatch(none, /0\.0%|1\.000/);
+  await setField(page, 'input-measure-from', '0.1');
   await openTab(page, 'lesson');
   await page.getByTestId('lesson-next').click();
   // The credit-loop check finds the cycle in the routes.

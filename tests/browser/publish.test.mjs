@@ -212,7 +212,12 @@ test('an embedded scenario leaves the visitor\'s own saved work alone', async ()
 // named, the unrounded impact ratio beside GPCNeT's, the flows table saying when it lists only some. Then to 604 KB
 // (603.6 KB): a value of the wrong kind named in words wherever a scenario is read (a file too, not only a
 // setting), and the unconnected nodes found by the core's search for connected parts.
-const BUDGET_KB = { page: 604, worker: 269 };
+// The page's then to 608 KB (607.8 KB), from a teacher's and an engineer's walks: Annex A10's numbers editable, its
+// times scaled to the links (with the offer to scale them), a teacher's exercise that locks every setting, the form
+// saying its scenario changed since, answers numbered as on their sheet, a refusal that names the setting in the way,
+// plot ticks in k and M, and notes for a flow that starts after the run and a links' default that a fabric's cables
+// override. The worker's to 270 KB (269.2 KB): a group to one host measured against that host's link.
+const BUDGET_KB = { page: 608, worker: 270 };
 
 test('the release wasm stays within its size budget, with no name section or debug data', async () => {
   const files = await readdir(DIST);
