@@ -73,13 +73,14 @@ pub struct Report {
     /// (the papers' "aggregate rate of local flows").
     pub(super) groups: Vec<String>,
     pub(super) flow_group: Vec<u32>,
-    /// Each flow's data on its group's series, in its own link's time: a group of several flows to one host is
-    /// measured against that host's link, which they share, so a flow from a link faster than it counts for more
-    /// of it (`flow_weights`); 1 for every other flow, and for all on a network whose links are one speed.
-    pub(super) flow_weight: Vec<f64>,
     pub(super) group_series: BusyTable,
     /// Data-lane occupancy per switch input: `occupancy[switch][port]`.
     pub(super) occupancy: Vec<Vec<Occupancy>>,
+    /// Each flow's data on its group's series, in its own link's time: a group of several flows to one host is
+    /// measured against that host's link, which they share, so a flow from a link faster than it counts for more
+    /// of it (`flow_weights`); 1 for every other flow. Empty when every one is 1 (a network whose links are one
+    /// speed: the papers'), so that their runs pay nothing for it.
+    pub(super) flow_weight: Vec<f64>,
 }
 
 impl Report {
@@ -151,7 +152,7 @@ impl Report {
 /// Each flow's weight in its group's rate: its source link's rate over its destination's, for a group of several
 /// flows all to one host (their sum is then that host's link's share they get, as INFOCOM'03 Fig. 2's local flows'
 /// is), and 1 for the rest (a lone flow is measured against its own link, and flows to many hosts each against
-/// theirs).
+/// theirs). Empty if every one is 1.
 pub(super) fn flow_weights(sim: &Simulation, flow_group: &[u32], groups: usize) -> Vec<f64> {
     // Per group: its flows, and its one destination (`None` once a second one is seen).
     let mut members = vec![0usize; groups];
@@ -167,7 +168,7 @@ pub(super) fn flow_weights(sim: &Simulation, flow_group: &[u32], groups: usize) 
     }
     let topo = sim.topology();
     let gbps = |c: ChannelId| topo.channel(c).bandwidth.gbps();
-    flow_group
+    let weights: Vec<f64> = flow_group
         .iter()
         .enumerate()
         .map(|(i, &g)| {
@@ -178,7 +179,12 @@ pub(super) fn flow_weights(sim: &Simulation, flow_group: &[u32], groups: usize) 
             // A host sends and receives on its port 0; the channel into it is the reverse of the one out.
             gbps(topo.out_channel(f.src(), 0)) / gbps(topo.out_channel(f.dst(), 0) ^ 1)
         })
-        .collect()
+        .collect();
+    if weights.iter().all(|&w| w == 1.0) {
+        Vec::new()
+    } else {
+        weights
+    }
 }
 
 fn sampled(series: BusySeries, window: Time, now: Time) -> Vec<(f64, f64)> {
@@ -240,9 +246,11 @@ impl Observer for Report {
         counters.injected += 1;
         counters.busy += overlap(now, ends, self.from, self.to);
         // (Weighted, its data is counted as the destination's link would carry it: from the same start, at that
-        // link's rate.)
-        let w = self.flow_weight[f];
-        let ends = if w == 1.0 { ends } else { now + libm::round((ends - now) as f64 * w) as Time };
+        // link's rate. No weights: every one is 1.)
+        let ends = match self.flow_weight.get(f) {
+            Some(&w) if w != 1.0 => now + libm::round((ends - now) as f64 * w) as Time,
+            _ => ends,
+        };
         self.group_series.add(self.flow_group[f] as usize, now, ends);
     }
 

@@ -353,14 +353,15 @@ impl Report {
     }
 }
 
-/// The flows of each group, added up (groups in name order), each weighted by `weights` (`Report::flow_weight`).
+/// The flows of each group, added up (groups in name order), each weighted by `weights` (`Report::flow_weight`;
+/// empty: all 1).
 fn group_results(flows: &[FlowResult], weights: &[f64]) -> Vec<GroupResult> {
     let mut by_group: BTreeMap<&str, (Vec<&FlowResult>, f64)> = BTreeMap::new();
-    for (f, &w) in flows.iter().zip(weights) {
+    for (i, f) in flows.iter().enumerate() {
         let (members, sum) = by_group.entry(f.group.as_str()).or_default();
         members.push(f);
-        // (Times 1 where links are one speed: the plain sum, to the bit.)
-        *sum += f.throughput_fraction * w;
+        // (No weights where links are one speed: the plain sum, to the bit.)
+        *sum += f.throughput_fraction * weights.get(i).copied().unwrap_or(1.0);
     }
     by_group
         .into_iter()
