@@ -377,58 +377,33 @@ const EXTRA: &[Pick] = &[
     },
 ];
 
-/// Annex A10's numbers (shown while it is on).
+/// One of Annex A10's numbers: field `$field` of the scenario's `ib_cc`, a whole number made its type by `$into`.
+macro_rules! a10_num {
+    ($id:literal, $field:ident, $into:expr) => {
+        Num {
+            id: $id,
+            path: concat!("ib_cc.", stringify!($field)),
+            shown: None,
+            get: |s| s.ib_cc.as_ref().map(|c| c.$field.to_string()).unwrap_or_default(),
+            set: |s, v| {
+                a10(s)?.$field = $into(whole(required(v)?)?)?;
+                Ok(())
+            },
+        }
+    };
+}
+
+fn at_most_u16(x: u64) -> Result<u16, &'static str> {
+    u16::try_from(x).map_err(|_| "must be at most 65535")
+}
+
+/// Annex A10's numbers (shown while it is on). (The threshold past 255 is left for validation to refuse as past 15.)
 const IB_CC_NUM: &[Num] = &[
-    Num {
-        id: "a10-threshold",
-        path: "ib_cc.threshold",
-        shown: None,
-        get: |s| s.ib_cc.as_ref().map(|c| c.threshold.to_string()).unwrap_or_default(),
-        set: |s, v| {
-            a10(s)?.threshold = whole_u32(required(v)?)?.min(255) as u8;
-            Ok(())
-        },
-    },
-    Num {
-        id: "a10-marking-rate",
-        path: "ib_cc.marking_rate",
-        shown: None,
-        get: |s| s.ib_cc.as_ref().map(|c| c.marking_rate.to_string()).unwrap_or_default(),
-        set: |s, v| {
-            a10(s)?.marking_rate = u16::try_from(whole_u32(required(v)?)?).map_err(|_| "must be at most 65535")?;
-            Ok(())
-        },
-    },
-    Num {
-        id: "a10-ccti-increase",
-        path: "ib_cc.ccti_increase",
-        shown: None,
-        get: |s| s.ib_cc.as_ref().map(|c| c.ccti_increase.to_string()).unwrap_or_default(),
-        set: |s, v| {
-            a10(s)?.ccti_increase = u16::try_from(whole_u32(required(v)?)?).map_err(|_| "must be at most 65535")?;
-            Ok(())
-        },
-    },
-    Num {
-        id: "a10-ccti-timer",
-        path: "ib_cc.ccti_timer",
-        shown: None,
-        get: |s| s.ib_cc.as_ref().map(|c| c.ccti_timer.to_string()).unwrap_or_default(),
-        set: |s, v| {
-            a10(s)?.ccti_timer = u16::try_from(whole_u32(required(v)?)?).map_err(|_| "must be at most 65535")?;
-            Ok(())
-        },
-    },
-    Num {
-        id: "a10-ird-unit",
-        path: "ib_cc.ird_unit_ps",
-        shown: None,
-        get: |s| s.ib_cc.as_ref().map(|c| c.ird_unit_ps.to_string()).unwrap_or_default(),
-        set: |s, v| {
-            a10(s)?.ird_unit_ps = whole(required(v)?)?;
-            Ok(())
-        },
-    },
+    a10_num!("a10-threshold", threshold, |x: u64| Ok::<u8, &'static str>(x.min(255) as u8)),
+    a10_num!("a10-marking-rate", marking_rate, at_most_u16),
+    a10_num!("a10-ccti-increase", ccti_increase, at_most_u16),
+    a10_num!("a10-ccti-timer", ccti_timer, at_most_u16),
+    a10_num!("a10-ird-unit", ird_unit_ps, Ok::<u64, &'static str>),
 ];
 
 /// The scenario's Annex A10 block, to change one of its numbers.
