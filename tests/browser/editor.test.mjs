@@ -428,6 +428,23 @@ test('Annex A10 turned on for 100 Gb/s links takes times scaled to them, its num
   assert.deepEqual(page.errors, []);
 });
 
+test('a scenario is named and described in Settings: its words under the controls, kept with it', async () => {
+  const page = await openPage(browser, server.url);
+  await page.getByLabel('Scenario').selectOption('infocom03-fig2');
+  await openTab(page, 'settings');
+  await page.getByTestId('naming').locator('summary').click();
+  await page.getByTestId('input-scenario-name').fill('Lab 2: spreading');
+  await page.getByTestId('input-scenario-name').press('Enter');
+  await page.getByTestId('input-scenario-description').fill('Watch the victim AV->BV: it shares nothing with the hot spot but a buffer.');
+  await page.getByTestId('input-scenario-description').blur();
+  await page.getByTestId('scenario-line').filter({ hasText: /^Watch the victim AV->BV/ }).waitFor();
+  // Kept as the scenario's own (what its file and share link carry).
+  await page.waitForFunction(() => JSON.parse(localStorage.getItem('ibcc.playground.scenario') ?? '{}').name === 'Lab 2: spreading');
+  const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('ibcc.playground.scenario')));
+  assert.match(saved.description, /^Watch the victim/);
+  assert.deepEqual(page.errors, []);
+});
+
 test('a preset\'s words, once it is edited, say they describe it as loaded', async () => {
   const page = await openPage(browser, server.url);
   await page.getByLabel('Scenario').selectOption('infocom03-fig2');

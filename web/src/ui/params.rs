@@ -574,6 +574,38 @@ pub fn ParamsPanel(p: &ParamsProps) -> Html {
         let keys = keys.clone();
         Callback::from(move |_: Event| keys.set(!*keys))
     };
+    // The scenario's name and description: what a teacher's link, its exercise card and the line under the
+    // transport say it is (they change no run). The A/B comparison's variants are not named.
+    let naming = p.prefix.is_empty().then(|| {
+        let set = |f: fn(&mut Scenario, String)| {
+            let (scenario, on_change) = (p.scenario.clone(), p.on_change.clone());
+            move |text: String| {
+                let mut next = (*scenario).clone();
+                f(&mut next, text.trim().to_owned());
+                if next != *scenario {
+                    on_change.emit(next);
+                }
+            }
+        };
+        let on_name = Callback::from(set(|s, t| s.name = t));
+        let describe = set(|s, t| s.description = t);
+        let on_description =
+            Callback::from(move |e: Event| describe(e.target_unchecked_into::<web_sys::HtmlTextAreaElement>().value()));
+        html! {
+            <details data-testid="naming">
+                <summary>{ "Name and description" }</summary>
+                <NumberField id="scenario-name" label="Name" unit="" text=true on_commit_only=true
+                    help="What the scenario is called in its file, its share link and an exercise made from it."
+                    value={p.scenario.name.clone()} error={None::<AttrValue>} on_change={on_name} />
+                <div class="field">
+                    <label for="scenario-description">{ "Description" }</label>
+                    <textarea id="scenario-description" rows="4" value={p.scenario.description.clone()}
+                        onchange={on_description} data-testid="input-scenario-description" />
+                    <small>{ "Shown under the controls to whoever opens it: what it is, and what to watch." }</small>
+                </div>
+            </details>
+        }
+    });
     html! {
         <aside class={classes!("params", (!*keys).then_some("hide-keys"))} aria-label="Parameters" data-testid={format!("{}params", p.prefix)}>
             // Students read the settings in words; the scenario's keys (for files, sweeps and the command line)
@@ -609,6 +641,7 @@ pub fn ParamsPanel(p: &ParamsProps) -> Html {
                     { for IB_CC_NUM.iter().map(num_field) }
                 }
             </details>
+            { naming }
         </aside>
     }
 }

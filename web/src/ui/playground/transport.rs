@@ -83,17 +83,17 @@ pub fn Transport() -> Html {
     // (A preset's words describe it as loaded: once edited, a lesson's step or the student may have changed what
     // they say, a buffer's depth or a threshold.)
     let edited = matches!(doc.origin, crate::origin::Origin::Edited(_));
-    let description = find(&scenario.name).map_or_else(
-        || if scenario.description.is_empty() { scenario.name.clone() } else { scenario.description.clone() },
-        |p| {
-            let said = if quiz { p.description.to_owned() } else { format!("{} {}", p.description, p.paper_reports) };
-            if edited {
-                format!("As loaded, before the changes since: {said}")
-            } else {
-                said
-            }
-        },
-    );
+    // (A preset whose description was rewritten in Settings is described by its new words.)
+    let own = || if scenario.description.is_empty() { scenario.name.clone() } else { scenario.description.clone() };
+    let preset = find(&scenario.name).filter(|p| scenario.description == format!("{} {}", p.figure, p.description));
+    let description = preset.map_or_else(own, |p| {
+        let said = if quiz { p.description.to_owned() } else { format!("{} {}", p.description, p.paper_reports) };
+        if edited {
+            format!("As loaded, before the changes since: {said}")
+        } else {
+            said
+        }
+    });
     let more = use_state(|| false);
     let restart = {
         let (sim, doc) = (sim.clone(), doc.clone());
