@@ -296,6 +296,10 @@ test('settings speak in words and in the units they show: limits, keys, paper te
   await openTab(page, 'selection');
   assert.equal(await page.getByTestId('input-sel-start').inputValue(), '40');
   assert.equal(await page.getByTestId('input-sel-stop').inputValue(), '60');
+  // A refused value is said in the card's words, and what the flow keeps.
+  await page.getByTestId('input-sel-stop').fill('10');
+  await page.getByTestId('input-sel-stop').press('Enter');
+  assert.equal(await page.getByTestId('error-sel-stop').innerText(), "Stop must be after the flow's start, or none (it never stops). Not applied: still 60 ms");
   // A start past the run's end is allowed (the run may be made longer), and said: it sends nothing in this run.
   assert.equal(await page.getByTestId('flow-after-end').count(), 0);
   for (const [field, value] of [['input-sel-stop', ''], ['input-sel-start', '120']]) {

@@ -34,7 +34,28 @@ fn whole(text: &str) -> Result<Option<u64>, String> {
 type Refused = (Option<Selection>, AttrValue, String, String);
 
 fn checked(s: &Scenario, f: impl FnOnce(&mut Scenario)) -> Result<Scenario, String> {
-    edit::checked(s, f).map_err(|r| r.0)
+    let mut next = s.clone();
+    f(&mut next);
+    next.check().map_err(|e| in_words(&e))?;
+    Ok(next)
+}
+
+/// A refusal of a node's, link's or flow's own field named as this card labels it ("Stop must be after the flow's
+/// start…"), not as the file does (`flow "victim" (flows[6]), field stop_ns: …`); anything else as the file says it.
+fn in_words(e: &ibcc_core::scenario::ScenarioError) -> String {
+    use ibcc_core::scenario::Element;
+    let label = match (&e.element, e.field) {
+        (Element::Flow { .. }, "start_ns") => "Start",
+        (Element::Flow { .. }, "stop_ns") => "Stop",
+        (Element::Flow { .. }, "sl") => "Service level",
+        (Element::Flow { .. }, "group") => "Group",
+        (Element::Link { .. }, "bandwidth_gbps") => "Bandwidth",
+        (Element::Link { .. }, "propagation_ns") => "Propagation delay",
+        (Element::Node { .. }, "switch.buffer_packets" | "buffer_packets") => "Input buffer size",
+        (Element::Node { .. }, "switch.forwarding_delay_ns" | "forwarding_delay_ns") => "Forwarding delay",
+        _ => return e.to_string(),
+    };
+    format!("{label} {}", e.problem)
 }
 
 struct Field {
@@ -449,6 +470,7 @@ pub fn Inspector() -> Html {
         let (scenario, d, refused_h, sel_now) = (s.clone(), dispatch.clone(), refused.clone(), sel.clone());
         let apply = f.apply.clone();
         let id = f.id.clone();
+        let (was, unit) = (f.value.clone(), f.unit);
         let on_commit = Callback::from(move |text: String| match apply(&scenario, &text) {
             Ok(next) => {
                 refused_h.set(None);
@@ -459,7 +481,12 @@ pub fn Inspector() -> Html {
                 };
                 d.dispatch(Action::Edit { next: Box::new(next), select, note: None });
             }
-            Err(reason) => refused_h.set(Some((Some(sel_now.clone()), id.clone(), text, reason))),
+            Err(reason) => {
+                // (Said, as Settings says it: the network keeps the value it had.)
+                let kept = if was.is_empty() { String::from("none") } else { format!("{was} {unit}").trim_end().to_owned() };
+                let reason = format!("{reason}. Not applied: still {kept}");
+                refused_h.set(Some((Some(sel_now.clone()), id.clone(), text, reason)))
+            }
         });
         let (value, error) = match &*refused {
             Some((Some(rs), rid, text, reason)) if *rs == sel && *rid == f.id => (text.clone(), Some(reason.clone())),

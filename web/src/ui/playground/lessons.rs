@@ -286,7 +286,7 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
                         <AwayFromMoment {ms} />
                     }
                     if let Some(task) = &here.task {
-                        <TaskStatus task={Rc::new(task.clone())} />
+                        <TaskStatus task={Rc::new(task.clone())} last={k + 1 == n} />
                     }
                 }
                 { for show_it }
@@ -430,6 +430,9 @@ fn AwayFromMoment(p: &AwayProps) -> Html {
 #[derive(Properties, PartialEq)]
 struct TaskProps {
     task: Rc<Task>,
+    /// The lesson's last step: no Next to move on with, only its exercise below.
+    #[prop_or_default]
+    last: bool,
 }
 
 /// Whether the student has done what a step asks, seen live (a component of its own, so the run's frames
@@ -469,7 +472,8 @@ fn TaskStatus(p: &TaskProps) -> Html {
     } else if done {
         html! { <p class="task-done" role="status" data-testid="task-done">{ "✓ " }{ &p.task.done }</p> }
     } else {
-        html! { <p class="task-todo" role="status" data-testid="task-todo">{ "Your turn: a ✓ shows here once you have done it (Next moves on without it)." }</p> }
+        let then = if p.last { "the exercise below does not need it" } else { "Next moves on without it" };
+        html! { <p class="task-todo" role="status" data-testid="task-todo">{ format!("Your turn: a ✓ shows here once you have done it ({then}).") }</p> }
     }
 }
 
