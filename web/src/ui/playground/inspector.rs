@@ -320,17 +320,20 @@ fn live_figures(s: &Scenario, sel: &Selection, f: &crate::session::Frame, r: &Re
         Selection::Flow(id) => {
             let i = s.flows.iter().position(|f| &f.id == id)?;
             let snap = f.snapshot.flows.get(i)?;
-            let r = r.flows.get(i)?;
-            // (Its throughput is the measurement's, not the moment's: a flow stopped now keeps what it had.)
+            // (Its throughput is the measurement's, not the moment's: a flow stopped now keeps what it had. Before
+            // measuring starts there is none, as the Results tab says, not 0.0%.)
+            let measured = if r.measured_to_ns > r.measured_from_ns {
+                let fr = r.flows.get(i)?;
+                format!("throughput {:.1}%, {} marks", 100.0 * fr.throughput_fraction, fr.marks)
+            } else {
+                format!("nothing yet (it starts at {} ms)", ibcc_view::plot::tick(s.measure.from_ns as f64 / 1e6))
+            };
             Some(format!(
-                "Now: {}, rate limit {:.1}%, window {}, {} outstanding. Over the measurement: throughput {:.1}%, {} \
-                 marks.",
+                "Now: {}, rate limit {:.1}%, window {}, {} outstanding. Over the measurement: {measured}.",
                 if snap.active { "sending" } else { "off" },
                 100.0 * snap.rate_limit,
                 snap.window.map_or(String::from("unlimited"), |w| w.to_string()),
                 snap.outstanding,
-                100.0 * r.throughput_fraction,
-                r.marks
             ))
         }
         Selection::Link(i) => {
@@ -483,7 +486,8 @@ pub fn Inspector() -> Html {
             }
             Err(reason) => {
                 // (Said, as Settings says it: the network keeps the value it had.)
-                let kept = if was.is_empty() { String::from("none") } else { format!("{was} {unit}").trim_end().to_owned() };
+                let kept =
+                    if was.is_empty() { String::from("none") } else { format!("{was} {unit}").trim_end().to_owned() };
                 let reason = format!("{reason}. Not applied: still {kept}");
                 refused_h.set(Some((Some(sel_now.clone()), id.clone(), text, reason)))
             }
@@ -519,22 +523,8 @@ pub fn Inspector() -> Html {
                     ),
                     _ => format!("Its packets use VL {} of the network's {} data VLs.", s.vl_of(f), s.data_vls()),
                 });
-            // A start at or past the run's end is valid (the run may be made longer) but sends nothing: said, so
-            // that a flow silent in the results is not a mystery.
-            let idle = s.flows.iter().find(|f| &f.id == id).filter(|f| f.start_ns >= s.duration_ns).map(|f| {
-                let ms = |ns: u64| ibcc_core::time::ms_text(ns.saturating_mul(ibcc_core::time::NS));
-                format!(
-                    "It starts at {} ms, at or after the run's end at {} ms: it sends nothing in this run. Make the \
-                     run longer (Settings, Network and run) or start it earlier.",
-                    ms(f.start_ns),
-                    ms(s.duration_ns)
-                )
-            });
             html! {
                 <>
-                    if let Some(text) = idle {
-                        <p class="notice" role="status" data-testid="flow-after-end">{ text }</p>
-                    }
                     if let Some(text) = lane {
                         <p class="muted" data-testid="flow-vl">{ text }</p>
                     }
@@ -564,6 +554,20 @@ pub fn Inspector() -> Html {
         }
         _ => html! {},
     };
+    // A start at or past the run's end is valid (the run may be made longer) but sends nothing: said at the top of
+    // the card, where it is seen, so that a flow silent in the results is not a mystery.
+    let after_end = match &sel {
+        Selection::Flow(id) => s.flows.iter().find(|f| &f.id == id).filter(|f| f.start_ns >= s.duration_ns).map(|f| {
+            let ms = |ns: u64| ibcc_core::time::ms_text(ns.saturating_mul(ibcc_core::time::NS));
+            format!(
+                "It starts at {} ms, at or after the run's end at {} ms: it sends nothing in this run. Make the run \
+                 longer (Settings, Network and run) or start it earlier.",
+                ms(f.start_ns),
+                ms(s.duration_ns)
+            )
+        }),
+        _ => None,
+    };
     let delete = {
         let d = dispatch.clone();
         Callback::from(move |_| d.dispatch(Action::DeleteSelected))
@@ -571,6 +575,9 @@ pub fn Inspector() -> Html {
     html! {
         <section class="inspector" aria-label="Selection" data-testid="inspector">
             <h3 data-testid="selection-title">{ title }</h3>
+            if let Some(text) = after_end {
+                <p class="notice" role="status" data-testid="flow-after-end">{ text }</p>
+            }
             <LiveFigures sel={sel.clone()} {held} />
             { for fields }
             { connect }
