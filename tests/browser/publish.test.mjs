@@ -216,8 +216,10 @@ test('an embedded scenario leaves the visitor\'s own saved work alone', async ()
 // times scaled to the links (with the offer to scale them), a teacher's exercise that locks every setting, the form
 // saying its scenario changed since, answers numbered as on their sheet, a refusal that names the setting in the way,
 // plot ticks in k and M, and notes for a flow that starts after the run and a links' default that a fabric's cables
-// override. The worker's to 270 KB (269.2 KB): a group to one host measured against that host's link.
-const BUDGET_KB = { page: 608, worker: 270 };
+// override. The worker's to 270 KB (269.2 KB): a group to one host measured against that host's link. Then the
+// page's to 610 KB (609.6 KB): a scenario's name and description edited in Settings, and the Selection card's
+// refusals in its own words with the value kept.
+const BUDGET_KB = { page: 610, worker: 270 };
 
 test('the release wasm stays within its size budget, with no name section or debug data', async () => {
   const files = await readdir(DIST);
