@@ -694,6 +694,16 @@ fn ExerciseView(p: &ExerciseProps) -> Html {
             sim.seek(end * 1000, None);
         })
     };
+    // A verdict comes into view (on a laptop it could land below the fold, only its first line showing).
+    let verdict_ref = use_node_ref();
+    {
+        let r = verdict_ref.clone();
+        use_effect_with((*verdict).clone(), move |v| {
+            if let (Some(_), Some(el)) = (v, r.cast::<web_sys::Element>()) {
+                super::scroll_into_view(&el);
+            }
+        });
+    }
     let own_scenario = doc.origin.is_exercise();
     let result = verdict.as_ref().map(|v| match v {
         Err(msg) => html! { <p class="error" role="alert" data-testid="exercise-verdict">{ msg }</p> },
@@ -747,7 +757,7 @@ fn ExerciseView(p: &ExerciseProps) -> Html {
                 </div>
                 <small>{ "Predict, then run the scenario at least through the measured interval, then check." }</small>
             </div>
-            { for result }
+            <div ref={verdict_ref}>{ for result }</div>
         </div>
     }
 }
