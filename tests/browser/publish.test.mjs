@@ -218,8 +218,8 @@ test('an embedded scenario leaves the visitor\'s own saved work alone', async ()
 // plot ticks in k and M, and notes for a flow that starts after the run and a links' default that a fabric's cables
 // override. The worker's to 270 KB (269.2 KB): a group to one host measured against that host's link. Then the
 // page's to 610 KB (609.6 KB): a scenario's name and description edited in Settings, and the Selection card's
-// refusals in its own words with the value kept.
-const BUDGET_KB = { page: 610, worker: 270 };
+// refusals in its own words with the value kept; to 611 KB (610.2 KB): an exercise's verdict scrolled into view.
+const BUDGET_KB = { page: 611, worker: 270 };
 
 test('the release wasm stays within its size budget, with no name section or debug data', async () => {
   const files = await readdir(DIST);
