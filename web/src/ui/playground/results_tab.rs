@@ -179,9 +179,14 @@ fn Tables(p: &TablesProps) -> Html {
                     <tbody>
                         for l in links.iter().take(8) {
                             <tr>
-                                // (A line break allowed after the arrow, and inside a name if it must: an imported
-                                // fabric's GUID names pushed the numbers out of the panel.)
-                                <th scope="row" class="link-id">{ format!("{}->", l.from) }<wbr />{ &l.to }</th>
+                                // (A long name may break after its arrow, and only there: an imported fabric's GUID
+                                // names pushed the numbers out of the panel. Short ones stay on one line, and get no
+                                // <wbr>: Chrome breaks at one even where white-space forbids it.)
+                                if l.id.chars().count() > 20 {
+                                    <th scope="row" class="link-id"><span>{ format!("{}->", l.from) }</span><wbr /><span>{ &l.to }</span></th>
+                                } else {
+                                    <th scope="row">{ &l.id }</th>
+                                }
                                 if held_back.links.contains(&l.id) {
                                     { held() }
                                 } else {
