@@ -204,7 +204,7 @@ fn table(r: &Results, from_ns: u64) -> String {
     if let Some(d) = &r.deadlock {
         println!("\n{}", deadlock_line(d));
     }
-    if r.measured_to_ns <= r.measured_from_ns {
+    if r.measured_nothing() {
         // (As the page's Results say it: no 0.0% and perfect Jain indices for an interval the run never reached.)
         println!(
             "\nnothing measured: the run stopped at {:.3} ms, and measuring starts at {:.3} ms",

@@ -666,7 +666,7 @@ fn a_group_to_one_host_is_measured_against_that_host_s_link_on_mixed_speeds() {
         let own = r.flow(f).unwrap().throughput_fraction;
         assert!((own - 0.25).abs() < 0.01, "{f}: a quarter of its 32 Gb/s link, {own}");
     }
-    let group = |name: &str| r.groups.iter().find(|g| g.name == name).unwrap().throughput_fraction;
+    let group = |name: &str| r.group(name).unwrap().throughput_fraction;
     assert!((group("g") - 1.0).abs() < 0.01, "the 16 Gb/s link they share, full: {}", group("g"));
     let m = Measurement { metric: Metric::GroupRate { group: "g".into() }, from_ns: None, to_ns: None };
     let series = sim.measure(&m).unwrap();

@@ -262,13 +262,19 @@ pub fn same_network(a: &Scenario, b: &Scenario) -> bool {
 /// (`EVERY_SETTING` if what differs has no name: a node's own setting, a link), or `None` for the same run. Where
 /// it is measured and how it is drawn are not the run.
 fn changed_from(ran: &Scenario, own: &Scenario) -> Option<String> {
-    let mut r = ran.clone();
-    r.measure = own.measure;
-    if r.without_layout() == own.without_layout() {
+    if same_run_measured_anywhere(ran, own) {
         return None;
     }
-    let named = ibcc_view::settings::SETTINGS.iter().map(|s| s.path).filter(|p| !p.starts_with("measure."));
-    Some(named.into_iter().find(|p| ran.setting(p) != own.setting(p)).unwrap_or(EVERY_SETTING).to_owned())
+    let mut named = ibcc_view::settings::SETTINGS.iter().map(|s| s.path).filter(|p| !p.starts_with("measure."));
+    Some(named.find(|p| ran.setting(p) != own.setting(p)).unwrap_or(EVERY_SETTING).to_owned())
+}
+
+/// Whether `run` is the run of `own`, whatever interval it measures (as `session::same_run`: names, descriptions
+/// and layout do not change a run).
+fn same_run_measured_anywhere(run: &Scenario, own: &Scenario) -> bool {
+    let mut r = run.clone();
+    r.measure = own.measure;
+    r.without_layout() == own.without_layout()
 }
 
 impl Lesson {
@@ -371,12 +377,7 @@ impl Exercise {
 
     /// Whether `run` is this exercise's own run (whatever interval it measures): the run whose value it asks for.
     pub fn is_own_run(&self, run: &Scenario) -> bool {
-        self.scenario().is_ok_and(|own| {
-            let mut r = run.clone();
-            r.measure = own.measure;
-            // (As `session::same_run`: names, descriptions and layout do not change a run.)
-            r.without_layout() == own.without_layout()
-        })
+        self.scenario().is_ok_and(|own| same_run_measured_anywhere(run, &own))
     }
 
     /// The answer's unit: "%" of a link, or "X" for an impact factor.

@@ -67,12 +67,10 @@ fn fold_blocks(
     fa: &[(String, String)],
     fb: &[(String, String)],
 ) -> Vec<(String, String, String)> {
-    let has = |f: &[(String, String)], block: &str| {
-        f.iter().any(|(k, _)| k.strip_prefix(block).is_some_and(|r| r.starts_with('.')))
-    };
+    let has = |f: &[(String, String)], block: &str| f.iter().any(|(k, _)| ibcc_view::settings::within(k, block));
     let mut out: Vec<(String, String, String)> = Vec::new();
     for row in rows {
-        let block = BLOCKS.iter().find(|b| row.0.strip_prefix(**b).is_some_and(|r| r.starts_with('.')));
+        let block = BLOCKS.iter().find(|b| ibcc_view::settings::within(&row.0, b));
         match block {
             Some(&b) if has(fa, b) != has(fb, b) => {
                 if !out.iter().any(|r| r.0 == b) {

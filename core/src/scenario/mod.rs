@@ -528,7 +528,7 @@ impl Scenario {
             .iter()
             .filter(|l| host(&l.a) || host(&l.b))
             .map(|l| l.bandwidth_gbps.unwrap_or(self.link.bandwidth_gbps))
-            .fold(None, |m: Option<f64>, b| Some(m.map_or(b, |m| m.max(b))))
+            .reduce(f64::max)
             .unwrap_or(self.link.bandwidth_gbps)
     }
 

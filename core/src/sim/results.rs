@@ -143,6 +143,12 @@ pub struct Results {
 }
 
 impl Results {
+    /// Whether nothing has been measured: the run has not passed where measuring starts, or stopped there (a
+    /// deadlock). Its figures are then no measurement, not zeros.
+    pub fn measured_nothing(&self) -> bool {
+        self.measured_to_ns <= self.measured_from_ns
+    }
+
     /// The flow with this id.
     pub fn flow(&self, id: &str) -> Option<&FlowResult> {
         self.flows.iter().find(|f| f.id == id)

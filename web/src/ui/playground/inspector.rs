@@ -322,7 +322,7 @@ fn live_figures(s: &Scenario, sel: &Selection, f: &crate::session::Frame, r: &Re
             let snap = f.snapshot.flows.get(i)?;
             // (Its throughput is the measurement's, not the moment's: a flow stopped now keeps what it had. Before
             // measuring starts there is none, as the Results tab says, not 0.0%.)
-            let measured = if r.measured_to_ns > r.measured_from_ns {
+            let measured = if !r.measured_nothing() {
                 let fr = r.flows.get(i)?;
                 format!("throughput {:.1}%, {} marks", 100.0 * fr.throughput_fraction, fr.marks)
             } else {

@@ -1150,25 +1150,28 @@ fn Author(p: &AuthorProps) -> Html {
             <button onclick={make} disabled={scenario_changed} data-testid="author-make">{ "Make the exercise link" }</button>
             if let Some(r) = &*out {
                 { match r {
-                    Ok((_, e)) => html! {
-                        <div class="author-made">
-                            { exercise_card(e, Some(answer.as_ref()), "author-card") }
-                            // (Edited since: the link still carries the scenario as it was, which is what students
-                            // get; this run would give them a key to another one.)
-                            if !e.is_own_run(s) {
-                                <p class="notice" role="status" data-testid="author-changed-since">
-                                    { "The scenario has changed since you made this exercise. Its link still carries it as it was then, and that is what students get (and what the value above is of). To give them your changes, make the exercise again." }
-                                </p>
-                            }
-                            { link_row(made_link.clone(), "author", "Exercise link", &copied) }
-                            <div class="input-row">
-                                <button onclick={{ let (measure, e) = (measure.clone(), e.clone()); Callback::from(move |_| measure(&e)) }}
-                                    disabled={!e.is_own_run(s)}
-                                    data-testid="author-measure" title="Measure the run as it stands now">{ "Measure this run again" }</button>
-                                <button onclick={add_to_sheet(e.clone())} data-testid="author-add">{ "Add to the sheet" }</button>
+                    Ok((_, e)) => {
+                        let changed_since = !e.is_own_run(s);
+                        html! {
+                            <div class="author-made">
+                                { exercise_card(e, Some(answer.as_ref()), "author-card") }
+                                // (Edited since: the link still carries the scenario as it was, which is what students
+                                // get; this run would give them a key to another one.)
+                                if changed_since {
+                                    <p class="notice" role="status" data-testid="author-changed-since">
+                                        { "The scenario has changed since you made this exercise. Its link still carries it as it was then, and that is what students get (and what the value above is of). To give them your changes, make the exercise again." }
+                                    </p>
+                                }
+                                { link_row(made_link.clone(), "author", "Exercise link", &copied) }
+                                <div class="input-row">
+                                    <button onclick={{ let (measure, e) = (measure.clone(), e.clone()); Callback::from(move |_| measure(&e)) }}
+                                        disabled={changed_since}
+                                        data-testid="author-measure" title="Measure the run as it stands now">{ "Measure this run again" }</button>
+                                    <button onclick={add_to_sheet(e.clone())} data-testid="author-add">{ "Add to the sheet" }</button>
+                                </div>
                             </div>
-                        </div>
-                    },
+                        }
+                    }
                     Err(e) => html! { <p class="error" role="alert" data-testid="author-error">{ e }</p> },
                 } }
             }

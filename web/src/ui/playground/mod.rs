@@ -112,11 +112,7 @@ impl OpenExercise {
     pub fn locks(&self, path: &str) -> Option<String> {
         self.locked
             .iter()
-            .any(|l| {
-                l == ibcc_view::settings::EVERY_SETTING
-                    || path == l
-                    || path.strip_prefix(l.as_str()).is_some_and(|rest| rest.starts_with('.'))
-            })
+            .any(|l| l == ibcc_view::settings::EVERY_SETTING || path == l || ibcc_view::settings::within(path, l))
             .then(|| String::from("Fixed by the exercise: answer it, or choose another lesson, to change this."))
     }
 }

@@ -118,7 +118,7 @@ fn Tables(p: &TablesProps) -> Html {
         r.groups.iter().zip(colours).map(|(g, c)| (g.name.clone(), crate::ui::theme::paint(c))).collect();
     let from_ns = p.from_ns;
     // Nothing measured yet: the run has not passed where measuring begins (or stopped there, at a deadlock).
-    let before = r.simulated_ns <= from_ns;
+    let before = r.measured_nothing();
     let stopped = r.deadlock.is_some();
     let not_yet = if stopped {
         format!(
