@@ -87,3 +87,32 @@ test('a sweep over a choice: its choices offered, taken as the page names them, 
   assert.match(await page.getByTestId('sweep-row-1').innerText(), /Marking policy = input_triggered/);
   assert.deepEqual(page.errors, []);
 });
+
+test('a sweep over congestion control itself: A10 off and on on a fabric, the on point opened with its times scaled', async () => {
+  const page = await openPage(browser, server.url);
+  await page.getByLabel('Scenario').selectOption('fabric32-hotspot');
+  await page.getByTestId('tab-sweep').click();
+  await page.getByTestId('sweep-path1').selectOption('ib_cc');
+  assert.equal(await page.getByTestId('sweep-values1').inputValue(), 'off, on');
+  await page.getByTestId('sweep-quantity').selectOption('group:victim');
+  await page.getByTestId('sweep-run').click();
+  await page.waitForFunction(() => /2\/2 points, .* done/.test(document.querySelector('[data-testid=sweep-status]')?.innerText ?? ''), null, { timeout: 120_000 });
+  const percent = async (i) => {
+    const row = await page.getByTestId(`sweep-row-${i}`).innerText();
+    assert.match(row, new RegExp(`InfiniBand Annex A10 = ${i ? 'on' : 'off'}\\s+\\d+\\.\\d%`));
+    return Number(row.match(/(\d+\.\d)%/)[1]);
+  };
+  // The victim behind the hot spot: a sixth of its link without control, most of it with A10 (docs/sweeps.md).
+  const [off, on] = [await percent(0), await percent(1)];
+  assert.ok(off < 25 && on > 60, `victim ${off}% off, ${on}% on`);
+  // The x axis names the two runs.
+  assert.equal(await page.getByTestId('sweep-rate-plot').getAttribute('data-curves'), '1');
+  await screenshot(page, 'sweep-a10');
+  // The on point opened: A10 is on in Settings, its times scaled to the fabric's 100 Gb/s host links.
+  await page.getByTestId('sweep-open-1').click();
+  await openTab(page, 'settings');
+  await page.locator('details', { has: page.getByTestId('input-ib-cc') }).locator('summary').click();
+  assert.equal(await page.getByTestId('input-ib-cc').inputValue(), 'on');
+  assert.match(await page.getByTestId('a10-scaled').innerText(), /^Times scaled to the 100 Gb\/s host links/);
+  assert.deepEqual(page.errors, []);
+});

@@ -57,8 +57,7 @@ const fn pick(path: &'static str, label: &'static str, help: &'static str, choic
     Setting { path, label, unit: "", help, choices }
 }
 
-/// A block of the format present or absent as a whole (PFT, Annex A10), or the flows: no unit, no choices of its
-/// own (the page offers its own ways to set it).
+/// The flows as a whole: no unit, no choices (the page offers its own ways to set them).
 const fn block(path: &'static str, label: &'static str, help: &'static str) -> Setting {
     Setting { path, label, unit: "", help, choices: &[] }
 }
@@ -229,7 +228,19 @@ pub const SETTINGS: &[Setting] = &[
         "Results count up to here; empty for the end of the run (INFOCOM'03 Figs. 2-4 read the victim's 40-60 ms).",
     ),
     num("measure.window_ns", "Rate window", "ns", "The plot's link and group rates are averaged over this window (the papers: 2 ms); a short run needs a shorter one."),
-    block("pft", "Proactive Flow Throttling", "PFT at each NIC, from its credits in use (IFIP'21)."),
+    pick(
+        "pft",
+        "Proactive Flow Throttling",
+        "PFT at each NIC, from its credits in use (IFIP'21): off, or detection by a fixed or an average threshold with \
+         throttling by a fixed or a random interval.",
+        &[
+            c("off", "off"),
+            c("ft_fi", "FT-FI: fixed threshold, fixed interval"),
+            c("ft_ri", "FT-RI: fixed threshold, random interval"),
+            c("at_fi", "AT-FI: average threshold, fixed interval"),
+            c("at_ri", "AT-RI: average threshold, random interval"),
+        ],
+    ),
     pick(
         "pft.detection",
         "PFT detection",
@@ -242,11 +253,12 @@ pub const SETTINGS: &[Setting] = &[
         "While congested, idle cycles after each flit: a fixed interval f(c), or at random.",
         &[c("fixed_interval", "fixed interval"), c("random_interval", "random interval")],
     ),
-    block(
+    pick(
         "ib_cc",
         "InfiniBand Annex A10",
         "FECN at congested switch ports, BECN on ACKs, CCTI and CCT at sources. Replaces the papers' marking and \
-         response.",
+         response. Turned on, its times are scaled to the network's fastest host link.",
+        &[c("off", "off"), c("on", "on")],
     ),
     num(
         "ib_cc.threshold",
@@ -358,6 +370,15 @@ mod tests {
                 s.setting(path).is_some() || absent_but_known || blocks.contains(&path) || path.starts_with("ib_cc."),
                 "{path}"
             );
+            if path == "pft" || path == "ib_cc" {
+                // Switched by a word (`Scenario::switch_block`), each choice one it takes.
+                for choice in setting.choices {
+                    let set = BTreeMap::from([(path.to_owned(), choice.json())]);
+                    let next = s.with_settings(&set).unwrap_or_else(|e| panic!("{path} = {}: {e}", choice.value));
+                    assert_eq!(next.block_word(path), choice.value, "{path}");
+                }
+                continue;
+            }
             if blocks.contains(&path) || path.starts_with("ib_cc.") {
                 continue;
             }

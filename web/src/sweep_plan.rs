@@ -12,6 +12,16 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
+/// The settings the view offers to sweep, in the settings panel's order: every named one but the flows, the run's
+/// length and where it is measured (a sweep compares runs measured alike), and PFT's detection and throttling alone
+/// (its variants, `pft`, name both).
+pub fn sweepable() -> impl Iterator<Item = &'static settings::Setting> {
+    let left_out = |p: &str| {
+        matches!(p, "flows" | "duration_ns" | "pft.detection" | "pft.throttling") || p.starts_with("measure.")
+    };
+    settings::SETTINGS.iter().filter(move |s| !left_out(s.path))
+}
+
 /// Values typed by the user: `1..8` (step 1), `1..16 step 2`, or a comma-separated list of numbers, words
 /// (`lipd, aimd`) or `true`/`false`.
 pub fn parse_values(text: &str) -> Result<Vec<Value>, String> {
@@ -273,6 +283,33 @@ mod tests {
         let rate = [Axis { path: "link.bandwidth_gbps".into(), values: parse_values("10, 100").unwrap() }];
         assert!(points(&fabric, &rate).unwrap_err().starts_with("Link bandwidth (Gb/s): every link of this network"));
         assert_eq!(points(&base, &rate).unwrap().len(), 2, "Fig. 2's links take the default");
+    }
+
+    #[test]
+    fn mechanisms_sweep_on_and_off_with_the_off_runs_as_baseline() {
+        let fabric = find("fabric32-hotspot").unwrap().scenario();
+        let on_off = as_choices("ib_cc", parse_values("off, on").unwrap()).unwrap();
+        let axes = [
+            Axis { path: "ib_cc.threshold".into(), values: parse_values("4, 15").unwrap() },
+            Axis { path: "ib_cc".into(), values: on_off },
+        ];
+        let p = points(&fabric, &axes).unwrap();
+        let a10: Vec<_> = p.iter().map(|(_, s)| s.ib_cc.as_ref().map(|c| (c.threshold, c.ird_unit_ps))).collect();
+        // Off: no A10 block at either threshold; on: the threshold, and times scaled to the 100 Gb/s host links.
+        assert_eq!(a10, [None, Some((4, 5120)), None, Some((15, 5120))]);
+        assert_eq!(describe(&axes, &p[3].0), "A10 threshold = 15, InfiniBand Annex A10 = on");
+        // PFT's variants, typed as the page shows them.
+        let pft = as_choices("pft", parse_values("off, FT-FI, at-ri").unwrap()).unwrap();
+        let p = points(&fabric, &[Axis { path: "pft".into(), values: pft }]).unwrap();
+        let words: Vec<&str> = p.iter().map(|(_, s)| s.block_word("pft")).collect();
+        assert_eq!(words, ["off", "ft_fi", "at_ri"]);
+        assert!(as_choices("ib_cc", vec![Value::from("ft_fi")]).unwrap_err().contains("(off, on)"));
+        // Every mechanism is offered, but not the run's length or where it is measured.
+        let offered: Vec<&str> = sweepable().map(|s| s.path).collect();
+        for path in ["ib_cc", "pft", "ib_cc.threshold", "routing.engine", "virtual_lanes.data_vls", "seed"] {
+            assert!(offered.contains(&path), "{path}");
+        }
+        assert!(!offered.iter().any(|p| p.starts_with("measure.") || *p == "duration_ns" || *p == "flows"));
     }
 
     #[test]

@@ -6,6 +6,8 @@
 //! fields so a typo is an error, not a silently ignored setting; [`Scenario::validate`] then checks everything the
 //! types cannot (references, topology, ranges, limits) and names the offending element and field.
 
+mod blocks;
+pub use blocks::{pft_turned_on, PFT_VARIANTS};
 mod companions;
 pub use companions::{DEFAULT_HYBRID_WINDOW, DEFAULT_OUTPUT_THRESHOLD};
 mod error;

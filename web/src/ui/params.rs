@@ -10,7 +10,6 @@ use super::document::Same;
 use super::fields::{Choice, NumberField};
 use crate::number::whole;
 use ibcc_core::cc::ibcc::IbCcConfig;
-use ibcc_core::cc::pft::{Detection, PftConfig, Throttling};
 use ibcc_core::scenario::{AckCoalescing, RoutingEngine, Scenario, Transport, VirtualLanes};
 use ibcc_view::settings::{self, Setting};
 use serde_json::Value;
@@ -336,27 +335,10 @@ const EXTRA: &[Pick] = &[
                 ("at_fi", "average threshold, fixed interval"),
                 ("at_ri", "average threshold, random interval"),
             ],
-            get: |s| match s.pft.map(|p| (p.detection, p.throttling)) {
-                None => "off",
-                Some((Detection::FixedThreshold, Throttling::FixedInterval)) => "ft_fi",
-                Some((Detection::FixedThreshold, Throttling::RandomInterval)) => "ft_ri",
-                Some((Detection::AverageThreshold, Throttling::FixedInterval)) => "at_fi",
-                Some((Detection::AverageThreshold, Throttling::RandomInterval)) => "at_ri",
-            },
+            get: |s| s.block_word("pft"),
             set: |s, v| {
-                let (detection, throttling) = match v {
-                    "ft_fi" => (Detection::FixedThreshold, Throttling::FixedInterval),
-                    "ft_ri" => (Detection::FixedThreshold, Throttling::RandomInterval),
-                    "at_fi" => (Detection::AverageThreshold, Throttling::FixedInterval),
-                    "at_ri" => (Detection::AverageThreshold, Throttling::RandomInterval),
-                    _ => {
-                        s.pft = None;
-                        return;
-                    }
-                };
-                // A new PFT block starts at f(c) = 2c (m = 1), a throttle that visibly acts.
-                let base = s.pft.unwrap_or(PftConfig { m: 1, ..PftConfig::default() });
-                s.pft = Some(PftConfig { detection, throttling, ..base });
+                // (The options are the words the block takes: the error cannot happen.)
+                let _ = s.switch_block("pft", v);
             },
         }),
     },
@@ -365,13 +347,12 @@ const EXTRA: &[Pick] = &[
         path: "ib_cc",
         own: Some(Own {
             options: &[("off", "off"), ("on", "on")],
-            get: |s| if s.ib_cc.is_some() { "on" } else { "off" },
+            get: |s| s.block_word("ib_cc"),
             // (Turning it on turns the papers' marking and response off: `Scenario::with_companions`.) Its times
-            // are scaled to the network's links: the defaults' 64 ns unit suits 8 Gb/s, and on 100 Gb/s links it
-            // throttles a flow to a quarter at the table's first steps.
+            // are scaled to the network's links (`Scenario::switch_block`): the defaults' 64 ns unit suits 8 Gb/s,
+            // and on 100 Gb/s links it throttles a flow to a quarter at the table's first steps.
             set: |s, v| {
-                let scaled = IbCcConfig::for_link_gbps(s.fastest_host_link_gbps());
-                s.ib_cc = (v == "on").then(|| s.ib_cc.clone().unwrap_or(scaled));
+                let _ = s.switch_block("ib_cc", v);
             },
         }),
     },

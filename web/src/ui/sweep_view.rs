@@ -9,7 +9,8 @@ use super::chart::{Axes, Chart};
 use super::document::{use_doc, Action, Origin};
 use crate::protocol::{FromWorker, ToWorker};
 use crate::sweep_plan::{
-    as_choices, choices_text, curves, describe, parse_values, points, powers_of_two, quantities, Axis, Quantity,
+    as_choices, choices_text, curves, describe, parse_values, points, powers_of_two, quantities, sweepable, Axis,
+    Quantity,
 };
 use ibcc_core::scenario::Scenario;
 use ibcc_core::sim::Results;
@@ -19,29 +20,6 @@ use serde_json::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
-
-/// Settings offered for sweeping, by path (any path of the scenario format works; these are the useful ones).
-const PATHS: &[&str] = &[
-    "switch.buffer_packets",
-    "marking.policy",
-    "marking.output_threshold_packets",
-    "marking.full_check",
-    "marking.cnt1_until",
-    "source.response",
-    "source.rate",
-    "source.window_packets",
-    "source.m",
-    "source.fixed_rate_fraction",
-    "source.persistent_state",
-    "switch.max_bypass",
-    "switch.bypass_counting",
-    "switch.input_transfers",
-    "switch.arbitration",
-    "switch.forwarding_delay_ns",
-    "link.bandwidth_gbps",
-    "link.propagation_ns",
-    "seed",
-];
 
 /// A sweep as the view shows it (a reducer: each answer from a worker is an action, and redraws): its points and
 /// what came back.
@@ -275,7 +253,7 @@ impl PartialEq for SweepCtx {
 #[hook]
 pub fn use_sweep() -> SweepCtx {
     SweepCtx {
-        path1: use_state(|| String::from(PATHS[0])),
+        path1: use_state(|| sweepable().next().map(|s| s.path).unwrap_or_default().to_owned()),
         values1: use_state(|| String::from("1..8")),
         path2: use_state(String::new),
         values2: use_state(String::new),
@@ -379,8 +357,8 @@ pub fn Sweep(p: &SweepProps) -> Html {
                 if none {
                     <option value="" selected={current.is_empty()}>{ "(none)" }</option>
                 }
-                for path in PATHS.iter() {
-                    <option value={*path} selected={current == *path}>{ settings::label(path) }</option>
+                for path in sweepable().map(|s| s.path) {
+                    <option value={path} selected={current == path}>{ settings::label(path) }</option>
                 }
             </>
         }
