@@ -76,7 +76,10 @@ test('lesson 16: the ring deadlocks and says where; two VLs and dfsssp break the
   assert.equal(await page.getByLabel('Scenario').inputValue(), 'ring6-deadlock');
   const alert = page.getByTestId('deadlock');
   await alert.waitFor({ timeout: 30_000 });
-  assert.match(await alert.innerText(), /^Deadlock by 0\.\d{3} ms: .* wait on each other round a cycle of links .* The run stopped at 0\.500 ms, where its check found them\. The cycle: sw-\d->sw-\d.*The last stuck packet came in at 0\.\d{3} ms/);
+  assert.match(await alert.innerText(), /^Deadlock by 0\.\d{3} ms: .* wait on each other round a cycle of 6 links .* The run stopped at 0\.500 ms, where its check found them\./);
+  // The cycle opens below the first line.
+  await page.getByTestId('deadlock-cycle').locator('summary').click();
+  assert.match(await alert.innerText(), /The cycle: sw-\d->sw-\d.*The last stuck packet came in at 0\.\d{3} ms/);
   // The drawing shows the cycle the message names: an arrow along each of its six links, and a legend entry.
   assert.equal(await page.locator('svg.topology line.cycle').count(), 6);
   for (const link of (await alert.innerText()).match(/sw-\d->sw-\d/g)) {

@@ -341,6 +341,8 @@ test('a teacher makes an exercise link; a student opens it and answers', async (
   const student = await openPage(browser, link);
   assert.match(await student.getByTestId('exercise-question').innerText(), /inter-switch link while the victim runs/);
   assert.match(await student.locator('.exercise .muted').innerText(), /utilization of A->B, 40-60 ms. Fixed: 'Window \(packets\)'/);
+  // A student's page from the link leaves the teachers' tools out.
+  assert.equal(await student.getByTestId('author').count() + await student.getByTestId('class-answers').count(), 0);
   // "Go to the measured end" runs to where the answer is read.
   await student.getByTestId('exercise-to-end').click();
   await student.waitForFunction(() => document.querySelector('[data-testid=sim-time]').innerText === '60.000 ms', null, { timeout: 60_000 });

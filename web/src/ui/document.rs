@@ -262,6 +262,9 @@ pub fn preset_scenario(name: &str) -> (Scenario, Origin) {
             let mut s = Scenario::empty("my network", 5_000_000);
             s.description = String::from("Built on the canvas.");
             s.measure.from_ns = 0;
+            // No window, as the papers' runs without congestion control: the format's default of one packet (their
+            // window limit with it) keeps a hot spot from spreading until a student finds and clears it.
+            s.source.window_packets = None;
             (s, Origin::Empty)
         }
     }

@@ -201,6 +201,14 @@ fn first_values(shape: &str) -> Vec<String> {
     fields(shape).iter().map(|f| f.value.to_owned()).collect()
 }
 
+/// The run's times in words ("a run of 100 ms, measured from 40 ms to 60 ms"): a generated or imported network
+/// keeps them, and a paper's 100 ms run is long on a 100 Gb/s fabric.
+pub fn run_times(base: &Scenario) -> String {
+    let t = |ns: u64| crate::moments::format_time_ns(ns as f64);
+    let until = base.measure.to_ns.map_or_else(|| String::from("the end"), t);
+    format!("a run of {}, measured from {} to {until}", t(base.duration_ns), t(base.measure.from_ns))
+}
+
 #[component]
 pub fn Generate() -> Html {
     let doc = use_doc();
@@ -242,7 +250,7 @@ pub fn Generate() -> Html {
     html! {
         <details class="generate" data-testid="generate-section">
             <summary>{ "Generate a network" }</summary>
-            <Choice id="generate-shape" label="Shape" help="Keeps the current congestion control and run settings."
+            <Choice id="generate-shape" label="Shape" help={format!("Keeps the current congestion control and run settings ({}); change them in Settings after.", run_times(&doc.scenario))}
                 options={options} value={(*shape).clone()} on_change={on_shape} />
             { for fields(&shape).iter().zip(ids).enumerate().map(|(i, (f, id))| html! {
                 <NumberField id={id} label={f.label} unit="" help={f.help}

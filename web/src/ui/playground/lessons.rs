@@ -397,8 +397,12 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
                     </div>
                 </div>
             }
-            <Author scenario={scenario.clone()} />
-            <super::class::ClassAnswers named={named} />
+            // (A student's page, opened from a teacher's exercise link, leaves out the teachers' tools: the page
+            // without the link has them.)
+            if !linked_ok {
+                <Author scenario={scenario.clone()} />
+                <super::class::ClassAnswers named={named} />
+            }
         </details>
     }
 }

@@ -345,7 +345,7 @@ fn Messages() -> Html {
                 <p class="error" role="alert" data-testid="run-error">{ e }</p>
             }
             if let Some(d) = live.results.as_ref().and_then(|r| r.deadlock.as_ref()) {
-                <p class="error" role="alert" data-testid="deadlock">{ deadlock_text(d) }</p>
+                <div class="error deadlock" role="alert" data-testid="deadlock">{ deadlock_text(d) }</div>
             }
             if let Some(m) = &doc.message {
                 <p class={classes!("edit-message", m.refused.then_some("error"))} role="alert" data-testid="canvas-message">
@@ -360,29 +360,39 @@ fn Messages() -> Html {
 /// A deadlock in plain words: what is stuck since when, and where the run stopped, first (the message scrolls after
 /// two lines), then round which links (each kept on one line), and what routes avoid it.
 fn deadlock_text(d: &ibcc_core::sim::Deadlock) -> Html {
-    let flows =
-        if d.flows.len() == 1 { format!("flow {}", d.flows[0]) } else { format!("flows {}", d.flows.join(", ")) };
+    // The first line says what happened and fits on a screen; the cycle, which on a fabric can be many links long,
+    // opens below it.
+    const NAMED: usize = 6;
+    let flows = match d.flows.len() {
+        1 => format!("flow {}", d.flows[0]),
+        n if n <= NAMED => format!("flows {}", d.flows.join(", ")),
+        n => format!("flows {} and {} more", d.flows[..NAMED].join(", "), n - NAMED),
+    };
     html! {
         <>
-            { format!(
-                "Deadlock by {:.3} ms: {} packets of {flows} wait on each other round a cycle of links (the red arrows \
-                 on the network) and can never move. The run stopped at {:.3} ms, where its check found them. The \
-                 cycle: ",
+            <p>{ format!(
+                "Deadlock by {:.3} ms: {} packets of {flows} wait on each other round a cycle of {} links (the red \
+                 arrows) and can never move. The run stopped at {:.3} ms, where its check found them.",
                 d.last_in_ns / 1e6,
                 d.stuck_packets,
+                d.cycle.len(),
                 d.at_ns / 1e6
-            ) }
-            for (i, link) in d.cycle.iter().enumerate() {
-                if i > 0 { { " → " } }
-                <span class="nowrap">{ link }</span>
-            }
-            { format!(
-                " → back to the first. (The last stuck packet came in at {:.3} ms; the run checks every {} ms.) These \
-                 routes form a credit loop; routes that never turn down and then up again (updn, with a root switch) \
-                 cannot.",
-                d.last_in_ns / 1e6,
-                ibcc_core::sim::DEADLOCK_CHECK_EVERY_PS as f64 / 1e9
-            ) }
+            ) }</p>
+            <details data-testid="deadlock-cycle">
+                <summary>{ "The cycle, and what breaks it" }</summary>
+                { "The cycle: " }
+                for (i, link) in d.cycle.iter().enumerate() {
+                    if i > 0 { { " → " } }
+                    <span class="nowrap">{ link }</span>
+                }
+                { format!(
+                    " → back to the first. (The last stuck packet came in at {:.3} ms; the run checks every {} ms.) \
+                     These routes form a credit loop; routes that never turn down and then up again (updn, with a \
+                     root switch) cannot, and dfsssp puts a loop's routes on different virtual lanes.",
+                    d.last_in_ns / 1e6,
+                    ibcc_core::sim::DEADLOCK_CHECK_EVERY_PS as f64 / 1e9
+                ) }
+            </details>
         </>
     }
 }
