@@ -127,7 +127,7 @@ pub fn run(args: &Args) -> Result<(), Error> {
     } else if let Some(s) = &series {
         s.csv()
     } else {
-        let mut t = table(&results, scenario.measure.from_ns);
+        let mut t = table(&results, &scenario);
         if let Some(c) = &control {
             let _ = writeln!(
                 t,
@@ -178,9 +178,10 @@ fn simulate(
     Ok((r, series))
 }
 
-/// The results as text; `from_ns`: where the scenario's measuring starts (the results' own start is clamped to the
-/// run's end).
-fn table(r: &Results, from_ns: u64) -> String {
+/// The results of `s`'s run as text (where its measuring starts is the scenario's: the results' own start is clamped
+/// to the run's end).
+fn table(r: &Results, s: &Scenario) -> String {
+    let from_ns = s.measure.from_ns;
     let mut out = String::new();
     // Writing to a String cannot fail.
     macro_rules! println {
@@ -212,7 +213,7 @@ fn table(r: &Results, from_ns: u64) -> String {
             from_ns as f64 / 1e6
         );
     } else {
-        measured(&mut out, r);
+        measured(&mut out, r, s);
     }
     let t = &r.totals;
     println!(
@@ -229,7 +230,7 @@ fn table(r: &Results, from_ns: u64) -> String {
 }
 
 /// The links', flows' and groups' tables over the measurement interval.
-fn measured(out: &mut String, r: &Results) {
+fn measured(out: &mut String, r: &Results, s: &Scenario) {
     // Writing to a String cannot fail.
     macro_rules! println {
         ($($arg:tt)*) => {{ let _ = writeln!(out, $($arg)*); }};
@@ -273,5 +274,12 @@ fn measured(out: &mut String, r: &Results) {
             g.measured_marks,
             delay
         );
+    }
+    let interval = (r.measured_from_ns, r.measured_to_ns);
+    for g in &r.groups {
+        if let Some(ran) = s.group_ran_within(&g.name, interval.0, interval.1) {
+            let name = if g.name.is_empty() { ibcc_view::names::UNGROUPED } else { &g.name };
+            println!("  {}", ibcc_view::names::ran_within(name, g.throughput_fraction, ran, interval));
+        }
     }
 }

@@ -449,3 +449,30 @@ fn the_fastest_host_link_is_found() {
     let f = ibcc_core::presets::find("fabric32-hotspot").unwrap().scenario();
     assert_eq!(f.fastest_host_link_gbps(), 100.0, "4xEDR");
 }
+
+/// The part of the interval a group ran in: only when every flow of it ran the same part, shorter than the interval
+/// (so the papers' groups, which run throughout, are never given one).
+#[test]
+fn a_group_that_ran_for_part_of_the_interval_says_which_part() {
+    let mut s = ibcc_core::presets::find("infocom03-fig2").unwrap().scenario();
+    let (from, to) = (40e6, 60e6);
+    for g in ["victim", "local", "remote", "nobody"] {
+        assert_eq!(s.group_ran_within(g, from, to), None, "{g}");
+    }
+    let victim = s.flows.iter().position(|f| f.group == "victim").expect("a victim");
+    (s.flows[victim].start_ns, s.flows[victim].stop_ns) = (45_000_000, Some(52_000_000));
+    assert_eq!(s.group_ran_within("victim", from, to), Some((45e6, 52e6)));
+    // Clipped to the interval; one that never ran in it has none.
+    s.flows[victim].stop_ns = Some(80_000_000);
+    assert_eq!(s.group_ran_within("victim", from, to), Some((45e6, 60e6)));
+    (s.flows[victim].start_ns, s.flows[victim].stop_ns) = (70_000_000, None);
+    assert_eq!(s.group_ran_within("victim", from, to), None);
+    // Flows of one group that ran different parts: no one part to name.
+    let local: Vec<usize> = s.flows.iter().enumerate().filter(|(_, f)| f.group == "local").map(|(i, _)| i).collect();
+    s.flows[local[0]].stop_ns = Some(50_000_000);
+    assert_eq!(s.group_ran_within("local", from, to), None);
+    for &i in &local {
+        s.flows[i].stop_ns = Some(50_000_000);
+    }
+    assert_eq!(s.group_ran_within("local", from, to), Some((40e6, 50e6)));
+}

@@ -310,6 +310,30 @@ test('settings speak in words and in the units they show: limits, keys, paper te
   assert.deepEqual(page.errors, []);
 });
 
+test('a victim that runs for part of the measured interval: Results say what it had while it ran', async () => {
+  const page = await openPage(browser, server.url);
+  await page.getByLabel('Scenario').selectOption('infocom03-fig2');
+  await page.mouse.click(...(await flowMiddle(page, 'victim')));
+  await openTab(page, 'selection');
+  for (const [field, value] of [['input-sel-start', '45'], ['input-sel-stop', '52']]) {
+    await page.getByTestId(field).fill(value);
+    await page.getByTestId(field).press('Enter');
+  }
+  await page.getByLabel('Speed').selectOption({ label: 'as fast as possible' });
+  await page.getByRole('button', { name: 'Run' }).click();
+  await page.waitForFunction(() => parseFloat(document.querySelector('[data-testid=sim-time]').innerText) >= 60, null, { timeout: 60_000 });
+  await openTab(page, 'results');
+  // Its throughput is over 40-60 ms, seven of whose twenty it ran: the rate while it ran is 20/7 of it.
+  const said = await page.getByTestId('ran-within-victim').innerText();
+  const m = said.match(/^victim ran from 45\.0 to 52\.0 ms of the measured 40\.0 to (\d+\.\d) ms: its (\d+\.\d)% is over the whole interval, (\d+\.\d)% while it ran\.$/);
+  assert.ok(m, said);
+  const [to, whole, ran] = m.slice(1).map(Number);
+  assert.ok(Math.abs(ran - whole * (to - 40) / 7) < 0.15, said);
+  assert.equal(await page.getByTestId('ran-within-local').count(), 0, 'the local flows ran throughout');
+  await screenshot(page, 'ran-within');
+  assert.deepEqual(page.errors, []);
+});
+
 test('building by hand: a drop lands under the pointer and nothing moves on its own; a drag takes the hover card away', async () => {
   const page = await openPage(browser, server.url);
   await page.getByLabel('Scenario').selectOption('empty');

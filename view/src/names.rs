@@ -7,6 +7,23 @@ use serde::{Deserialize, Serialize};
 pub const AGGREGATE_OVER_100: &str = "Aggregate throughput adds up every flow's share of its own source link, so it \
      passes 100% when flows send from different hosts.";
 
+/// A group that ran for only part of the measured interval (`Scenario::group_ran_within`), in words: its
+/// throughput `shown` (a fraction) is over the whole interval, and what it had while it ran.
+pub fn ran_within(group: &str, shown: f64, ran: (f64, f64), interval: (f64, f64)) -> String {
+    let ms = |ns: f64| ns / 1e6;
+    let while_ran = shown * (interval.1 - interval.0) / (ran.1 - ran.0);
+    format!(
+        "{group} ran from {:.1} to {:.1} ms of the measured {:.1} to {:.1} ms: its {:.1}% is over the whole interval, \
+         {:.1}% while it ran.",
+        ms(ran.0),
+        ms(ran.1),
+        ms(interval.0),
+        ms(interval.1),
+        100.0 * shown,
+        100.0 * while_ran
+    )
+}
+
 /// What a plot shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum PlotKind {
@@ -65,6 +82,16 @@ pub fn group_curve(g: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_group_that_ran_for_part_of_the_interval_is_given_its_rate_while_it_ran() {
+        // 5.5% of 40-60 ms, run for 45-52 ms: 5.5 x 20 / 7 = 15.7% while it ran.
+        assert_eq!(
+            ran_within("victim", 0.055, (45e6, 52e6), (40e6, 60e6)),
+            "victim ran from 45.0 to 52.0 ms of the measured 40.0 to 60.0 ms: its 5.5% is over the whole interval, \
+             15.7% while it ran."
+        );
+    }
 
     #[test]
     fn plots_are_found_by_their_ids_and_groups_named_one_way() {

@@ -534,6 +534,21 @@ impl Scenario {
             .unwrap_or(self.link.bandwidth_gbps)
     }
 
+    /// The part of the interval `[from_ns, to_ns)` that group `group`'s flows ran in (from their start to their
+    /// stop), when it is the same for each of them and shorter than the interval (by over 1%); `None` otherwise. A
+    /// group's throughput is over the whole interval, so one that ran for a third of it reads a third of its rate:
+    /// the page and `ibcc run` then also say what it had while it ran (docs/results.md).
+    pub fn group_ran_within(&self, group: &str, from_ns: f64, to_ns: f64) -> Option<(f64, f64)> {
+        let mut spans = self.flows.iter().filter(|f| f.group == group).map(|f| {
+            let a = (f.start_ns as f64).max(from_ns);
+            let b = f.stop_ns.map_or(to_ns, |t| (t as f64).min(to_ns));
+            (a, b.max(a))
+        });
+        let first = spans.next()?;
+        let (a, b) = first;
+        (spans.all(|x| x == first) && b > a && b - a < 0.99 * (to_ns - from_ns)).then_some((a, b))
+    }
+
     /// This scenario without what does not change a run: its name, description and the nodes' positions.
     pub fn without_layout(&self) -> Scenario {
         let mut s = self.clone();

@@ -5,6 +5,7 @@
 use super::super::document::{use_doc, Action, DocCtx, Same};
 use super::live::use_live;
 use crate::edit::Selection;
+use ibcc_core::scenario::Scenario;
 use ibcc_core::sim::{FlowResult, GroupResult, Results};
 use std::rc::Rc;
 use yew::prelude::*;
@@ -85,16 +86,35 @@ pub struct ResultsTableProps {
 #[component]
 pub fn ResultsTable(p: &ResultsTableProps) -> Html {
     let live = use_live();
-    let kept = use_mut_ref(|| None::<(Rc<Results>, f64)>);
+    let kept = use_mut_ref(|| None::<(Rc<Results>, f64, Rc<Vec<(String, String)>>)>);
     if p.shown || kept.borrow().is_none() {
         let from_ns = live.run_scenario.as_ref().map_or(0.0, |s| s.measure.from_ns as f64);
-        *kept.borrow_mut() = live.results.clone().map(|r| (r, from_ns));
+        let ran = live.results.as_ref().zip(live.run_scenario.as_ref()).map(|(r, s)| ran_within(r, s));
+        *kept.borrow_mut() = live.results.clone().map(|r| (r, from_ns, Rc::new(ran.unwrap_or_default())));
     }
     let shown = kept.borrow().clone();
     match shown {
-        Some((results, from_ns)) => html! { <Tables results={Same(results)} {from_ns} /> },
+        Some((results, from_ns, ran)) => html! { <Tables results={Same(results)} {from_ns} {ran} /> },
         None => html! { <p class="muted" data-testid="results-table">{ "No run yet." }</p> },
     }
+}
+
+/// Each group that ran for only part of the measured interval, and what it had while it ran, in words.
+fn ran_within(r: &Results, s: &Scenario) -> Vec<(String, String)> {
+    use crate::session::GroupRate;
+    let interval = (r.measured_from_ns, r.measured_to_ns);
+    if r.measured_nothing() {
+        return Vec::new();
+    }
+    r.groups
+        .iter()
+        .filter_map(|g| {
+            let ran = s.group_ran_within(&g.name, interval.0, interval.1)?;
+            let shown = GroupRate::in_results(r, &g.name).shown(g.throughput_fraction);
+            let name = if g.name.is_empty() { ibcc_view::names::UNGROUPED } else { &g.name };
+            Some((g.name.clone(), ibcc_view::names::ran_within(name, shown, ran, interval)))
+        })
+        .collect()
 }
 
 #[derive(Properties, PartialEq)]
@@ -102,6 +122,8 @@ struct TablesProps {
     results: Same<Results>,
     /// Where the run's measurement begins.
     from_ns: f64,
+    /// The groups that ran for part of the interval: (group, what it had while it ran).
+    ran: Rc<Vec<(String, String)>>,
 }
 
 #[component]
@@ -165,6 +187,10 @@ fn Tables(p: &TablesProps) -> Html {
                     }
                 </tbody>
             </table></div>
+            // (A group that ran for a third of the interval reads a third of its rate: said beside the table.)
+            for (g, said) in p.ran.iter().filter(|(g, _)| !hidden_group(g)) {
+                <p class="muted" data-testid={format!("ran-within-{g}")}>{ said }</p>
+            }
             if before {
                 // Nothing is measured yet: rows of 0.0% would contradict the links drawn busy.
                 if stopped {

@@ -105,6 +105,8 @@ pub fn Timeline() -> Html {
     // (A run that deadlocked ends before its scenario's end: what lies after it is not drawn past the bar.)
     let frac = |ps: u64| ps.min(end) as f64 / end as f64;
     moments.retain(|m| m.at_ns * 1000 <= end);
+    let rows =
+        tl::label_rows(&moments.iter().map(|m| (frac(m.at_ns * 1000), m.label.chars().count())).collect::<Vec<_>>());
     let moment = |m: &tl::Moment| {
         let (sim, to) = (sim.clone(), m.at_ns * 1000);
         let onclick = Callback::from(move |_| sim.seek(to, None));
@@ -137,9 +139,11 @@ pub fn Timeline() -> Html {
             <div class="moments" role="group" aria-label="Moments of the run">
                 { for moments.iter().map(moment) }
             </div>
-            <div class="moment-labels" aria-hidden="true">
-                for m in moments.iter() {
-                    <span style={format!("left: {}", pct(frac(m.at_ns * 1000)))}>{ &m.label }</span>
+            <div class={classes!("moment-labels", rows.contains(&Some(1)).then_some("two-rows"))} aria-hidden="true">
+                for (m, row) in moments.iter().zip(&rows) {
+                    if let Some(row) = row {
+                        <span class={(*row == 1).then_some("second")} style={format!("left: {}", pct(frac(m.at_ns * 1000)))}>{ &m.label }</span>
+                    }
                 }
             </div>
         </div>
