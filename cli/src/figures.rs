@@ -83,7 +83,7 @@ fn series(out: &Path, file: &str, preset: &str) -> Result<Entry, Error> {
     svg(&out.join(format!("{file}.svg")), |a| {
         plot(a, &curves, (0.0, s.duration_ns as f64 / 1e6), "simulated time (ms)", &y, &groups, false)
     })?;
-    write(&out.join(format!("{file}.csv")), &plot::to_csv("time_ms", &curves))?;
+    write(&out.join(format!("{file}.csv")), &plot::to_csv("time_ms", &[], &curves))?;
     let mut ours = Vec::new();
     for r in p.reported {
         if let Ok(v) = sim.measure(&r.measurement()) {
@@ -132,7 +132,7 @@ fn sweep_figure(out: &Path, s: &Sweep, value: impl Fn(&Results) -> f64) -> Resul
     let (x0, x1) = (s.xs.first().copied().unwrap_or(0.0), s.xs.last().copied().unwrap_or(1.0));
     let pad = (x1 - x0) * 0.03;
     svg(&out.join(format!("{}.svg", s.file)), |a| plot(a, &curves, (x0 - pad, x1 + pad), s.x_desc, &s.y, &[], true))?;
-    write(&out.join(format!("{}.csv", s.file)), &plot::to_csv(s.x_desc, &curves))?;
+    write(&out.join(format!("{}.csv", s.file)), &plot::to_csv(s.x_desc, &[], &curves))?;
     // A compact table of the values for the report.
     let mut t = format!("| {} |", s.x_desc);
     for (label, _) in &s.variants {
@@ -362,7 +362,7 @@ pub fn figures(args: &Args) -> Result<(), Error> {
     }
     let y = YAxis { desc: "injection rate while congested (fraction of the link)".into(), top: Some(1.05) };
     svg(&out.join("pft-fig1.svg"), |a| plot(a, &curves, (0.0, 264.0), "credits in use (blocks)", &y, &[], false))?;
-    write(&out.join("pft-fig1.csv"), &plot::to_csv("credits_in_use", &curves))?;
+    write(&out.join("pft-fig1.csv"), &plot::to_csv("credits_in_use", &[], &curves))?;
     entries.push(Entry {
         file: "pft-fig1".into(),
         title: "PFT (IFIP'21) Fig. 1: injection rate against credits in use for m, n, k (f(c) = 2^(m-n) c + k).".into(),

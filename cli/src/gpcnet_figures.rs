@@ -107,7 +107,10 @@ pub fn entries(out: &Path, ppn: u32, config: &GpcnetConfig) -> Result<Vec<Entry>
         for (i, s) in all.iter().enumerate() {
             every.push(Curve::new(s.label.clone(), histogram(&values(pick_run(i)), lo, hi), What::Series(i + 1)));
         }
-        write(&out.join(format!("{file}.csv")), &view_plot::to_csv(&format!("{}_bin_centre", canary.id()), &every))?;
+        write(
+            &out.join(format!("{file}.csv")),
+            &view_plot::to_csv(&format!("{}_bin_centre", canary.id()), &[], &every),
+        )?;
     }
 
     // Fig. 5: FC of every setting, one curve per strategy over the settings' numbers.

@@ -117,6 +117,7 @@ fn points(spec: &Spec) -> Result<Vec<Point>, String> {
     if !spec.seeds.is_empty() {
         axes.push(GridAxis { path: String::from("seed"), values: spec.seeds.iter().map(|&s| json!(s)).collect() });
     }
+    grid::check(&axes)?;
     let total = grid::size(&axes, grid::CLI_MAX_POINTS).map_err(|e| e.to_string())?;
     Ok((0..total)
         .map(|index| {
@@ -391,6 +392,8 @@ mod tests {
         assert!(points(&s).unwrap_err().contains("axis seed"));
         let s = spec(r#"{"base": "x", "axes": [{"path": "seed"}]}"#);
         assert!(points(&s).unwrap_err().contains("either"));
+        let s = spec(r#"{"base": "x", "axes": [{"path": "seed", "values": [1, 2]}], "seeds": [3]}"#);
+        assert_eq!(points(&s).unwrap_err(), "Seed is on two axes: give all its values on one");
         assert_eq!(parse_shard("3/10"), Ok((3, 10)));
         assert!(parse_shard("10/10").is_err() && parse_shard("a/b").is_err() && parse_shard("1/0").is_err());
     }

@@ -387,6 +387,25 @@ test('a fabric\'s own forwarding tables replace the engine\'s; a bad line is nam
   assert.deepEqual(page.errors, []);
 });
 
+// A generated fabric keeps the run settings, and says which; Annex A10's times, scaled for the paper's 8 Gb/s links
+// when it was turned on, are scaled again for the fabric's 100 Gb/s ones.
+test('a fabric generated from a paper\'s scenario names the run it keeps, and rescales A10', async () => {
+  const page = await openPage(browser, server.url);
+  await page.getByLabel('Scenario').selectOption('infocom03-fig2');
+  await openTab(page, 'settings');
+  await page.locator('details', { has: page.getByTestId('input-ib-cc') }).locator('summary').click();
+  await page.getByTestId('input-ib-cc').selectOption('on');
+  assert.match(await page.getByTestId('a10-scaled').innerText(), /^Times scaled to the 8 Gb\/s host links/);
+  await page.getByTestId('generate-section').locator('summary').click();
+  await page.getByLabel('Shape').selectOption('fabric_parallel');
+  assert.match(await page.locator('#generate-shape-help').innerText(), /a run of 100 ms, measured from 40 ms to 60 ms/);
+  await page.getByRole('button', { name: 'Generate' }).click();
+  await page.getByTestId('node-h-1-3').waitFor();
+  assert.equal(await page.getByTestId('input-ib-cc').inputValue(), 'on');
+  assert.match(await page.getByTestId('a10-scaled').innerText(), /^Times scaled to the 100 Gb\/s host links/);
+  assert.deepEqual(page.errors, []);
+});
+
 // Parallel cables (a trunk between two switches) are drawn as one wider link with their count; each cable keeps its
 // own group for the keyboard and screen readers, and a run's rate on them is their mean.
 test('parallel cables are one thick link with their count', async () => {

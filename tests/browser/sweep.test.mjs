@@ -84,7 +84,7 @@ test('a sweep over a choice: its choices offered, taken as the page names them, 
   await page.getByTestId('sweep-values1').fill('none, input-triggered');
   await page.getByTestId('sweep-run').click();
   await page.waitForFunction(() => /2\/2 points, .* done/.test(document.querySelector('[data-testid=sweep-status]')?.innerText ?? ''), null, { timeout: 120_000 });
-  assert.match(await page.getByTestId('sweep-row-1').innerText(), /Marking policy = input_triggered/);
+  assert.match(await page.getByTestId('sweep-row-1').innerText(), /Marking policy = input-triggered/);
   assert.deepEqual(page.errors, []);
 });
 
@@ -108,6 +108,32 @@ test('a sweep over congestion control itself: A10 off and on on a fabric, the on
   // The x axis names the two runs.
   assert.equal(await page.getByTestId('sweep-rate-plot').getAttribute('data-curves'), '1');
   await screenshot(page, 'sweep-a10');
+  assert.match(await page.getByTestId('sweep-of').innerText(), /^Last sweep: InfiniBand Annex A10 on A hot spot on a real fabric, OpenSM; each point a run of 3 ms, measured from 1 ms to the end\.$/);
+  // A setting that changes nothing here: every flow has SL 0, so more data VLs give the same run, and the page says so.
+  await page.getByTestId('sweep-path1').selectOption('virtual_lanes.data_vls');
+  assert.equal(await page.getByTestId('sweep-values1').inputValue(), '', "the mechanism's choices are cleared for a number");
+  await page.getByTestId('sweep-values1').fill('1, 2');
+  await page.getByTestId('sweep-path2').selectOption('virtual_lanes.data_vls');
+  await page.getByTestId('sweep-values2').fill('4');
+  await page.getByTestId('sweep-run').click();
+  assert.equal(await page.getByTestId('sweep-error').innerText(), 'Data VLs (per port) is on two axes: give all its values on one');
+  await page.getByTestId('sweep-path2').selectOption('');
+  await page.getByTestId('sweep-run').click();
+  await page.waitForFunction(() => /2\/2 points, .* done/.test(document.querySelector('[data-testid=sweep-status]')?.innerText ?? ''), null, { timeout: 120_000 });
+  assert.match(await page.getByTestId('sweep-all-same').innerText(), /^Every point gave the same throughput of the victim flows/);
+  // Back to A10; then another scenario in the playground: the results say they are of the one swept.
+  await page.getByTestId('sweep-path1').selectOption('ib_cc');
+  await page.getByTestId('sweep-run').click();
+  await page.waitForFunction(() => /2\/2 points, .* done/.test(document.querySelector('[data-testid=sweep-status]')?.innerText ?? ''), null, { timeout: 120_000 });
+  assert.equal(await page.getByTestId('sweep-stale').count(), 0);
+  await page.getByTestId('tab-playground').click();
+  await page.getByLabel('Scenario').selectOption('infocom03-fig2');
+  await page.getByTestId('tab-sweep').click();
+  await page.getByTestId('sweep-stale').waitFor();
+  await page.getByTestId('tab-playground').click();
+  await page.getByLabel('Scenario').selectOption('fabric32-hotspot');
+  await page.getByTestId('tab-sweep').click();
+  assert.equal(await page.getByTestId('sweep-stale').count(), 0, 'the scenario swept is back');
   // The on point opened: A10 is on in Settings, its times scaled to the fabric's 100 Gb/s host links.
   await page.getByTestId('sweep-open-1').click();
   await openTab(page, 'settings');

@@ -69,6 +69,22 @@ pub fn size(axes: &[Axis], max: usize) -> Result<usize, SizeError> {
     Ok(total)
 }
 
+/// Whether `axes` make a grid worth running: no setting on two axes (the later would silently win), and no value
+/// twice on one (the same runs twice); the error names the setting in words.
+pub fn check(axes: &[Axis]) -> Result<(), String> {
+    for (i, a) in axes.iter().enumerate() {
+        let name = || crate::settings::label(&a.path);
+        if axes[..i].iter().any(|b| b.path == a.path) {
+            return Err(format!("{} is on two axes: give all its values on one", name()));
+        }
+        if let Some(v) = a.values.iter().enumerate().find_map(|(j, v)| a.values[..j].contains(v).then_some(v)) {
+            let v = v.as_str().map_or_else(|| v.to_string(), str::to_owned);
+            return Err(format!("{}: {v} is given twice", name()));
+        }
+    }
+    Ok(())
+}
+
 /// The values of point `index`: one per axis, the last axis varying fastest.
 pub fn point(axes: &[Axis], index: usize) -> Vec<Value> {
     let mut rest = index;
@@ -83,6 +99,20 @@ pub fn point(axes: &[Axis], index: usize) -> Vec<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_setting_on_two_axes_or_a_value_twice_is_refused_by_name() {
+        let axis = |path: &str, values: &[i64]| Axis {
+            path: path.into(),
+            values: values.iter().map(|&v| Value::from(v)).collect(),
+        };
+        assert_eq!(check(&[axis("switch.buffer_packets", &[2, 4]), axis("seed", &[1, 2])]), Ok(()));
+        assert_eq!(
+            check(&[axis("ib_cc.threshold", &[4]), axis("seed", &[1]), axis("ib_cc.threshold", &[8])]),
+            Err(String::from("A10 threshold is on two axes: give all its values on one"))
+        );
+        assert_eq!(check(&[axis("seed", &[8, 8, 4])]), Err(String::from("Seed: 8 is given twice")));
+    }
 
     #[test]
     fn ranges_and_points_are_numbered_the_same_everywhere() {

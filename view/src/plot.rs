@@ -88,14 +88,19 @@ pub fn histogram(values: &[f64], (lo, hi): (f64, f64), bins: usize) -> Vec<(f64,
 }
 
 /// The curves as CSV: one row per x value, one column per curve (empty where a curve has no point).
-pub fn to_csv(x_name: &str, curves: &[Curve]) -> String {
+pub fn to_csv(x_name: &str, x_names: &[String], curves: &[Curve]) -> String {
     let mut xs: Vec<f64> = curves.iter().flat_map(|c| c.points.iter().map(|p| p.0)).collect();
     crate::sorting::sort_by(&mut xs, f64::total_cmp);
     xs.dedup();
     let mut out = csv::record(std::iter::once(x_name).chain(curves.iter().map(|c| c.label.as_str())));
     let mut cursor = vec![0usize; curves.len()];
     for x in xs {
-        let mut row = vec![csv::number(x)];
+        // (Choices by their names, as the axis says them.)
+        let mut row = vec![x_names
+            .get(x as usize)
+            .filter(|_| x.fract() == 0.0 && x >= 0.0)
+            .cloned()
+            .unwrap_or_else(|| csv::number(x))];
         for (i, c) in curves.iter().enumerate() {
             match c.points.get(cursor[i]) {
                 Some(&(px, y)) if px == x => {
@@ -196,7 +201,12 @@ pub fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, f: &Figure) -> Re
     }
     // The legend: beside the chart when there is room, else under it; one line per curve.
     let label_w = f.curves.iter().map(|c| c.label.chars().count()).max().unwrap_or(0) as f64 * 6.6 + 34.0;
-    let beside = f64::from(w) / f.scale > 560.0 && !f.curves.is_empty();
+    // (Below, in two columns, when a label would be cut beside and the figure is tall enough: a sweep's curves are
+    // named by their other settings, and what tells them apart comes last.)
+    let cut = label_w > 240.0 && f64::from(h) / f.scale > 300.0;
+    let beside = f64::from(w) / f.scale > 560.0 && !f.curves.is_empty() && !cut;
+    // Below: two columns where two labels fit side by side (a phone's sweep legend ran into itself), else one.
+    let columns = if beside || 2.0 * label_w > f64::from(w) / f.scale { 1 } else { 2 };
     let (chart_area, legend_area) = if f.curves.is_empty() {
         (rest.clone(), None)
     } else if beside {
@@ -204,7 +214,7 @@ pub fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, f: &Figure) -> Re
         let (c, l) = rest.split_horizontally(i32::try_from(w).unwrap_or(i32::MAX).saturating_sub(lw).max(px(200.0)));
         (c, Some(l))
     } else {
-        let rows = f.curves.len().div_ceil(2) as f64;
+        let rows = f.curves.len().div_ceil(columns) as f64;
         let lh = px(rows * 17.0 + 8.0);
         let (c, l) = rest.split_vertically(i32::try_from(h).unwrap_or(i32::MAX).saturating_sub(lh).max(px(120.0)));
         (c, Some(l))
@@ -223,6 +233,10 @@ pub fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, f: &Figure) -> Re
             if let Some(n) = whole_ticks(f.curves, top) {
                 // (Whole things, a few of them: a tick per one, and no grid lines between.)
                 mesh.y_labels(n).y_max_light_lines(1);
+            }
+            if !f.x_names.is_empty() {
+                // (Choices: a tick at each, as whole things are, not at the quarters between them.)
+                mesh.x_labels(f.x_names.len()).x_max_light_lines(1);
             }
             mesh.x_desc(f.x_desc)
                 .y_desc(f.y.desc.as_str())
@@ -276,7 +290,7 @@ pub fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, f: &Figure) -> Re
         chart!(f.x.0..x1)
     }
     if let Some(l) = legend_area {
-        draw_legend(&l, f, beside, bg).map_err(e)?;
+        draw_legend(&l, f, columns, bg).map_err(e)?;
     }
     area.present().map_err(e)
 }
@@ -293,19 +307,20 @@ fn x_tick(v: f64, names: &[String]) -> String {
     }
 }
 
-/// The legend: a swatch as each curve is drawn (thin links, thick groups, B lighter, C dashed) and its label.
+/// The legend, in `columns` columns (one beside the chart): a swatch as each curve is drawn (thin links, thick
+/// groups, B lighter, C dashed) and its label.
 fn draw_legend<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     f: &Figure,
-    beside: bool,
+    columns: usize,
     bg: RGBColor,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let px = |css: f64| (css * f.scale).round() as i32;
     let (_, fg, _) = chrome(f.theme);
     let (w, _) = area.dim_in_pixel();
-    let col_w = if beside { i32::try_from(w).unwrap_or(0) } else { i32::try_from(w).unwrap_or(0) / 2 };
+    let col_w = i32::try_from(w).unwrap_or(0) / columns as i32;
     for (i, (c, colour)) in f.curves.iter().zip(colours(f.curves, f.groups)).enumerate() {
-        let (col, row) = if beside { (0, i as i32) } else { ((i % 2) as i32, (i / 2) as i32) };
+        let (col, row) = ((i % columns) as i32, (i / columns) as i32);
         let (x, y) = (col * col_w + px(8.0), px(14.0) + row * px(17.0));
         let mut colour = rgb(colour, f.theme);
         if c.run == 1 {
@@ -410,7 +425,9 @@ mod tests {
             Curve::new("B->BC", vec![(0.0, 50.0), (0.1, 100.0)], What::Link(4)),
             Curve::new("a, \"b\"", vec![(0.1, 25.0)], What::Group("a".into())),
         ];
-        assert_eq!(to_csv("time_ms", &curves), "time_ms,B->BC,\"a, \"\"b\"\"\"\n0,50,\n0.1,100,25\n");
+        assert_eq!(to_csv("time_ms", &[], &curves), "time_ms,B->BC,\"a, \"\"b\"\"\"\n0,50,\n0.1,100,25\n");
+        let choices = [Curve::new("victim", vec![(0.0, 14.1), (1.0, 74.9)], What::Group("victim".into()))];
+        assert_eq!(to_csv("ib_cc", &["off".into(), "on".into()], &choices), "ib_cc,victim\noff,14.1\non,74.9\n");
     }
 
     #[test]

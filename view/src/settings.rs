@@ -265,7 +265,8 @@ pub const SETTINGS: &[Setting] = &[
         "A10 threshold",
         "",
         "0 (never mark) to 15 (most aggressive): how much must wait for a switch port before it marks FECN \
-         (OpenSM's cc_sw_cong_setting_threshold).",
+         (OpenSM's cc_sw_cong_setting_threshold): (16 - threshold)/16 of one input buffer. What waits comes \
+         in whole packets, so with small buffers neighbouring thresholds mark alike (a buffer of 4: four at a time).",
     ),
     num(
         "ib_cc.marking_rate",

@@ -159,6 +159,14 @@ pub fn packet_time_ps(s: &Scenario) -> u64 {
     ((bits / s.link.bandwidth_gbps.max(1e-6) * 1000.0).round() as u64).max(1000)
 }
 
+/// The run's times in words: "a run of 100 ms, measured from 40 ms to 60 ms" (a generated or imported network keeps
+/// them, and every point of a sweep runs them).
+pub fn run_times(s: &Scenario) -> String {
+    let t = |ns: u64| format_time_ns(ns as f64);
+    let until = s.measure.to_ns.map_or_else(|| String::from("the end"), t);
+    format!("a run of {}, measured from {} to {until}", t(s.duration_ns), t(s.measure.from_ns))
+}
+
 /// A time for people: "40 ms", "2.05 µs", "0.4 ms".
 pub fn format_time_ns(ns: f64) -> String {
     let trim = |x: f64| {

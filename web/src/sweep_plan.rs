@@ -40,7 +40,8 @@ pub fn parse_values(text: &str) -> Result<Vec<Value>, String> {
         };
         return grid::range(a, b, d, BROWSER_MAX_POINTS).map_err(|e| format!("{t:?}: {e}"));
     }
-    Ok(t.split(',')
+    let values: Vec<Value> = t
+        .split(',')
         .map(str::trim)
         .filter(|s| !s.is_empty())
         .map(|s| match s {
@@ -48,14 +49,28 @@ pub fn parse_values(text: &str) -> Result<Vec<Value>, String> {
             "false" => Value::Bool(false),
             _ => crate::number::parse(s).map_or_else(|| Value::String(s.to_owned()), grid::number),
         })
-        .collect())
+        .collect();
+    if values.is_empty() {
+        return Err(String::from("give values: a list (1, 2, 4) or a range (1..8, or 1..16 step 2)"));
+    }
+    Ok(values)
 }
 
 /// A setting's values as the scenario writes them: for a setting with choices, each choice typed by its value or by
 /// the words the page shows for it ("input-triggered" as well as "input_triggered"), case and dashes aside; an
 /// unknown one is refused with the choices named. A setting without choices keeps its values.
 pub fn as_choices(path: &str, values: Vec<Value>) -> Result<Vec<Value>, String> {
-    let Some(entry) = settings::find(path).filter(|e| !e.choices.is_empty()) else { return Ok(values) };
+    let Some(entry) = settings::find(path) else { return Ok(values) };
+    if entry.choices.is_empty() {
+        // A number: a word is refused here, in words, not by the scenario reader's types.
+        return match values.iter().find(|v| !v.is_number()) {
+            Some(v) => Err(format!("{} is not a number", v.as_str().map_or_else(|| v.to_string(), str::to_owned))),
+            None if values.iter().any(|v| v.as_f64().is_some_and(|x| x < 0.0)) => {
+                Err(String::from("a value below 0: every number setting is 0 or more"))
+            }
+            None => Ok(values),
+        };
+    }
     let plain = |s: &str| s.to_ascii_lowercase().replace(['-', '_', ' '], "");
     values
         .into_iter()
@@ -100,6 +115,12 @@ pub fn points(base: &Scenario, axes: &[Axis]) -> Result<Vec<(Vec<Value>, Scenari
             ));
         }
     }
+    grid::check(axes)?;
+    if base.flows.is_empty() {
+        return Err(String::from(
+            "this network has no flows yet: add some (the Flow tool, or a traffic pattern) to sweep",
+        ));
+    }
     let total = grid::size(axes, BROWSER_MAX_POINTS).map_err(|e| match e {
         grid::SizeError::TooMany(..) => format!("{e} for the browser; use ibcc sweep"),
         grid::SizeError::Empty => e.to_string(),
@@ -118,15 +139,36 @@ pub fn points(base: &Scenario, axes: &[Axis]) -> Result<Vec<(Vec<Value>, Scenari
         .collect()
 }
 
-/// `"Input buffer (packets) = 4, Source response = lipd"`: each setting in words.
+/// `"Input buffer (packets) = 4, Source response = LIPD"`: each setting in words, a choice by the first part of its
+/// label ("FT-FI", not "FT-FI: fixed threshold, fixed interval"), and a setting inside a mechanism the same point
+/// turns off marked as not applied (`Scenario::with_settings`).
 pub fn describe(axes: &[Axis], values: &[Value]) -> String {
+    let off = |block: &str| {
+        axes.iter().zip(values).any(|(a, v)| {
+            a.path == block && (matches!(v, Value::Null | Value::Bool(false)) || v.as_str() == Some("off"))
+        })
+    };
     axes.iter()
         .zip(values)
         .map(|(a, v)| {
-            format!("{} = {}", settings::label(&a.path), v.as_str().map_or_else(|| v.to_string(), str::to_owned))
+            let word = settings::value_label(&a.path, v);
+            let word = word.split(':').next().unwrap_or_default();
+            let block = ["pft", "ib_cc"].into_iter().find(|b| settings::within(&a.path, b));
+            match block.filter(|b| off(b)) {
+                Some(b) => format!("{} = {word} (not applied: {} off)", settings::label(&a.path), settings::label(b)),
+                None => format!("{} = {word}", settings::label(&a.path)),
+            }
         })
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// Whether every point that has a result gave the same value of `quantity` (to 0.05 of a percent, the tables'
+/// rounding): the swept settings then change nothing this measures on this network as it is.
+pub fn all_the_same(results: &[Option<Rc<Results>>], quantity: &Quantity) -> bool {
+    let values: Vec<f64> = results.iter().flatten().map(|r| quantity.value(r)).collect();
+    let (lo, hi) = values.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
+    values.len() >= 2 && hi - lo < 0.05
 }
 
 /// Whether an axis's values are all powers of two (buffer sizes 2, 4, 8, 16...): the plot then uses a log axis.
@@ -263,6 +305,10 @@ mod tests {
         assert_eq!(parse_values("true,false").unwrap(), [Value::Bool(true), Value::Bool(false)]);
         assert!(parse_values("").is_err() && parse_values("8..1").is_err() && parse_values("1..x").is_err());
         assert!(parse_values("1..100000").unwrap_err().contains("too many"));
+        assert_eq!(parse_values(" , ,"), parse_values(""), "no values, said one way");
+        // A word or a negative number for a number setting: refused in words.
+        assert_eq!(as_choices("ib_cc.threshold", parse_values("4, 1S").unwrap()).unwrap_err(), "1S is not a number");
+        assert!(as_choices("ib_cc.threshold", parse_values("-1").unwrap()).unwrap_err().contains("0 or more"));
     }
 
     #[test]
@@ -283,6 +329,9 @@ mod tests {
         let rate = [Axis { path: "link.bandwidth_gbps".into(), values: parse_values("10, 100").unwrap() }];
         assert!(points(&fabric, &rate).unwrap_err().starts_with("Link bandwidth (Gb/s): every link of this network"));
         assert_eq!(points(&base, &rate).unwrap().len(), 2, "Fig. 2's links take the default");
+        let mut no_flows = base.clone();
+        no_flows.flows.clear();
+        assert!(points(&no_flows, &rate).unwrap_err().starts_with("this network has no flows yet"));
     }
 
     #[test]
@@ -298,11 +347,26 @@ mod tests {
         // Off: no A10 block at either threshold; on: the threshold, and times scaled to the 100 Gb/s host links.
         assert_eq!(a10, [None, Some((4, 5120)), None, Some((15, 5120))]);
         assert_eq!(describe(&axes, &p[3].0), "A10 threshold = 15, InfiniBand Annex A10 = on");
+        assert_eq!(
+            describe(&axes, &p[2].0),
+            "A10 threshold = 15 (not applied: InfiniBand Annex A10 off), InfiniBand Annex A10 = off"
+        );
+        // One setting on two axes: refused, where the second would silently win.
+        let twice = [axes[1].clone(), axes[1].clone()];
+        assert_eq!(
+            points(&fabric, &twice).unwrap_err(),
+            "InfiniBand Annex A10 is on two axes: give all its values on one"
+        );
         // PFT's variants, typed as the page shows them.
         let pft = as_choices("pft", parse_values("off, FT-FI, at-ri").unwrap()).unwrap();
         let p = points(&fabric, &[Axis { path: "pft".into(), values: pft }]).unwrap();
         let words: Vec<&str> = p.iter().map(|(_, s)| s.block_word("pft")).collect();
         assert_eq!(words, ["off", "ft_fi", "at_ri"]);
+        // A choice is named by the first part of its label.
+        assert_eq!(
+            describe(&[Axis { path: "pft".into(), values: vec![] }], &[Value::from("at_ri")]),
+            "Proactive Flow Throttling = AT-RI"
+        );
         assert!(as_choices("ib_cc", vec![Value::from("ft_fi")]).unwrap_err().contains("(off, on)"));
         // Every mechanism is offered, but not the run's length or where it is measured.
         let offered: Vec<&str> = sweepable().map(|s| s.path).collect();
@@ -337,6 +401,9 @@ mod tests {
         assert_eq!(c[1].label, "Seed = 2");
         assert_eq!(c[0].points.iter().map(|p| p.0).collect::<Vec<_>>(), [2.0, 4.0]);
         assert!(c[0].points.iter().all(|p| p.1 > 90.0), "the root link is full, in percent");
+        // B->BC is full at every point: the same to the tables' rounding; A->B, which the buffer size sets, is not.
+        assert!(all_the_same(&results, &q) && !all_the_same(&results, &Quantity::Link("A->B".into())));
+        assert!(!all_the_same(&results[..1], &q), "one point is no comparison");
         assert!(powers_of_two(&parse_values("2, 4, 8, 16").unwrap()));
         assert!(!powers_of_two(&parse_values("2, 4").unwrap()) && !powers_of_two(&parse_values("1..8").unwrap()));
         let partial = vec![results[0].clone(), None, None, None];

@@ -26,12 +26,19 @@ pub fn from_value<T: DeserializeOwned>(value: &Value) -> Result<T, String> {
     })
 }
 
-/// A reader's message with its type names in words ("expected u32" is "expected a whole number"), for files,
+/// A reader's message with its type names in words ("expected u32" is "expected a whole number of 0 or more"), for files,
 /// links and settings alike.
 pub fn in_words(message: &str) -> String {
     let mut out = String::from(message);
-    for t in ["u8", "u16", "u32", "u64", "usize"] {
-        out = out.replace(&alloc::format!("expected {t}"), "expected a whole number");
+    // (Whole numbers here are never negative: "-1 ... expected a whole number" read as a contradiction.)
+    for (t, words) in [
+        ("u8", "a whole number from 0 to 255"),
+        ("u16", "a whole number from 0 to 65535"),
+        ("u32", "a whole number of 0 or more"),
+        ("u64", "a whole number of 0 or more"),
+        ("usize", "a whole number of 0 or more"),
+    ] {
+        out = out.replace(&alloc::format!("expected {t}"), &alloc::format!("expected {words}"));
     }
     for t in ["f32", "f64"] {
         out = out.replace(&alloc::format!("expected {t}"), "expected a number");
@@ -131,7 +138,7 @@ mod tests {
         let mut v = to_value(&crate::presets::find("infocom03-fig2").unwrap().scenario());
         v["switch"]["buffer_packets"] = serde_json::json!("four");
         let e = from_value::<Scenario>(&v).unwrap_err();
-        assert!(e.ends_with("invalid type: string \"four\", expected a whole number"), "{e}");
+        assert!(e.ends_with("invalid type: string \"four\", expected a whole number of 0 or more"), "{e}");
         let file = Scenario::from_json(&v.to_string()).unwrap_err().to_string();
         assert!(file.contains("expected a whole number") && !file.contains("u32"), "{file}");
         assert_eq!(

@@ -153,8 +153,8 @@ mod tests {
         // A value of the wrong kind is named in words, not by the reader's type names.
         let word = BTreeMap::from([(String::from("switch.buffer_packets"), Value::from("abc"))]);
         let said = s.with_settings(&word).unwrap_err();
-        assert!(said.ends_with("invalid type: string \"abc\", expected a whole number"), "{said}");
+        assert!(said.ends_with("invalid type: string \"abc\", expected a whole number of 0 or more"), "{said}");
         let negative = BTreeMap::from([(String::from("switch.buffer_packets"), Value::from(-1))]);
-        assert!(s.with_settings(&negative).unwrap_err().ends_with("expected a whole number"));
+        assert!(s.with_settings(&negative).unwrap_err().ends_with("expected a whole number of 0 or more"));
     }
 }

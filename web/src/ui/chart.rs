@@ -141,7 +141,7 @@ pub fn Chart(p: &ChartProps) -> Html {
     let on_csv = {
         let (curves, axes, file) = (p.curves.clone(), p.axes.clone(), p.file.clone());
         Callback::from(move |_| {
-            download_text(&plot::to_csv(&axes.x_name, &curves), "text/csv", &format!("{file}.csv"));
+            download_text(&plot::to_csv(&axes.x_name, &axes.x_names, &curves), "text/csv", &format!("{file}.csv"));
         })
     };
     let t = &p.testid;

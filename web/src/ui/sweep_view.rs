@@ -9,8 +9,8 @@ use super::chart::{Axes, Chart};
 use super::document::{use_doc, Action, Origin};
 use crate::protocol::{FromWorker, ToWorker};
 use crate::sweep_plan::{
-    as_choices, choices_text, curves, describe, parse_values, points, powers_of_two, quantities, sweepable, Axis,
-    Quantity,
+    all_the_same, as_choices, choices_text, curves, describe, parse_values, points, powers_of_two, quantities,
+    sweepable, Axis, Quantity,
 };
 use ibcc_core::scenario::Scenario;
 use ibcc_core::sim::Results;
@@ -23,9 +23,12 @@ use yew::prelude::*;
 
 /// A sweep as the view shows it (a reducer: each answer from a worker is an action, and redraws): its points and
 /// what came back.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 struct Job {
     // (Shared, not copied: a reducer's state is cloned at every answer.)
+    /// The scenario swept, and its name as the page said it then.
+    base: Rc<Scenario>,
+    base_name: String,
     axes: Rc<[Axis]>,
     scenarios: Rc<[Scenario]>,
     values: Rc<[Vec<Value>]>,
@@ -117,7 +120,8 @@ type RunnerRef = Rc<RefCell<Runner>>;
 
 /// Starts a sweep of `axes` over `base` in one worker per core (stopping any sweep under way).
 fn start(
-    base: &Scenario,
+    base: &Rc<Scenario>,
+    base_name: String,
     axes: Vec<Axis>,
     runner: &RunnerRef,
     state: &UseReducerDispatcher<SweepState>,
@@ -129,6 +133,8 @@ fn start(
     *runner.borrow_mut() = Runner { scenarios: scenarios.clone(), ..Runner::default() };
     let workers = cores().min(n);
     state.dispatch(SweepAction::Started(Job {
+        base: base.clone(),
+        base_name,
         axes: axes.into(),
         scenarios,
         values: values.into(),
@@ -281,8 +287,11 @@ pub fn Sweep(p: &SweepProps) -> Html {
         let (h, values) = (h.clone(), values.clone());
         Callback::from(move |e: Event| {
             let path = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
-            if let Some(text) = choices_text(&path) {
-                values.set(text);
+            match choices_text(&path) {
+                Some(text) => values.set(text),
+                // (Another setting's choices mean nothing to a number.)
+                None if parse_values(&values).and_then(|v| as_choices(&path, v)).is_err() => values.set(String::new()),
+                None => {}
             }
             h.set(path);
         })
@@ -296,6 +305,7 @@ pub fn Sweep(p: &SweepProps) -> Html {
 
     let on_run = {
         let (scenario, runner, state, error) = (doc.scenario.clone(), runner.clone(), job.dispatcher(), error.clone());
+        let name = doc.origin.describe();
         let fields =
             [(path1.clone(), values1.clone()), (path2.clone(), values2.clone()), (path3.clone(), values3.clone())];
         Callback::from(move |_| {
@@ -309,7 +319,7 @@ pub fn Sweep(p: &SweepProps) -> Html {
                         .map_err(|e| format!("{}: {e}", settings::label(path)))
                 })
                 .collect();
-            match axes.and_then(|axes| start(&scenario, axes, &runner, &state)) {
+            match axes.and_then(|axes| start(&scenario, name.clone(), axes, &runner, &state)) {
                 Ok(()) => error.set(None),
                 Err(e) => error.set(Some(e)),
             }
@@ -366,7 +376,7 @@ pub fn Sweep(p: &SweepProps) -> Html {
     html! {
         <section class="sweep" data-testid="sweep" aria-label="Sweep">
             <h2>{ "Sweep" }</h2>
-            <p class="lede">{ format!("Runs the playground's scenario ({}) once per point, in the browser's workers (one per core).", doc.origin.describe()) }</p>
+            <p class="lede">{ format!("Runs the playground's scenario ({}) once per point, in the browser's workers (one per core): {} each (Settings sets them).", doc.origin.describe(), crate::moments::run_times(&doc.scenario)) }</p>
             <div class="sweep-grid">
                 <label for="sweep-path1">{ "Setting" }</label>
                 <select id="sweep-path1" onchange={select_input(&path1, &values1)} data-testid="sweep-path1">{ path_options(&path1, false) }</select>
@@ -399,7 +409,14 @@ pub fn Sweep(p: &SweepProps) -> Html {
             if let Some(e) = &*error {
                 <p class="error" role="alert" data-testid="sweep-error">{ e }</p>
             }
-            if guard.is_some() {
+            if let Some(j) = guard.as_ref() {
+                <p class="sweep-of" data-testid="sweep-of"><strong>{ "Last sweep: " }</strong>{ format!("{} on {}; each point {}.", j.axes.iter().map(|a| settings::label(&a.path)).collect::<Vec<_>>().join(" × "), j.base_name, crate::moments::run_times(&j.base)) }</p>
+                if *j.base != *doc.scenario {
+                    <p class="notice" data-testid="sweep-stale">{ "The playground's scenario has changed since this sweep: these results are of the scenario above, and Open loads its points. Start the sweep to sweep the playground's scenario as it is now." }</p>
+                }
+                if j.finished_ms.is_some() && all_the_same(&j.results, &quantity) {
+                    <p class="notice" data-testid="sweep-all-same">{ format!("Every point gave the same {}: on this network as it is, these settings change nothing it measures (for example: more data VLs while every flow has SL 0, or routing engines that choose the same routes on this tree).", quantity.label()) }</p>
+                }
                 <Chart curves={Rc::new(plot_curves)} axes={axes} file="ibcc-sweep" testid="sweep-" />
                 if over {
                     <p class="muted" data-testid="sweep-aggregate-note">{ ibcc_view::names::AGGREGATE_OVER_100 }</p>

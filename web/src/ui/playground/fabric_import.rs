@@ -147,7 +147,7 @@ pub fn FabricImport() -> Html {
             <textarea id="fabric-text" rows="4" spellcheck="false" value={(*text).clone()} oninput={on_input}
                 ondrop={on_drop} ondragover={on_drag_over} data-testid="fabric-text"
                 placeholder="Paste it here, or drop the file here" aria-describedby="fabric-help" />
-            <p id="fabric-help" class="muted">{ format!("It replaces the network (with no flows yet: add them with the Flow tool); the congestion control and run settings stay ({}). It is routed as OpenSM would route it, by the Routing engine setting above.", super::generate::run_times(now)) }</p>
+            <p id="fabric-help" class="muted">{ format!("It replaces the network (with no flows yet: add them with the Flow tool); the congestion control and run settings stay ({}). It is routed as OpenSM would route it, by the Routing engine setting above.", crate::moments::run_times(now)) }</p>
             if let Some(e) = &*error {
                 <p class="error" role="alert" data-testid="fabric-error">{ e }</p>
             }

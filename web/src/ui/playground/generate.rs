@@ -7,7 +7,7 @@ use super::super::document::{use_doc, Action, Origin};
 use super::super::fields::{Choice, NumberField};
 use ibcc_core::fabric::{netfile, shapes, Fabric, Speed, Width};
 use ibcc_core::presets::{fat_tree_hotspot, parking_lot, TwoSwitch};
-use ibcc_core::scenario::{scenario_of, RoutingEngine, Scenario};
+use ibcc_core::scenario::{scenario_of, IbCcConfig, RoutingEngine, Scenario};
 use yew::prelude::*;
 
 /// A generated fabric's cables: 4x EDR, 100 Gb/s (the PFT paper's rate).
@@ -20,7 +20,8 @@ fn of_fabric(name: &str, f: Result<Fabric, shapes::GenerateError>, duration_ns: 
 }
 
 /// `s` with `base`'s congestion control and run settings: seed, packets, switches, links, virtual lanes, ACKs,
-/// marking, sources, PFT, Annex A10, the measured interval (within the run), and OpenSM's routing engine with its
+/// marking, sources, PFT, Annex A10 (its times rescaled to the new links if they were scaled to the old ones), the
+/// measured interval (within the run), and OpenSM's routing engine with its
 /// spare-lane rule (not the papers' first-listed rule, which old presets carry, nor updn roots, which name nodes).
 pub fn keep_settings(mut s: Scenario, base: &Scenario) -> Result<Scenario, String> {
     if base.routing.engine != RoutingEngine::FirstListed {
@@ -39,6 +40,15 @@ pub fn keep_settings(mut s: Scenario, base: &Scenario) -> Result<Scenario, Strin
     s.measure.from_ns = s.measure.from_ns.min(s.duration_ns / 2);
     s.pft = base.pft;
     s.ib_cc = base.ib_cc.clone();
+    // Annex A10's times as turning it on scaled them for the old network's links are scaled for the new one's (a
+    // paper's 8 Gb/s times throttle a 100 Gb/s fabric's flows to a quarter); times of the user's own stay.
+    let (was, now) = (base.fastest_host_link_gbps(), s.fastest_host_link_gbps());
+    let (was, now) = (IbCcConfig::for_link_gbps(was), IbCcConfig::for_link_gbps(now));
+    if let Some(c) = s.ib_cc.as_mut() {
+        if (c.ird_unit_ps, c.ccti_timer) == (was.ird_unit_ps, was.ccti_timer) {
+            (c.ird_unit_ps, c.ccti_timer) = (now.ird_unit_ps, now.ccti_timer);
+        }
+    }
     s.check().map_err(|e| e.to_string())?;
     Ok(s)
 }
@@ -201,14 +211,6 @@ fn first_values(shape: &str) -> Vec<String> {
     fields(shape).iter().map(|f| f.value.to_owned()).collect()
 }
 
-/// The run's times in words ("a run of 100 ms, measured from 40 ms to 60 ms"): a generated or imported network
-/// keeps them, and a paper's 100 ms run is long on a 100 Gb/s fabric.
-pub fn run_times(base: &Scenario) -> String {
-    let t = |ns: u64| crate::moments::format_time_ns(ns as f64);
-    let until = base.measure.to_ns.map_or_else(|| String::from("the end"), t);
-    format!("a run of {}, measured from {} to {until}", t(base.duration_ns), t(base.measure.from_ns))
-}
-
 #[component]
 pub fn Generate() -> Html {
     let doc = use_doc();
@@ -250,7 +252,7 @@ pub fn Generate() -> Html {
     html! {
         <details class="generate" data-testid="generate-section">
             <summary>{ "Generate a network" }</summary>
-            <Choice id="generate-shape" label="Shape" help={format!("Keeps the current congestion control and run settings ({}); change them in Settings after.", run_times(&doc.scenario))}
+            <Choice id="generate-shape" label="Shape" help={format!("Keeps the current congestion control and run settings ({}); change them in Settings after.", crate::moments::run_times(&doc.scenario))}
                 options={options} value={(*shape).clone()} on_change={on_shape} />
             { for fields(&shape).iter().zip(ids).enumerate().map(|(i, (f, id))| html! {
                 <NumberField id={id} label={f.label} unit="" help={f.help}
