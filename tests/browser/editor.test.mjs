@@ -453,6 +453,18 @@ test('Annex A10 turned on for 100 Gb/s links takes times scaled to them, its num
   // A number the standard refuses is refused by name.
   await page.getByTestId('input-a10-threshold').fill('16');
   assert.match(await page.getByTestId('error-a10-threshold').innerText(), /from 0 to 15\. Not applied: still 15/);
+  // Its table by its shape: linear, 128 entries up to 1024 units; made again quadratic, with 32 entries.
+  assert.equal(await page.getByTestId('input-a10-cct-shape').inputValue(), 'linear');
+  assert.equal(await page.getByTestId('input-a10-cct-entries').inputValue(), '128');
+  assert.equal(await page.getByTestId('input-a10-cct-max').inputValue(), '1024');
+  await page.getByTestId('input-a10-cct-shape').selectOption('quadratic');
+  await setField(page, 'input-a10-cct-entries', '32');
+  await page.waitForFunction(() => {
+    const cct = JSON.parse(localStorage.getItem('ibcc.playground.scenario') ?? '{}').ib_cc?.cct ?? [];
+    return cct.length === 32 && cct[16].multiplier === 273 && cct[31].multiplier === 1024;
+  });
+  await setField(page, 'input-a10-cct-entries', '2000');
+  assert.match(await page.getByTestId('error-a10-cct-entries').innerText(), /from 1 to 1024\. Not applied: still 32/);
   assert.deepEqual(page.errors, []);
 });
 

@@ -296,6 +296,26 @@ pub const SETTINGS: &[Setting] = &[
         "The unit of a CCT entry's delay after each packet (multiplier << shift units): 64 bytes' time, 64000 ps at \
          8 Gb/s and 5120 ps at 100 Gb/s.",
     ),
+    pick(
+        "ib_cc.cct.shape",
+        "CCT shape",
+        "How a source's delay after each packet grows with its CCTI, from 0 at the table's first entry to the top \
+         multiplier at its last: in a straight line, or slowly first (quadratic). Empty: a table of the file's own.",
+        &[c("linear", "linear"), c("quadratic", "quadratic")],
+    ),
+    num(
+        "ib_cc.cct.entries",
+        "CCT entries",
+        "",
+        "How many steps the table has, 1 to 1024 (OpenSM's cc_cct: up to 128 per block): a BECN moves a source \
+         CCTI increase steps along it.",
+    ),
+    num(
+        "ib_cc.cct.max_multiplier",
+        "CCT top multiplier",
+        "units",
+        "The delay after each packet at the table's last entry, in CCT delay units (multiplier << shift).",
+    ),
     block("flows", "The flows", "Every flow: its hosts, group, start and stop, traffic and transport."),
 ];
 
@@ -404,9 +424,11 @@ mod tests {
         for setting in SETTINGS.iter().filter(|s| s.path.starts_with("ib_cc.")) {
             let path = setting.path;
             assert!(a10.setting(path).is_some() || path == "ib_cc.ccti_limit", "{path}");
-            let set = BTreeMap::from([(path.to_owned(), Value::from(3))]);
-            let next = a10.with_settings(&set).unwrap_or_else(|e| panic!("{path} = 3: {e}"));
-            assert_eq!(next.setting(path), Some(Value::from(3)), "{path}");
+            // (Its table's shape by a choice, other than the preset's first.)
+            let v = setting.choices.last().map_or(Value::from(3), Choice::json);
+            let set = BTreeMap::from([(path.to_owned(), v.clone())]);
+            let next = a10.with_settings(&set).unwrap_or_else(|e| panic!("{path} = {v}: {e}"));
+            assert_eq!(next.setting(path), Some(v), "{path}");
         }
         assert_eq!(label("switch.buffer_packets"), "Input buffer (packets)");
         assert_eq!(label("marking.policy"), "Marking policy");

@@ -130,6 +130,27 @@ impl IbCcConfig {
     }
 }
 
+/// The most entries and the highest top multiplier of a shaped CCT (a multiplier has 14 bits, the shift up to 3).
+pub const CCT_MAX_ENTRIES: u16 = 1024;
+pub const CCT_MAX_MULTIPLIER: u32 = 0x3FFF << 3;
+
+impl IbCcConfig {
+    /// The CCT's shape, entries and top multiplier, when it is one `shaped_cct` makes (as the defaults and a
+    /// scenario's `{"shape": ...}` are); `None` for a table of other entries.
+    pub fn cct_shape(&self) -> Option<(CctShape, u16, u32)> {
+        let entries = u16::try_from(self.cct.len()).ok().filter(|&n| (1..=CCT_MAX_ENTRIES).contains(&n))?;
+        let last = self.cct.last()?;
+        // The top multiplier as given lies within the last entry's rounding by its shift.
+        let top = u32::from(last.multiplier) << last.shift;
+        (top..top + (1u32 << last.shift)).filter(|&m| m <= CCT_MAX_MULTIPLIER).find_map(|max| {
+            [CctShape::Linear, CctShape::Quadratic]
+                .into_iter()
+                .find(|&shape| shaped_cct(shape, entries, max) == self.cct)
+                .map(|shape| (shape, entries, max))
+        })
+    }
+}
+
 /// A CCT given by its shape instead of its entries.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -150,7 +171,7 @@ fn cct_entries_or_shape<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Cc
     match CctSpec::deserialize(d)? {
         CctSpec::Entries(e) => Ok(e),
         CctSpec::Shaped(s) => {
-            if s.entries == 0 || s.entries > 1024 || s.max_multiplier > 0x3FFF << 3 {
+            if s.entries == 0 || s.entries > CCT_MAX_ENTRIES || s.max_multiplier > CCT_MAX_MULTIPLIER {
                 return Err(serde::de::Error::custom(
                     "a shaped CCT has 1 to 1024 entries and a max_multiplier of at most 131064",
                 ));

@@ -7,6 +7,7 @@
 //! types cannot (references, topology, ranges, limits) and names the offending element and field.
 
 mod blocks;
+mod cct;
 pub use blocks::{pft_turned_on, PFT_VARIANTS};
 mod companions;
 pub use companions::{DEFAULT_HYBRID_WINDOW, DEFAULT_OUTPUT_THRESHOLD};

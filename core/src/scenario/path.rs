@@ -3,6 +3,7 @@
 //! scenario format's own terms (docs/scenario.md).
 
 use super::blocks::{within, BLOCKS};
+use super::cct;
 use super::{from_value, to_value, Scenario};
 use alloc::borrow::ToOwned;
 use alloc::collections::BTreeMap;
@@ -14,6 +15,9 @@ use serde_json::Value;
 impl Scenario {
     /// The value at `path` (dot-separated keys of the scenario's JSON), if there is one.
     pub fn setting(&self, path: &str) -> Option<Value> {
+        if let Some(field) = path.strip_prefix(cct::PREFIX) {
+            return self.cct_setting(field);
+        }
         let mut v = to_value(self);
         for key in path.split('.') {
             v = v.get_mut(key)?.take();
@@ -63,8 +67,11 @@ impl Scenario {
                 next.switch_block(block, &w).map_err(|e| format!("{block}: {e}"))?;
             }
         }
-        let on = inside.iter().filter(|(p, _)| block_of(p).is_some_and(|b| next.block_word(b) != "off"));
-        let next = next.with_paths(on.copied())?.with_companions(self);
+        let on: Vec<(&String, &Value)> =
+            inside.iter().filter(|(p, _)| block_of(p).is_some_and(|b| next.block_word(b) != "off")).copied().collect();
+        // (Annex A10's table by its shape, after its other settings: `cct.rs`.)
+        let (table, on): (Vec<_>, Vec<_>) = on.into_iter().partition(|(p, _)| p.starts_with(cct::PREFIX));
+        let next = next.with_paths(on)?.with_cct(&table)?.with_companions(self);
         // All but routing, which the run does (the page checks each edit this way, off its worker).
         next.check().map_err(|e| e.to_string())?;
         Ok(next)

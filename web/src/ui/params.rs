@@ -387,6 +387,32 @@ const IB_CC_NUM: &[Num] = &[
     a10_num!("a10-ird-unit", ird_unit_ps, Ok::<u64, &'static str>),
 ];
 
+/// One of the table's numbers (`ib_cc.cct.entries`, `ib_cc.cct.max_multiplier`), set by path as a sweep sets it
+/// (`Scenario::with_settings`: the table is made again with the others kept).
+macro_rules! cct_num {
+    ($id:literal, $path:literal, $range:literal) => {
+        Num {
+            id: $id,
+            path: $path,
+            shown: None,
+            get: |s| s.setting($path).map(|v| v.to_string()).unwrap_or_default(),
+            set: |s, v| {
+                let v = Value::from(whole(required(v)?)?);
+                *s = s.with_settings(&BTreeMap::from([($path.to_owned(), v)])).map_err(|_| $range)?;
+                Ok(())
+            },
+        }
+    };
+}
+
+/// Annex A10's table's shape, and by it the table's numbers (shown while it is on).
+const CCT_SHAPE: Pick = pick("a10-cct-shape", "ib_cc.cct.shape");
+/// The table's numbers, when it has a shape.
+const CCT_NUM: &[Num] = &[
+    cct_num!("a10-cct-entries", "ib_cc.cct.entries", "must be a whole number from 1 to 1024"),
+    cct_num!("a10-cct-max", "ib_cc.cct.max_multiplier", "must be a whole number from 0 to 131064"),
+];
+
 /// The scenario's Annex A10 block, to change one of its numbers.
 fn a10(s: &mut Scenario) -> Result<&mut IbCcConfig, &'static str> {
     s.ib_cc.as_mut().ok_or("turn Annex A10 on first")
@@ -507,9 +533,15 @@ pub fn ParamsPanel(p: &ParamsProps) -> Html {
                 (options, (own.get)(&p.scenario).to_owned())
             }
             None => {
-                let options =
+                let mut options: Vec<(AttrValue, AttrValue)> =
                     entry.choices.iter().map(|c| (AttrValue::from(c.value), AttrValue::from(c.label))).collect();
-                (options, choice_value(&p.scenario, f.path))
+                let value = choice_value(&p.scenario, f.path);
+                // (A value none of the choices name, as a CCT of the file's own entries: said, not shown as the
+                // first choice.)
+                if !entry.choices.iter().any(|c| c.value == value) {
+                    options.insert(0, (AttrValue::from(""), AttrValue::from("(the file's own)")));
+                }
+                (options, value)
             }
         };
         html! {
@@ -620,6 +652,12 @@ pub fn ParamsPanel(p: &ParamsProps) -> Html {
                 if let Some(c) = &p.scenario.ib_cc {
                     { a10_scale(&p.scenario, c, &p.on_change, lock("ib_cc").is_some()) }
                     { for IB_CC_NUM.iter().map(num_field) }
+                    { pick_field(&CCT_SHAPE) }
+                    if c.cct_shape().is_none() {
+                        <p class="muted" data-testid="a10-cct-own">{ format!("The table has {} entries of its own (from the file): a shape replaces them.", c.cct.len()) }</p>
+                    } else {
+                        { for CCT_NUM.iter().map(num_field) }
+                    }
                 }
             </details>
             { naming }
