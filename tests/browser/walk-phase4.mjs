@@ -56,12 +56,19 @@ export default async function ({ server, browser, shot, log, text, hscroll, open
   log('results early:\n' + await text(page, 'panel-results'));
   await shot(page, '42-results-early');
   // Select flow f1, edit start/stop
-  await page.mouse.click(...(await flowMiddle(page, 'f1')));
+  const fm = await flowMiddle(page, 'f1');
+  log('at f1 middle:', await page.evaluate(([x, y]) => { const e = document.elementFromPoint(x, y); return e && (e.getAttribute('data-testid') || e.tagName + '.' + e.getAttribute('class')); }, fm));
+  log('tool flow pressed?', await page.getByTestId('tool-flow').getAttribute('aria-pressed'));
+  await page.getByTestId('tool-select').click();
+  log('after select tool, at f1 middle:', await page.evaluate(([x, y]) => { const e = document.elementFromPoint(x, y); return e && (e.getAttribute('data-testid') || e.tagName + '.' + e.getAttribute('class')); }, fm));
+  await openTab(page, 'results');
+  await page.getByTestId('results-table').getByText(/^Flows \(/).click();
+  await page.getByTestId('flow-row-f1').click();
   await openTab(page, 'selection');
   await page.waitForTimeout(300);
   log('selection f1:\n' + await text(page, 'panel-selection'));
   await shot(page, '43-selection-f1');
-  for (const [f, v] of [['input-sel-start', '30'], ['input-sel-stop', '60']]) {
+  for (const [f, v] of [['input-sel-start', process.env.S1 ?? '1'], ['input-sel-stop', process.env.S2 ?? '3']]) {
     await page.getByTestId(f).fill(v);
     await page.getByTestId(f).press('Enter');
     await page.waitForTimeout(300);
@@ -79,12 +86,12 @@ export default async function ({ server, browser, shot, log, text, hscroll, open
   log('ended at', await text(page, 'sim-time'));
   await openTab(page, 'results');
   log('results end:\n' + await text(page, 'panel-results'));
-  await shot(page, '44-results-end');
+  await shot(page, '44-results-end' + (process.env.DARK ? '-dark' : ''));
   await page.getByTestId('results-table').getByText(/^Flows \(/).click().catch(() => log('no flows summary'));
   await page.waitForTimeout(300);
   log('results flows:\n' + await text(page, 'results-table'));
   await shot(page, '44-results-flows', true);
-  await page.getByTestId('plot-panel').screenshot({ path: '/tmp/walk-class/44-plot.png' }).catch((e) => log('plot shot fail', e.message));
+  await page.getByTestId('plot-panel').screenshot({ path: '/tmp/walk-class/44-plot' + (process.env.DARK ? '-dark' : '') + '.png' }).catch((e) => log('plot shot fail', e.message));
   log('errors', page.errors);
   await ctx.close();
 }

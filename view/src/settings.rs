@@ -300,15 +300,14 @@ pub const SETTINGS: &[Setting] = &[
         "ib_cc.cct.shape",
         "CCT shape",
         "How a source's delay after each packet grows with its CCTI, from 0 at the table's first entry to the top \
-         multiplier at its last: in a straight line, or slowly first (quadratic). Empty: a table of the file's own.",
+         multiplier at its last: in a straight line, or slowly first (quadratic).",
         &[c("linear", "linear"), c("quadratic", "quadratic")],
     ),
     num(
         "ib_cc.cct.entries",
         "CCT entries",
         "",
-        "How many steps the table has, 1 to 1024 (OpenSM's cc_cct: up to 128 per block): a BECN moves a source \
-         CCTI increase steps along it.",
+        "How many steps the table has, 1 to 1024: each BECN moves a source 'CCTI increase' steps along it.",
     ),
     num(
         "ib_cc.cct.max_multiplier",
