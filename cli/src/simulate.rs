@@ -147,16 +147,18 @@ pub fn run(args: &Args) -> Result<(), Error> {
 
 /// What a deadlock was, in one line.
 fn deadlock_line(d: &ibcc_core::sim::Deadlock) -> String {
+    let nodes = d.nodes();
     format!(
         "DEADLOCK found at {:.3} ms (the last stuck packet came in at {:.3} ms): the run stopped there. {} packets \
-         (flows {}) wait on each other round the cycle {} -> back to {}, and can never move: the routes have a credit \
-         loop (try updn with a root, or ftree)",
+         (flows {}) wait on each other round the cycle {} -> {}, and can never move: the routes have a credit loop \
+         (try updn with a root, or ftree)",
         d.at_ns / 1e6,
         d.last_in_ns / 1e6,
         d.stuck_packets,
         d.flows.join(", "),
-        d.cycle.join(" -> "),
-        d.cycle.first().map_or("", String::as_str)
+        // Switch by switch, as the page says it (each link's "A->B" joined by "->" read as one long name).
+        nodes.join(" -> "),
+        nodes.first().copied().unwrap_or_default()
     )
 }
 
@@ -275,11 +277,7 @@ fn measured(out: &mut String, r: &Results, s: &Scenario) {
             delay
         );
     }
-    let interval = (r.measured_from_ns, r.measured_to_ns);
-    for g in &r.groups {
-        if let Some(ran) = s.group_ran_within(&g.name, interval.0, interval.1) {
-            let name = if g.name.is_empty() { ibcc_view::names::UNGROUPED } else { &g.name };
-            println!("  {}", ibcc_view::names::ran_within(name, g.throughput_fraction, ran, interval));
-        }
+    for p in ibcc_view::names::partial_runs(r, s, |g| g.throughput_fraction, 20) {
+        println!("  {}", p.words);
     }
 }

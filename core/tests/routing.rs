@@ -179,6 +179,7 @@ fn a_credit_loop_deadlocks_and_the_run_stops_saying_so() {
         let d = r.deadlock.as_ref().unwrap_or_else(|| panic!("{engine:?}: no deadlock"));
         assert_eq!((d.at_ns, r.simulated_ns), (500_000.0, 500_000.0), "{engine:?}");
         assert_eq!(d.cycle, ["s0->s1", "s1->s2", "s2->s3", "s3->s4", "s4->s5", "s5->s0"], "{engine:?}");
+        assert_eq!(d.nodes(), ["s0", "s1", "s2", "s3", "s4", "s5"], "{engine:?}: switch by switch");
         // The ring's links are links 0 to 5, each from s(i) to s(i+1): their forward channels, in order.
         assert_eq!(d.channels, [0, 2, 4, 6, 8, 10], "{engine:?}");
         assert_eq!(d.flows, ["f0", "f1", "f2", "f3", "f4", "f5"], "{engine:?}");

@@ -324,12 +324,12 @@ test('a victim that runs for part of the measured interval: Results say what it 
   await page.waitForFunction(() => parseFloat(document.querySelector('[data-testid=sim-time]').innerText) >= 60, null, { timeout: 60_000 });
   await openTab(page, 'results');
   // Its throughput is over 40-60 ms, seven of whose twenty it ran: the rate while it ran is 20/7 of it.
-  const said = await page.getByTestId('ran-within-victim').innerText();
+  const said = await page.getByTestId('ran-within-group-victim').innerText();
   const m = said.match(/^victim ran from 45\.0 to 52\.0 ms of the measured 40\.0 to (\d+\.\d) ms: its (\d+\.\d)% is over the whole interval, (\d+\.\d)% while it ran\.$/);
   assert.ok(m, said);
   const [to, whole, ran] = m.slice(1).map(Number);
   assert.ok(Math.abs(ran - whole * (to - 40) / 7) < 0.15, said);
-  assert.equal(await page.getByTestId('ran-within-local').count(), 0, 'the local flows ran throughout');
+  assert.equal(await page.getByTestId('ran-within-group-local').count(), 0, 'the local flows ran throughout');
   await screenshot(page, 'ran-within');
   assert.deepEqual(page.errors, []);
 });

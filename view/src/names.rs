@@ -24,6 +24,64 @@ pub fn ran_within(group: &str, shown: f64, ran: (f64, f64), interval: (f64, f64)
     )
 }
 
+/// Something that ran for only part of the measured interval, said in words ([`partial_runs`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Partial {
+    /// Its group (a flow's own), so that a view holding a group back holds this back too.
+    pub group: String,
+    /// `group NAME` or `flow ID`, unique among them (the page's test ids).
+    pub key: String,
+    pub words: String,
+}
+
+/// What ran for only part of `r`'s measured interval in `s`'s run, and what it had while it ran: each group whose
+/// flows ran the same part (its value as `group_value` gives it: the page's sum or mean), then, one by one, the
+/// flows that did in groups that did not (their neighbours ran throughout; at most `most_flows` of them, then a
+/// count of the rest).
+pub fn partial_runs(
+    r: &ibcc_core::sim::Results,
+    s: &ibcc_core::scenario::Scenario,
+    group_value: impl Fn(&ibcc_core::sim::GroupResult) -> f64,
+    most_flows: usize,
+) -> Vec<Partial> {
+    let interval = (r.measured_from_ns, r.measured_to_ns);
+    if r.measured_nothing() {
+        return Vec::new();
+    }
+    let mut said: Vec<Partial> = r
+        .groups
+        .iter()
+        .filter_map(|g| {
+            let ran = s.group_ran_within(&g.name, interval.0, interval.1)?;
+            let name = if g.name.is_empty() { UNGROUPED } else { &g.name };
+            let words = ran_within(name, group_value(g), ran, interval);
+            Some(Partial { group: g.name.clone(), key: format!("group {}", g.name), words })
+        })
+        .collect();
+    let flows: Vec<Partial> = r
+        .flows
+        .iter()
+        .filter(|fl| !said.iter().any(|p| p.group == fl.group))
+        .filter_map(|fl| {
+            let f = s.flows.iter().find(|f| f.id == fl.id)?;
+            let ran = ibcc_core::scenario::Scenario::flow_ran_within(f, interval.0, interval.1)?;
+            let words = ran_within(&format!("flow {}", fl.id), fl.throughput_fraction, ran, interval);
+            Some(Partial { group: fl.group.clone(), key: format!("flow {}", fl.id), words })
+        })
+        .collect();
+    let more = flows.len().saturating_sub(most_flows);
+    said.extend(flows.into_iter().take(most_flows));
+    if more > 0 {
+        let words = if more == 1 {
+            String::from("1 more flow ran for part of the interval too.")
+        } else {
+            format!("{more} more flows ran for part of the interval too.")
+        };
+        said.push(Partial { group: String::new(), key: String::from("more"), words });
+    }
+    said
+}
+
 /// What a plot shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum PlotKind {
@@ -91,6 +149,33 @@ mod tests {
             "victim ran from 45.0 to 52.0 ms of the measured 40.0 to 60.0 ms: its 5.5% is over the whole interval, \
              15.7% while it ran."
         );
+    }
+
+    #[test]
+    fn what_ran_for_part_of_the_interval_is_said_by_group_and_else_by_flow() {
+        let mut s = ibcc_core::presets::find("infocom03-fig2").unwrap().scenario();
+        (s.duration_ns, s.measure.from_ns, s.measure.to_ns) = (4_000_000, 1_000_000, None);
+        for f in s.flows.iter_mut().filter(|f| f.group == "victim") {
+            (f.start_ns, f.stop_ns) = (2_000_000, Some(3_000_000));
+        }
+        // One of the five local flows stops early: its group did not, so it is said on its own.
+        let local = s.flows.iter().position(|f| f.group == "local").unwrap();
+        s.flows[local].stop_ns = Some(2_500_000);
+        let mut run = ibcc_core::sim::Run::new(&s).unwrap();
+        run.run();
+        let r = run.results();
+        let said = partial_runs(&r, &s, |g| g.throughput_fraction, 5);
+        let keys: Vec<&str> = said.iter().map(|p| p.key.as_str()).collect();
+        assert_eq!(keys, ["group victim", format!("flow {}", s.flows[local].id).as_str()]);
+        assert!(
+            said[0].words.starts_with("victim ran from 2.0 to 3.0 ms of the measured 1.0 to 4.0 ms"),
+            "{}",
+            said[0].words
+        );
+        assert_eq!(said[1].group, "local", "held back with its group");
+        assert!(partial_runs(&r, &s, |g| g.throughput_fraction, 0)
+            .last()
+            .is_some_and(|p| p.words == "1 more flow ran for part of the interval too."));
     }
 
     #[test]

@@ -227,7 +227,13 @@ pub const SETTINGS: &[Setting] = &[
         "ns",
         "Results count up to here; empty for the end of the run (INFOCOM'03 Figs. 2-4 read the victim's 40-60 ms).",
     ),
-    num("measure.window_ns", "Rate window", "ns", "The plot's link and group rates are averaged over this window (the papers: 2 ms); a short run needs a shorter one."),
+    num(
+        "measure.window_ns",
+        "Rate window",
+        "ns",
+        "The plot's link and group rates are averaged over this window, centred on each moment (the papers: 2 ms), \
+         so a curve starts to rise half a window before its flow starts; a short run needs a shorter one.",
+    ),
     pick(
         "pft",
         "Proactive Flow Throttling",

@@ -388,6 +388,13 @@ impl Measure {
     }
 }
 
+/// The part of `[from_ns, to_ns)` from flow `f`'s start to its stop (empty, at its start, if it ran in none of it).
+fn ran(f: &Flow, from_ns: f64, to_ns: f64) -> (f64, f64) {
+    let a = (f.start_ns as f64).max(from_ns);
+    let b = f.stop_ns.map_or(to_ns, |t| (t as f64).min(to_ns));
+    (a, b.max(a))
+}
+
 impl Scenario {
     /// An empty, valid-format scenario (no nodes yet) with every default.
     pub fn empty(name: &str, duration_ns: u64) -> Self {
@@ -540,14 +547,16 @@ impl Scenario {
     /// group's throughput is over the whole interval, so one that ran for a third of it reads a third of its rate:
     /// the page and `ibcc run` then also say what it had while it ran (docs/results.md).
     pub fn group_ran_within(&self, group: &str, from_ns: f64, to_ns: f64) -> Option<(f64, f64)> {
-        let mut spans = self.flows.iter().filter(|f| f.group == group).map(|f| {
-            let a = (f.start_ns as f64).max(from_ns);
-            let b = f.stop_ns.map_or(to_ns, |t| (t as f64).min(to_ns));
-            (a, b.max(a))
-        });
+        let mut spans = self.flows.iter().filter(|f| f.group == group).map(|f| ran(f, from_ns, to_ns));
         let first = spans.next()?;
         let (a, b) = first;
         (spans.all(|x| x == first) && b > a && b - a < 0.99 * (to_ns - from_ns)).then_some((a, b))
+    }
+
+    /// The same for one flow: the part of `[from_ns, to_ns)` flow `f` ran in, when shorter than the interval.
+    pub fn flow_ran_within(f: &Flow, from_ns: f64, to_ns: f64) -> Option<(f64, f64)> {
+        let (a, b) = ran(f, from_ns, to_ns);
+        (b > a && b - a < 0.99 * (to_ns - from_ns)).then_some((a, b))
     }
 
     /// This scenario without what does not change a run: its name, description and the nodes' positions.

@@ -40,6 +40,14 @@ pub struct Deadlock {
     pub flows: Vec<String>,
 }
 
+impl Deadlock {
+    /// The cycle node by node (`["sw-1", "sw-2", ...]`: each link's start; the last link ends at the first), as
+    /// the page's credit-loop check names a loop.
+    pub fn nodes(&self) -> Vec<&str> {
+        self.cycle.iter().filter_map(|l| l.split_once("->").map(|(from, _)| from)).collect()
+    }
+}
+
 impl Simulation {
     /// The deadlock the network is in now, if any.
     pub fn find_deadlock(&self) -> Option<Deadlock> {

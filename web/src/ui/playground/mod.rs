@@ -363,6 +363,7 @@ fn deadlock_text(d: &ibcc_core::sim::Deadlock) -> Html {
     // The first line says what happened and fits on a screen; the cycle, which on a fabric can be many links long,
     // opens below it.
     const NAMED: usize = 6;
+    let nodes = d.nodes();
     let flows = match d.flows.len() {
         1 => format!("flow {}", d.flows[0]),
         n if n <= NAMED => format!("flows {}", d.flows.join(", ")),
@@ -380,18 +381,24 @@ fn deadlock_text(d: &ibcc_core::sim::Deadlock) -> Html {
             ) }</p>
             <details data-testid="deadlock-cycle">
                 <summary>{ "The cycle, and what breaks it" }</summary>
-                { "The cycle: " }
-                for (i, link) in d.cycle.iter().enumerate() {
-                    if i > 0 { { " → " } }
-                    <span class="nowrap">{ link }</span>
-                }
-                { format!(
-                    " → back to the first. (The last stuck packet came in at {:.3} ms; the run checks every {} ms.) \
-                     These routes form a credit loop; routes that never turn down and then up again (updn, with a \
-                     root switch) cannot, and dfsssp puts a loop's routes on different virtual lanes.",
-                    d.last_in_ns / 1e6,
-                    ibcc_core::sim::DEADLOCK_CHECK_EVERY_PS as f64 / 1e9
-                ) }
+                // (The summary stays; what it opens scrolls under it.)
+                <div class="deadlock-more">
+                    <p>
+                        { "The cycle: " }
+                        // Switch by switch, as the credit-loop check in Settings names a loop.
+                        for (i, node) in nodes.iter().chain(nodes.first()).enumerate() {
+                            if i > 0 { { " → " } }
+                            <span class="nowrap">{ *node }</span>
+                        }
+                        { format!(
+                            ". The last stuck packet came in at {:.3} ms; the run checks every {} ms.",
+                            d.last_in_ns / 1e6,
+                            ibcc_core::sim::DEADLOCK_CHECK_EVERY_PS as f64 / 1e9
+                        ) }
+                    </p>
+                    <p>{ "These routes form a credit loop. Routes that never turn down and then up again (updn, with a \
+                          root switch) cannot, and dfsssp puts a loop's routes on different virtual lanes." }</p>
+                </div>
             </details>
         </>
     }

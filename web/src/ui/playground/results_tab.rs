@@ -86,7 +86,7 @@ pub struct ResultsTableProps {
 #[component]
 pub fn ResultsTable(p: &ResultsTableProps) -> Html {
     let live = use_live();
-    let kept = use_mut_ref(|| None::<(Rc<Results>, f64, Rc<Vec<(String, String)>>)>);
+    let kept = use_mut_ref(|| None::<(Rc<Results>, f64, Rc<Vec<ibcc_view::names::Partial>>)>);
     if p.shown || kept.borrow().is_none() {
         let from_ns = live.run_scenario.as_ref().map_or(0.0, |s| s.measure.from_ns as f64);
         let ran = live.results.as_ref().zip(live.run_scenario.as_ref()).map(|(r, s)| ran_within(r, s));
@@ -99,22 +99,11 @@ pub fn ResultsTable(p: &ResultsTableProps) -> Html {
     }
 }
 
-/// Each group that ran for only part of the measured interval, and what it had while it ran, in words.
-fn ran_within(r: &Results, s: &Scenario) -> Vec<(String, String)> {
+/// What ran for only part of the measured interval, and what it had while it ran (a group as the tables show it).
+fn ran_within(r: &Results, s: &Scenario) -> Vec<ibcc_view::names::Partial> {
     use crate::session::GroupRate;
-    let interval = (r.measured_from_ns, r.measured_to_ns);
-    if r.measured_nothing() {
-        return Vec::new();
-    }
-    r.groups
-        .iter()
-        .filter_map(|g| {
-            let ran = s.group_ran_within(&g.name, interval.0, interval.1)?;
-            let shown = GroupRate::in_results(r, &g.name).shown(g.throughput_fraction);
-            let name = if g.name.is_empty() { ibcc_view::names::UNGROUPED } else { &g.name };
-            Some((g.name.clone(), ibcc_view::names::ran_within(name, shown, ran, interval)))
-        })
-        .collect()
+    let shown = |g: &GroupResult| GroupRate::in_results(r, &g.name).shown(g.throughput_fraction);
+    ibcc_view::names::partial_runs(r, s, shown, 5)
 }
 
 #[derive(Properties, PartialEq)]
@@ -122,8 +111,8 @@ struct TablesProps {
     results: Same<Results>,
     /// Where the run's measurement begins.
     from_ns: f64,
-    /// The groups that ran for part of the interval: (group, what it had while it ran).
-    ran: Rc<Vec<(String, String)>>,
+    /// What ran for part of the interval.
+    ran: Rc<Vec<ibcc_view::names::Partial>>,
 }
 
 #[component]
@@ -188,8 +177,8 @@ fn Tables(p: &TablesProps) -> Html {
                 </tbody>
             </table></div>
             // (A group that ran for a third of the interval reads a third of its rate: said beside the table.)
-            for (g, said) in p.ran.iter().filter(|(g, _)| !hidden_group(g)) {
-                <p class="muted" data-testid={format!("ran-within-{g}")}>{ said }</p>
+            for said in p.ran.iter().filter(|p| !hidden_group(&p.group)) {
+                <p class="muted" data-testid={format!("ran-within-{}", said.key.replace(' ', "-"))}>{ &said.words }</p>
             }
             if before {
                 // Nothing is measured yet: rows of 0.0% would contradict the links drawn busy.
