@@ -267,11 +267,12 @@ fn measured(out: &mut String, r: &Results, s: &Scenario) {
     for g in &r.groups {
         let delay = g.mean_delay_ns.map_or_else(|| "-".into(), |d| format!("{:.2} us", d / 1e3));
         println!(
-            "  {:<14} {:>3} flows {:>8.2}%  Jain {:.3}  marks {:>8} ({} in the interval)  delay {}",
+            "  {:<14} {:>3} flows {:>8.2}%  Jain {}  marks {:>8} ({} in the interval)  delay {}",
             g.name,
             g.flows,
             100.0 * g.throughput_fraction,
-            g.jain_index,
+            // (Flows that sent nothing are not "perfectly fair": 0/0.)
+            if g.throughput_fraction == 0.0 { String::from("-    ") } else { format!("{:.3}", g.jain_index) },
             g.marks,
             g.measured_marks,
             delay

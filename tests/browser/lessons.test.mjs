@@ -347,6 +347,9 @@ test('a teacher makes an exercise link; a student opens it and answers', async (
   await student.getByTestId('exercise-to-end').click();
   await student.waitForFunction(() => document.querySelector('[data-testid=sim-time]').innerText === '60.000 ms', null, { timeout: 60_000 });
   await student.getByTestId('exercise-answer').fill('10');
+  // No hint written: a reminder and a second try, as the lessons' own exercises give; then the value.
+  assert.match(await check(student), /^Not quite\. A hint: Look again at what the exercise measures and over which interval/);
+  await student.getByTestId('exercise-answer').fill('11');
   const verdict = await check(student);
   assert.match(verdict, /Not quite\. The run gives (\d+\.\d)%/);
   const truth = Number(verdict.match(/gives (\d+\.\d)%/)[1]);

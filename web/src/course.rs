@@ -370,9 +370,20 @@ impl Exercise {
     }
 
     /// Whether a wrong answer, after `wrong_before` earlier wrong ones, is shown the simulated value and the
-    /// explanation: the first wrong answer gets the hint and a second try instead (if the author wrote a hint).
+    /// explanation: the first wrong answer gets the hint ([`Exercise::hint_or_reminder`]) and a second try instead.
     pub fn reveals(&self, wrong_before: u32) -> bool {
-        self.hint.trim().is_empty() || wrong_before >= 1
+        wrong_before >= 1
+    }
+
+    /// The hint for a first wrong answer: the author's, or without one a reminder to read it again where it is
+    /// measured (a teacher's exercise without a hint gave the value away at the first wrong answer, where the
+    /// lessons' own give a second try).
+    pub fn hint_or_reminder(&self) -> &str {
+        if self.hint.trim().is_empty() {
+            "Look again at what the exercise measures and over which interval: is that what you read?"
+        } else {
+            &self.hint
+        }
     }
 
     /// Whether `run` is this exercise's own run (whatever interval it measures): the run whose value it asks for.
@@ -1228,7 +1239,8 @@ mod tests {
         }
         let mut bare = lib().lessons[0].exercise.clone().unwrap();
         bare.hint.clear();
-        assert!(bare.reveals(0), "no hint: the answer comes at once");
+        assert!(!bare.reveals(0) && bare.reveals(1), "no hint: a second try all the same");
+        assert!(bare.hint_or_reminder().ends_with('?'), "a reminder that asks, as a hint does");
     }
 
     #[test]

@@ -714,18 +714,18 @@ fn ExerciseView(p: &ExerciseProps) -> Html {
         Ok(Verdict::Right { simulated_pct }) => html! {
             <div class="verdict right" data-testid="exercise-verdict">
                 <p><strong>{ "Right. " }</strong>{ format!("The run gives {simulated_pct:.1}{} (within ±{}).", e.unit(), e.tolerance_pct) }</p>
-                <p data-testid="exercise-explanation">{ &e.explanation }</p>
+                <p data-testid="exercise-explanation">{ unbroken_links(&e.explanation) }</p>
             </div>
         },
         Ok(Verdict::Wrong { simulated_pct }) if revealed => html! {
             <div class="verdict wrong" data-testid="exercise-verdict">
                 <p><strong>{ "Not quite. " }</strong>{ format!("The run gives {simulated_pct:.1}{}; answers within ±{} count.", e.unit(), e.tolerance_pct) }</p>
-                <p data-testid="exercise-explanation">{ &e.explanation }</p>
+                <p data-testid="exercise-explanation">{ unbroken_links(&e.explanation) }</p>
             </div>
         },
         Ok(Verdict::Wrong { .. }) => html! {
             <div class="verdict hint" data-testid="exercise-verdict">
-                <p><strong>{ "Not quite. " }</strong>{ "A hint: " }<span data-testid="exercise-hint">{ &e.hint }</span></p>
+                <p><strong>{ "Not quite. " }</strong>{ "A hint: " }<span data-testid="exercise-hint">{ unbroken_links(e.hint_or_reminder()) }</span></p>
                 <p>{ "Think it over, change your answer and check again." }</p>
             </div>
         },
@@ -743,7 +743,7 @@ fn ExerciseView(p: &ExerciseProps) -> Html {
         <div class="exercise" data-testid="exercise" data-checks={checks.borrow().to_string()}>
             <h4>{ "Exercise" }</h4>
             <p data-testid="exercise-question">{ unbroken_links(&e.question) }</p>
-            <p class="muted">{ format!("Measured: {}. Fixed: {}.", e.describe(), if e.locked.is_empty() { String::from("nothing") } else { e.locked.iter().map(|p| format!("'{}'", ibcc_view::settings::label(p))).collect::<Vec<_>>().join(", ") }) }</p>
+            <p class="muted">{ format!("Measured: {}{}. Fixed: {}.", e.describe(), scenario_window(&e), if e.locked.is_empty() { String::from("nothing") } else { e.locked.iter().map(|p| format!("'{}'", ibcc_view::settings::label(p))).collect::<Vec<_>>().join(", ") }) }</p>
             <div class="input-row">
                 <button onclick={load} data-testid="exercise-load">{ "Load the exercise's scenario" }</button>
                 if e.impact.is_some() {
@@ -838,19 +838,25 @@ fn lock_value(s: &Scenario, path: &str) -> String {
     }
 }
 
-/// Every part of an exercise, as its students will get it (and, for the one just made, what this run gives).
-/// `simulated`: `Some(None)` while the run is being measured.
-fn exercise_card(e: &Exercise, simulated: Option<Option<&Result<f64, String>>>, testid: &str) -> Html {
-    let s = e.scenario().ok();
-    let window = match (&e.measure, s.as_ref()) {
-        (Some(m), Some(s)) if m.from_ns.is_none() && m.to_ns.is_none() => match m.interval_ns(s) {
+/// For an exercise that measures over its scenario's own interval (no times of its own), that interval in words:
+/// its describe() names times only when it has them, and a student should see the interval as the teacher does.
+fn scenario_window(e: &Exercise) -> String {
+    match (&e.measure, e.scenario().ok()) {
+        (Some(m), Some(s)) if m.from_ns.is_none() && m.to_ns.is_none() => match m.interval_ns(&s) {
             Ok((from, to)) => {
                 format!(", over the scenario's measured interval ({}-{} ms)", from as f64 / 1e6, to as f64 / 1e6)
             }
             Err(_) => String::new(),
         },
         _ => String::new(),
-    };
+    }
+}
+
+/// Every part of an exercise, as its students will get it (and, for the one just made, what this run gives).
+/// `simulated`: `Some(None)` while the run is being measured.
+fn exercise_card(e: &Exercise, simulated: Option<Option<&Result<f64, String>>>, testid: &str) -> Html {
+    let s = e.scenario().ok();
+    let window = scenario_window(e);
     let fixed = if e.locked.is_empty() {
         String::from("nothing")
     } else {
@@ -1146,7 +1152,7 @@ fn Author(p: &AuthorProps) -> Html {
             { text("from", "From (ms; empty: the measurement start)", false) }
             { text("to", "To (ms; empty: the measurement end)", false) }
             { text("tolerance", "Tolerance (percentage points)", false) }
-            { text("hint", "Hint for a first wrong answer (a question that points the way; empty: none)", true) }
+            { text("hint", "Hint for a first wrong answer (a question that points the way; empty: a reminder to look again at what is measured)", true) }
             { text("explanation", "Explanation shown after the answer", true) }
             <fieldset class="locks"><legend>{ "Students may not change" }</legend>
                 { for LOCKABLE.iter().map(|&path| lock_box(path)) }

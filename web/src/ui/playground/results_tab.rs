@@ -169,7 +169,8 @@ fn Tables(p: &TablesProps) -> Html {
                             } else {
                                 { group_throughput(r, g) }
                             }
-                            <td>{ if before { String::from("-") } else { format!("{:.3}", g.jain_index) } }</td>
+                            // (Flows that sent nothing are not "perfectly fair": 0/0.)
+                            <td>{ if before || g.throughput_fraction == 0.0 { String::from("-") } else { format!("{:.3}", g.jain_index) } }</td>
                             <td title={format!("{} over the whole run so far", g.marks)}>{ if before { String::from("-") } else { g.measured_marks.to_string() } }</td>
                             <td>{ g.mean_delay_ns.filter(|_| !before).map_or_else(|| String::from("-"), |d| format!("{:.1}", d / 1e3)) }</td>
                         </tr>
