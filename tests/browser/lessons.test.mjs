@@ -371,7 +371,7 @@ test('a lesson opens the Finc(t) explorer and the place is kept on return', asyn
   await page.getByTestId('tab-playground').click();
   assert.equal(await page.getByTestId('lesson-picker').inputValue(), '8');
   assert.match(await page.getByTestId('lesson-text').innerText(), /Finc\(t\) explorer/);
-  assert.match(await page.getByLabel('Scenario').locator('option:checked').innerText(), /^Edited: LIPD with static traffic over 500 ms, INFOCOM'03 Fig\. 6$/);
+  assert.match(await page.getByLabel('Scenario').locator('option:checked').innerText(), /^For the lesson: LIPD with static traffic over 500 ms, INFOCOM'03 Fig\. 6$/);
   assert.deepEqual(page.errors, []);
 });
 

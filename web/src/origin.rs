@@ -24,6 +24,8 @@ pub enum Origin {
     LessonExercise(String),
     /// Any of these, then edited.
     Edited(Box<Origin>),
+    /// A preset (by its name) as a lesson's steps set it: the student changed nothing (it read "Edited:").
+    ForLesson(String),
 }
 
 impl Origin {
@@ -46,9 +48,11 @@ impl Origin {
             Origin::Link => String::from("From a shared link"),
             Origin::Exercise => String::from("Your teacher's exercise"),
             Origin::LessonExercise(lesson) => format!("Exercise of lesson {lesson}"),
+            Origin::ForLesson(name) => format!("For the lesson: {}", Origin::Preset(name.clone()).describe()),
             Origin::Edited(inner) => match &**inner {
                 Origin::Generated(what) => format!("Edited: {what}"),
                 Origin::File(name) => format!("Edited: {name}"),
+                Origin::ForLesson(name) => format!("Edited: {}", Origin::Preset(name.clone()).describe()),
                 Origin::Empty => String::from("Built on the canvas"),
                 other => format!("Edited: {}", other.describe()),
             },
@@ -69,6 +73,15 @@ impl Origin {
         match self {
             Origin::Edited(_) => self,
             other => Origin::Edited(Box::new(other)),
+        }
+    }
+
+    /// This origin after a lesson's step changed settings: a preset, as loaded or as a lesson set it, is the
+    /// lesson's; anything else (the student's own changes among them) is edited.
+    pub fn set_by_lesson(self) -> Origin {
+        match self {
+            Origin::Preset(name) | Origin::ForLesson(name) => Origin::ForLesson(name),
+            other => other.edited(),
         }
     }
 }
@@ -127,6 +140,12 @@ mod tests {
         assert_eq!(edited.picker_value(), CUSTOM);
         assert_eq!(Origin::Generated("parking lot of 5".into()).describe(), "Generated: parking lot of 5");
         assert_eq!(Origin::Empty.edited().describe(), "Built on the canvas");
+        // A lesson's step changing a preset's settings is not the student's edit; the student's after it is.
+        let lesson = Origin::Preset("infocom03-fig2".into()).set_by_lesson();
+        assert_eq!(lesson.describe(), "For the lesson: Congestion spreading, INFOCOM'03 Fig. 2");
+        assert_eq!(lesson.clone().set_by_lesson(), lesson);
+        assert_eq!(lesson.edited().describe(), "Edited: Congestion spreading, INFOCOM'03 Fig. 2");
+        assert_eq!(Origin::Link.set_by_lesson(), Origin::Link.edited());
         let lesson = Origin::LessonExercise("3. Congestion spreading and its victims".into());
         assert_eq!(lesson.describe(), "Exercise of lesson 3. Congestion spreading and its victims");
         assert!(lesson.is_exercise() && lesson.edited().is_exercise());

@@ -353,6 +353,12 @@ pub fn Sweep(p: &SweepProps) -> Html {
         let state = match (&j.error, j.finished_ms) {
             (Some(e), _) => format!("stopped: {e}"),
             (None, Some(_)) => String::from("done"),
+            // (A guess from the points done so far: a 400-point sweep can take minutes.)
+            (None, None) if j.done > 0 => format!(
+                "running on {} workers, about {:.0} s left",
+                j.workers,
+                (secs / j.done as f64 * (j.scenarios.len() - j.done) as f64).ceil()
+            ),
             (None, None) => format!("running on {} workers", j.workers),
         };
         (j.done, j.scenarios.len(), format!("{}/{} points, {secs:.1} s, {state}", j.done, j.scenarios.len()))

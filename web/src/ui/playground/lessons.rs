@@ -159,8 +159,8 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
             let next = if s.load.is_some() || !s.set.is_empty() { s.scenario(&scenario).ok() } else { None };
             let from = match (&s.load, s.set.is_empty()) {
                 (Some(name), true) => Origin::Preset(name.clone()),
-                (Some(name), false) => Origin::Preset(name.clone()).edited(),
-                (None, _) => origin.clone().edited(),
+                (Some(name), false) => Origin::Preset(name.clone()).set_by_lesson(),
+                (None, _) => origin.clone().set_by_lesson(),
             };
             if let Some(ms) = s.run_to_ms {
                 let t_ps = (ms * 1e9).round() as u64;
@@ -243,8 +243,8 @@ pub fn LessonsPanel(p: &LessonsProps) -> Html {
         }
         let origin = match preset {
             Some(name) if !edited => Origin::Preset(name),
-            Some(name) => Origin::Preset(name).edited(),
-            None => doc.origin.clone().edited(),
+            Some(name) => Origin::Preset(name).set_by_lesson(),
+            None => doc.origin.clone().set_by_lesson(),
         };
         let (on_step, point) = (on_step.clone(), l.steps[k].highlight.clone());
         Some(Callback::from(move |_: MouseEvent| {

@@ -82,16 +82,19 @@ pub fn Transport() -> Html {
     let quiz = super::use_unanswered_exercise().is_some();
     // (A preset's words describe it as loaded: once edited, a lesson's step or the student may have changed what
     // they say, a buffer's depth or a threshold.)
-    let edited = matches!(doc.origin, crate::origin::Origin::Edited(_));
+    let changed = match doc.origin {
+        crate::origin::Origin::Edited(_) => Some("As loaded, before the changes since: "),
+        crate::origin::Origin::ForLesson(_) => Some("As published, before the lesson's changes: "),
+        _ => None,
+    };
     // (A preset whose description was rewritten in Settings is described by its new words.)
     let own = || if scenario.description.is_empty() { scenario.name.clone() } else { scenario.description.clone() };
     let preset = find(&scenario.name).filter(|p| scenario.description == format!("{} {}", p.figure, p.description));
     let description = preset.map_or_else(own, |p| {
         let said = if quiz { p.description.to_owned() } else { format!("{} {}", p.description, p.paper_reports) };
-        if edited {
-            format!("As loaded, before the changes since: {said}")
-        } else {
-            said
+        match changed {
+            Some(before) => format!("{before}{said}"),
+            None => said,
         }
     });
     let more = use_state(|| false);
