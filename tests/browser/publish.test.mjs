@@ -219,7 +219,13 @@ test('an embedded scenario leaves the visitor\'s own saved work alone', async ()
 // override. The worker's to 270 KB (269.2 KB): a group to one host measured against that host's link. Then the
 // page's to 610 KB (609.6 KB): a scenario's name and description edited in Settings, and the Selection card's
 // refusals in its own words with the value kept; to 611 KB (610.2 KB): an exercise's verdict scrolled into view.
-const BUDGET_KB = { page: 611, worker: 270 };
+// Then to 620 KB (619.4 KB), measured commit by commit: congestion control itself swept (A10 and PFT switched by a
+// word, in the core the page has too: +1.5 KB); what ran for part of the interval said, the deadlock's cycle folded,
+// timeline labels in two rows (+1.6); from a researcher's walk, the sweep's results named with their scenario, a
+// setting on two axes refused, settings not applied marked, legends below the plot (+2.5); Annex A10's table by
+// its shape in Settings (+1.9); from a student's and a teacher's walk, exercises' second try without a hint, flows
+// that ran for part of the interval, 'For the lesson:' (+1.7). The worker is unchanged (269.3 KB).
+const BUDGET_KB = { page: 620, worker: 270 };
 
 test('the release wasm stays within its size budget, with no name section or debug data', async () => {
   const files = await readdir(DIST);
