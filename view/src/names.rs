@@ -58,14 +58,21 @@ pub fn partial_runs(
             Some(Partial { group: g.name.clone(), key: format!("group {}", g.name), words })
         })
         .collect();
+    // (Found in the scenario first, by id: a fabric's pattern has thousands of flows, and the page asks every frame.)
+    let ran: std::collections::BTreeMap<&str, (f64, f64)> = s
+        .flows
+        .iter()
+        .filter_map(|f| {
+            Some((f.id.as_str(), ibcc_core::scenario::Scenario::flow_ran_within(f, interval.0, interval.1)?))
+        })
+        .collect();
     let flows: Vec<Partial> = r
         .flows
         .iter()
         .filter(|fl| !said.iter().any(|p| p.group == fl.group))
         .filter_map(|fl| {
-            let f = s.flows.iter().find(|f| f.id == fl.id)?;
-            let ran = ibcc_core::scenario::Scenario::flow_ran_within(f, interval.0, interval.1)?;
-            let words = ran_within(&format!("flow {}", fl.id), fl.throughput_fraction, ran, interval);
+            let &part = ran.get(fl.id.as_str())?;
+            let words = ran_within(&format!("flow {}", fl.id), fl.throughput_fraction, part, interval);
             Some(Partial { group: fl.group.clone(), key: format!("flow {}", fl.id), words })
         })
         .collect();

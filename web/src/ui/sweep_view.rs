@@ -382,7 +382,7 @@ pub fn Sweep(p: &SweepProps) -> Html {
     html! {
         <section class="sweep" data-testid="sweep" aria-label="Sweep">
             <h2>{ "Sweep" }</h2>
-            <p class="lede">{ format!("Runs the playground's scenario ({}) once per point, in the browser's workers (one per core): {} each (Settings sets them).", doc.origin.describe(), crate::moments::run_times(&doc.scenario)) }</p>
+            <p class="lede">{ format!("Runs the playground's scenario ({}) once per point, in the browser's workers (one per core); each point is {} (set in Settings).", doc.origin.describe(), crate::moments::run_times(&doc.scenario)) }</p>
             <div class="sweep-grid">
                 <label for="sweep-path1">{ "Setting" }</label>
                 <select id="sweep-path1" onchange={select_input(&path1, &values1)} data-testid="sweep-path1">{ path_options(&path1, false) }</select>
@@ -417,7 +417,7 @@ pub fn Sweep(p: &SweepProps) -> Html {
             }
             if let Some(j) = guard.as_ref() {
                 <p class="sweep-of" data-testid="sweep-of"><strong>{ "Last sweep: " }</strong>{ format!("{} on {}; each point {}.", j.axes.iter().map(|a| settings::label(&a.path)).collect::<Vec<_>>().join(" × "), j.base_name, crate::moments::run_times(&j.base)) }</p>
-                if *j.base != *doc.scenario {
+                if !crate::session::same_run(&j.base, &doc.scenario) {
                     <p class="notice" data-testid="sweep-stale">{ "The playground's scenario has changed since this sweep: these results are of the scenario above, and Open loads its points. Start the sweep to sweep the playground's scenario as it is now." }</p>
                 }
                 if j.finished_ms.is_some() && all_the_same(&j.results, &quantity) {
