@@ -397,7 +397,7 @@ test('a fabric generated from a paper\'s scenario names the run it keeps, and re
   await page.getByTestId('input-ib-cc').selectOption('on');
   assert.match(await page.getByTestId('a10-scaled').innerText(), /^Times scaled to the 8 Gb\/s host links/);
   await page.getByTestId('generate-section').locator('summary').click();
-  await page.getByLabel('Shape').selectOption('fabric_parallel');
+  await page.getByTestId('input-generate-shape').selectOption('fabric_parallel');
   assert.match(await page.locator('#generate-shape-help').innerText(), /a run of 100 ms, measured from 40 ms to 60 ms/);
   await page.getByRole('button', { name: 'Generate' }).click();
   await page.getByTestId('node-h-1-3').waitFor();

@@ -58,20 +58,14 @@ pub fn partial_runs(
             Some(Partial { group: g.name.clone(), key: format!("group {}", g.name), words })
         })
         .collect();
-    // (Found in the scenario first, by id: a fabric's pattern has thousands of flows, and the page asks every frame.)
-    let ran: std::collections::BTreeMap<&str, (f64, f64)> = s
-        .flows
-        .iter()
-        .filter_map(|f| {
-            Some((f.id.as_str(), ibcc_core::scenario::Scenario::flow_ran_within(f, interval.0, interval.1)?))
-        })
-        .collect();
+    // (The run's results list its scenario's flows in order: a fabric's pattern has thousands, asked every frame.)
     let flows: Vec<Partial> = r
         .flows
         .iter()
-        .filter(|fl| !said.iter().any(|p| p.group == fl.group))
-        .filter_map(|fl| {
-            let &part = ran.get(fl.id.as_str())?;
+        .zip(&s.flows)
+        .filter(|(fl, f)| fl.id == f.id && !said.iter().any(|p| p.group == fl.group))
+        .filter_map(|(fl, f)| {
+            let part = ibcc_core::scenario::Scenario::flow_ran_within(f, interval.0, interval.1)?;
             let words = ran_within(&format!("flow {}", fl.id), fl.throughput_fraction, part, interval);
             Some(Partial { group: fl.group.clone(), key: format!("flow {}", fl.id), words })
         })
