@@ -240,16 +240,13 @@ fn measured(out: &mut String, r: &Results, s: &Scenario) {
     println!("\nlinks (data utilization over the measurement interval)");
     println!("  {:<20} {:>8} {:>8} {:>10} {:>12}", "link", "util", "acks", "marks", "stall ms");
     for l in r.links.iter().filter(|l| l.data_packets > 0 || l.ack_packets > 0) {
-        // (A VL waits for credit while another sends: said where one waited longer than the link stalled.)
-        let longer = ibcc_view::names::vls_waiting_longer(l);
         println!(
-            "  {:<20} {:>7.1}% {:>7.2}% {:>10} {:>12.3}{}",
+            "  {:<20} {:>7.1}% {:>7.2}% {:>10} {:>12.3}",
             l.id,
             100.0 * l.utilization,
             100.0 * l.ack_utilization,
             l.marks,
-            l.credit_stall_ns / 1e6,
-            if longer.is_empty() { String::new() } else { format!("  ({longer})") }
+            l.credit_stall_ns / 1e6
         );
     }
     println!("\nflows (throughput as a share of the source link)");

@@ -673,30 +673,3 @@ fn a_group_to_one_host_is_measured_against_that_host_s_link_on_mixed_speeds() {
     assert!((series - group("g")).abs() < 1e-3, "the rate series says the same: {series}");
     assert_eq!(group("lone"), r.flow("e").unwrap().throughput_fraction, "a lone flow: its own link");
 }
-
-/// Results give each VL's credit stall beside the link's: in the two-switch network with the victim on a VL of its
-/// own (preset `vl-isolation-two-switch`, lesson 3), A->B's VL 0 waits for credit at B (the remote flow's packets
-/// fill its buffer there) while the victim's VL 1 sends, so the link stalls far less than VL 0 does, and its VL 1
-/// not at all; the page draws the link blocked, as one of its VLs is. With one VL there is nothing per VL.
-#[test]
-fn results_give_each_vls_credit_stall_beside_the_links() {
-    let mut s = ibcc_core::presets::find("vl-isolation-two-switch").unwrap().scenario();
-    (s.duration_ns, s.measure.from_ns, s.measure.to_ns) = (46_000_000, 42_000_000, None);
-    let mut run = Run::new(&s).unwrap();
-    run.run();
-    let r = run.results();
-    let ab = r.links.iter().find(|l| l.id == "A->B").unwrap();
-    let interval = r.measured_to_ns - r.measured_from_ns;
-    let vl = &ab.vl_credit_stall_ns;
-    assert_eq!(vl.len(), 2);
-    assert!(
-        vl[0] > 0.5 * interval && vl[0] > 10.0 * ab.credit_stall_ns.max(1.0),
-        "VL 0 {vl:?}, link {}",
-        ab.credit_stall_ns
-    );
-    assert!(vl[1] < 0.01 * interval, "the victim's VL sends: {vl:?}");
-    s.virtual_lanes = None;
-    let mut one = Run::new(&s).unwrap();
-    one.run();
-    assert!(one.results().links.iter().all(|l| l.vl_credit_stall_ns.is_empty()));
-}

@@ -256,10 +256,6 @@ test('virtual lanes: the victim on its own VL keeps its share, buffers show a st
   await openTab(page, 'results');
   const isolated = parseFloat((await page.getByTestId('group-victim').innerText()).match(/([\d.]+)%/)[1]);
   assert.ok(isolated > 49, `the victim on its own VL gets ${isolated}%`);
-  // A->B, drawn blocked, stalls as a link hardly at all (VL 1 sends); its VL 0 waited most of the interval, said beside it.
-  const ab = await page.locator('[data-testid=links-table] tr', { hasText: 'A->B' }).first().innerText();
-  const stall = ab.match(/(\d+\.\d\d) \(VL 0: (\d+\.\d\d)\)/);
-  assert.ok(stall && Number(stall[2]) > 10 && Number(stall[1]) < 1, ab);
 
   // The victim back on VL 0 (its service level 0): it starves, as in Fig. 2.
   await openTab(page, 'selection');

@@ -83,18 +83,6 @@ pub fn partial_runs(
     said
 }
 
-/// The VLs of link `l` that waited for credit longer than the link stalled (by 0.01 ms or more), in ms: "VL 0:
-/// 15.00"; empty with one VL or none longer.
-pub fn vls_waiting_longer(l: &ibcc_core::sim::LinkResult) -> String {
-    l.vl_credit_stall_ns
-        .iter()
-        .enumerate()
-        .filter(|(_, &v)| v - l.credit_stall_ns >= 10_000.0)
-        .map(|(vl, v)| format!("VL {vl}: {:.2}", v / 1e6))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// What a plot shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum PlotKind {

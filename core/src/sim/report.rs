@@ -52,14 +52,6 @@ pub(super) struct FlowCounters {
 
 /// What a run measures: an [`Observer`] to pass to the simulation's steps. Cloned with it, it is the same report of
 /// the same run (the page's checkpoints).
-/// One VL's credit-stall time on one link: since 0 (the page's drawing of blocked lanes), and inside the
-/// measurement interval (Results).
-#[derive(Debug, Clone, Copy, Default)]
-pub(super) struct VlStall {
-    pub(super) all: Time,
-    pub(super) measured: Time,
-}
-
 #[derive(Debug, Clone)]
 pub struct Report {
     /// The measurement interval `[from, to)`; `to` is at most the end of the run.
@@ -70,9 +62,9 @@ pub struct Report {
     pub(super) sample: Time,
     pub(super) links: Vec<LinkCounters>,
     pub(super) marks: Vec<LinkMarks>,
-    /// With several data VLs, each link's VLs' credit-stall time (`ChannelState::vl_stalls`): link `c`'s VL `v` at
-    /// `c * vls + v`. Empty with one VL.
-    pub(super) vl_stalls: Vec<VlStall>,
+    /// With several data VLs, each link's VLs' credit-stall time since 0 (`ChannelState::vl_stalls`): link `c`'s
+    /// VL `v` at `c * vls + v`. Empty with one VL.
+    pub(super) vl_stall_all: Vec<Time>,
     pub(super) vls: usize,
     /// Each directed link's data, binned for its rate series (a series per channel).
     pub(super) series: BusyTable,
@@ -120,7 +112,7 @@ impl Report {
             sample,
             links: vec![LinkCounters::default(); channels],
             marks: vec![LinkMarks::default(); channels],
-            vl_stalls: if vls > 1 { vec![VlStall::default(); channels * usize::from(vls)] } else { Vec::new() },
+            vl_stall_all: if vls > 1 { vec![0; channels * usize::from(vls)] } else { Vec::new() },
             vls: usize::from(vls),
             series: BusyTable::new(channels, sample, end),
             flows: vec![FlowCounters::default(); flow_group.len()],
@@ -230,9 +222,7 @@ impl Observer for Report {
 
     #[inline]
     fn on_vl_stall_end(&mut self, channel: ChannelId, vl: u8, since: Time, now: Time) {
-        let stall = &mut self.vl_stalls[channel as usize * self.vls + usize::from(vl)];
-        stall.all += now - since;
-        stall.measured += overlap(since, now, self.from, self.to);
+        self.vl_stall_all[channel as usize * self.vls + usize::from(vl)] += now - since;
     }
 
     #[inline]

@@ -34,10 +34,6 @@ pub struct LinkResult {
     pub ecn_packets: u64,
     /// Time in the interval the transmitter had a packet ready but no credit for it.
     pub credit_stall_ns: f64,
-    /// With several data VLs, each VL's time in the interval with a packet ready but no credit for it (a VL can
-    /// wait while another sends, so these can pass `credit_stall_ns`). Empty with one VL.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub vl_credit_stall_ns: Vec<f64>,
 }
 
 /// One flow.
@@ -282,14 +278,6 @@ impl Report {
                     }
                 }
                 let stall = l.stall + state.stalled_since().map_or(0, |s| overlap(s, now, from, until));
-                let vls = self.vls;
-                let vl_stalls = self.vl_stalls.get(i * vls..(i + 1) * vls).unwrap_or_default();
-                let vl_credit_stall_ns = state
-                    .vl_stalls()
-                    .iter()
-                    .zip(vl_stalls)
-                    .map(|(since, v)| ns(v.measured + since.map_or(0, |s| overlap(s, now, from, until))))
-                    .collect();
                 LinkResult {
                     id: format!("{}->{}", node_id(c.from), node_id(c.to)),
                     from: node_id(c.from),
@@ -302,7 +290,6 @@ impl Report {
                     measured_marks: self.marks[i].measured,
                     ecn_packets: l.ecn_sent,
                     credit_stall_ns: ns(stall),
-                    vl_credit_stall_ns,
                 }
             })
             .collect()

@@ -124,8 +124,8 @@ impl Report {
                 let stalls = sim.channel(i as u32).vl_stalls();
                 stalls
                     .iter()
-                    .zip(self.vl_stalls.get(i * vls..(i + 1) * vls).unwrap_or_default())
-                    .map(move |(since, v)| (v.all + since.map_or(0, |s| now - s)) as f64 / NS as f64)
+                    .zip(self.vl_stall_all.get(i * vls..(i + 1) * vls).unwrap_or_default())
+                    .map(move |(since, all)| (all + since.map_or(0, |s| now - s)) as f64 / NS as f64)
             })
             .collect();
         Snapshot { time_ns: now as f64 / NS as f64, events: sim.events(), links, buffers, flows, vl_stalled_ns }

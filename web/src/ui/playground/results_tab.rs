@@ -99,21 +99,6 @@ pub fn ResultsTable(p: &ResultsTableProps) -> Html {
     }
 }
 
-/// A link's credit stall, with each VL that waited longer than the link: a VL waits while another sends, so the
-/// link drawn blocked (one of its VLs is) could read 0.00 here with nothing said.
-fn stall_cell(l: &ibcc_core::sim::LinkResult) -> Html {
-    let link = format!("{:.2}", l.credit_stall_ns / 1e6);
-    let longer = ibcc_view::names::vls_waiting_longer(l);
-    if longer.is_empty() {
-        return html! { <td>{ link }</td> };
-    }
-    html! {
-        <td title="A VL can wait for credit while another VL sends: the link stalls only when none can.">
-            { link }<span class="muted">{ format!(" ({longer})") }</span>
-        </td>
-    }
-}
-
 /// What ran for only part of the measured interval, and what it had while it ran (a group as the tables show it).
 fn ran_within(r: &Results, s: &Scenario) -> Vec<ibcc_view::names::Partial> {
     use crate::session::GroupRate;
@@ -224,7 +209,7 @@ fn Tables(p: &TablesProps) -> Html {
                                     <td>{ format!("{:.1}%", 100.0 * l.utilization) }</td>
                                 }
                                 <td title={format!("{} over the whole run so far", l.marks)}>{ l.measured_marks }</td>
-                                { stall_cell(l) }
+                                <td>{ format!("{:.2}", l.credit_stall_ns / 1e6) }</td>
                             </tr>
                         }
                     </tbody>
