@@ -65,7 +65,7 @@ pub fn partial_runs(
         .zip(&s.flows)
         .filter(|(fl, f)| fl.id == f.id && !said.iter().any(|p| p.group == fl.group))
         .filter_map(|(fl, f)| {
-            let part = ibcc_core::scenario::Scenario::flow_ran_within(f, interval.0, interval.1)?;
+            let part = f.ran_within(interval.0, interval.1)?;
             let words = ran_within(&format!("flow {}", fl.id), fl.throughput_fraction, part, interval);
             Some(Partial { group: fl.group.clone(), key: format!("flow {}", fl.id), words })
         })

@@ -328,10 +328,9 @@ pub const SETTINGS: &[Setting] = &[
 /// for where it is measured and how it is drawn.
 pub const EVERY_SETTING: &str = "*";
 
-/// Whether `path` is a setting inside block `block` (`ib_cc.threshold` in `ib_cc`; not `ib_cc` itself).
-pub fn within(path: &str, block: &str) -> bool {
-    path.strip_prefix(block).is_some_and(|rest| rest.starts_with('.'))
-}
+/// Whether `path` is a setting inside block `block` (`ib_cc.threshold` in `ib_cc`; not `ib_cc` itself): the
+/// scenario's own rule, which `Scenario::with_settings` applies.
+pub use ibcc_core::scenario::within;
 
 /// The setting at `path`, if it has a name.
 pub fn find(path: &str) -> Option<&'static Setting> {

@@ -58,10 +58,9 @@ pub fn differences(a: &Scenario, b: &Scenario) -> Vec<(String, String, String)> 
     fold_lists(fold_blocks(rows, &fa, &fb), &fa, &fb)
 }
 
-/// Blocks that are a mechanism on or off (`Scenario::pft`, `Scenario::ib_cc`): turned on, every one of their settings
-/// differs from nothing, and the list said so ten times ("ib_cc.ccti_limit: (none) → null"); one row says it once.
-const BLOCKS: [&str; 2] = ["pft", "ib_cc"];
-
+/// A block that is a mechanism on or off (`ibcc_core::scenario::BLOCKS`: PFT, Annex A10) turned on has every one of its
+/// settings differ from nothing, and the list said so ten times ("ib_cc.ccti_limit: (none) → null"); one row says it
+/// once.
 fn fold_blocks(
     rows: Vec<(String, String, String)>,
     fa: &[(String, String)],
@@ -70,7 +69,7 @@ fn fold_blocks(
     let has = |f: &[(String, String)], block: &str| f.iter().any(|(k, _)| ibcc_view::settings::within(k, block));
     let mut out: Vec<(String, String, String)> = Vec::new();
     for row in rows {
-        let block = BLOCKS.iter().find(|b| ibcc_view::settings::within(&row.0, b));
+        let block = ibcc_core::scenario::BLOCKS.iter().find(|b| ibcc_view::settings::within(&row.0, b));
         match block {
             Some(&b) if has(fa, b) != has(fb, b) => {
                 if !out.iter().any(|r| r.0 == b) {

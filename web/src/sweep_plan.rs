@@ -2,7 +2,7 @@
 //! run (in web workers), and a result plotted against the first setting, one curve per combination of the others.
 //! Pure Rust, tested natively; the view is `ui/sweep.rs`.
 
-use ibcc_core::scenario::{NodeKind, Scenario};
+use ibcc_core::scenario::{switch_word, NodeKind, Scenario, BLOCKS};
 use ibcc_core::sim::Results;
 pub use ibcc_view::grid::Axis;
 use ibcc_view::grid::{self, BROWSER_MAX_POINTS};
@@ -144,16 +144,14 @@ pub fn points(base: &Scenario, axes: &[Axis]) -> Result<Vec<(Vec<Value>, Scenari
 /// turns off marked as not applied (`Scenario::with_settings`).
 pub fn describe(axes: &[Axis], values: &[Value]) -> String {
     let off = |block: &str| {
-        axes.iter().zip(values).any(|(a, v)| {
-            a.path == block && (matches!(v, Value::Null | Value::Bool(false)) || v.as_str() == Some("off"))
-        })
+        axes.iter().zip(values).any(|(a, v)| a.path == block && switch_word(block, v).as_deref() == Some("off"))
     };
     axes.iter()
         .zip(values)
         .map(|(a, v)| {
             let word = settings::value_label(&a.path, v);
             let word = word.split(':').next().unwrap_or_default();
-            let block = ["pft", "ib_cc"].into_iter().find(|b| settings::within(&a.path, b));
+            let block = BLOCKS.into_iter().find(|b| settings::within(&a.path, b));
             match block.filter(|b| off(b)) {
                 Some(b) => format!("{} = {word} (not applied: {} off)", settings::label(&a.path), settings::label(b)),
                 None => format!("{} = {word}", settings::label(&a.path)),

@@ -7,6 +7,7 @@ use super::{IbCcConfig, PftConfig, Scenario};
 use crate::cc::pft::{Detection, Throttling};
 use alloc::format;
 use alloc::string::String;
+use serde_json::Value;
 
 /// The blocks switched by a word.
 pub const BLOCKS: [&str; 2] = ["pft", "ib_cc"];
@@ -23,6 +24,20 @@ pub const PFT_VARIANTS: [(&str, Detection, Throttling); 4] = [
 /// `f(c) = 2c`, a throttle that visibly acts.
 pub fn pft_turned_on() -> PftConfig {
     PftConfig { m: 1, ..PftConfig::default() }
+}
+
+/// The word a setting by path switches block `path` by (`"on"`, `"off"`, a PFT variant; `null`, `false` and
+/// `true` too), if `path` is a block switched by a word and `v` is one; a block given whole (an object) is not.
+pub fn switch_word(path: &str, v: &Value) -> Option<String> {
+    if !BLOCKS.contains(&path) {
+        return None;
+    }
+    match v {
+        Value::Null | Value::Bool(false) => Some(String::from("off")),
+        Value::Bool(true) => Some(String::from("on")),
+        Value::String(w) => Some(w.clone()),
+        _ => None,
+    }
 }
 
 /// Whether `path` is a setting inside block `block` (`ib_cc.threshold` in `ib_cc`; not `ib_cc` itself).

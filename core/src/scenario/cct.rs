@@ -29,8 +29,11 @@ impl Scenario {
     pub(super) fn with_cct(mut self, set: &[(&String, &Value)]) -> Result<Scenario, String> {
         let Some(c) = self.ib_cc.as_mut() else { return Ok(self) };
         let last = c.cct.last().map_or(0, |e| u32::from(e.multiplier) << e.shift);
-        let (mut shape, mut entries, mut max) =
-            c.cct_shape().unwrap_or((CctShape::Linear, c.cct.len().clamp(1, 1024) as u16, last));
+        let (mut shape, mut entries, mut max) = c.cct_shape().unwrap_or((
+            CctShape::Linear,
+            c.cct.len().clamp(1, usize::from(CCT_MAX_ENTRIES)) as u16,
+            last,
+        ));
         for (path, v) in set {
             let field = path.strip_prefix(PREFIX).unwrap_or(path);
             let whole = |most: u64| v.as_u64().filter(|&x| (1..=most).contains(&x));

@@ -8,7 +8,7 @@
 
 mod blocks;
 mod cct;
-pub use blocks::{pft_turned_on, PFT_VARIANTS};
+pub use blocks::{pft_turned_on, switch_word, within, BLOCKS, PFT_VARIANTS};
 mod companions;
 pub use companions::{DEFAULT_HYBRID_WINDOW, DEFAULT_OUTPUT_THRESHOLD};
 mod error;
@@ -388,11 +388,24 @@ impl Measure {
     }
 }
 
-/// The part of `[from_ns, to_ns)` from flow `f`'s start to its stop (empty, at its start, if it ran in none of it).
-fn ran(f: &Flow, from_ns: f64, to_ns: f64) -> (f64, f64) {
-    let a = (f.start_ns as f64).max(from_ns);
-    let b = f.stop_ns.map_or(to_ns, |t| (t as f64).min(to_ns));
-    (a, b.max(a))
+impl Flow {
+    /// The part of `[from_ns, to_ns)` this flow ran in (from its start to its stop), when shorter than the interval
+    /// (by over 1%): see [`Scenario::group_ran_within`].
+    pub fn ran_within(&self, from_ns: f64, to_ns: f64) -> Option<(f64, f64)> {
+        part_of(self.ran(from_ns, to_ns), from_ns, to_ns)
+    }
+
+    /// The part of `[from_ns, to_ns)` from its start to its stop (empty, at its start, if it ran in none of it).
+    fn ran(&self, from_ns: f64, to_ns: f64) -> (f64, f64) {
+        let a = (self.start_ns as f64).max(from_ns);
+        let b = self.stop_ns.map_or(to_ns, |t| (t as f64).min(to_ns));
+        (a, b.max(a))
+    }
+}
+
+/// `span` if it is a part of `[from_ns, to_ns)` worth saying: not empty, and shorter than the interval by over 1%.
+fn part_of((a, b): (f64, f64), from_ns: f64, to_ns: f64) -> Option<(f64, f64)> {
+    (b > a && b - a < 0.99 * (to_ns - from_ns)).then_some((a, b))
 }
 
 impl Scenario {
@@ -547,16 +560,9 @@ impl Scenario {
     /// group's throughput is over the whole interval, so one that ran for a third of it reads a third of its rate:
     /// the page and `ibcc run` then also say what it had while it ran (docs/results.md).
     pub fn group_ran_within(&self, group: &str, from_ns: f64, to_ns: f64) -> Option<(f64, f64)> {
-        let mut spans = self.flows.iter().filter(|f| f.group == group).map(|f| ran(f, from_ns, to_ns));
+        let mut spans = self.flows.iter().filter(|f| f.group == group).map(|f| f.ran(from_ns, to_ns));
         let first = spans.next()?;
-        let (a, b) = first;
-        (spans.all(|x| x == first) && b > a && b - a < 0.99 * (to_ns - from_ns)).then_some((a, b))
-    }
-
-    /// The same for one flow: the part of `[from_ns, to_ns)` flow `f` ran in, when shorter than the interval.
-    pub fn flow_ran_within(f: &Flow, from_ns: f64, to_ns: f64) -> Option<(f64, f64)> {
-        let (a, b) = ran(f, from_ns, to_ns);
-        (b > a && b - a < 0.99 * (to_ns - from_ns)).then_some((a, b))
+        part_of(first, from_ns, to_ns).filter(|_| spans.all(|x| x == first))
     }
 
     /// This scenario without what does not change a run: its name, description and the nodes' positions.

@@ -2,7 +2,7 @@
 //! and get a validated scenario. Lessons, exercises and sweeps name the settings they change this way, in the
 //! scenario format's own terms (docs/scenario.md).
 
-use super::blocks::{within, BLOCKS};
+use super::blocks::{switch_word, within, BLOCKS};
 use super::cct;
 use super::{from_value, to_value, Scenario};
 use alloc::borrow::ToOwned;
@@ -38,25 +38,14 @@ impl Scenario {
         set: impl IntoIterator<Item = (&'a String, &'a Value)>,
     ) -> Result<Scenario, String> {
         let set: Vec<(&String, &Value)> = set.into_iter().collect();
-        let word = |path: &str, v: &Value| -> Option<String> {
-            if !BLOCKS.contains(&path) {
-                return None;
-            }
-            match v {
-                Value::Null | Value::Bool(false) => Some(String::from("off")),
-                Value::Bool(true) => Some(String::from("on")),
-                Value::String(w) => Some(w.clone()),
-                _ => None,
-            }
-        };
         let block_of = |path: &str| BLOCKS.into_iter().find(|b| within(path, b));
         let (inside, plain): (Vec<_>, Vec<_>) =
-            set.iter().filter(|(p, v)| word(p, v).is_none()).partition(|(p, _)| block_of(p).is_some());
+            set.iter().filter(|(p, v)| switch_word(p, v).is_none()).partition(|(p, _)| block_of(p).is_some());
         let mut next = self.with_paths(plain.iter().copied())?;
         for block in BLOCKS {
-            let said = set.iter().find(|(p, v)| p.as_str() == block && word(p, v).is_some());
+            let said = set.iter().find(|(p, v)| p.as_str() == block && switch_word(p, v).is_some());
             let turned = match said {
-                Some((p, v)) => word(p, v),
+                Some((p, v)) => switch_word(p, v),
                 // (A setting inside an absent block turns it on, as the word does.)
                 None if inside.iter().any(|(p, _)| block_of(p) == Some(block)) && next.block_word(block) == "off" => {
                     Some(String::from("on"))

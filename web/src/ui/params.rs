@@ -93,6 +93,10 @@ fn opt_u32(v: Option<u32>) -> String {
 
 /// A setting's value as the registry's choices name it (`"true"`/`"false"` for yes or no).
 fn choice_value(s: &Scenario, path: &str) -> String {
+    // (A mechanism on or off: its word, not its block.)
+    if let Some(&block) = ibcc_core::scenario::BLOCKS.iter().find(|&&b| b == path) {
+        return s.block_word(block).to_owned();
+    }
     match s.setting(path) {
         Some(Value::String(v)) => v,
         Some(Value::Bool(b)) => b.to_string(),
@@ -323,40 +327,9 @@ const NETWORK_NUM: &[Num] = &[
     },
 ];
 
-const EXTRA: &[Pick] = &[
-    Pick {
-        id: "pft",
-        path: "pft",
-        own: Some(Own {
-            options: &[
-                ("off", "off"),
-                ("ft_fi", "fixed threshold, fixed interval"),
-                ("ft_ri", "fixed threshold, random interval"),
-                ("at_fi", "average threshold, fixed interval"),
-                ("at_ri", "average threshold, random interval"),
-            ],
-            get: |s| s.block_word("pft"),
-            set: |s, v| {
-                // (The options are the words the block takes: the error cannot happen.)
-                let _ = s.switch_block("pft", v);
-            },
-        }),
-    },
-    Pick {
-        id: "ib-cc",
-        path: "ib_cc",
-        own: Some(Own {
-            options: &[("off", "off"), ("on", "on")],
-            get: |s| s.block_word("ib_cc"),
-            // (Turning it on turns the papers' marking and response off: `Scenario::with_companions`.) Its times
-            // are scaled to the network's links (`Scenario::switch_block`): the defaults' 64 ns unit suits 8 Gb/s,
-            // and on 100 Gb/s links it throttles a flow to a quarter at the table's first steps.
-            set: |s, v| {
-                let _ = s.switch_block("ib_cc", v);
-            },
-        }),
-    },
-];
+// (PFT's and Annex A10's choices are the words `Scenario::with_settings` switches them by: turned on, A10's times are
+// scaled to the network's links, and the papers' marking and response it replaces are turned off.)
+const EXTRA: &[Pick] = &[pick("pft", "pft"), pick("ib-cc", "ib_cc")];
 
 /// One of Annex A10's numbers: field `$field` of the scenario's `ib_cc`, a whole number made its type by `$into`.
 macro_rules! a10_num {
