@@ -238,16 +238,27 @@ fn measured(out: &mut String, r: &Results, s: &Scenario) {
         ($($arg:tt)*) => {{ let _ = writeln!(out, $($arg)*); }};
     }
     println!("\nlinks (data utilization over the measurement interval)");
-    println!("  {:<20} {:>8} {:>8} {:>10} {:>12}", "link", "util", "acks", "marks", "stall ms");
+    // With several data VLs, each VL's own wait for credit beside the link's (which counts only waits with no VL
+    // able to send).
+    let vls = r.links.iter().any(|l| !l.vl_credit_stall_ns.is_empty());
+    let per_vl = if vls { "stall ms per VL" } else { "" };
+    let head = format!("  {:<20} {:>8} {:>8} {:>10} {:>12}  {per_vl}", "link", "util", "acks", "marks", "stall ms");
+    println!("{}", head.trim_end());
     for l in r.links.iter().filter(|l| l.data_packets > 0 || l.ack_packets > 0) {
-        println!(
-            "  {:<20} {:>7.1}% {:>7.2}% {:>10} {:>12.3}",
+        let each: Vec<String> = l.vl_credit_stall_ns.iter().map(|ns| format!("{:.3}", ns / 1e6)).collect();
+        let row = format!(
+            "  {:<20} {:>7.1}% {:>7.2}% {:>10} {:>12.3}  {}",
             l.id,
             100.0 * l.utilization,
             100.0 * l.ack_utilization,
             l.marks,
-            l.credit_stall_ns / 1e6
+            l.credit_stall_ns / 1e6,
+            each.join(" / ")
         );
+        println!("{}", row.trim_end());
+    }
+    if vls {
+        println!("  (stall: waiting for credit with no VL able to send; per VL: each VL's own wait, VL 0 first)");
     }
     println!("\nflows (throughput as a share of the source link)");
     println!("  {:<14} {:<8} {:>9} {:>10} {:>8} {:>12}", "flow", "group", "tput", "delivered", "marks", "delay us");

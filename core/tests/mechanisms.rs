@@ -673,3 +673,66 @@ fn a_group_to_one_host_is_measured_against_that_host_s_link_on_mixed_speeds() {
     assert!((series - group("g")).abs() < 1e-3, "the rate series says the same: {series}");
     assert_eq!(group("lone"), r.flow("e").unwrap().throughput_fraction, "a lone flow: its own link");
 }
+
+/// Each VL's credit stall inside the measurement interval (`LinkResult::vl_credit_stall_ns`), which the report takes
+/// from its stall times at the interval's ends, against a recount from every stall the run tells of: on the VL
+/// preset (the victim on VL 1, the inter-switch link's VL 0 waiting while VL 1 sends, so the link-level stall
+/// misses it), read before the interval, inside it, after it, and run in slices that straddle its ends. The two
+/// must agree to the picosecond.
+#[test]
+fn each_vl_s_credit_stall_is_measured_inside_the_interval() {
+    use ibcc_core::metrics::overlap;
+    use ibcc_core::net::topology::ChannelId;
+    use ibcc_core::sim::Observer;
+    use ibcc_core::time::{Time, NS};
+
+    #[derive(Default)]
+    struct Stalls(Vec<(ChannelId, u8, Time, Time)>);
+    impl Observer for Stalls {
+        fn on_vl_stall_end(&mut self, channel: ChannelId, vl: u8, since: Time, now: Time) {
+            self.0.push((channel, vl, since, now));
+        }
+    }
+
+    let mut s = ibcc_core::presets::find("vl-isolation-two-switch").unwrap().scenario();
+    s.duration_ns = 12_000_000;
+    let victim = s.flows.iter_mut().find(|f| f.id == "victim").unwrap();
+    (victim.start_ns, victim.stop_ns) = (3_000_000, None);
+    s.measure.from_ns = 5_000_000;
+    s.measure.to_ns = Some(9_000_000);
+    let (from, to) = (5_000_000 * NS, 9_000_000 * NS);
+    let mut run = Run::new(&s).unwrap();
+    let mut told = Stalls::default();
+    let mut waited = false;
+    for t in [1_000_000, 4_999_999, 5_000_000, 7_300_001, 9_000_000, 9_000_001, 12_000_000] {
+        // (Slices of 2,999 events: the run stops between events at every time the report asks for, too.)
+        while run.step_with(t * NS, 2_999, &mut told) > 0 {}
+        let now = run.now();
+        let r = run.results();
+        for (c, link) in r.links.iter().enumerate() {
+            assert_eq!(link.vl_credit_stall_ns.len(), 2, "{}", link.id);
+            for vl in 0..2u8 {
+                let ended: Time = told
+                    .0
+                    .iter()
+                    .filter(|&&(ch, v, ..)| ch as usize == c && v == vl)
+                    .map(|&(_, _, since, end)| overlap(since, end, from, to.min(now)))
+                    .sum();
+                let going = run.sim.channel(c as u32).vl_stalls()[usize::from(vl)]
+                    .map_or(0, |since| overlap(since, now, from, to.min(now)));
+                let want = (ended + going) as f64 / NS as f64;
+                let got = link.vl_credit_stall_ns[usize::from(vl)];
+                assert_eq!(got, want, "{} VL {vl} at {t} ns", link.id);
+                waited |= got > 0.0;
+            }
+        }
+    }
+    assert!(waited, "some VL waited for credit in the interval");
+    let ab = run.results().links.into_iter().find(|l| l.id == "A->B").unwrap();
+    assert!(ab.credit_stall_ns == 0.0 && ab.vl_credit_stall_ns[0] > 1e6, "{ab:?}");
+    // One VL: no per-VL figures.
+    s.virtual_lanes = None;
+    let mut run = Run::new(&s).unwrap();
+    run.run();
+    assert!(run.results().links.iter().all(|l| l.vl_credit_stall_ns.is_empty()));
+}

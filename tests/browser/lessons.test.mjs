@@ -68,6 +68,16 @@ test('walk the spreading lesson and answer its exercise right and wrong', async 
   await page.waitForFunction(() => document.querySelector('[data-testid=sim-time]').innerText === '55.000 ms', null, { timeout: 60_000 });
   const vl0 = Number(await page.getByTestId('buffer-B-A-vl0').getAttribute('data-fill'));
   assert.ok(vl0 >= 0.75, `VL 0's stripe full or all but full (3 or 4 of 4 packets), as the step says: ${vl0}`);
+  // Results says what the drawing shows: A->B, drawn blocked, has no stall of its own (VL 1 sends), and VL 0's wait
+  // is named beneath it.
+  await openTab(page, 'results');
+  const ab = page.getByTestId('links-table').locator('tr', { has: page.getByRole('rowheader', { name: 'A->B', exact: true }) });
+  assert.match(await ab.locator('td').last().innerText(), /^0\.00\s*VL 0: (\d+\.\d\d)$/);
+  const waited = Number((await page.getByTestId('vl-stall-A->B-0').innerText()).replace('VL 0: ', ''));
+  assert.ok(waited > 5 && waited <= 15, `VL 0 of A->B waits most of the 15 ms measured so far: ${waited}`);
+  // The hosts' links wait on one VL as long as the link does: nothing beneath them repeats that.
+  assert.equal(await page.locator('[data-testid^="vl-stall-"]').count(), 1, 'only A->B\'s VL 0 is named');
+  await openTab(page, 'lesson');
   await page.getByTestId('lesson-next').click();
   assert.match(await page.getByTestId('lesson-text').innerText(), /Your turn: take the lanes away/);
   await openTab(page, 'settings');

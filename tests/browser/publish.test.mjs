@@ -224,8 +224,9 @@ test('an embedded scenario leaves the visitor\'s own saved work alone', async ()
 // timeline labels in two rows (+1.6); from a researcher's walk, the sweep's results named with their scenario, a
 // setting on two axes refused, settings not applied marked, legends below the plot (+2.5); Annex A10's table by
 // its shape in Settings (+1.9); from a student's and a teacher's walk, exercises' second try without a hint, flows
-// that ran for part of the interval, 'For the lesson:' (+1.7). The worker is unchanged (269.3 KB).
-const BUDGET_KB = { page: 620, worker: 270 };
+// that ran for part of the interval, 'For the lesson:' (+1.7). The worker is unchanged (269.3 KB). Then to 621 KB
+// (620.0 KB): each VL's own credit stall in Results, beneath its link's (+0.8; the worker 269.5 KB).
+const BUDGET_KB = { page: 621, worker: 270 };
 
 test('the release wasm stays within its size budget, with no name section or debug data', async () => {
   const files = await readdir(DIST);

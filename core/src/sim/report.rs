@@ -65,6 +65,11 @@ pub struct Report {
     /// With several data VLs, each link's VLs' credit-stall time since 0 (`ChannelState::vl_stalls`): link `c`'s
     /// VL `v` at `c * vls + v`. Empty with one VL.
     pub(super) vl_stall_all: Vec<Time>,
+    /// With several data VLs, the same at the interval's start and at its end, taken as the run passes them
+    /// ([`Observer::sample`], between events, so the event loop pays nothing for it): what lies inside the interval
+    /// is their difference. None until the run reaches the time, and always with one VL.
+    pub(super) vl_stall_at_from: Option<Vec<Time>>,
+    pub(super) vl_stall_at_to: Option<Vec<Time>>,
     pub(super) vls: usize,
     /// Each directed link's data, binned for its rate series (a series per channel).
     pub(super) series: BusyTable,
@@ -113,6 +118,8 @@ impl Report {
             links: vec![LinkCounters::default(); channels],
             marks: vec![LinkMarks::default(); channels],
             vl_stall_all: if vls > 1 { vec![0; channels * usize::from(vls)] } else { Vec::new() },
+            vl_stall_at_from: None,
+            vl_stall_at_to: None,
             vls: usize::from(vls),
             series: BusyTable::new(channels, sample, end),
             flows: vec![FlowCounters::default(); flow_group.len()],
@@ -122,6 +129,28 @@ impl Report {
             flow_group,
             occupancy: sim.switches().iter().map(|sw| vec![Occupancy::default(); sw.ports()]).collect(),
         }
+    }
+
+    /// Each link's VLs' credit-stall time from 0 to now (link `c`'s VL `v` at `c * vls + v`): the stalls ended and
+    /// the ones still going on. Empty with one VL.
+    pub(super) fn vl_stalls_now(&self, sim: &Simulation) -> Vec<Time> {
+        let now = sim.now();
+        self.vl_stall_all
+            .iter()
+            .enumerate()
+            .map(|(i, ended)| {
+                let going = sim.channel((i / self.vls) as u32).vl_stalls().get(i % self.vls).copied().flatten();
+                ended + going.map_or(0, |since| now - since)
+            })
+            .collect()
+    }
+
+    /// Each link's VLs' credit-stall time inside the measurement interval, as far as the run has gone (as
+    /// [`Report::vl_stalls_now`]): empty with one VL.
+    pub(super) fn vl_stalls_measured(&self, sim: &Simulation) -> Vec<Time> {
+        let Some(start) = &self.vl_stall_at_from else { return vec![0; self.vl_stall_all.len()] };
+        let end = self.vl_stall_at_to.clone().unwrap_or_else(|| self.vl_stalls_now(sim));
+        end.iter().zip(start).map(|(end, start)| end - start).collect()
     }
 
     /// The measurement interval, as the accumulators take it.
@@ -279,6 +308,29 @@ impl Observer for Report {
     }
 
     #[inline]
+    fn next_sample(&self) -> Time {
+        match (&self.vl_stall_at_from, &self.vl_stall_at_to) {
+            _ if self.vls < 2 => Time::MAX,
+            (None, _) => self.from,
+            (Some(_), None) => self.to,
+            (Some(_), Some(_)) => Time::MAX,
+        }
+    }
+
+    /// (Asked for only with several VLs: each VL's stall times at the interval's start, then at its end.)
+    fn sample(&mut self, sim: &Simulation) {
+        let taken = self.vl_stalls_now(sim);
+        if self.vl_stall_at_from.is_none() {
+            // (An interval with no length ends where it starts: no second sample at the same time.)
+            if sim.now() >= self.to {
+                self.vl_stall_at_to = Some(taken.clone());
+            }
+            self.vl_stall_at_from = Some(taken);
+        } else if self.vl_stall_at_to.is_none() {
+            self.vl_stall_at_to = Some(taken);
+        }
+    }
+
     fn on_occupancy(&mut self, switch: u32, port: PortId, before: u32, after: u32, now: Time) {
         let interval = (self.from, self.to);
         self.occupancy[switch as usize][port as usize].change(now, before, after, interval);

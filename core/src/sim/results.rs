@@ -34,6 +34,10 @@ pub struct LinkResult {
     pub ecn_packets: u64,
     /// Time in the interval the transmitter had a packet ready but no credit for it.
     pub credit_stall_ns: f64,
+    /// With several data VLs, each VL's time in the interval with a packet ready but no credit for it, whether or
+    /// not another VL could send meanwhile (which `credit_stall_ns` does not count). Empty with one VL.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub vl_credit_stall_ns: Vec<f64>,
 }
 
 /// One flow.
@@ -259,6 +263,7 @@ impl Report {
         let span = (until - from).max(1) as f64;
         let measured = self.interval();
         let node_id = |n: u32| sim.scenario().nodes[n as usize].id.clone();
+        let vl_stalls = self.vl_stalls_measured(sim);
         sim.topology()
             .channels()
             .iter()
@@ -290,6 +295,12 @@ impl Report {
                     measured_marks: self.marks[i].measured,
                     ecn_packets: l.ecn_sent,
                     credit_stall_ns: ns(stall),
+                    vl_credit_stall_ns: vl_stalls
+                        .get(i * self.vls..(i + 1) * self.vls)
+                        .unwrap_or_default()
+                        .iter()
+                        .map(|&t| ns(t))
+                        .collect(),
                 }
             })
             .collect()

@@ -118,16 +118,7 @@ impl Report {
                 }
             })
             .collect();
-        let vls = self.vls;
-        let vl_stalled_ns = (0..topo.channels().len())
-            .flat_map(|i| {
-                let stalls = sim.channel(i as u32).vl_stalls();
-                stalls
-                    .iter()
-                    .zip(self.vl_stall_all.get(i * vls..(i + 1) * vls).unwrap_or_default())
-                    .map(move |(since, all)| (all + since.map_or(0, |s| now - s)) as f64 / NS as f64)
-            })
-            .collect();
+        let vl_stalled_ns = self.vl_stalls_now(sim).iter().map(|&t| t as f64 / NS as f64).collect();
         Snapshot { time_ns: now as f64 / NS as f64, events: sim.events(), links, buffers, flows, vl_stalled_ns }
     }
 }

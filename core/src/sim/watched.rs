@@ -81,12 +81,18 @@ impl Observer for Watched<'_> {
         self.fingerprint.on_occupancy(switch, port, before, after, now);
     }
     fn next_sample(&self) -> Time {
-        self.sampler.as_ref().map_or(Time::MAX, |s| s.next_sample())
+        let sampler = self.sampler.as_ref().map_or(Time::MAX, |s| s.next_sample());
+        sampler.min(self.report.next_sample())
     }
     fn sample(&mut self, sim: &Simulation) {
+        if self.report.next_sample() <= sim.now() {
+            self.report.sample(sim);
+        }
         if let Some(s) = &mut self.sampler {
             if let Some(report) = self.report.as_deref() {
-                s.sample(sim, report);
+                if s.next_sample() <= sim.now() {
+                    s.sample(sim, report);
+                }
             }
         }
     }

@@ -6,12 +6,15 @@ use super::super::document::{use_doc, Action, DocCtx, Same};
 use super::live::use_live;
 use crate::edit::Selection;
 use ibcc_core::scenario::Scenario;
-use ibcc_core::sim::{FlowResult, GroupResult, Results};
+use ibcc_core::sim::{FlowResult, GroupResult, LinkResult, Results};
 use std::rc::Rc;
 use yew::prelude::*;
 
 /// What the delay columns count (docs/model.md §9): the network's part alone, so a throttled flow's delay falls
 /// while its throughput does too.
+const STALL: &str = "Time in the measurement interval the link had a packet ready but no credit for it from the next \
+                     buffer, with nothing else able to go. With several virtual lanes, each VL that waited is named \
+                     beneath with its own wait: the link keeps sending on another VL meanwhile, though drawn blocked.";
 const DELAY: &str = "Mean time from a packet's first bit leaving its host to its last bit arriving, over the packets \
                      delivered in the measurement interval. Time a packet waited at its source before it was sent \
                      (held back by its window, rate or congestion control) is not counted.";
@@ -191,7 +194,7 @@ fn Tables(p: &TablesProps) -> Html {
             } else {
                 <div class="table-scroll"><table class="results" data-testid="links-table">
                     <caption>{ format!("Busiest links, measured from {window}") }</caption>
-                    <thead><tr><th scope="col">{ "link" }</th><th scope="col">{ "utilization" }</th><th scope="col" title="packets marked for the link in the measurement interval">{ "marks" }</th><th scope="col">{ "credit stall (ms)" }</th></tr></thead>
+                    <thead><tr><th scope="col">{ "link" }</th><th scope="col">{ "utilization" }</th><th scope="col" title="packets marked for the link in the measurement interval">{ "marks" }</th><th scope="col" title={STALL}>{ "credit stall (ms)" }</th></tr></thead>
                     <tbody>
                         for l in links.iter().take(8) {
                             <tr>
@@ -209,7 +212,12 @@ fn Tables(p: &TablesProps) -> Html {
                                     <td>{ format!("{:.1}%", 100.0 * l.utilization) }</td>
                                 }
                                 <td title={format!("{} over the whole run so far", l.marks)}>{ l.measured_marks }</td>
-                                <td>{ format!("{:.2}", l.credit_stall_ns / 1e6) }</td>
+                                <td>
+                                    { ms(l.credit_stall_ns) }
+                                    for (vl, ns) in vl_stalls(l) {
+                                        <span class="vl-stall" data-testid={format!("vl-stall-{}-{vl}", l.id)}>{ format!("VL {vl}: {}", ms(ns)) }</span>
+                                    }
+                                </td>
                             </tr>
                         }
                     </tbody>
@@ -290,5 +298,22 @@ fn flow_row(fl: &FlowResult, doc: &DocCtx, colours: &[(String, String)], held: b
             <td title={format!("{} over the whole run so far", fl.marks)}>{ fl.measured_marks }</td>
             <td>{ fl.mean_delay_ns.map_or_else(|| String::from("-"), |d| format!("{:.1}", d / 1e3)) }</td>
         </tr>
+    }
+}
+
+/// A time in ns as the tables' milliseconds.
+fn ms(ns: f64) -> String {
+    format!("{:.2}", ns / 1e6)
+}
+
+/// The VLs of link `l` to name beneath its credit stall, with their own stall: with several VLs the link can send on
+/// one while another waits (drawn blocked, its own stall 0.00). None where they would only repeat the link's figure
+/// (one VL waited, as long as the link did).
+fn vl_stalls(l: &LinkResult) -> Vec<(usize, f64)> {
+    let waited: Vec<(usize, f64)> =
+        l.vl_credit_stall_ns.iter().copied().enumerate().filter(|&(_, ns)| ms(ns) != ms(0.0)).collect();
+    match waited.as_slice() {
+        [(_, ns)] if ms(*ns) == ms(l.credit_stall_ns) => Vec::new(),
+        _ => waited,
     }
 }
