@@ -121,6 +121,13 @@ fn each_bad_element_is_named() {
             "b",
             |p| *p == Problem::UnknownNode("nowhere".into()),
         ),
+        (
+            // Found in a walk: a host renamed "h1->x" made its link "h1->x->S2".
+            Box::new(|v| v["nodes"][2]["id"] = "h1->x".into()),
+            Element::Node { index: 2, id: "h1->x".into() },
+            "id",
+            |p| *p == Problem::ArrowInNodeId,
+        ),
         (Box::new(|v| v["nodes"][2]["id"] = "H1".into()), Element::Node { index: 2, id: "H1".into() }, "id", |p| {
             *p == Problem::DuplicateId
         }),

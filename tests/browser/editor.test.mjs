@@ -27,6 +27,8 @@ async function dropNode(page, kind, x, y, id) {
 
 async function connect(page, tool, a, b) {
   await page.getByTestId(`tool-${tool}`).click();
+  // The toolbar shows the tool chosen at once (found in a walk: it showed Select until the drawing was touched).
+  await page.waitForFunction((t) => document.querySelector(`[data-testid=tool-${t}]`).getAttribute('aria-pressed') === 'true', tool, { timeout: 2000 });
   await drag(page, await nodeAt(page, a), await nodeAt(page, b));
 }
 
@@ -300,6 +302,15 @@ test('settings speak in words and in the units they show: limits, keys, paper te
   await page.getByTestId('input-sel-stop').fill('10');
   await page.getByTestId('input-sel-stop').press('Enter');
   assert.equal(await page.getByTestId('error-sel-stop').innerText(), "Stop must be after the flow's start, or none (it never stops). Not applied: still 60 ms");
+  // A negative time, or one past the build's limit, is refused in the field's own unit (found in a walk: "-1" read
+  // as "Start 18446744073709551615 is over this build's limit of 100000000000").
+  for (const [typed, said] of [['-1', 'must not be negative'], ['1e20', "Start 1e20 ms is over this build's limit of 100000 ms"]]) {
+    await page.getByTestId('input-sel-start').fill(typed);
+    await page.getByTestId('input-sel-start').press('Enter');
+    assert.equal(await page.getByTestId('error-sel-start').innerText(), `${said}. Not applied: still 40 ms`);
+  }
+  await page.getByTestId('input-sel-start').fill('40');
+  await page.getByTestId('input-sel-start').press('Enter');
   // A start past the run's end is allowed (the run may be made longer), and said: it sends nothing in this run.
   assert.equal(await page.getByTestId('flow-after-end').count(), 0);
   for (const [field, value] of [['input-sel-stop', ''], ['input-sel-start', '120']]) {

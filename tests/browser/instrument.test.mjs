@@ -82,6 +82,62 @@ test('at 1024x768 with touch: a pinch zooms, one finger drags a node, a tap show
   assert.deepEqual(page.errors, []);
 });
 
+// A teacher building a network on a tablet, as a walk did: the Link tool shows it is chosen at once; a tap on one
+// node then on another links them (a tap alone used to say "S1 cannot be linked to itself"); the palette pressed
+// twice puts the second switch beside the first, not on top of it; a refusal on the drawing is readable.
+test('at 1024x768 with touch: tap a node then another to link them; two palette presses, two switches in sight', async () => {
+  const page = await open({ viewport: { width: 1024, height: 768 }, hasTouch: true });
+  const cdp = await page.context().newCDPSession(page);
+  await page.getByTestId('scenario-picker').selectOption('empty');
+  for (const id of ['S1', 'S2']) {
+    await page.getByTestId('palette-switch').click();
+    await page.getByTestId(`node-${id}`).waitFor();
+  }
+  const [a, b] = [await nodeAt(page, 'S1'), await nodeAt(page, 'S2')];
+  assert.ok(Math.hypot(a[0] - b[0], a[1] - b[1]) > 30, `apart: ${a} and ${b}`);
+  await page.getByTestId('tool-link').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=tool-link]').getAttribute('aria-pressed') === 'true', null, { timeout: 2000 });
+  await touchTap(cdp, a);
+  await page.waitForTimeout(300);
+  assert.equal(await page.getByTestId('canvas-callout').count(), 0, 'a first tap is not a refusal');
+  await touchTap(cdp, b);
+  await page.getByTestId('link-S1->S2').waitFor({ state: 'attached' });
+  // A refusal where it was tried, at the size of the page's text: a host has one link.
+  await page.getByTestId('palette-host').click();
+  await page.getByTestId('node-h1').waitFor();
+  for (const [from, to] of [['h1', 'S1'], ['h1', 'S2']]) {
+    await touchTap(cdp, await nodeAt(page, from));
+    await page.waitForTimeout(200);
+    await touchTap(cdp, await nodeAt(page, to));
+    await page.waitForTimeout(300);
+  }
+  const text = page.getByTestId('canvas-callout').locator('text');
+  assert.match(await text.textContent(), /already has its link/);
+  const box = await text.boundingBox();
+  assert.ok(box.height >= 10, `readable: ${box.height} px high`);
+  const drawing = await page.getByTestId('topology').boundingBox();
+  const callout = await page.getByTestId('canvas-callout').boundingBox();
+  assert.ok(callout.x >= drawing.x && callout.x + callout.width <= drawing.x + drawing.width + 1, 'inside the drawing');
+  assert.deepEqual(page.errors, []);
+});
+
+// On a phone a tap on a node pins its card over the network; the card's "Edit…" opens the node's editor, in the
+// view the tabs call "Selected" (it was "Select", beside the Select tool).
+test('on a phone a node\'s card leads to its editor', async () => {
+  const page = await open({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const cdp = await page.context().newCDPSession(page);
+  await page.getByTestId('start-explore').click();
+  await page.getByTestId('phone-network').click();
+  await page.getByTestId('node-B').waitFor();
+  assert.equal(await page.getByTestId('phone-selection').innerText(), 'Selected');
+  await touchTap(cdp, await nodeAt(page, 'B'));
+  await page.getByTestId('card-edit').click();
+  await page.getByTestId('panel-selection').waitFor();
+  assert.equal(await page.getByTestId('phone-selection').getAttribute('aria-pressed'), 'true');
+  assert.equal(await page.getByTestId('input-sel-id').inputValue(), 'B');
+  assert.deepEqual(page.errors, []);
+});
+
 test('at 390x844 nothing overflows sideways, one view at a time, plot text at full size', async () => {
   for (const colorScheme of ['light', 'dark']) {
     const page = await open({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, colorScheme });

@@ -142,12 +142,15 @@ fn drop_unreachable(s: &mut Scenario) -> Vec<String> {
 pub fn delete(s: &Scenario, sel: &Selection) -> (Scenario, Option<String>) {
     let mut next = s.clone();
     let mut gone_links = 0;
+    // (A host's own flows go with it, and are said as those that lost their path are.)
+    let mut own_flows = Vec::new();
     match sel {
         Selection::Node(id) => {
             next.nodes.retain(|n| &n.id != id);
             let before = next.links.len();
             next.links.retain(|l| &l.a != id && &l.b != id);
             gone_links = before - next.links.len();
+            own_flows = next.flows.iter().filter(|f| &f.src == id || &f.dst == id).map(|f| f.id.clone()).collect();
             next.flows.retain(|f| &f.src != id && &f.dst != id);
         }
         Selection::Link(i) => {
@@ -157,17 +160,21 @@ pub fn delete(s: &Scenario, sel: &Selection) -> (Scenario, Option<String>) {
         }
         Selection::Flow(id) => next.flows.retain(|f| &f.id != id),
     }
-    let gone_flows = drop_unreachable(&mut next);
+    let lost_flows = drop_unreachable(&mut next);
     let mut also = Vec::new();
     if gone_links > 0 {
         also.push(format!("{gone_links} link{}", if gone_links == 1 { "" } else { "s" }));
     }
-    if !gone_flows.is_empty() {
-        also.push(format!(
-            "flow{} {} (no path left)",
-            if gone_flows.len() == 1 { "" } else { "s" },
-            gone_flows.join(", ")
-        ));
+    let flows = |ids: &[String], why: String| {
+        format!("flow{} {} ({why})", if ids.len() == 1 { "" } else { "s" }, ids.join(", "))
+    };
+    if let Selection::Node(id) = sel {
+        if !own_flows.is_empty() {
+            also.push(flows(&own_flows, format!("from or to {id}")));
+        }
+    }
+    if !lost_flows.is_empty() {
+        also.push(flows(&lost_flows, "no path left".into()));
     }
     let note = (!also.is_empty()).then(|| format!("Also removed {}.", also.join(" and ")));
     (next, note)
@@ -380,6 +387,10 @@ mod tests {
         assert!(after.flows.is_empty() && after.links.len() == 1);
         assert!(note.unwrap().starts_with("Also removed 3 links"));
         assert!(after.validate().is_ok());
+        // A host's own flows go with it, and are named.
+        let (after, note) = delete(&s2, &Selection::Node("h1".into()));
+        assert!(after.flows.is_empty());
+        assert_eq!(note.as_deref(), Some("Also removed 1 link and flows f1, f2 (from or to h1)."));
         let (after, note) = delete(&s2, &Selection::Flow("f2".into()));
         assert_eq!((after.flows.len(), note), (1, None));
     }

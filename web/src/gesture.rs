@@ -224,6 +224,9 @@ pub struct Gestures {
     drag: Option<Drag>,
     /// Touch points down now, with where they are.
     touches: Vec<(i32, Point)>,
+    /// A link or flow begun by tapping (or clicking) a node with the Link or Flow tool: a tap on another node ends
+    /// it there (a tablet's way to connect two nodes, as dragging is a mouse's).
+    pending: Option<usize>,
 }
 
 fn dist(a: Point, b: Point) -> f64 {
@@ -244,6 +247,7 @@ impl Gestures {
             preview: None,
             drag: None,
             touches: Vec::new(),
+            pending: None,
         }
     }
 
@@ -323,10 +327,16 @@ impl Gestures {
             Input::PaletteClick(kind) => {
                 self.drag = None;
                 let v = self.view();
-                out.push(Effect::AddNode(kind, ((v.0 + v.2 / 2.0).round(), (v.1 + v.3 / 2.0).round())));
+                out.push(Effect::AddNode(
+                    kind,
+                    free_spot(((v.0 + v.2 / 2.0).round(), (v.1 + v.3 / 2.0).round()), scene),
+                ));
             }
             Input::Key { key, shift } => self.key(&key, shift, scene, &mut out),
-            Input::Tool(t) => self.tool = t,
+            Input::Tool(t) => {
+                self.tool = t;
+                self.pending = None;
+            }
             Input::Zoom(f) => {
                 let v = self.view();
                 self.set_camera(zoom_box(v, f, (v.0 + v.2 / 2.0, v.1 + v.3 / 2.0)), &mut out);
@@ -482,9 +492,18 @@ impl Gestures {
                     Some(Hit::Node(j)) => Some(j),
                     _ => None,
                 };
-                out.push(Effect::Connect { from, to, at, tool: self.tool });
+                match (to == Some(from), self.pending.take()) {
+                    // A tap on the node it began on: the first of two taps, or the second on the same node again.
+                    (true, first) if first.is_none_or(|f| f == from) => {
+                        self.pending = (first != Some(from)).then_some(from);
+                        self.select(self.pending.map(Hit::Node), out);
+                    }
+                    (true, Some(first)) => out.push(Effect::Connect { from: first, to, at, tool: self.tool }),
+                    _ => out.push(Effect::Connect { from, to, at, tool: self.tool }),
+                }
             }
             Some(Drag::Pan { moved: false, .. }) => {
+                self.pending = None;
                 self.select(None, out);
                 self.set_card(None, out);
             }
@@ -500,6 +519,7 @@ impl Gestures {
                         }
                     }
                     None => {
+                        self.pending = None;
                         self.select(None, out);
                         self.set_card(None, out);
                     }
@@ -577,6 +597,21 @@ impl Gestures {
         }
         self.selected = hit;
     }
+}
+
+/// Where a node added by pressing the palette goes: `at` (the middle of the view), or, if a node is drawn there
+/// already (the button pressed twice), the first place beside it that is free, a step down and to the right at a
+/// time: one on top of another looks like one.
+fn free_spot(mut at: Point, scene: &dyn Scene) -> Point {
+    let nodes: Vec<Point> =
+        scene.items().into_iter().filter_map(|(h, p)| matches!(h, Hit::Node(_)).then_some(p)).collect();
+    for _ in 0..64 {
+        if !nodes.iter().any(|q| (q.0 - at.0).abs() < 50.0 && (q.1 - at.1).abs() < 40.0) {
+            break;
+        }
+        at = (at.0 + 60.0, at.1 + 45.0);
+    }
+    at
 }
 
 #[cfg(test)]
@@ -657,6 +692,31 @@ mod tests {
         // Released over nothing: the component refuses it with a message where it was tried.
         let fx = run(&mut g, vec![Input::Down(mouse(100.0, 100.0, true)), Input::Up(mouse(200.0, 190.0, true))]);
         assert!(fx.contains(&Effect::Connect { from: 0, to: None, at: (200.0, 190.0), tool: Tool::Flow }));
+    }
+
+    /// A tablet's way: tap one node, then the other (a tap on the first alone is not a link to itself).
+    #[test]
+    fn a_tap_on_a_node_then_on_another_connects_them() {
+        let mut g = g();
+        g.handle(Input::Tool(Tool::Link), &Two);
+        let tap = |x: f64| vec![Input::Down(touch(1, x, 100.0)), Input::Up(touch(1, x + 1.0, 100.0))];
+        let fx = run(&mut g, tap(100.0));
+        assert!(!fx.iter().any(|e| matches!(e, Effect::Connect { .. })), "{fx:?}");
+        assert!(fx.contains(&Effect::Select(Some(Hit::Node(0)))), "the first node is shown chosen: {fx:?}");
+        let fx = run(&mut g, tap(300.0));
+        assert!(fx.contains(&Effect::Connect { from: 0, to: Some(1), at: (301.0, 100.0), tool: Tool::Link }), "{fx:?}");
+        // A second tap on the same node takes it back; a tap on empty space, or another tool, lets go.
+        run(&mut g, tap(100.0));
+        let fx = run(&mut g, tap(100.0));
+        assert!(fx.contains(&Effect::Select(None)) && !fx.iter().any(|e| matches!(e, Effect::Connect { .. })));
+        let fx = run(&mut g, tap(300.0));
+        assert!(!fx.iter().any(|e| matches!(e, Effect::Connect { .. })), "begun again at node 1: {fx:?}");
+        run(&mut g, vec![Input::Down(touch(1, 200.0, 40.0)), Input::Up(touch(1, 200.0, 40.0))]);
+        let fx = run(&mut g, tap(100.0));
+        assert!(!fx.iter().any(|e| matches!(e, Effect::Connect { .. })), "empty space let go: {fx:?}");
+        g.handle(Input::Tool(Tool::Flow), &Two);
+        let fx = run(&mut g, tap(300.0));
+        assert!(!fx.iter().any(|e| matches!(e, Effect::Connect { .. })), "a new tool let go: {fx:?}");
     }
 
     #[test]
@@ -852,6 +912,20 @@ mod tests {
         assert_eq!(
             run(&mut g, vec![Input::PaletteClick(NodeKind::Host)]),
             [Effect::AddNode(NodeKind::Host, (200.0, 100.0))]
+        );
+        // Pressed again with a node in the middle: beside it, not on top of it (nor of the next one along).
+        struct Middle;
+        impl Scene for Middle {
+            fn hit(&self, _p: Point) -> Option<Hit> {
+                None
+            }
+            fn items(&self) -> Vec<(Hit, Point)> {
+                vec![(Hit::Node(0), (200.0, 100.0)), (Hit::Link(0), (260.0, 145.0)), (Hit::Node(1), (260.0, 145.0))]
+            }
+        }
+        assert_eq!(
+            g.handle(Input::PaletteClick(NodeKind::Host), &Middle),
+            [Effect::AddNode(NodeKind::Host, (320.0, 190.0))]
         );
         // Released outside the drawing (no button held when it comes back): nothing is added.
         let fx = run(&mut g, vec![Input::Palette(NodeKind::Host), Input::Move(mouse(10.0, 10.0, false))]);

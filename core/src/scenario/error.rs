@@ -37,6 +37,8 @@ pub enum Problem {
     DuplicateId,
     /// An id is empty, too long, or has control characters.
     BadId,
+    /// A node's id with `->` in it: links are named `from->to`, which it would make ambiguous.
+    ArrowInNodeId,
     /// A reference to a node that does not exist.
     UnknownNode(String),
     /// A link from a node to itself.
@@ -134,6 +136,7 @@ impl fmt::Display for Problem {
             }
             Self::DuplicateId => f.write_str("this id is used twice"),
             Self::BadId => f.write_str("ids must be 1 to 64 characters with no control characters"),
+            Self::ArrowInNodeId => f.write_str("a node's id cannot contain \"->\", which names links (A->B)"),
             Self::UnknownNode(id) => write!(f, "there is no node {}", Quoted(id)),
             Self::SelfLink => f.write_str("a link must join two different nodes"),
             Self::HostLinkCount(n) => {

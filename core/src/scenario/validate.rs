@@ -521,6 +521,9 @@ impl Scenario {
             if !check_id(&n.id) {
                 return Err(err(el(), "id", Problem::BadId));
             }
+            if n.id.contains("->") {
+                return Err(err(el(), "id", Problem::ArrowInNodeId));
+            }
             if index.insert(n.id.as_str(), i as NodeId).is_some() {
                 return Err(err(el(), "id", Problem::DuplicateId));
             }

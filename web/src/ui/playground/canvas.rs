@@ -172,7 +172,7 @@ pub fn Canvas(p: &CanvasProps) -> Html {
             *show_flows,
         );
         Rc::new(move |input: Input| {
-            let effects = {
+            let (effects, new_tool) = {
                 let mut g = gestures.borrow_mut();
                 if let Some(el) = svg.cast::<web_sys::Element>() {
                     let r = el.get_bounding_client_rect();
@@ -180,9 +180,15 @@ pub fn Canvas(p: &CanvasProps) -> Html {
                 }
                 // Buffers are drawn (and so can be pointed at) only while there is a run to show.
                 let spots: &[BufferSpot] = if drawn { &spots } else { &[] };
-                g.handle(input, &Drawing { s: &s, lay: &base, spots, show_flows: show })
+                let before = g.tool;
+                let effects = g.handle(input, &Drawing { s: &s, lay: &base, spots, show_flows: show });
+                (effects, g.tool != before)
             };
             apply(effects, &s, &d, &svg, &redraw);
+            // (A tool chosen changes nothing drawn, but the toolbar shows which one is in use.)
+            if new_tool {
+                redraw.force_update();
+            }
         })
     };
     // The listeners set by hand live across renders and call the latest feed.
@@ -257,7 +263,15 @@ pub fn Canvas(p: &CanvasProps) -> Html {
         label_size,
     };
     let card_now = frame.zip(live.results.as_deref()).map(|(f, r)| (&f.frame, r));
-    let card = g.card.map(|c| card_html(&s, c, card_now, g.rect(), &gestures, &redraw, &held));
+    let show = use_context::<super::ShowCtx>();
+    let close_card = {
+        let (gestures, redraw) = (gestures.clone(), redraw.clone());
+        Callback::from(move |_: MouseEvent| {
+            gestures.borrow_mut().close_card();
+            redraw.force_update();
+        })
+    };
+    let card = g.card.map(|c| card_html(&s, c, card_now, g.rect(), close_card, &held, show.as_ref()));
     let active = g.focus.and_then(|h| match h {
         Hit::Node(i) => Some(format!("item-node-{i}")),
         Hit::Link(i) => Some(format!("item-link-{i}")),
@@ -365,7 +379,7 @@ pub fn Canvas(p: &CanvasProps) -> Html {
                     { preview(g.preview, &lay) }
                     // In a group that is always there: a list that changes length would make Yew rebuild its
                     // siblings (and the drawing would lose the keyboard's focus).
-                    <g class="callout-slot">{ callout(&doc, view) }</g>
+                    <g class="callout-slot">{ callout(&doc, view, g.rect().2) }</g>
                 </svg>
               </div>
                 <p class="visually-hidden" role="status" aria-live="polite" data-testid="canvas-announce">{ announce }</p>
@@ -394,10 +408,14 @@ fn preview(p: Option<Preview>, lay: &Layout) -> Html {
 const PORTS_ZOOM: f64 = 3.0;
 
 /// A message next to where an edit was tried, drawn at a constant size whatever the zoom.
-fn callout(doc: &super::super::document::Doc, view: (f64, f64, f64, f64)) -> Html {
+fn callout(doc: &super::super::document::Doc, view: (f64, f64, f64, f64), pixels_wide: f64) -> Html {
     let Some((m, (x, y))) = doc.message.as_ref().and_then(|m| m.at.map(|at| (m, at))) else { return html! {} };
-    let scale = view.2 / 1000.0;
+    // View units per pixel of the drawing as it is on the page (a tablet's drawing is half a desktop's; before the
+    // drawing has been measured, a desktop's).
+    let scale = view.2 / if pixels_wide > 1.0 { pixels_wide } else { 1000.0 };
     let width = 7.2 * m.text.chars().count() as f64 + 16.0;
+    // Kept inside the drawing: a long message near its right edge starts further left.
+    let x = x.min(view.0 + view.2 - (width - 4.0) * scale).max(view.0 + 8.0 * scale);
     html! {
         <g class={classes!("callout", m.refused.then_some("refused"))} data-testid="canvas-callout"
             transform={format!("translate({x:.1},{:.1}) scale({scale:.3})", y - 30.0 * scale)}>
@@ -413,10 +431,12 @@ fn card_html(
     c: Card,
     shown: Option<(&crate::session::Frame, &ibcc_core::sim::Results)>,
     rect: (f64, f64, f64, f64),
-    gestures: &Rc<RefCell<Gestures>>,
-    redraw: &UseForceUpdateHandle,
+    // Closes a pinned card.
+    close: Callback<MouseEvent>,
     // What an open exercise holds back: the links and groups that would give its value away.
     held: &Held,
+    // Shows a phone's other views (the selection's editor).
+    show: Option<&super::ShowCtx>,
 ) -> Html {
     let (title, mut lines) = figures(s, c.hit, shown);
     // What an open exercise asks for stays out of the card too: the flows of its group (their rates add up to it),
@@ -438,13 +458,6 @@ fn card_html(
     // Beside the pointer, inside the drawing.
     let (x, y) =
         ((c.x - rect.0 + 14.0).min(rect.2 - 260.0).max(4.0), (c.y - rect.1 + 14.0).min(rect.3 - 120.0).max(4.0));
-    let close = {
-        let (gestures, redraw) = (gestures.clone(), redraw.clone());
-        Callback::from(move |_| {
-            gestures.borrow_mut().close_card();
-            redraw.force_update();
-        })
-    };
     html! {
         <div class={classes!("card", c.pinned.then_some("pinned"))} style={format!("left: {x:.0}px; top: {y:.0}px")}
             data-testid="card" role={if c.pinned { "dialog" } else { "tooltip" }} aria-label={title.clone()}>
@@ -456,6 +469,9 @@ fn card_html(
             </div>
             for l in lines {
                 <p>{ l }</p>
+            }
+            if let (true, Some(show), false) = (c.pinned, show, matches!(c.hit, Hit::Buffer(_))) {
+                <button class="phone-only" onclick={show.reform(|_| super::PhoneView::Selected)} data-testid="card-edit">{ "Edit…" }</button>
             }
         </div>
     }

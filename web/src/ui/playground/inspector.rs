@@ -40,11 +40,41 @@ fn checked(s: &Scenario, f: impl FnOnce(&mut Scenario)) -> Result<Scenario, Stri
     Ok(next)
 }
 
+/// `checked`, for a number typed in a field shown in `unit`: a build limit is stated for the number as typed, in that
+/// unit ("Start 200000 ms is over this build's limit of 100000 ms"), not for the value stored (in ns, or clamped).
+fn checked_as(s: &Scenario, typed: &str, unit: &str, f: impl FnOnce(&mut Scenario)) -> Result<Scenario, String> {
+    use ibcc_core::scenario::Problem;
+    let mut next = s.clone();
+    f(&mut next);
+    next.check().map_err(|e| match (label(&e), &e.problem) {
+        (Some(label), Problem::LimitExceeded { limit, .. }) => {
+            let per = match unit {
+                "ms" => 1e6,
+                "µs" => 1e3,
+                _ => 1.0,
+            };
+            format!("{label} {} {unit} is over this build's limit of {} {unit}", typed.trim(), *limit as f64 / per)
+        }
+        _ => in_words(&e),
+    })?;
+    Ok(next)
+}
+
 /// A refusal of a node's, link's or flow's own field named as this card labels it ("Stop must be after the flow's
 /// start…"), not as the file does (`flow "victim" (flows[6]), field stop_ns: …`); anything else as the file says it.
 fn in_words(e: &ibcc_core::scenario::ScenarioError) -> String {
+    use ibcc_core::scenario::Problem;
+    match (label(e), &e.problem) {
+        (Some(label), Problem::BufferSmallerThanPacket) => format!("{label} must hold at least one data packet"),
+        (Some(label), problem) => format!("{label} {problem}"),
+        (None, _) => e.to_string(),
+    }
+}
+
+/// The card's label of the field `e` refuses, if it is one of the card's.
+fn label(e: &ibcc_core::scenario::ScenarioError) -> Option<&'static str> {
     use ibcc_core::scenario::Element;
-    let label = match (&e.element, e.field) {
+    Some(match (&e.element, e.field) {
         (Element::Flow { .. }, "start_ns") => "Start",
         (Element::Flow { .. }, "stop_ns") => "Stop",
         (Element::Flow { .. }, "sl") => "Service level",
@@ -53,9 +83,8 @@ fn in_words(e: &ibcc_core::scenario::ScenarioError) -> String {
         (Element::Link { .. }, "propagation_ns") => "Propagation delay",
         (Element::Node { .. }, "switch.buffer_packets" | "buffer_packets") => "Input buffer size",
         (Element::Node { .. }, "switch.forwarding_delay_ns" | "forwarding_delay_ns") => "Forwarding delay",
-        _ => return e.to_string(),
-    };
-    format!("{label} {}", e.problem)
+        _ => return None,
+    })
 }
 
 struct Field {
@@ -98,8 +127,8 @@ fn node_fields(s: &Scenario, id: &str) -> Vec<Field> {
             value: o.buffer_packets.map(|v| v.to_string()).unwrap_or_default(),
             placeholder: s.switch.buffer_packets.to_string(),
             apply: Rc::new(move |s, v| {
-                let v = whole(v)?.map(|x| x.min(u64::from(u32::MAX)) as u32);
-                checked(s, |n| set(n, &a, &|o| o.buffer_packets = v))
+                let w = whole(v)?.map(|x| x.min(u64::from(u32::MAX)) as u32);
+                checked_as(s, v, "packets", |n| set(n, &a, &|o| o.buffer_packets = w))
             }),
         });
         fields.push(Field {
@@ -110,8 +139,8 @@ fn node_fields(s: &Scenario, id: &str) -> Vec<Field> {
             value: o.forwarding_delay_ns.map(|v| v.to_string()).unwrap_or_default(),
             placeholder: s.switch.forwarding_delay_ns.to_string(),
             apply: Rc::new(move |s, v| {
-                let v = whole(v)?;
-                checked(s, |n| set(n, &b, &|o| o.forwarding_delay_ns = v))
+                let w = whole(v)?;
+                checked_as(s, v, "ns", |n| set(n, &b, &|o| o.forwarding_delay_ns = w))
             }),
         });
     }
@@ -159,8 +188,8 @@ fn link_fields(s: &Scenario, i: usize) -> Vec<Field> {
             value: l.propagation_ns.map(|v| v.to_string()).unwrap_or_default(),
             placeholder: s.link.propagation_ns.to_string(),
             apply: Rc::new(move |s, v| {
-                let v = whole(v)?;
-                checked(s, |n| n.links[i].propagation_ns = v)
+                let w = whole(v)?;
+                checked_as(s, v, "ns", |n| n.links[i].propagation_ns = w)
             }),
         },
     ];
@@ -179,13 +208,11 @@ fn flow_fields(s: &Scenario, id: &str) -> Vec<Field> {
     // Start and stop in ms, as the timeline and the run's settings; ON/OFF periods (tens of µs) in µs.
     let ms = |ns: u64| (ns as f64 / 1e6).to_string();
     let scaled = |v: &str, ns_per_unit: f64| -> Result<Option<u64>, String> {
-        Ok(number(v)?.map(|x| (x * ns_per_unit).round()).map(|x| {
-            if (0.0..9.0e15).contains(&x) {
-                x as u64
-            } else {
-                u64::MAX
-            }
-        }))
+        match number(v)?.map(|x| (x * ns_per_unit).round()) {
+            Some(x) if x < 0.0 => Err(String::from("must not be negative")),
+            // (Past this, validation's limit refuses it, in the field's unit: `checked_as`.)
+            x => Ok(x.map(|x| if x < 9.0e15 { x as u64 } else { u64::MAX })),
+        }
     };
     let to_ns = move |v: &str| scaled(v, 1e3);
     let ms_to_ns = move |v: &str| scaled(v, 1e6);
@@ -234,8 +261,8 @@ fn flow_fields(s: &Scenario, id: &str) -> Vec<Field> {
             value: ms(f.start_ns),
             placeholder: String::from("0"),
             apply: Rc::new(move |s, v| {
-                let v = ms_to_ns(v)?.unwrap_or(0);
-                checked(s, |n| n.flows[at].start_ns = v)
+                let ns = ms_to_ns(v)?.unwrap_or(0);
+                checked_as(s, v, "ms", |n| n.flows[at].start_ns = ns)
             }),
         },
         Field {
@@ -246,8 +273,8 @@ fn flow_fields(s: &Scenario, id: &str) -> Vec<Field> {
             value: f.stop_ns.map(ms).unwrap_or_default(),
             placeholder: String::from("end"),
             apply: Rc::new(move |s, v| {
-                let v = ms_to_ns(v)?;
-                checked(s, |n| n.flows[at].stop_ns = v)
+                let ns = ms_to_ns(v)?;
+                checked_as(s, v, "ms", |n| n.flows[at].stop_ns = ns)
             }),
         },
         Field {
@@ -473,7 +500,7 @@ pub fn Inspector() -> Html {
         let (scenario, d, refused_h, sel_now) = (s.clone(), dispatch.clone(), refused.clone(), sel.clone());
         let apply = f.apply.clone();
         let id = f.id.clone();
-        let (was, unit) = (f.value.clone(), f.unit);
+        let (was, unit, placeholder) = (f.value.clone(), f.unit, f.placeholder.clone());
         let on_commit = Callback::from(move |text: String| match apply(&scenario, &text) {
             Ok(next) => {
                 refused_h.set(None);
@@ -486,8 +513,13 @@ pub fn Inspector() -> Html {
             }
             Err(reason) => {
                 // (Said, as Settings says it: the network keeps the value it had.)
-                let kept =
-                    if was.is_empty() { String::from("none") } else { format!("{was} {unit}").trim_end().to_owned() };
+                // (An empty field stands for the network's value, its placeholder: "still the network's 4 packets".)
+                let kept = match (was.is_empty(), crate::number::parse(&placeholder)) {
+                    (false, _) => format!("{was} {unit}"),
+                    (true, Some(_)) => format!("the network's {placeholder} {unit}"),
+                    (true, None) => format!("empty ({placeholder})"),
+                };
+                let kept = kept.trim_end();
                 let reason = format!("{reason}. Not applied: still {kept}");
                 refused_h.set(Some((Some(sel_now.clone()), id.clone(), text, reason)))
             }

@@ -211,6 +211,9 @@ pub enum PhoneView {
     Network,
     Plot,
     Side,
+    /// Asked for, never shown as such: the side view at its Selection tab (a pinned card's "Edit…", since a tap on
+    /// the drawing keeps the network in view).
+    Selected,
 }
 
 #[derive(Properties, PartialEq)]
@@ -256,11 +259,18 @@ pub fn Playground(p: &PlaygroundProps) -> Html {
         }
     };
     let toggle_side = use_callback(side_open.clone(), |_: MouseEvent, open| open.set(!**open));
-    let show: ShowCtx = use_callback(phone.clone(), |v: PhoneView, phone| phone.set(v));
+    let show: ShowCtx = use_callback((phone.clone(), side_tab.clone()), |v: PhoneView, (phone, side_tab)| {
+        if v == PhoneView::Selected {
+            phone.set(PhoneView::Side);
+            side_tab.set(SideTab::Selection);
+        } else {
+            phone.set(v);
+        }
+    });
     let view_class = match *phone {
         PhoneView::Network => "show-network",
         PhoneView::Plot => "show-plot",
-        PhoneView::Side => "show-side",
+        PhoneView::Side | PhoneView::Selected => "show-side",
     };
 
     html! {
@@ -274,7 +284,7 @@ pub fn Playground(p: &PlaygroundProps) -> Html {
                     { phone_tab(PhoneView::Network, None, "Network", "phone-network") }
                     { phone_tab(PhoneView::Plot, None, "Plot", "phone-plot") }
                     { phone_tab(PhoneView::Side, Some(SideTab::Lesson), "Lesson", "phone-lesson") }
-                    { phone_tab(PhoneView::Side, Some(SideTab::Selection), "Select", "phone-selection") }
+                    { phone_tab(PhoneView::Side, Some(SideTab::Selection), "Selected", "phone-selection") }
                     { phone_tab(PhoneView::Side, Some(SideTab::Settings), "Settings", "phone-settings") }
                     { phone_tab(PhoneView::Side, Some(SideTab::Results), "Results", "phone-results") }
                 </div>

@@ -52,8 +52,8 @@ pub fn CanvasTools(p: &ToolsProps) -> Html {
                 { palette(NodeKind::Host, "◯ Host", "host") }
             </span>
             { tool_button(Tool::Select, "Select", "select", "Select and move nodes; drag empty space to pan (two fingers on a touch screen)") }
-            { tool_button(Tool::Link, "Link", "link", "Drag from node to node to link them") }
-            { tool_button(Tool::Flow, "Flow", "flow", "Drag from host to host to add a flow") }
+            { tool_button(Tool::Link, "Link", "link", "Drag from node to node, or tap one then the other, to link them") }
+            { tool_button(Tool::Flow, "Flow", "flow", "Drag from host to host, or tap one then the other, to add a flow") }
             <span class="sep" />
             <button onclick={p.on_undo.clone()} disabled={!p.can_undo} data-testid="undo" title="Undo (Ctrl+Z)" aria-label="Undo">{ "↶" }</button>
             <button onclick={p.on_redo.clone()} disabled={!p.can_redo} data-testid="redo" title="Redo (Ctrl+Shift+Z)" aria-label="Redo">{ "↷" }</button>
