@@ -26,7 +26,14 @@ test('GPCNeT in the page: progress, routes, histograms, the table, and the nativ
   const [saved] = await Promise.all([page.waitForEvent('download'), page.getByTestId('save-json').click()]);
   const net = JSON.parse(readFileSync(await saved.path(), 'utf8'));
   net.flows = [];
+  // The playground's own run, with its congestion tree drawn: the view draws the network without it (found in a
+  // walk: the root and the blocked links of the last run stayed on the view's drawing, under "without its flows").
+  await page.getByTestId('run').click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=topology] .tree-root').length > 0, null, { timeout: 60_000 });
+  await page.getByTestId('run').click();
   await page.getByTestId('tab-impact').click();
+  await page.getByTestId('impact-run').waitFor();
+  assert.equal(await page.locator('[data-testid=topology] .tree-root, [data-testid=topology] .tree-blocked').count(), 0);
   // The network is drawn without its flows, and the legend lists none.
   assert.equal(await page.locator('[data-testid=legend] [data-testid^=legend-group-]').count(), 0);
   // Defaults: 1 process per node, no control and ECN + LIPD, the latency and bandwidth tests.

@@ -230,7 +230,11 @@ test('an embedded scenario leaves the visitor\'s own saved work alone', async ()
 // use shown at once, a second palette press beside the first, a refusal on the drawing at the page's text size and
 // inside it, a pinned card's way to the editor, refusals in the field's unit, a deleted host's flows named, node
 // names without "->", and a note where links of different speeds make a group's share and a link's differ (+1.6).
-const BUDGET_KB = { page: 622, worker: 270 };
+// Then to 623 KB (622.6 KB) and the worker's to 271 KB (270.3 KB), from an engineer's walk: a fabric file's XDR links
+// read and an unknown speed refused by name (it was read as 4xSDR), the congestion impact's A10 row in the links'
+// own CCT unit, a sweep's group plotted as Results shows it, the impact view's drawing without the playground's last
+// run (+1.0 page, +0.7 worker).
+const BUDGET_KB = { page: 623, worker: 271 };
 
 test('the release wasm stays within its size budget, with no name section or debug data', async () => {
   const files = await readdir(DIST);

@@ -37,6 +37,7 @@ pub enum Speed {
     Edr,
     Hdr,
     Ndr,
+    Xdr,
 }
 
 impl Width {
@@ -54,8 +55,8 @@ impl Width {
 }
 
 impl Speed {
-    pub const ALL: [Speed; 8] =
-        [Speed::Sdr, Speed::Ddr, Speed::Qdr, Speed::Fdr10, Speed::Fdr, Speed::Edr, Speed::Hdr, Speed::Ndr];
+    pub const ALL: [Speed; 9] =
+        [Speed::Sdr, Speed::Ddr, Speed::Qdr, Speed::Fdr10, Speed::Fdr, Speed::Edr, Speed::Hdr, Speed::Ndr, Speed::Xdr];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -67,10 +68,11 @@ impl Speed {
             Self::Edr => "EDR",
             Self::Hdr => "HDR",
             Self::Ndr => "NDR",
+            Self::Xdr => "XDR",
         }
     }
 
-    /// Data rate of one lane in Mb/s, after line coding (8b/10b to QDR, 64b/66b from FDR10; HDR and NDR as
+    /// Data rate of one lane in Mb/s, after line coding (8b/10b to QDR, 64b/66b from FDR10; HDR, NDR and XDR as
     /// their specified data rates).
     pub fn lane_data_mbps(self) -> u64 {
         match self {
@@ -82,6 +84,7 @@ impl Speed {
             Self::Edr => 25_000,
             Self::Hdr => 50_000,
             Self::Ndr => 100_000,
+            Self::Xdr => 200_000,
         }
     }
 }

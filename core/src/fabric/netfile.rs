@@ -61,6 +61,19 @@ fn width_speed(token: &str) -> Option<(Width, Speed)> {
     Some((width, speed))
 }
 
+/// The speeds this build reads (`Speed::ALL`'s names), for a refusal.
+const SPEEDS: &str = "SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR and XDR";
+
+/// Whether `token` has the shape of a width and speed (`4xQDR`, `4xFOO`): digits, `x`, letters and digits.
+fn looks_like_width_speed(token: &str) -> bool {
+    token.split_once('x').is_some_and(|(lanes, speed)| {
+        !lanes.is_empty()
+            && lanes.bytes().all(|b| b.is_ascii_digit())
+            && speed.bytes().next().is_some_and(|b| b.is_ascii_uppercase())
+            && speed.bytes().all(|b| b.is_ascii_alphanumeric())
+    })
+}
+
 /// The number after `key` in `text` (`lid 4`).
 fn number_after(text: &str, key: &str) -> Option<u32> {
     let mut words = text.split_whitespace();
@@ -234,6 +247,14 @@ pub fn parse_with_notes(text: &str) -> Result<Parsed, FabricError> {
                 u8::try_from(remote_port).map_err(|_| err(n, format!("port {remote_port}: at most 255")))?;
             let comment = rest.split_once('#').map_or("", |(_, c)| c);
             let link = comment.split_whitespace().find_map(width_speed);
+            // A width and speed after the descriptions that this build does not know is refused, not read as the
+            // default 4xSDR (found in a walk: 4xXDR loaded as 8 Gb/s without a word).
+            if link.is_none() {
+                let after = comment.rsplit('"').next().unwrap_or("");
+                if let Some(t) = after.split_whitespace().find(|t| looks_like_width_speed(t)) {
+                    return Err(err(n, format!("link {t}: widths are 1x to 12x and speeds {SPEEDS}")));
+                }
+            }
             if nd.kind == NodeKind::Ca {
                 // `# lid 4 lmc 0 "desc" lid 3 4xQDR`: the first lid is this port's.
                 let own = comment.split('"').next().unwrap_or("");
@@ -469,6 +490,16 @@ pub(crate) mod tests {
         assert_eq!((f.nodes[1].port_guids[1], f.nodes[1].lids[1].map(|l| l.lid)), (0x0002_c903_000a_0002, Some(4)));
         assert_eq!(f.cables.len(), 1, "listed at both ends: one cable; the loopback on port 2 is no cable");
         assert_eq!((f.cables[0].width, f.cables[0].speed), (Width::X4, Speed::Qdr));
+        // XDR (200 Gb/s a lane) is read; a speed this build does not know is refused by name, not taken as SDR.
+        let xdr = parse_with_notes(&text.replace("4xQDR", "4xXDR")).unwrap().fabric;
+        assert_eq!((xdr.cables[0].width, xdr.cables[0].speed), (Width::X4, Speed::Xdr));
+        let e = parse_with_notes(&text.replace("4xQDR", "4xFOO")).unwrap_err();
+        assert_eq!(e.line, 11, "the first port line with it");
+        assert!(e.what.starts_with("link 4xFOO: widths are 1x to 12x and speeds SDR,"), "{}", e.what);
+        let names: Vec<&str> = Speed::ALL.iter().map(|s| s.name()).collect();
+        assert_eq!(SPEEDS.replace(" and", ","), names.join(", "), "the refusal names every speed read");
+        // (A description that happens to look like one is not a speed.)
+        assert!(parse_with_notes(&text.replace("\"leaf 1\" lid 3", "\"leaf 2xA\" lid 3")).is_ok());
     }
 
     /// A node by GUID: its GUID, description, ports and port GUIDs.

@@ -43,11 +43,15 @@ pub fn mechanisms_on(net: &Scenario, base: &GpcnetConfig) -> Vec<Mechanism> {
     ));
 
     let mut a10 = net.clone();
-    a10.ib_cc = Some(IbCcConfig { marking_rate: 10, ccti_timer: 150, ..IbCcConfig::default() });
+    // The CCT's time unit is 64 bytes' time on the hosts' links, as the playground's A10 anywhere (docs/model.md §8):
+    // the papers' 64 ns on 100 Gb/s links throttled a job with nothing beside it to a quarter of its link.
+    let unit = IbCcConfig::for_link_gbps(net.fastest_host_link_gbps()).ird_unit_ps;
+    a10.ib_cc = Some(IbCcConfig { marking_rate: 10, ccti_timer: 150, ird_unit_ps: unit, ..IbCcConfig::default() });
     out.push(with(
         "Annex A10",
-        "FECN at congested root ports, BECN on ACKs, CCTI with a linear 128-entry CCT: OpenSM's usual marking rate \
-         10 and CCTI timer 150 (154 us), made for links of this speed, threshold 15",
+        "FECN at congested root ports, BECN on ACKs, CCTI with a linear 128-entry CCT in units of 64 bytes' time on \
+         the hosts' links: OpenSM's usual marking rate 10 and CCTI timer 150 (154 us), made for links of this speed, \
+         threshold 15",
         a10,
     ));
 
@@ -103,5 +107,8 @@ mod tests {
         }
         assert!(all.iter().any(|m| m.config.transport == Transport::Unreliable));
         assert!(all.iter().any(|m| m.config.canary_service_level == 1 && m.scenario.virtual_lanes.is_some()));
+        // A10's CCT unit is 64 bytes' time on the 100 Gb/s (EDR) host links: 5.12 ns, not the papers' 64 ns.
+        let a10 = all.iter().find(|m| m.label == "Annex A10").and_then(|m| m.scenario.ib_cc.clone()).unwrap();
+        assert_eq!((a10.ird_unit_ps, a10.marking_rate, a10.ccti_timer), (5_120, 10, 150));
     }
 }

@@ -159,7 +159,9 @@ pub fn Canvas(p: &CanvasProps) -> Html {
         });
     }
     // Each event: the drawing's box, the scene, the machine, the effects.
-    let drawn = live.drawable(&doc.scenario).is_some();
+    // (The congestion impact view draws the network alone, with GPCNeT's routes: not the playground's last run.)
+    let drawable = || if p.view_only { None } else { live.drawable(&doc.scenario) };
+    let drawn = drawable().is_some();
     let feed: Feed = {
         let (gestures, svg, s, base, spots, redraw, d, show) = (
             gestures.clone(),
@@ -217,7 +219,7 @@ pub fn Canvas(p: &CanvasProps) -> Html {
     } else {
         None
     };
-    let frame = live.drawable(&doc.scenario);
+    let frame = drawable();
     let paths = live.paths.clone();
     let now = frame.map(|f| Live {
         snapshot: &f.frame.snapshot,
