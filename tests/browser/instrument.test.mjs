@@ -358,6 +358,13 @@ test('the Results tab counts everything over one window, and the paper\'s number
   await page.getByTestId('links-table').waitFor();
   assert.match(await page.getByTestId('links-table').innerText(), /Busiest links, measured from 40\.0 to 60\.0 ms/);
   assert.match(await page.getByTestId('results-table').innerText(), /Groups, measured from 40\.0 to 60\.0 ms/);
+  // The links that waited longest for credit, on request (a fabric's congestion tree is not among its busiest): the
+  // hosts feeding the root, longest first.
+  await page.getByTestId('links-order').selectOption('stall');
+  assert.match(await page.getByTestId('links-table').innerText(), /Links waiting longest for credit, measured from 40\.0 to 60\.0 ms/);
+  const stalls = (await page.getByTestId('links-table').locator('tbody tr td:last-child').allInnerTexts()).map((t) => parseFloat(t));
+  assert.ok(stalls[0] > 10 && stalls.every((v, i) => i === 0 || v <= stalls[i - 1]), stalls.join(' '));
+  await page.getByTestId('links-order').selectOption('busy');
   const at60 = await marks();
   assert.ok(at60.shown > 0, `the remote flows are marked in the interval: ${JSON.stringify(at60)}`);
   // On to the end: the interval is over, so what it counted stays; the whole run's count (in the title) grows.

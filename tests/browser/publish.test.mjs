@@ -233,8 +233,9 @@ test('an embedded scenario leaves the visitor\'s own saved work alone', async ()
 // Then to 623 KB (622.6 KB) and the worker's to 271 KB (270.3 KB), from an engineer's walk: a fabric file's XDR links
 // read and an unknown speed refused by name (it was read as 4xSDR), the congestion impact's A10 row in the links'
 // own CCT unit, a sweep's group plotted as Results shows it, the impact view's drawing without the playground's last
-// run (+1.0 page, +0.7 worker).
-const BUDGET_KB = { page: 623, worker: 271 };
+// run (+1.0 page, +0.7 worker). Then the page's to 624 KB (623.4 KB): Results' links ordered by their wait for
+// credit on request, where a fabric's congestion tree is not among its busiest links (+0.8).
+const BUDGET_KB = { page: 624, worker: 271 };
 
 test('the release wasm stays within its size budget, with no name section or debug data', async () => {
   const files = await readdir(DIST);

@@ -144,8 +144,23 @@ fn Tables(p: &TablesProps) -> Html {
         format!("measuring starts at {:.1} ms", from_ns / 1e6)
     };
     let window = format!("{:.1} to {:.1} ms", r.measured_from_ns / 1e6, r.measured_to_ns / 1e6);
+    // The busiest links, or those that waited longest for credit: in a fabric dozens of links run full, and the
+    // congestion tree's links are not among the first eight (found in a walk).
+    let by_stall = use_state(|| false);
     let mut links: Vec<_> = r.links.iter().filter(|l| l.data_packets > 0).collect();
-    ibcc_view::sorting::sort_by(&mut links, |a, b| b.utilization.total_cmp(&a.utilization));
+    if *by_stall {
+        ibcc_view::sorting::sort_by(&mut links, |a, b| b.credit_stall_ns.total_cmp(&a.credit_stall_ns));
+    } else {
+        ibcc_view::sorting::sort_by(&mut links, |a, b| b.utilization.total_cmp(&a.utilization));
+    }
+    let order = {
+        let by_stall = by_stall.clone();
+        Callback::from(move |e: Event| {
+            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            by_stall.set(select.value() == "stall");
+        })
+    };
+    let which = if *by_stall { "Links waiting longest for credit" } else { "Busiest links" };
     let t = &r.totals;
     html! {
         <div class="results-panel" data-testid="results-table">
@@ -197,7 +212,13 @@ fn Tables(p: &TablesProps) -> Html {
                 }
             } else {
                 <div class="table-scroll"><table class="results" data-testid="links-table">
-                    <caption>{ format!("Busiest links, measured from {window}") }</caption>
+                    <caption>
+                        { format!("{which}, measured from {window} ") }
+                        <select class="links-order" aria-label="Which links" onchange={order} data-testid="links-order">
+                            <option value="busy" selected={!*by_stall}>{ "busiest first" }</option>
+                            <option value="stall" selected={*by_stall}>{ "longest wait for credit first" }</option>
+                        </select>
+                    </caption>
                     <thead><tr><th scope="col">{ "link" }</th><th scope="col">{ "utilization" }</th><th scope="col" title="packets marked for the link in the measurement interval">{ "marks" }</th><th scope="col" title={STALL}>{ "credit stall (ms)" }</th></tr></thead>
                     <tbody>
                         for l in links.iter().take(8) {
