@@ -341,10 +341,27 @@ fn rate_curves(sim: &Simulation, report: &Report, results: &Results, link: Optio
     curves
 }
 
+/// Whether the network's links are not all one speed: Results then says that a group's throughput (of its flows' own
+/// links) and a link's utilization (of itself) can differ for the same packets.
+pub fn mixed_speeds(s: &Scenario) -> bool {
+    let mut speeds = s.links.iter().map(|l| l.bandwidth_gbps.unwrap_or(s.link.bandwidth_gbps));
+    speeds.next().is_some_and(|first| speeds.any(|b| b != first))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use ibcc_core::presets::find;
+
+    #[test]
+    fn links_of_one_speed_or_several() {
+        let mut s = find("infocom03-fig2").unwrap().scenario();
+        assert!(!mixed_speeds(&s), "every link at the network's speed");
+        s.links[0].bandwidth_gbps = Some(s.link.bandwidth_gbps);
+        assert!(!mixed_speeds(&s), "a link's own speed, the same");
+        s.links[0].bandwidth_gbps = Some(4.0);
+        assert!(mixed_speeds(&s));
+    }
 
     #[test]
     fn a_run_in_slices_draws_the_tree_of_fig2() {

@@ -200,7 +200,7 @@ fn Tables(p: &TablesProps) -> Html {
                 <p class="muted" data-testid={format!("ran-within-{}", said.key.replace(' ', "-"))}>{ &said.words }</p>
             }
             // (Found in a walk: a 4 Gb/s link at 100% beside the two flows crossing it at "50.3% sum".)
-            if !before && mixed_speeds(&doc.scenario) {
+            if !before && crate::session::mixed_speeds(&doc.scenario) {
                 <p class="muted" data-testid="mixed-speeds">{ "Links of different speeds: a group's throughput is a share of its flows' own source links, a link's utilization a share of that link, so they can differ for the same packets." }</p>
             }
             if before {
@@ -341,10 +341,4 @@ fn vl_stalls(l: &LinkResult) -> Vec<(usize, f64)> {
         [(_, ns)] if ms(*ns) == ms(l.credit_stall_ns) => Vec::new(),
         _ => waited,
     }
-}
-
-/// Whether the network's links are not all one speed.
-fn mixed_speeds(s: &Scenario) -> bool {
-    let mut speeds = s.links.iter().map(|l| l.bandwidth_gbps.unwrap_or(s.link.bandwidth_gbps));
-    speeds.next().is_some_and(|first| speeds.any(|b| b != first))
 }
