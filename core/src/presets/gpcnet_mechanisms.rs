@@ -45,8 +45,8 @@ pub fn mechanisms_on(net: &Scenario, base: &GpcnetConfig) -> Vec<Mechanism> {
     let mut a10 = net.clone();
     // The CCT's time unit is 64 bytes' time on the hosts' links, as the playground's A10 anywhere (docs/model.md §8):
     // the papers' 64 ns on 100 Gb/s links throttled a job with nothing beside it to a quarter of its link.
-    let unit = IbCcConfig::for_link_gbps(net.fastest_host_link_gbps()).ird_unit_ps;
-    a10.ib_cc = Some(IbCcConfig { marking_rate: 10, ccti_timer: 150, ird_unit_ps: unit, ..IbCcConfig::default() });
+    let scaled = IbCcConfig::for_link_gbps(net.fastest_host_link_gbps());
+    a10.ib_cc = Some(IbCcConfig { marking_rate: 10, ccti_timer: 150, ..scaled });
     out.push(with(
         "Annex A10",
         "FECN at congested root ports, BECN on ACKs, CCTI with a linear 128-entry CCT in units of 64 bytes' time on \

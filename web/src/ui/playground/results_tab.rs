@@ -148,11 +148,8 @@ fn Tables(p: &TablesProps) -> Html {
     // congestion tree's links are not among the first eight (found in a walk).
     let by_stall = use_state(|| false);
     let mut links: Vec<_> = r.links.iter().filter(|l| l.data_packets > 0).collect();
-    if *by_stall {
-        ibcc_view::sorting::sort_by(&mut links, |a, b| b.credit_stall_ns.total_cmp(&a.credit_stall_ns));
-    } else {
-        ibcc_view::sorting::sort_by(&mut links, |a, b| b.utilization.total_cmp(&a.utilization));
-    }
+    let key = |l: &LinkResult| if *by_stall { l.credit_stall_ns } else { l.utilization };
+    ibcc_view::sorting::sort_by(&mut links, |a, b| key(b).total_cmp(&key(a)));
     let order = {
         let by_stall = by_stall.clone();
         Callback::from(move |e: Event| {
